@@ -1,0 +1,45 @@
+// Reading inputs of any size and replacing files atomically.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/result.hpp"
+
+namespace ptmpl {
+
+/// The bytes of a file, memory-mapped when possible (so a 2 GiB input costs no copy).
+class FileText {
+ public:
+  FileText() = default;
+  explicit FileText(std::string owned);
+  FileText(FileText&&) noexcept;
+  FileText& operator=(FileText&&) noexcept;
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+  ~FileText();
+
+  [[nodiscard]] std::string_view text() const { return view_; }
+
+  /// Reads `path` ("-" reads standard input). Fails with a message naming the file.
+  static Result<FileText> read(const std::string& path);
+
+ private:
+  std::unique_ptr<std::string> owned_;  // heap-held so views stay valid when moved
+  void* map_ = nullptr;
+  std::size_t map_size_ = 0;
+  std::string_view view_;
+};
+
+/// Expands directories to the `*.json` files below them (recursively, sorted); files are kept
+/// as given. Fails on a path that does not exist.
+Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
+
+/// Replaces `path` with `content` atomically: a temporary file in the same directory, written
+/// and fsync'ed, given the original's permission bits, then renamed over it. On failure the
+/// original is untouched and no temporary file is left behind.
+Status write_file_atomic(const std::string& path, std::string_view content);
+
+}  // namespace ptmpl

@@ -1,0 +1,224 @@
+// A JSON tree that remembers where every value was written.
+//
+// Unlike a plain DOM, the tree keeps what a faithful rewrite needs: the spelling of every
+// number, every member of an object in its original order (duplicate keys included), and the
+// byte offset of every value in the source, from which line and column are derived.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptmpl::json {
+
+enum class Kind : std::uint8_t {
+  Null,
+  False,
+  True,
+  Number,
+  String,
+  Array,
+  Object,
+  /// A container below the nesting bound: the reader checked its syntax but did not keep it.
+  Truncated,
+};
+
+struct Member;
+
+/// One JSON value. Cheap to copy (24 bytes): strings and children live in the owning
+/// Document's arena, so a Value is valid as long as its Document is.
+class Value {
+ public:
+  Value() = default;
+
+  [[nodiscard]] Kind kind() const { return kind_; }
+  /// Byte offset of the value's first character in the source text (0 for built values).
+  [[nodiscard]] std::uint64_t offset() const { return offset_; }
+
+  [[nodiscard]] bool is_null() const { return kind_ == Kind::Null; }
+  [[nodiscard]] bool is_bool() const { return kind_ == Kind::True || kind_ == Kind::False; }
+  [[nodiscard]] bool is_number() const { return kind_ == Kind::Number; }
+  [[nodiscard]] bool is_string() const { return kind_ == Kind::String; }
+  [[nodiscard]] bool is_array() const { return kind_ == Kind::Array; }
+  [[nodiscard]] bool is_object() const { return kind_ == Kind::Object; }
+
+  /// For a string: its decoded UTF-8 text. For a number: its spelling as written.
+  [[nodiscard]] std::string_view text() const {
+    return {static_cast<const char*>(data_), is_string() || is_number() ? size_ : 0};
+  }
+  [[nodiscard]] std::span<const Value> items() const {
+    return {static_cast<const Value*>(data_), is_array() ? size_ : 0};
+  }
+  [[nodiscard]] std::span<const Member> members() const;
+
+  /// The value of the last member named `key` (the service keeps the last of duplicate
+  /// keys), or nullptr. Linear in the number of members.
+  [[nodiscard]] const Value* find(std::string_view key) const;
+
+  /// A number written as an integer (no fraction or exponent) that fits int64.
+  [[nodiscard]] std::optional<std::int64_t> as_int64() const;
+  /// True when the value is a number spelled as an integer, whatever its size.
+  [[nodiscard]] bool is_integer_spelling() const;
+  [[nodiscard]] std::optional<bool> as_bool() const {
+    if (kind_ == Kind::True) return true;
+    if (kind_ == Kind::False) return false;
+    return std::nullopt;
+  }
+
+  static Value make(Kind kind, std::uint64_t offset, const void* data, std::uint32_t size) {
+    Value v;
+    v.kind_ = kind;
+    v.size_ = size;
+    v.offset_ = offset;
+    v.data_ = data;
+    return v;
+  }
+
+ private:
+  Kind kind_ = Kind::Null;
+  std::uint32_t size_ = 0;
+  std::uint64_t offset_ = 0;
+  const void* data_ = nullptr;
+};
+
+struct Member {
+  Value key;  ///< always a string
+  Value value;
+};
+
+inline std::span<const Member> Value::members() const {
+  return {static_cast<const Member*>(data_), is_object() ? size_ : 0};
+}
+
+/// Bump allocator that owns the strings and child arrays of a tree.
+class Arena {
+ public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  Arena(Arena&&) noexcept = default;
+  Arena& operator=(Arena&&) noexcept = default;
+
+  void* allocate(std::size_t bytes, std::size_t align);
+  [[nodiscard]] std::string_view copy(std::string_view text);
+  [[nodiscard]] std::size_t bytes_allocated() const { return total_; }
+
+ private:
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  std::byte* cursor_ = nullptr;
+  std::size_t left_ = 0;
+  std::size_t next_block_ = 64 * 1024;
+  std::size_t total_ = 0;
+};
+
+/// Builds values whose storage lives in an arena (for writers, generators, converters).
+class Builder {
+ public:
+  explicit Builder(Arena& arena) : arena_(&arena) {}
+  [[nodiscard]] Value null() const { return {}; }
+  [[nodiscard]] Value boolean(bool b) const;
+  [[nodiscard]] Value string(std::string_view text) const;
+  [[nodiscard]] Value integer(std::int64_t n) const;
+  /// A number with the given spelling; the caller guarantees it is valid JSON number text.
+  [[nodiscard]] Value number_spelled(std::string_view spelling) const;
+  [[nodiscard]] Value array(std::span<const Value> items) const;
+  [[nodiscard]] Value object(std::span<const Member> members) const;
+  [[nodiscard]] Member member(std::string_view key, Value value) const {
+    return {string(key), value};
+  }
+
+ private:
+  Arena* arena_;
+};
+
+/// 1-based line and column; the column counts Unicode code points.
+struct Position {
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+};
+
+/// Maps byte offsets of a text to lines and columns. Built lazily: a clean file never pays.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) : text_(text) {}
+  [[nodiscard]] Position position(std::uint64_t offset) const;
+  /// The text of the 1-based line, without its line terminator.
+  [[nodiscard]] std::string_view line_text(std::uint64_t line) const;
+
+ private:
+  void build() const;
+  std::string_view text_;
+  mutable std::vector<std::uint64_t> starts_;
+};
+
+/// Something the parser noticed about the text itself.
+struct ParseIssue {
+  enum class Type {
+    Syntax,        ///< invalid JSON, invalid UTF-8, stray NUL byte
+    DuplicateKey,  ///< same key twice in one object; `other_offset` is the first one
+    TooDeep,       ///< container beyond the nesting bound; not kept in the tree
+  };
+  Type type = Type::Syntax;
+  std::uint64_t offset = 0;
+  std::uint64_t other_offset = 0;
+  std::string message;
+  std::string pointer;  ///< JSON pointer of the value concerned (empty for the root or syntax)
+};
+
+struct ParseOptions {
+  /// Containers nested deeper than this are checked but not kept (ParseIssue::TooDeep).
+  std::uint32_t max_depth = 256;
+};
+
+/// A parsed text: the tree, its arena, and what the parser noticed. Move-only.
+class Document {
+ public:
+  Document() = default;
+  Document(Document&&) noexcept = default;
+  Document& operator=(Document&&) noexcept = default;
+
+  [[nodiscard]] const Value& root() const { return root_; }
+  /// False when the text is not valid JSON; `issues()` then starts with the syntax error and
+  /// `root()` is null.
+  [[nodiscard]] bool ok() const { return ok_; }
+  [[nodiscard]] bool truncated() const { return truncated_; }
+  [[nodiscard]] const std::vector<ParseIssue>& issues() const { return issues_; }
+  [[nodiscard]] std::string_view text() const { return text_; }
+  [[nodiscard]] Position position(std::uint64_t offset) const { return lines_->position(offset); }
+  [[nodiscard]] const LineIndex& lines() const { return *lines_; }
+  [[nodiscard]] Arena& arena() { return *arena_; }
+
+  /// Parses `text`, which must outlive the Document (it is referenced for positions).
+  /// Never throws on bad input and never recurses on the input's nesting.
+  static Document parse(std::string_view text, const ParseOptions& options = {});
+
+ private:
+  friend class DocumentBuilder;
+  std::string_view text_;
+  std::unique_ptr<Arena> arena_ = std::make_unique<Arena>();
+  std::unique_ptr<LineIndex> lines_;
+  Value root_;
+  std::vector<ParseIssue> issues_;
+  bool ok_ = false;
+  bool truncated_ = false;
+};
+
+/// Parses a whole decimal integer (as the service writes ids in strings); nullopt otherwise.
+[[nodiscard]] std::optional<std::int64_t> parse_int64(std::string_view text);
+
+/// Escapes `segment` for use inside a JSON pointer (RFC 6901: ~ → ~0, / → ~1).
+[[nodiscard]] std::string pointer_escape(std::string_view segment);
+
+/// Follows a JSON pointer from `root`; nullptr when it does not resolve.
+[[nodiscard]] const Value* resolve_pointer(const Value& root, std::string_view pointer);
+
+/// Appends `text` as a JSON string literal (quotes included), escaping as the canonical form
+/// does: `"`, `\`, and control characters; everything else is written as UTF-8.
+void append_quoted(std::string& out, std::string_view text);
+
+}  // namespace ptmpl::json

@@ -1,0 +1,125 @@
+// The template model: stories, dependencies, assignments and the template document
+// (SPEC §2–§3), typed, with every key the model does not know kept in its original order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "libtemplate/json.hpp"
+
+namespace ptmpl {
+
+enum class StoryType { Task, Deliverable, Milestone };
+
+[[nodiscard]] std::string_view to_string(StoryType type);
+[[nodiscard]] std::optional<StoryType> parse_story_type(std::string_view text);
+
+/// A story's reference id: an integer or a string. Integer 7 and string "7" name the same
+/// story (the service compares them as text), see `key()`.
+using TempId = std::variant<std::int64_t, std::string>;
+
+/// The text form used to compare temp_ids and to print them.
+[[nodiscard]] std::string temp_id_key(const TempId& id);
+/// Reads a temp_id from an integer or non-empty string value.
+[[nodiscard]] std::optional<TempId> temp_id_from(const json::Value& value);
+
+/// Dependency types in the service's numbering (SPEC §5).
+enum class DependencyType : std::int64_t {
+  StartToStart = 0,
+  StartToFinish = 1,
+  FinishToStart = 2,
+  FinishToFinish = 3,
+};
+
+/// Where a model object came from: its value in the tree and its JSON pointer in the story list.
+struct Origin {
+  json::Value node;
+  std::string pointer;
+};
+
+struct Dependency {
+  std::optional<TempId> source_id;
+  std::optional<TempId> target_id;
+  std::optional<std::int64_t> type;  ///< as written; valid values are 0–3
+  std::optional<std::int64_t> lag;
+  std::vector<json::Member> extra;  ///< unknown keys, in order
+  Origin origin;
+};
+
+struct Story {
+  std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
+  std::optional<std::string> title;
+  std::optional<TempId> temp_id;
+  std::optional<std::int64_t> relative_start_date;
+  std::optional<std::int64_t> relative_due_date;
+  std::optional<std::int64_t> duration;
+  std::optional<bool> billable;
+  std::optional<std::string> description;
+  std::optional<std::int64_t> budget_estimate_in_cents;
+  std::optional<std::int64_t> time_estimate_in_minutes;
+  std::vector<Story> sub_stories;
+  std::optional<std::vector<std::string>> checklist;
+  std::optional<std::string> tag_list;
+  std::optional<std::vector<std::int64_t>> assignments;  ///< assignee_ids
+  std::vector<Dependency> dependencies;
+  std::optional<std::int64_t> weight;
+  std::vector<json::Member> extra;  ///< unknown keys, in order
+  Origin origin;
+
+  [[nodiscard]] StoryType effective_type() const { return story_type.value_or(StoryType::Task); }
+  [[nodiscard]] bool is_parent() const { return !sub_stories.empty(); }
+};
+
+struct TemplateAssignment {
+  std::int64_t id = 0;
+  std::string name;
+};
+
+/// A template document (SPEC §2). Fields are absent when not written.
+struct Template {
+  std::optional<json::Value> id;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<bool> shared;
+  std::optional<bool> is_budgeted;
+  std::optional<json::Value> budget;  ///< major currency units, spelling kept
+  std::optional<std::string> currency;
+  std::optional<std::int64_t> duration;
+  std::optional<std::int64_t> item_count;
+  std::vector<Story> stories;
+  std::vector<TemplateAssignment> assignments;  ///< project_template_assignments
+  std::vector<json::Member> extra;              ///< unknown keys of project_template
+};
+
+/// The documented keys of a story, in canonical (SPEC §3) order.
+[[nodiscard]] std::span<const std::string_view> story_keys();
+/// The documented keys of project_template, in canonical order.
+[[nodiscard]] std::span<const std::string_view> template_keys();
+/// The documented keys of a dependency, in canonical order.
+[[nodiscard]] std::span<const std::string_view> dependency_keys();
+
+/// Builds stories from a story-list array. Values of the wrong type are left absent (the
+/// `schema` rule reports them); `pointer_prefix` is prepended to every story's pointer.
+[[nodiscard]] std::vector<Story> stories_from_json(const json::Value& list, std::string_view pointer_prefix = "");
+
+/// Converts a story back to a JSON object: documented keys in canonical order, then `extra`.
+[[nodiscard]] json::Value to_json(const Story& story, const json::Builder& build);
+[[nodiscard]] json::Value to_json(const Dependency& dependency, const json::Builder& build);
+/// A template document `{"project_template": {…, "raw_json": [...]}, "project_template_assignments": [...]}`.
+[[nodiscard]] json::Value to_json(const Template& tmpl, const json::Builder& build);
+
+/// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
+template <class Visit>
+void for_each_story(const std::vector<Story>& stories, Visit&& visit, int depth = 0) {
+  for (const Story& story : stories) {
+    visit(story, depth);
+    for_each_story(story.sub_stories, visit, depth + 1);
+  }
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,26 @@
+// Writing templates: the canonical pretty form (what `fmt` prints) and the API form.
+#pragma once
+
+#include <string>
+
+#include "libtemplate/json.hpp"
+#include "libtemplate/template_file.hpp"
+
+namespace ptmpl {
+
+/// The canonical form of a document of `shape`: 2-space indent, one element per line,
+/// documented keys in SPEC §3 order then unknown keys in their original order (duplicates kept,
+/// in order), numbers as spelled, strings as UTF-8 with only `"`, `\` and control characters
+/// escaped, a final newline. A raw_json string is kept as it is. Writing the canonical form of
+/// a canonical file gives the same bytes. Precondition: the tree holds no Truncated values.
+[[nodiscard]] std::string write_canonical(const json::Value& root, Shape shape);
+
+/// The same ordering rules, without whitespace (no final newline).
+[[nodiscard]] std::string write_compact(const json::Value& root, Shape shape);
+
+/// The body the service's create and update endpoints take: `{"project_template": {…}}` with
+/// raw_json as a string holding the compact canonical story list. `project_template` is the
+/// template object of a template document.
+[[nodiscard]] std::string write_api_body(const json::Value& project_template);
+
+}  // namespace ptmpl

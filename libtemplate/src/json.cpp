@@ -1,0 +1,467 @@
+#include "libtemplate/json.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include <rapidjson/error/error.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+namespace ptmpl::json {
+
+// ---------------------------------------------------------------------------------------------
+// Arena and Builder
+
+void* Arena::allocate(std::size_t bytes, std::size_t align) {
+  if (bytes == 0) return nullptr;
+  auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
+  std::size_t pad = misalign == 0 ? 0 : align - misalign;
+  if (cursor_ == nullptr || pad + bytes > left_) {
+    std::size_t size = std::max(next_block_, bytes + align);
+    blocks_.push_back(std::make_unique<std::byte[]>(size));
+    cursor_ = blocks_.back().get();
+    left_ = size;
+    next_block_ = std::min<std::size_t>(next_block_ * 2, 64u << 20);
+    misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
+    pad = misalign == 0 ? 0 : align - misalign;
+  }
+  std::byte* result = cursor_ + pad;
+  cursor_ = result + bytes;
+  left_ -= pad + bytes;
+  total_ += bytes;
+  return result;
+}
+
+std::string_view Arena::copy(std::string_view text) {
+  if (text.empty()) return {};
+  auto* out = static_cast<char*>(allocate(text.size(), 1));
+  std::memcpy(out, text.data(), text.size());
+  return {out, text.size()};
+}
+
+Value Builder::boolean(bool b) const { return Value::make(b ? Kind::True : Kind::False, 0, nullptr, 0); }
+
+Value Builder::string(std::string_view text) const {
+  auto s = arena_->copy(text);
+  return Value::make(Kind::String, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+}
+
+Value Builder::integer(std::int64_t n) const {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  (void)ec;
+  return number_spelled({buf, static_cast<std::size_t>(end - buf)});
+}
+
+Value Builder::number_spelled(std::string_view spelling) const {
+  auto s = arena_->copy(spelling);
+  return Value::make(Kind::Number, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+}
+
+Value Builder::array(std::span<const Value> items) const {
+  auto* out = static_cast<Value*>(arena_->allocate(items.size_bytes(), alignof(Value)));
+  std::uninitialized_copy(items.begin(), items.end(), out);
+  return Value::make(Kind::Array, 0, out, static_cast<std::uint32_t>(items.size()));
+}
+
+Value Builder::object(std::span<const Member> members) const {
+  auto* out = static_cast<Member*>(arena_->allocate(members.size_bytes(), alignof(Member)));
+  std::uninitialized_copy(members.begin(), members.end(), out);
+  return Value::make(Kind::Object, 0, out, static_cast<std::uint32_t>(members.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value
+
+const Value* Value::find(std::string_view key) const {
+  auto ms = members();
+  for (auto it = ms.rbegin(); it != ms.rend(); ++it)
+    if (it->key.text() == key) return &it->value;
+  return nullptr;
+}
+
+bool Value::is_integer_spelling() const {
+  if (!is_number()) return false;
+  return text().find_first_of(".eE") == std::string_view::npos;
+}
+
+std::optional<std::int64_t> Value::as_int64() const {
+  if (!is_integer_spelling()) return std::nullopt;
+  return parse_int64(text());
+}
+
+std::optional<std::int64_t> parse_int64(std::string_view t) {
+  std::int64_t n = 0;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc{} || end != t.data() + t.size()) return std::nullopt;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LineIndex
+
+void LineIndex::build() const {
+  starts_.push_back(0);
+  const char* base = text_.data();
+  const char* p = base;
+  const char* end = base + text_.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+    starts_.push_back(static_cast<std::uint64_t>(p - base));
+  }
+}
+
+Position LineIndex::position(std::uint64_t offset) const {
+  if (starts_.empty()) build();
+  offset = std::min<std::uint64_t>(offset, text_.size());
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  auto line = static_cast<std::uint64_t>(it - starts_.begin());
+  std::uint64_t start = *(it - 1);
+  std::uint64_t column = 1;
+  for (std::uint64_t i = start; i < offset; ++i)
+    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
+  return {line, column};
+}
+
+std::string_view LineIndex::line_text(std::uint64_t line) const {
+  if (starts_.empty()) build();
+  if (line == 0 || line > starts_.size()) return {};
+  std::uint64_t start = starts_[line - 1];
+  std::uint64_t end = line < starts_.size() ? starts_[line] - 1 : text_.size();
+  auto view = text_.substr(start, end - start);
+  if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+  return view;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser: RapidJSON's iterative SAX reader feeding an arena tree.
+
+namespace {
+
+std::string expected_message(rapidjson::ParseErrorCode code) {
+  using namespace rapidjson;
+  switch (code) {
+    case kParseErrorDocumentEmpty: return "expected a JSON value, found end of file";
+    case kParseErrorDocumentRootNotSingular: return "unexpected text after the top-level value";
+    case kParseErrorValueInvalid:
+      return "expected a JSON value (object, array, string, number, true, false or null)";
+    case kParseErrorObjectMissName: return "expected a member name in double quotes";
+    case kParseErrorObjectMissColon: return "expected ':' after the member name";
+    case kParseErrorObjectMissCommaOrCurlyBracket: return "expected ',' or '}' after an object member";
+    case kParseErrorArrayMissCommaOrSquareBracket: return "expected ',' or ']' after an array element";
+    case kParseErrorStringUnicodeEscapeInvalidHex: return "expected four hex digits after \\u";
+    case kParseErrorStringUnicodeSurrogateInvalid: return "invalid UTF-16 surrogate pair in \\u escape";
+    case kParseErrorStringEscapeInvalid: return "invalid escape sequence in string";
+    case kParseErrorStringMissQuotationMark: return "expected '\"' to close the string";
+    case kParseErrorStringInvalidEncoding: return "invalid UTF-8 byte sequence in string";
+    case kParseErrorNumberTooBig: return "number too big";
+    case kParseErrorNumberMissFraction: return "expected a digit after the decimal point";
+    case kParseErrorNumberMissExponent: return "expected a digit in the exponent";
+    default: return "invalid JSON";
+  }
+}
+
+struct Frame {
+  bool is_object = false;
+  std::uint64_t offset = 0;
+  std::size_t base = 0;  // index in the value stack where this container's children start
+};
+
+}  // namespace
+
+class DocumentBuilder {
+ public:
+  using Ch = char;
+
+  DocumentBuilder(Document& doc, const rapidjson::MemoryStream& stream, std::uint64_t shift,
+                  const ParseOptions& options)
+      : doc_(doc), stream_(stream), shift_(shift), options_(options) {
+    stack_.reserve(1024);
+  }
+
+  bool Null() { return scalar(Kind::Null, nullptr, 0); }
+  bool Bool(bool b) { return scalar(b ? Kind::True : Kind::False, nullptr, 0); }
+  bool Int(int) { return false; }  // numbers arrive as RawNumber (kParseNumbersAsStringsFlag)
+  bool Uint(unsigned) { return false; }
+  bool Int64(std::int64_t) { return false; }
+  bool Uint64(std::uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool) {
+    return scalar(Kind::Number, str, length);
+  }
+  bool String(const char* str, rapidjson::SizeType length, bool) {
+    return scalar(Kind::String, str, length);
+  }
+  bool Key(const char* str, rapidjson::SizeType length, bool) {
+    return scalar(Kind::String, str, length);
+  }
+
+  bool StartObject() { return start(true); }
+  bool StartArray() { return start(false); }
+  bool EndObject(rapidjson::SizeType) { return end(true); }
+  bool EndArray(rapidjson::SizeType) { return end(false); }
+
+  Value take_root() { return stack_.empty() ? Value{} : stack_.back(); }
+
+ private:
+  // The start of the token just read: between two tokens JSON allows only whitespace, ',' and
+  // ':', so skipping those from the end of the previous token lands on its first byte.
+  std::uint64_t token_start() {
+    const char* p = stream_.begin_ + last_end_;
+    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ',' || *p == ':') ++p;
+    last_end_ = stream_.Tell();
+    return static_cast<std::uint64_t>(p - stream_.begin_) + shift_;
+  }
+
+  bool scalar(Kind kind, const char* str, std::size_t length) {
+    if (skip_ > 0) return true;
+    std::uint64_t at = token_start();
+    const void* data = nullptr;
+    if (length > 0) data = doc_.arena_->copy({str, length}).data();
+    stack_.push_back(Value::make(kind, at, data, static_cast<std::uint32_t>(length)));
+    return true;
+  }
+
+  bool start(bool is_object) {
+    if (skip_ > 0) {
+      ++skip_;
+      return true;
+    }
+    std::uint64_t at = token_start();
+    if (frames_.size() >= options_.max_depth) {
+      skip_ = 1;
+      skip_offset_ = at;
+      doc_.truncated_ = true;
+      doc_.issues_.push_back({ParseIssue::Type::TooDeep, at, 0,
+                              "nesting deeper than " + std::to_string(options_.max_depth) +
+                                  " levels; the content below is not read",
+                              current_pointer()});
+      return true;
+    }
+    frames_.push_back({is_object, at, stack_.size()});
+    return true;
+  }
+
+  bool end(bool is_object) {
+    if (skip_ > 0) {
+      if (--skip_ == 0) {
+        last_end_ = stream_.Tell();
+        stack_.push_back(Value::make(Kind::Truncated, skip_offset_, nullptr, 0));
+      }
+      return true;
+    }
+    last_end_ = stream_.Tell();
+    Frame frame = frames_.back();
+    std::size_t count = stack_.size() - frame.base;
+    Value* first = stack_.data() + frame.base;
+    Value result;
+    if (is_object) {
+      std::size_t n = count / 2;
+      auto* members = static_cast<Member*>(doc_.arena_->allocate(n * sizeof(Member), alignof(Member)));
+      for (std::size_t i = 0; i < n; ++i) {
+        members[i].key = first[2 * i];
+        members[i].value = first[2 * i + 1];
+      }
+      check_duplicates({members, n});
+      result = Value::make(Kind::Object, frame.offset, members, static_cast<std::uint32_t>(n));
+    } else {
+      auto* items = static_cast<Value*>(doc_.arena_->allocate(count * sizeof(Value), alignof(Value)));
+      std::copy(first, first + count, items);
+      result = Value::make(Kind::Array, frame.offset, items, static_cast<std::uint32_t>(count));
+    }
+    stack_.resize(frame.base);
+    frames_.pop_back();
+    stack_.push_back(result);
+    return true;
+  }
+
+  void check_duplicates(std::span<const Member> members) {
+    auto report = [&](const Member& first, const Member& again) {
+      std::string pointer = current_pointer() + "/" + pointer_escape(again.key.text());
+      doc_.issues_.push_back({ParseIssue::Type::DuplicateKey, again.key.offset(), first.key.offset(),
+                              "duplicate key \"" + std::string(again.key.text()) + "\"", pointer});
+    };
+    if (members.size() <= 32) {
+      for (std::size_t i = 1; i < members.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (members[j].key.text() == members[i].key.text()) {
+            report(members[j], members[i]);
+            break;
+          }
+      return;
+    }
+    std::vector<std::size_t> order(members.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return members[a].key.text() < members[b].key.text();
+    });
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      std::size_t first = i - 1;
+      while (i < order.size() && members[order[i]].key.text() == members[order[first]].key.text()) {
+        report(members[order[first]], members[order[i]]);
+        ++i;
+      }
+    }
+  }
+
+  // Pointer of the value being read now, from the open containers (only built for issues).
+  std::string current_pointer() const {
+    std::string pointer;
+    for (std::size_t f = 0; f < frames_.size(); ++f) {
+      std::size_t end = f + 1 < frames_.size() ? frames_[f + 1].base : stack_.size();
+      std::size_t count = end - frames_[f].base;
+      pointer += '/';
+      if (frames_[f].is_object) {
+        // Children alternate key, value: the last key read names the member being read.
+        if (count > 0) pointer += pointer_escape(stack_[frames_[f].base + ((count - 1) & ~std::size_t{1})].text());
+      } else {
+        pointer += std::to_string(count);
+      }
+    }
+    return pointer;
+  }
+
+  Document& doc_;
+  const rapidjson::MemoryStream& stream_;
+  std::uint64_t shift_;
+  const ParseOptions& options_;
+  std::vector<Value> stack_;
+  std::vector<Frame> frames_;
+  std::size_t last_end_ = 0;
+  std::uint32_t skip_ = 0;
+  std::uint64_t skip_offset_ = 0;
+};
+
+Document Document::parse(std::string_view text, const ParseOptions& options) {
+  Document doc;
+  doc.text_ = text;
+  doc.lines_ = std::make_unique<LineIndex>(text);
+
+  // A UTF-8 byte order mark is not part of the JSON text (RFC 8259 §8.1 lets parsers skip it).
+  std::uint64_t shift = 0;
+  std::string_view body = text;
+  if (body.starts_with("\xEF\xBB\xBF")) {
+    shift = 3;
+    body.remove_prefix(3);
+  }
+
+  rapidjson::MemoryStream stream(body.data(), body.size());
+  DocumentBuilder builder(doc, stream, shift, options);
+  rapidjson::Reader reader;
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag |
+                              rapidjson::kParseValidateEncodingFlag;
+  rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
+
+  auto syntax_error = [&](std::uint64_t offset, std::string message) {
+    doc.issues_.insert(doc.issues_.begin(), ParseIssue{ParseIssue::Type::Syntax, offset, 0, std::move(message), ""});
+    doc.root_ = Value{};
+    doc.ok_ = false;
+  };
+
+  if (result.IsError()) {
+    std::uint64_t offset = result.Offset();
+    std::string message = expected_message(result.Code());
+    if (offset >= body.size() && result.Code() != rapidjson::kParseErrorDocumentRootNotSingular) {
+      message = "unexpected end of file: " + message;
+    } else if (offset < body.size()) {
+      auto byte = static_cast<unsigned char>(body[offset]);
+      if (result.Code() != rapidjson::kParseErrorStringInvalidEncoding && (byte < 0x20 || byte >= 0x80)) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", byte);
+        message += std::string(", found byte ") + hex;
+      }
+    }
+    syntax_error(offset + shift, std::move(message));
+    return doc;
+  }
+  // RapidJSON's memory stream reads a NUL byte as the end of input; the text must really end.
+  if (stream.Tell() < body.size()) {
+    syntax_error(stream.Tell() + shift, "unexpected NUL byte (0x00) after the top-level value");
+    return doc;
+  }
+  doc.root_ = builder.take_root();
+  doc.ok_ = true;
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointers and quoting
+
+std::string pointer_escape(std::string_view segment) {
+  std::string out;
+  out.reserve(segment.size());
+  for (char c : segment) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+const Value* resolve_pointer(const Value& root, std::string_view pointer) {
+  const Value* at = &root;
+  while (!pointer.empty()) {
+    if (pointer.front() != '/') return nullptr;
+    pointer.remove_prefix(1);
+    std::size_t cut = pointer.find('/');
+    std::string_view raw = pointer.substr(0, cut);
+    pointer = cut == std::string_view::npos ? std::string_view{} : pointer.substr(cut);
+    std::string segment;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '~' && i + 1 < raw.size()) {
+        segment += raw[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        segment += raw[i];
+      }
+    }
+    if (at->is_object()) {
+      at = at->find(segment);
+      if (at == nullptr) return nullptr;
+    } else if (at->is_array()) {
+      std::size_t index = 0;
+      auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
+      if (ec != std::errc{} || end != segment.data() + segment.size() || index >= at->items().size())
+        return nullptr;
+      at = &at->items()[index];
+    } else {
+      return nullptr;
+    }
+  }
+  return at;
+}
+
+void append_quoted(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
+
+}  // namespace ptmpl::json

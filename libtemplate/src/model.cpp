@@ -1,0 +1,253 @@
+#include "libtemplate/model.hpp"
+
+#include <array>
+#include <charconv>
+
+namespace ptmpl {
+
+namespace {
+
+constexpr std::array<std::string_view, 16> kStoryKeys = {
+    "story_type", "title",        "temp_id",   "relative_start_date", "relative_due_date",
+    "duration",   "billable",     "description", "budget_estimate_in_cents",
+    "time_estimate_in_minutes", "sub_stories", "checklist", "tag_list", "assignments",
+    "dependencies", "weight"};
+
+constexpr std::array<std::string_view, 10> kTemplateKeys = {
+    "id", "title", "description", "shared", "is_budgeted", "budget", "currency", "duration",
+    "item_count", "raw_json"};
+
+constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
+
+std::optional<std::string> string_of(const json::Value& v) {
+  if (!v.is_string()) return std::nullopt;
+  return std::string(v.text());
+}
+
+Dependency dependency_from_json(const json::Value& node, std::string pointer) {
+  Dependency dep;
+  dep.origin = {node, std::move(pointer)};
+  for (const json::Member& m : node.members()) {
+    std::string_view key = m.key.text();
+    const json::Value& v = m.value;
+    if (key == "source_id")
+      dep.source_id = temp_id_from(v);
+    else if (key == "target_id")
+      dep.target_id = temp_id_from(v);
+    else if (key == "type")
+      dep.type = v.as_int64();
+    else if (key == "lag")
+      dep.lag = v.as_int64();
+    else
+      dep.extra.push_back(m);
+  }
+  return dep;
+}
+
+Story story_from_json(const json::Value& node, std::string pointer) {
+  Story story;
+  for (const json::Member& m : node.members()) {
+    std::string_view key = m.key.text();
+    const json::Value& v = m.value;
+    // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
+    if (key == "story_type") {
+      story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
+    } else if (key == "title") {
+      story.title = string_of(v);
+    } else if (key == "temp_id") {
+      story.temp_id = temp_id_from(v);
+    } else if (key == "relative_start_date") {
+      story.relative_start_date = v.as_int64();
+    } else if (key == "relative_due_date") {
+      story.relative_due_date = v.as_int64();
+    } else if (key == "duration") {
+      story.duration = v.as_int64();
+    } else if (key == "billable") {
+      story.billable = v.as_bool();
+    } else if (key == "description") {
+      story.description = string_of(v);
+    } else if (key == "budget_estimate_in_cents") {
+      story.budget_estimate_in_cents = v.as_int64();
+    } else if (key == "time_estimate_in_minutes") {
+      story.time_estimate_in_minutes = v.as_int64();
+    } else if (key == "sub_stories") {
+      story.sub_stories = v.is_array() ? stories_from_json(v, pointer + "/sub_stories") : std::vector<Story>{};
+    } else if (key == "checklist") {
+      if (v.is_array()) {
+        std::vector<std::string> items;
+        for (const json::Value& item : v.items())
+          if (item.is_string()) items.emplace_back(item.text());
+        story.checklist = std::move(items);
+      }
+    } else if (key == "tag_list") {
+      story.tag_list = string_of(v);
+    } else if (key == "assignments") {
+      if (v.is_array()) {
+        std::vector<std::int64_t> ids;
+        for (const json::Value& item : v.items())
+          if (const json::Value* id = item.find("assignee_id"); id != nullptr)
+            if (auto n = id->as_int64()) ids.push_back(*n);
+        story.assignments = std::move(ids);
+      }
+    } else if (key == "dependencies") {
+      story.dependencies.clear();
+      std::size_t index = 0;
+      for (const json::Value& item : v.items()) {
+        if (item.is_object())
+          story.dependencies.push_back(
+              dependency_from_json(item, pointer + "/dependencies/" + std::to_string(index)));
+        ++index;
+      }
+    } else if (key == "weight") {
+      story.weight = v.as_int64();
+    } else {
+      story.extra.push_back(m);
+    }
+  }
+  story.origin = {node, std::move(pointer)};
+  return story;
+}
+
+}  // namespace
+
+std::string_view to_string(StoryType type) {
+  switch (type) {
+    case StoryType::Task: return "task";
+    case StoryType::Deliverable: return "deliverable";
+    case StoryType::Milestone: return "milestone";
+  }
+  return "task";
+}
+
+std::optional<StoryType> parse_story_type(std::string_view text) {
+  if (text == "task") return StoryType::Task;
+  if (text == "deliverable") return StoryType::Deliverable;
+  if (text == "milestone") return StoryType::Milestone;
+  return std::nullopt;
+}
+
+std::string temp_id_key(const TempId& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return std::to_string(*n);
+  return std::get<std::string>(id);
+}
+
+std::optional<TempId> temp_id_from(const json::Value& value) {
+  if (value.is_string() && !value.text().empty()) return TempId{std::string(value.text())};
+  if (auto n = value.as_int64()) return TempId{*n};
+  return std::nullopt;
+}
+
+std::span<const std::string_view> story_keys() { return kStoryKeys; }
+std::span<const std::string_view> template_keys() { return kTemplateKeys; }
+std::span<const std::string_view> dependency_keys() { return kDependencyKeys; }
+
+std::vector<Story> stories_from_json(const json::Value& list, std::string_view pointer_prefix) {
+  std::vector<Story> stories;
+  stories.reserve(list.items().size());
+  std::size_t index = 0;
+  std::string prefix(pointer_prefix);
+  for (const json::Value& item : list.items()) {
+    if (item.is_object()) stories.push_back(story_from_json(item, prefix + "/" + std::to_string(index)));
+    ++index;
+  }
+  return stories;
+}
+
+namespace {
+
+json::Value temp_id_json(const TempId& id, const json::Builder& build) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return build.integer(*n);
+  return build.string(std::get<std::string>(id));
+}
+
+}  // namespace
+
+json::Value to_json(const Dependency& dep, const json::Builder& build) {
+  std::vector<json::Member> out;
+  if (dep.source_id) out.push_back(build.member("source_id", temp_id_json(*dep.source_id, build)));
+  if (dep.target_id) out.push_back(build.member("target_id", temp_id_json(*dep.target_id, build)));
+  if (dep.type) out.push_back(build.member("type", build.integer(*dep.type)));
+  if (dep.lag) out.push_back(build.member("lag", build.integer(*dep.lag)));
+  out.insert(out.end(), dep.extra.begin(), dep.extra.end());
+  return build.object(out);
+}
+
+json::Value to_json(const Story& s, const json::Builder& build) {
+  std::vector<json::Member> out;
+  auto integer = [&](std::string_view key, const std::optional<std::int64_t>& v) {
+    if (v) out.push_back(build.member(key, build.integer(*v)));
+  };
+  auto text = [&](std::string_view key, const std::optional<std::string>& v) {
+    if (v) out.push_back(build.member(key, build.string(*v)));
+  };
+  if (s.story_type) out.push_back(build.member("story_type", build.string(to_string(*s.story_type))));
+  text("title", s.title);
+  if (s.temp_id) out.push_back(build.member("temp_id", temp_id_json(*s.temp_id, build)));
+  integer("relative_start_date", s.relative_start_date);
+  integer("relative_due_date", s.relative_due_date);
+  integer("duration", s.duration);
+  if (s.billable) out.push_back(build.member("billable", build.boolean(*s.billable)));
+  text("description", s.description);
+  integer("budget_estimate_in_cents", s.budget_estimate_in_cents);
+  integer("time_estimate_in_minutes", s.time_estimate_in_minutes);
+  if (!s.sub_stories.empty()) {
+    std::vector<json::Value> children;
+    children.reserve(s.sub_stories.size());
+    for (const Story& child : s.sub_stories) children.push_back(to_json(child, build));
+    out.push_back(build.member("sub_stories", build.array(children)));
+  }
+  if (s.checklist) {
+    std::vector<json::Value> items;
+    for (const std::string& item : *s.checklist) items.push_back(build.string(item));
+    out.push_back(build.member("checklist", build.array(items)));
+  }
+  text("tag_list", s.tag_list);
+  if (s.assignments) {
+    std::vector<json::Value> items;
+    for (std::int64_t id : *s.assignments) {
+      json::Member m = build.member("assignee_id", build.integer(id));
+      items.push_back(build.object({&m, 1}));
+    }
+    out.push_back(build.member("assignments", build.array(items)));
+  }
+  if (!s.dependencies.empty()) {
+    std::vector<json::Value> items;
+    for (const Dependency& dep : s.dependencies) items.push_back(to_json(dep, build));
+    out.push_back(build.member("dependencies", build.array(items)));
+  }
+  integer("weight", s.weight);
+  out.insert(out.end(), s.extra.begin(), s.extra.end());
+  return build.object(out);
+}
+
+json::Value to_json(const Template& t, const json::Builder& build) {
+  std::vector<json::Member> fields;
+  if (t.id) fields.push_back(build.member("id", *t.id));
+  if (t.title) fields.push_back(build.member("title", build.string(*t.title)));
+  if (t.description) fields.push_back(build.member("description", build.string(*t.description)));
+  if (t.shared) fields.push_back(build.member("shared", build.boolean(*t.shared)));
+  if (t.is_budgeted) fields.push_back(build.member("is_budgeted", build.boolean(*t.is_budgeted)));
+  if (t.budget) fields.push_back(build.member("budget", *t.budget));
+  if (t.currency) fields.push_back(build.member("currency", build.string(*t.currency)));
+  if (t.duration) fields.push_back(build.member("duration", build.integer(*t.duration)));
+  if (t.item_count) fields.push_back(build.member("item_count", build.integer(*t.item_count)));
+  std::vector<json::Value> stories;
+  stories.reserve(t.stories.size());
+  for (const Story& s : t.stories) stories.push_back(to_json(s, build));
+  fields.push_back(build.member("raw_json", build.array(stories)));
+  fields.insert(fields.end(), t.extra.begin(), t.extra.end());
+
+  std::vector<json::Member> doc;
+  doc.push_back(build.member("project_template", build.object(fields)));
+  if (!t.assignments.empty()) {
+    std::vector<json::Value> items;
+    for (const TemplateAssignment& a : t.assignments) {
+      json::Member m[2] = {build.member("id", build.integer(a.id)), build.member("name", build.string(a.name))};
+      items.push_back(build.object(m));
+    }
+    doc.push_back(build.member("project_template_assignments", build.array(items)));
+  }
+  return build.object(doc);
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,169 @@
+#include "libtemplate/template_file.hpp"
+
+namespace ptmpl {
+
+std::string_view to_string(Shape shape) {
+  switch (shape) {
+    case Shape::StoryList: return "story list";
+    case Shape::StoriesObject: return "stories object";
+    case Shape::TemplateDocument: return "template document";
+    case Shape::Envelope: return "API response";
+    case Shape::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+Shape detect_shape(const json::Value& root) {
+  if (root.is_array()) return Shape::StoryList;
+  if (!root.is_object()) return Shape::Unknown;
+  if (root.find("project_template") != nullptr) return Shape::TemplateDocument;
+  const json::Value* results = root.find("results");
+  const json::Value* map = root.find("project_templates");
+  if (results != nullptr && results->is_array() && map != nullptr && map->is_object()) return Shape::Envelope;
+  const json::Value* stories = root.find("stories");
+  if (stories != nullptr && stories->is_array()) return Shape::StoriesObject;
+  return Shape::Unknown;
+}
+
+json::Position TemplateFile::position_of(const TemplateSource& source, const json::Value& value) const {
+  if (source.raw_json_string) return document_->position(source.raw_json_string->offset());
+  return document_->position(value.offset());
+}
+
+namespace {
+
+std::optional<std::string> string_of(const json::Value* v) {
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return std::string(v->text());
+}
+
+std::vector<TemplateAssignment> assignments_from(const json::Value* list) {
+  std::vector<TemplateAssignment> out;
+  if (list == nullptr) return out;
+  // A template document holds an array; an API response a map keyed by id.
+  std::vector<json::Value> entries(list->items().begin(), list->items().end());
+  for (const json::Member& m : list->members()) entries.push_back(m.value);
+  for (const json::Value& item : entries) {
+    const json::Value* id = item.find("id");
+    if (id == nullptr) continue;
+    auto n = id->as_int64();
+    // The service returns ids as strings in envelopes; accept both.
+    if (!n && id->is_string()) n = json::parse_int64(id->text());
+    if (!n) continue;
+    out.push_back({*n, string_of(item.find("name")).value_or("")});
+  }
+  return out;
+}
+
+}  // namespace
+
+void TemplateFile::collect_template(const json::Value& pt, std::string pointer,
+                                    const json::Value* assignments, const ReadOptions& options) {
+  TemplateSource source;
+  source.template_pointer = std::move(pointer);
+  Template& t = source.model;
+  t.assignments = assignments_from(assignments);
+  for (const json::Member& m : pt.members()) {
+    std::string_view key = m.key.text();
+    const json::Value& v = m.value;
+    if (key == "id")
+      t.id = v;
+    else if (key == "title")
+      t.title = string_of(&v);
+    else if (key == "description")
+      t.description = string_of(&v);
+    else if (key == "shared")
+      t.shared = v.as_bool();
+    else if (key == "is_budgeted")
+      t.is_budgeted = v.as_bool();
+    else if (key == "budget")
+      t.budget = v;
+    else if (key == "currency")
+      t.currency = string_of(&v);
+    else if (key == "duration")
+      t.duration = v.as_int64();
+    else if (key == "item_count")
+      t.item_count = v.as_int64();
+    else if (key != "raw_json")
+      t.extra.push_back(m);
+  }
+  if (const json::Value* raw = pt.find("raw_json")) {
+    if (raw->is_array()) {
+      source.story_list = raw;
+      source.story_document = document_.get();
+    } else if (raw->is_string()) {
+      // raw_json as the service stores it: JSON text inside a JSON string.
+      inner_texts_.push_back(std::make_unique<std::string>(raw->text()));
+      inner_documents_.push_back(
+          std::make_unique<json::Document>(json::Document::parse(*inner_texts_.back(), options.parse)));
+      const json::Document& inner = *inner_documents_.back();
+      source.raw_json_string = *raw;
+      source.story_document = &inner;
+      if (inner.ok()) {
+        const json::Value& root = inner.root();
+        if (root.is_array()) {
+          source.story_list = &root;
+        } else if (const json::Value* stories = root.find("stories"); stories != nullptr && stories->is_array()) {
+          source.story_list = stories;
+          source.story_prefix = "/stories";
+        }
+      }
+    }
+  }
+  if (source.story_list != nullptr) t.stories = stories_from_json(*source.story_list, source.story_prefix);
+  templates_.push_back(std::move(source));
+}
+
+TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOptions& options) {
+  TemplateFile file;
+  file.path_ = std::move(path);
+  file.bytes_ = std::move(bytes);
+  file.document_ = std::make_unique<json::Document>(json::Document::parse(file.bytes_.text(), options.parse));
+  const json::Document& doc = *file.document_;
+  if (!doc.ok()) return file;
+  const json::Value& root = doc.root();
+  file.shape_ = detect_shape(root);
+  switch (file.shape_) {
+    case Shape::StoryList:
+    case Shape::StoriesObject: {
+      TemplateSource source;
+      source.story_document = file.document_.get();
+      source.story_list = file.shape_ == Shape::StoryList ? &root : root.find("stories");
+      source.story_prefix = file.shape_ == Shape::StoryList ? "" : "/stories";
+      source.model.stories = stories_from_json(*source.story_list, source.story_prefix);
+      file.templates_.push_back(std::move(source));
+      break;
+    }
+    case Shape::TemplateDocument: {
+      const json::Value* pt = root.find("project_template");
+      if (pt->is_object())
+        file.collect_template(*pt, "/project_template", root.find("project_template_assignments"), options);
+      break;
+    }
+    case Shape::Envelope: {
+      // Templates in the order of `results`, never by iterating the map (SPEC §2).
+      const json::Value* map = root.find("project_templates");
+      for (const json::Value& entry : root.find("results")->items()) {
+        const json::Value* key = entry.find("key");
+        const json::Value* id = entry.find("id");
+        if (key == nullptr || key->text() != "project_templates" || id == nullptr) continue;
+        std::string id_text(id->is_string() || id->is_number() ? id->text() : "");
+        const json::Value* pt = map->find(id_text);
+        if (pt != nullptr && pt->is_object())
+          file.collect_template(*pt, "/project_templates/" + json::pointer_escape(id_text),
+                                root.find("project_template_assignments"), options);
+      }
+      break;
+    }
+    case Shape::Unknown: break;
+  }
+  return file;
+}
+
+Result<TemplateFile> TemplateFile::read(const std::string& path, const ReadOptions& options) {
+  auto bytes = FileText::read(path);
+  if (!bytes.ok()) return bytes.error();
+  return parse(path, std::move(bytes).value(), options);
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,194 @@
+#include "libtemplate/writer.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "libtemplate/model.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+// What a value is, as far as key order is concerned.
+enum class Context {
+  Generic,
+  StoryList,
+  Story,
+  DependencyList,
+  Dependency,
+  AssignmentList,
+  Assignment,
+  TemplateDocument,
+  Template,
+  TemplateAssignmentList,
+  TemplateAssignment,
+  StoriesObject,
+  Envelope,
+  EnvelopeTemplates,
+};
+
+constexpr std::array<std::string_view, 1> kAssignmentKeys = {"assignee_id"};
+constexpr std::array<std::string_view, 2> kDocumentKeys = {"project_template", "project_template_assignments"};
+constexpr std::array<std::string_view, 2> kTemplateAssignmentKeys = {"id", "name"};
+
+std::span<const std::string_view> ordered_keys(Context context) {
+  switch (context) {
+    case Context::Story: return story_keys();
+    case Context::Dependency: return dependency_keys();
+    case Context::Assignment: return kAssignmentKeys;
+    case Context::TemplateDocument: return kDocumentKeys;
+    case Context::Template: return template_keys();
+    case Context::TemplateAssignment: return kTemplateAssignmentKeys;
+    default: return {};
+  }
+}
+
+Context member_context(Context context, std::string_view key) {
+  switch (context) {
+    case Context::Story:
+      if (key == "sub_stories") return Context::StoryList;
+      if (key == "dependencies") return Context::DependencyList;
+      if (key == "assignments") return Context::AssignmentList;
+      return Context::Generic;
+    case Context::TemplateDocument:
+      if (key == "project_template") return Context::Template;
+      if (key == "project_template_assignments") return Context::TemplateAssignmentList;
+      return Context::Generic;
+    case Context::Template: return key == "raw_json" ? Context::StoryList : Context::Generic;
+    case Context::StoriesObject: return key == "stories" ? Context::StoryList : Context::Generic;
+    case Context::Envelope: return key == "project_templates" ? Context::EnvelopeTemplates : Context::Generic;
+    case Context::EnvelopeTemplates: return Context::Template;
+    default: return Context::Generic;
+  }
+}
+
+Context item_context(Context context) {
+  switch (context) {
+    case Context::StoryList: return Context::Story;
+    case Context::DependencyList: return Context::Dependency;
+    case Context::AssignmentList: return Context::Assignment;
+    case Context::TemplateAssignmentList: return Context::TemplateAssignment;
+    default: return Context::Generic;
+  }
+}
+
+Context root_context(Shape shape) {
+  switch (shape) {
+    case Shape::StoryList: return Context::StoryList;
+    case Shape::StoriesObject: return Context::StoriesObject;
+    case Shape::TemplateDocument: return Context::TemplateDocument;
+    case Shape::Envelope: return Context::Envelope;
+    case Shape::Unknown: return Context::Generic;
+  }
+  return Context::Generic;
+}
+
+class Writer {
+ public:
+  Writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+
+  void value(const json::Value& v, Context context, int depth) {
+    switch (v.kind()) {
+      case json::Kind::Null:
+      case json::Kind::Truncated: out_ += "null"; break;
+      case json::Kind::True: out_ += "true"; break;
+      case json::Kind::False: out_ += "false"; break;
+      case json::Kind::Number: out_ += v.text(); break;
+      case json::Kind::String: json::append_quoted(out_, v.text()); break;
+      case json::Kind::Array: array(v, context, depth); break;
+      case json::Kind::Object: object(v, context, depth); break;
+    }
+  }
+
+ private:
+  void newline(int depth) {
+    if (!pretty_) return;
+    out_ += '\n';
+    out_.append(static_cast<std::size_t>(depth) * 2, ' ');
+  }
+
+  void array(const json::Value& v, Context context, int depth) {
+    auto items = v.items();
+    if (items.empty()) {
+      out_ += "[]";
+      return;
+    }
+    Context inner = item_context(context);
+    out_ += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out_ += ',';
+      newline(depth + 1);
+      value(items[i], inner, depth + 1);
+    }
+    newline(depth);
+    out_ += ']';
+  }
+
+  void object(const json::Value& v, Context context, int depth) {
+    auto members = v.members();
+    if (members.empty()) {
+      out_ += "{}";
+      return;
+    }
+    order_.clear();
+    auto keys = ordered_keys(context);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      auto found = std::find(keys.begin(), keys.end(), members[i].key.text());
+      order_.push_back({static_cast<std::size_t>(found - keys.begin()), i});
+    }
+    // Documented keys by rank, unknown keys (rank == keys.size()) after them; stable, so
+    // unknown and duplicate keys keep their original order.
+    std::stable_sort(order_.begin(), order_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::size_t> sequence;
+    sequence.reserve(order_.size());
+    for (const auto& entry : order_) sequence.push_back(entry.second);
+
+    out_ += '{';
+    for (std::size_t n = 0; n < sequence.size(); ++n) {
+      const json::Member& m = members[sequence[n]];
+      if (n > 0) out_ += ',';
+      newline(depth + 1);
+      json::append_quoted(out_, m.key.text());
+      out_ += pretty_ ? ": " : ":";
+      value(m.value, member_context(context, m.key.text()), depth + 1);
+    }
+    newline(depth);
+    out_ += '}';
+  }
+
+  std::string& out_;
+  bool pretty_;
+  std::vector<std::pair<std::size_t, std::size_t>> order_;
+};
+
+}  // namespace
+
+std::string write_canonical(const json::Value& root, Shape shape) {
+  std::string out;
+  Writer(out, true).value(root, root_context(shape), 0);
+  out += '\n';
+  return out;
+}
+
+std::string write_compact(const json::Value& root, Shape shape) {
+  std::string out;
+  Writer(out, false).value(root, root_context(shape), 0);
+  return out;
+}
+
+std::string write_api_body(const json::Value& project_template) {
+  json::Arena arena;
+  json::Builder build(arena);
+  std::vector<json::Member> fields;
+  for (const json::Member& m : project_template.members()) {
+    if (m.key.text() == "raw_json" && m.value.is_array())
+      fields.push_back({m.key, build.string(write_compact(m.value, Shape::StoryList))});
+    else
+      fields.push_back(m);
+  }
+  json::Member body = build.member("project_template", build.object(fields));
+  return write_compact(build.object({&body, 1}), Shape::TemplateDocument);
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,52 @@
+// ptmpl: the command-line face of libtemplate. Parses arguments, calls the library, prints.
+#include <array>
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace {
+
+using namespace ptmpl::cli;
+
+// Every subcommand, in the order `ptmpl --help` lists them.
+constexpr std::array kCommands = {
+    Command{"lint", "check templates and report findings (text or JSON)", setup_lint},
+    Command{"fmt", "print templates in canonical form, check it (--check) or rewrite (-w)", setup_fmt},
+    Command{"rules", "list the lint rules with their default severity", setup_rules},
+    Command{"explain", "print the documentation of a lint rule", setup_explain},
+    Command{"schema", "print a bundled JSON Schema (raw_json, template, config)", setup_schema},
+    Command{"gen", "write a synthetic template of a given size (tests, benchmarks)", setup_gen},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptmpl: author, lint and preview project templates kept in git.", "ptmpl"};
+  app.set_version_flag("--version", "ptmpl 0.1.0");
+  app.require_subcommand(1);
+  app.footer("Example:\n  ptmpl lint samples/\n\nEach command has --help; the docs are in docs/commands/.");
+  std::function<int()> run;
+  for (const Command& command : kCommands) {
+    CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    auto handler = command.setup(*sub);
+    sub->callback([&run, handler] { run = handler; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kUsage;
+  }
+  try {
+    return run ? run() : kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "ptmpl: internal error: " << e.what() << "\n";
+    return kUsage;
+  }
+}
