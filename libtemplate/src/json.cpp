@@ -209,16 +209,18 @@ class DocumentBuilder {
  private:
   // The start of the token just read: between two tokens JSON allows only whitespace, ',' and
   // ':', so skipping those from the end of the previous token lands on its first byte.
-  std::uint64_t token_start() {
+  // RapidJSON's iterative parser calls Start*/End* before it takes the bracket, and the other
+  // callbacks after the token; `bracket` says which.
+  std::uint64_t token_start(bool bracket) {
     const char* p = stream_.begin_ + last_end_;
     while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ',' || *p == ':') ++p;
-    last_end_ = stream_.Tell();
+    last_end_ = stream_.Tell() + (bracket ? 1 : 0);
     return static_cast<std::uint64_t>(p - stream_.begin_) + shift_;
   }
 
   bool scalar(Kind kind, const char* str, std::size_t length) {
     if (skip_ > 0) return true;
-    std::uint64_t at = token_start();
+    std::uint64_t at = token_start(false);
     const void* data = nullptr;
     if (length > 0) data = doc_.arena_->copy({str, length}).data();
     stack_.push_back(Value::make(kind, at, data, static_cast<std::uint32_t>(length)));
@@ -230,7 +232,7 @@ class DocumentBuilder {
       ++skip_;
       return true;
     }
-    std::uint64_t at = token_start();
+    std::uint64_t at = token_start(true);
     if (frames_.size() >= options_.max_depth) {
       skip_ = 1;
       skip_offset_ = at;
@@ -238,7 +240,7 @@ class DocumentBuilder {
       doc_.issues_.push_back({ParseIssue::Type::TooDeep, at, 0,
                               "nesting deeper than " + std::to_string(options_.max_depth) +
                                   " levels; the content below is not read",
-                              current_pointer()});
+                              current_pointer(frames_.size())});
       return true;
     }
     frames_.push_back({is_object, at, stack_.size()});
@@ -248,12 +250,12 @@ class DocumentBuilder {
   bool end(bool is_object) {
     if (skip_ > 0) {
       if (--skip_ == 0) {
-        last_end_ = stream_.Tell();
+        last_end_ = stream_.Tell() + 1;
         stack_.push_back(Value::make(Kind::Truncated, skip_offset_, nullptr, 0));
       }
       return true;
     }
-    last_end_ = stream_.Tell();
+    last_end_ = stream_.Tell() + 1;
     Frame frame = frames_.back();
     std::size_t count = stack_.size() - frame.base;
     Value* first = stack_.data() + frame.base;
@@ -280,7 +282,8 @@ class DocumentBuilder {
 
   void check_duplicates(std::span<const Member> members) {
     auto report = [&](const Member& first, const Member& again) {
-      std::string pointer = current_pointer() + "/" + pointer_escape(again.key.text());
+      // The object being closed is still the innermost frame; its own pointer stops above it.
+      std::string pointer = current_pointer(frames_.size() - 1) + "/" + pointer_escape(again.key.text());
       doc_.issues_.push_back({ParseIssue::Type::DuplicateKey, again.key.offset(), first.key.offset(),
                               "duplicate key \"" + std::string(again.key.text()) + "\"", pointer});
     };
@@ -307,10 +310,11 @@ class DocumentBuilder {
     }
   }
 
-  // Pointer of the value being read now, from the open containers (only built for issues).
-  std::string current_pointer() const {
+  // Pointer of the value being read now inside the `depth` outermost open containers (only
+  // built for issues).
+  std::string current_pointer(std::size_t depth) const {
     std::string pointer;
-    for (std::size_t f = 0; f < frames_.size(); ++f) {
+    for (std::size_t f = 0; f < depth; ++f) {
       std::size_t end = f + 1 < frames_.size() ? frames_[f + 1].base : stack_.size();
       std::size_t count = end - frames_[f].base;
       pointer += '/';

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <memory>
 
-// RapidJSON 1.1's own regex engine knows neither `\\S` nor `{n}`; the schemas need both.
+// RapidJSON 1.1 has its own regex engine, which knows neither `\\S` nor `{n}`; the schemas
+// need both. Defining this macro (to any value) makes schema.h use std::regex instead.
 #define RAPIDJSON_SCHEMA_USE_INTERNALREGEX 0
-#define RAPIDJSON_SCHEMA_USE_STDREGEX 1
 #include <rapidjson/document.h>
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
@@ -250,7 +250,9 @@ Violation explain(const rapidjson::SchemaValidator& validator, const rapidjson::
   };
 
   std::string message;
-  if (keyword == "type") {
+  if (keyword == "type" && value != nullptr && value->is_integer_spelling() && !value->as_int64()) {
+    message = name + " is out of range: " + std::string(value->text()) + " does not fit in a 64-bit integer";
+  } else if (keyword == "type") {
     const rapidjson::Value* type = field("type");
     message = name + " must be " + (type != nullptr ? describe_type(*type) : "of another type") + ", found " +
               (value != nullptr ? describe_kind(*value) : "another type");

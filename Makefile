@@ -1,0 +1,39 @@
+# The two commands of the README: `make demo` and `make test`. Both install what is missing
+# (scripts/setup.sh), build the release preset, and then run the demo or the tests.
+PTMPL := build/release/tools/ptmpl/ptmpl
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all setup build demo test bench asan clean
+
+all: build
+
+setup:
+	@./scripts/setup.sh
+
+build: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+
+demo: build
+	@echo '$$ ptmpl lint samples/'
+	@$(PTMPL) lint samples/; test $$? -le 1
+	@echo
+	@echo '$$ ptmpl fmt --check samples/*.json'
+	@$(PTMPL) fmt --check samples/*.json && echo 'all samples are in canonical form'
+	@echo
+	@echo '$$ ptmpl gen --stories 12 --depth 2 --seed 3 | ptmpl lint -'
+	@$(PTMPL) gen --stories 12 --depth 2 --seed 3 | $(PTMPL) lint -
+
+test: build
+	@ctest --preset release -j $(JOBS)
+
+bench: build
+	@build/release/tests/ptmpl_bench
+
+asan: setup
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	@ctest --preset asan -j $(JOBS)
+
+clean:
+	@rm -rf build

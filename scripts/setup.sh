@@ -1,0 +1,36 @@
+#!/bin/sh
+# Installs the Debian packages ptmpl needs, only those missing: `apt-get update` once, then
+# `apt-get install -y`. Used by `make demo`, `make test` and .ci/run.
+set -eu
+
+packages="
+  make cmake ninja-build g++ pkg-config
+  rapidjson-dev libboost-graph-dev libcli11-dev libpugixml-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
+"
+
+missing=""
+for p in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing="$missing $p"
+  fi
+done
+
+if [ -z "$missing" ]; then
+  exit 0
+fi
+
+echo "ptmpl setup: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  echo "ptmpl setup: need root (or sudo) to install:$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+# shellcheck disable=SC2086
+$sudo apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,96 @@
+// Read and write of a synthetic template, against RapidJSON's plain DOM parse of the same
+// bytes (the physical limit of reading: one parse, nothing kept but the values).
+//
+//   build/release/tests/ptmpl_bench [--benchmark_filter=...]   (PTMPL_BENCH_STORIES=100000)
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "libtemplate/generator.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+
+namespace {
+
+const std::string& input() {
+  static const std::string text = [] {
+    ptmpl::GenerateOptions options;
+    const char* stories = std::getenv("PTMPL_BENCH_STORIES");
+    options.stories = stories != nullptr ? std::strtoull(stories, nullptr, 10) : 100'000;
+    options.depth = 4;
+    options.seed = 1;
+    return ptmpl::generate_template(options);
+  }();
+  return text;
+}
+
+void report(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input().size()));
+  state.counters["MiB"] = static_cast<double>(input().size()) / (1 << 20);
+}
+
+// Baseline: RapidJSON DOM, default flags, from the same bytes in memory.
+void BM_RapidJsonDomParse(benchmark::State& state) {
+  const std::string& text = input();
+  for (auto _ : state) {
+    rapidjson::Document doc;
+    doc.Parse(text.data(), text.size());
+    if (doc.HasParseError()) state.SkipWithError("parse error");
+    benchmark::DoNotOptimize(doc);
+  }
+  report(state);
+}
+BENCHMARK(BM_RapidJsonDomParse)->Unit(benchmark::kMillisecond);
+
+// Our tree only: positions, spellings, duplicate-key check.
+void BM_ParseTree(benchmark::State& state) {
+  const std::string& text = input();
+  for (auto _ : state) {
+    auto doc = ptmpl::json::Document::parse(text);
+    benchmark::DoNotOptimize(doc.root());
+  }
+  report(state);
+}
+BENCHMARK(BM_ParseTree)->Unit(benchmark::kMillisecond);
+
+// "Read": the tree plus the typed model of every story (what lint and the scheduler use).
+void BM_ReadTemplate(benchmark::State& state) {
+  const std::string& text = input();
+  for (auto _ : state) {
+    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText(std::string(text)));
+    benchmark::DoNotOptimize(file.templates().data());
+  }
+  report(state);
+}
+BENCHMARK(BM_ReadTemplate)->Unit(benchmark::kMillisecond);
+
+// Write: the canonical pretty form of the parsed tree.
+void BM_WriteCanonical(benchmark::State& state) {
+  const std::string& text = input();
+  auto doc = ptmpl::json::Document::parse(text);
+  for (auto _ : state) {
+    std::string out = ptmpl::write_canonical(doc.root(), ptmpl::Shape::TemplateDocument);
+    benchmark::DoNotOptimize(out.data());
+  }
+  report(state);
+}
+BENCHMARK(BM_WriteCanonical)->Unit(benchmark::kMillisecond);
+
+// Read + write, as `ptmpl fmt` does.
+void BM_ReadWrite(benchmark::State& state) {
+  const std::string& text = input();
+  for (auto _ : state) {
+    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText(std::string(text)));
+    std::string out = ptmpl::write_canonical(file.document().root(), file.shape());
+    benchmark::DoNotOptimize(out.data());
+  }
+  report(state);
+}
+BENCHMARK(BM_ReadWrite)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

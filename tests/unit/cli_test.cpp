@@ -1,0 +1,215 @@
+// The ptmpl binary end to end: exact output (golden files), exit codes, files left intact.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+using testing::read_source;
+
+struct CliRun {
+  int exit = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `ptmpl ARGS` from the repository root, so paths in the output are relative.
+CliRun ptmpl(const std::string& args, const std::string& stdin_file = "") {
+  std::string err_file = ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid());
+  std::string command = "cd '" PTMPL_SOURCE_DIR "' && '" PTMPL_BINARY "' " + args + " 2>'" + err_file + "'";
+  if (!stdin_file.empty()) command += " <'" + stdin_file + "'";
+  CliRun run;
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(in), {});
+  std::filesystem::remove(err_file);
+  return run;
+}
+
+std::string temp_copy(const std::string& relative, const std::string& name) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << read_source(relative);
+  return path;
+}
+
+TEST(Cli, LintSamplesText) {
+  CliRun r = ptmpl("lint samples/");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.out, read_source("tests/golden/lint-samples.txt"));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, LintSamplesJson) {
+  CliRun r = ptmpl("lint samples/ --format json");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.out, read_source("tests/golden/lint-samples.json"));
+}
+
+TEST(Cli, LintCleanFilesExitZero) {
+  CliRun r = ptmpl("lint samples/website-launch.json samples/erp-implementation.json");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, "2 files checked: 0 errors, 0 warnings, 0 info\n");
+}
+
+TEST(Cli, LintFailOnWarning) {
+  // The broken sample has errors, so --fail-on only matters for a warnings-only file.
+  CliRun r = ptmpl("lint tests/data/cli/warnings-only.json");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  CliRun strict = ptmpl("lint --fail-on warning tests/data/cli/warnings-only.json");
+  EXPECT_EQ(strict.exit, 1);
+  EXPECT_EQ(strict.out, r.out);
+}
+
+TEST(Cli, LintSyntaxErrorIsAFinding) {
+  CliRun r = ptmpl("lint tests/data/cli/syntax-error.json");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.out,
+            "tests/data/cli/syntax-error.json:4:5: error: expected ',' or '}' after an object member [json-syntax]\n"
+            "1 file checked: 1 error, 0 warnings, 0 info\n");
+}
+
+TEST(Cli, LintMissingFileIsExitTwo) {
+  CliRun r = ptmpl("lint samples/nope.json");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl lint: samples/nope.json: no such file or directory\n");
+}
+
+TEST(Cli, LintReadsStandardInput) {
+  CliRun r = ptmpl("lint -", PTMPL_SOURCE_DIR "/samples/lint-demo-broken.json");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_NE(r.out.find("-:87:13: warning: duplicate key \"title\""), std::string::npos) << r.out;
+}
+
+TEST(Cli, FmtPrintsCanonicalForm) {
+  CliRun r = ptmpl("fmt tests/data/roundtrip/messy-story-list.json");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, read_source("tests/golden/fmt/messy-story-list.json"));
+}
+
+TEST(Cli, FmtCheckSamplesPasses) {
+  CliRun r = ptmpl("fmt --check samples/agency-retainer.json samples/employee-onboarding.json "
+                "samples/erp-implementation.json samples/lint-demo-broken.json samples/office-move.json "
+                "samples/software-release.json samples/website-launch.json");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, FmtCheckListsFilesNotCanonical) {
+  CliRun r = ptmpl("fmt --check samples/website-launch.json tests/data/roundtrip/messy-story-list.json");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.out, "tests/data/roundtrip/messy-story-list.json\n");
+}
+
+TEST(Cli, FmtWriteIsAtomicAndKeepsPermissions) {
+  std::string path = temp_copy("tests/data/roundtrip/messy-story-list.json", "fmt-write.json");
+  ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+  CliRun r = ptmpl("fmt -w '" + path + "'");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  std::ifstream in(path, std::ios::binary);
+  std::string written(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(written, read_source("tests/golden/fmt/messy-story-list.json"));
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  // No temporary file left beside it.
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_EQ(entry.path().string().find("fmt-write.json.ptmpl-"), std::string::npos) << entry.path();
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, FmtRefusesInvalidJsonAndLeavesTheFile) {
+  std::string path = temp_copy("tests/data/cli/syntax-error.json", "fmt-bad.json");
+  std::string before = read_source("tests/data/cli/syntax-error.json");
+  CliRun r = ptmpl("fmt -w '" + path + "'");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("fmt-bad.json:4:5: error: expected ',' or '}' after an object member [json-syntax]"),
+            std::string::npos)
+      << r.err;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), before);
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, FmtRefusesAFileTooDeepToRead) {
+  CliRun r = ptmpl("fmt tests/data/cli/too-deep.json");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("too-deep.json:1:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[nesting-depth]"), std::string::npos) << r.err;
+}
+
+TEST(Cli, RulesListsTheCatalogue) {
+  CliRun r = ptmpl("rules");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, read_source("tests/golden/rules.txt"));
+}
+
+TEST(Cli, ExplainPrintsTheRulePage) {
+  CliRun r = ptmpl("explain temp-id-duplicate");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, read_source("docs/rules/temp-id-duplicate.md"));
+  CliRun bad = ptmpl("explain no-such-rule");
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_EQ(bad.err, "ptmpl explain: no rule \"no-such-rule\"; ptmpl rules lists them\n");
+}
+
+TEST(Cli, SchemaPrintsTheBundledSchema) {
+  for (const char* name : {"raw_json", "template", "config"}) {
+    CliRun r = ptmpl(std::string("schema ") + name);
+    EXPECT_EQ(r.exit, 0);
+    EXPECT_EQ(r.out, read_source("schemas/" + std::string(name) + ".schema.json"));
+  }
+  EXPECT_EQ(ptmpl("schema").out, read_source("schemas/raw_json.schema.json"));
+  EXPECT_EQ(ptmpl("schema nope").exit, 2);
+}
+
+TEST(Cli, GenIsDeterministicAndLintsClean) {
+  CliRun a = ptmpl("gen --stories 50 --depth 3 --deps 60 --seed 5");
+  CliRun b = ptmpl("gen --stories 50 --depth 3 --deps 60 --seed 5");
+  EXPECT_EQ(a.exit, 0);
+  EXPECT_EQ(a.out, b.out);
+  std::string path = ::testing::TempDir() + "gen.json";
+  CliRun written = ptmpl("gen --stories 50 --depth 3 --deps 60 --seed 5 -o '" + path + "'");
+  EXPECT_EQ(written.exit, 0);
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), a.out);
+  CliRun lint = ptmpl("lint '" + path + "'");
+  EXPECT_EQ(lint.exit, 0) << lint.out;
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(ptmpl("").exit, 2);
+  EXPECT_EQ(ptmpl("frobnicate").exit, 2);
+  EXPECT_EQ(ptmpl("lint").exit, 2);
+  EXPECT_EQ(ptmpl("lint --format xml samples/").exit, 2);
+  EXPECT_EQ(ptmpl("fmt --check -w samples/website-launch.json").exit, 2);
+}
+
+TEST(Cli, EveryCommandHasHelpWithAnExample) {
+  for (const char* command : {"lint", "fmt", "rules", "explain", "schema", "gen"}) {
+    CliRun r = ptmpl(std::string(command) + " --help");
+    EXPECT_EQ(r.exit, 0) << command;
+    EXPECT_NE(r.out.find("Example:\n  ptmpl " + std::string(command)), std::string::npos) << command << r.out;
+  }
+  CliRun top = ptmpl("--help");
+  EXPECT_EQ(top.exit, 0);
+  for (const char* command : {"lint", "fmt", "rules", "explain", "schema", "gen"})
+    EXPECT_NE(top.out.find(command), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptmpl

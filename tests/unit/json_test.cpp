@@ -1,0 +1,194 @@
+// The JSON layer: positions, spellings, and bad input of every kind.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "libtemplate/json.hpp"
+
+namespace ptmpl::json {
+namespace {
+
+Position position_of(const Document& doc, std::string_view pointer) {
+  const Value* v = resolve_pointer(doc.root(), pointer);
+  EXPECT_NE(v, nullptr) << pointer;
+  return v == nullptr ? Position{} : doc.position(v->offset());
+}
+
+TEST(Json, EveryValueKnowsItsLineAndColumn) {
+  std::string text = "[\n  {\"title\": \"Café\", \"temp_id\": 7,\n   \"x\": [true, null, -1.5e3]}\n]\n";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(position_of(doc, "").line, 1u);
+  EXPECT_EQ(position_of(doc, "/0").line, 2u);
+  EXPECT_EQ(position_of(doc, "/0").column, 3u);
+  EXPECT_EQ(position_of(doc, "/0/title").column, 13u);
+  // Columns count code points: "Café" is 5 bytes but 4 characters.
+  EXPECT_EQ(position_of(doc, "/0/temp_id").column, 32u);
+  EXPECT_EQ(position_of(doc, "/0/x/2").line, 3u);
+  EXPECT_EQ(position_of(doc, "/0/x/2").column, 22u);
+  const Value& key = doc.root().items()[0].members()[1].key;
+  EXPECT_EQ(doc.position(key.offset()).column, 21u);
+}
+
+TEST(Json, NumbersKeepTheirSpelling) {
+  Document doc = Document::parse(R"([1.0, 1e3, -0, 12345678901234567890123, 9223372036854775807, 0.1])");
+  ASSERT_TRUE(doc.ok());
+  auto items = doc.root().items();
+  EXPECT_EQ(items[0].text(), "1.0");
+  EXPECT_EQ(items[1].text(), "1e3");
+  EXPECT_EQ(items[2].text(), "-0");
+  EXPECT_EQ(items[3].text(), "12345678901234567890123");
+  EXPECT_FALSE(items[0].as_int64().has_value());
+  EXPECT_FALSE(items[3].as_int64().has_value()) << "beyond int64 is not an int64";
+  EXPECT_TRUE(items[3].is_integer_spelling());
+  EXPECT_EQ(items[4].as_int64(), INT64_MAX);
+}
+
+TEST(Json, StringsAreDecoded) {
+  Document doc = Document::parse(R"(["a\"b\\c\/d\n\u00e9\ud83d\ude00", "\u0000x"])");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc.root().items()[0].text(), "a\"b\\c/d\n\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(doc.root().items()[1].text(), std::string_view("\0x", 2));
+}
+
+struct SyntaxCase {
+  std::string_view text;
+  std::uint64_t line;
+  std::uint64_t column;
+  const char* message_part;
+};
+
+class JsonSyntax : public ::testing::TestWithParam<SyntaxCase> {};
+
+TEST_P(JsonSyntax, ReportsWhereAndWhatWasExpected) {
+  const SyntaxCase& c = GetParam();
+  Document doc = Document::parse(c.text);
+  ASSERT_FALSE(doc.ok());
+  ASSERT_FALSE(doc.issues().empty());
+  const ParseIssue& issue = doc.issues().front();
+  EXPECT_EQ(issue.type, ParseIssue::Type::Syntax);
+  Position p = doc.position(issue.offset);
+  EXPECT_EQ(p.line, c.line) << issue.message;
+  EXPECT_EQ(p.column, c.column) << issue.message;
+  EXPECT_NE(issue.message.find(c.message_part), std::string::npos) << issue.message;
+  EXPECT_TRUE(doc.root().is_null());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInput, JsonSyntax,
+    ::testing::Values(SyntaxCase{"[\n  {\"a\": 1}\n  {\"b\": 2}\n]", 3, 3, "expected ',' or ']'"},
+                      SyntaxCase{"{\"a\" 1}", 1, 6, "expected ':'"},
+                      SyntaxCase{"{\"a\": 1,}", 1, 9, "member name"},
+                      SyntaxCase{"[1, 2", 1, 6, "unexpected end of file"},
+                      SyntaxCase{"", 1, 1, "end of file"},
+                      SyntaxCase{"[\"abc", 1, 6, "close the string"},
+                      SyntaxCase{"[1.]", 1, 4, "after the decimal point"},
+                      SyntaxCase{"[tru]", 1, 5, "expected a JSON value"},
+                      SyntaxCase{"[1] [2]", 1, 5, "after the top-level value"},
+                      SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"},
+                      SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
+                      SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"},
+                      SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
+                      SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}));
+
+TEST(Json, ByteOrderMarkIsSkipped) {
+  Document doc = Document::parse("\xEF\xBB\xBF[1]");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc.root().items()[0].text(), "1");
+  EXPECT_EQ(doc.root().offset(), 3u);
+}
+
+TEST(Json, DuplicateKeysAreKeptAndReported) {
+  Document doc = Document::parse("[{\"title\": \"a\",\n  \"x\": 1,\n  \"title\": \"b\"}]");
+  ASSERT_TRUE(doc.ok());
+  const Value& story = doc.root().items()[0];
+  ASSERT_EQ(story.members().size(), 3u);
+  EXPECT_EQ(story.find("title")->text(), "b") << "the last value wins, as on the service";
+  ASSERT_EQ(doc.issues().size(), 1u);
+  const ParseIssue& issue = doc.issues()[0];
+  EXPECT_EQ(issue.type, ParseIssue::Type::DuplicateKey);
+  EXPECT_EQ(issue.pointer, "/0/title");
+  EXPECT_EQ(doc.position(issue.offset).line, 3u);
+  EXPECT_EQ(doc.position(issue.offset).column, 3u);
+  EXPECT_EQ(doc.position(issue.other_offset).line, 1u);
+}
+
+TEST(Json, DuplicateKeysInLargeObjectsAreFound) {
+  std::string text = "{";
+  for (int i = 0; i < 100; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  text += "\"k42\": 0, \"k7\": 1}";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_EQ(doc.issues().size(), 2u);
+  EXPECT_EQ(doc.issues()[0].pointer, "/k42");
+  EXPECT_EQ(doc.issues()[1].pointer, "/k7");
+}
+
+TEST(Json, HundredThousandLevelsDoNotOverflowTheStack) {
+  constexpr int kDepth = 100'000;
+  std::string text = "[{\"title\": \"deep\", \"x\": ";
+  text.append(kDepth, '[');
+  text.append(kDepth, ']');
+  text += "}]";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_TRUE(doc.truncated());
+  ASSERT_EQ(doc.issues().size(), 1u);
+  const ParseIssue& issue = doc.issues()[0];
+  EXPECT_EQ(issue.type, ParseIssue::Type::TooDeep);
+  // Levels 1 and 2 are the story list and the story; "x" opens level 3, so the bound of 256
+  // is crossed by the 255th '[' of "x".
+  EXPECT_EQ(issue.offset, 24u + 254u);
+  EXPECT_EQ(issue.pointer.substr(0, 10), "/0/x/0/0/0");
+  EXPECT_EQ(doc.root().items()[0].find("title")->text(), "deep");
+}
+
+TEST(Json, HundredThousandLevelsWithASyntaxErrorAtTheBottom) {
+  std::string text(100'000, '[');
+  text += "x";
+  text.append(100'000, ']');
+  Document doc = Document::parse(text);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.position(doc.issues().front().offset).column, 100'001u);
+}
+
+TEST(Json, DepthBoundIsConfigurable) {
+  ParseOptions options;
+  options.max_depth = 3;
+  Document doc = Document::parse("[[[[1]]], [[2]]]", options);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_TRUE(doc.truncated());
+  EXPECT_EQ(doc.root().items()[0].items()[0].items()[0].kind(), Kind::Truncated);
+  EXPECT_EQ(doc.root().items()[1].items()[0].items()[0].text(), "2");
+}
+
+TEST(Json, PointersEscapeAndResolve) {
+  Document doc = Document::parse(R"({"a/b": {"m~n": [10, 20]}})");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(pointer_escape("a/b"), "a~1b");
+  EXPECT_EQ(pointer_escape("m~n"), "m~0n");
+  const Value* v = resolve_pointer(doc.root(), "/a~1b/m~0n/1");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->text(), "20");
+  EXPECT_EQ(resolve_pointer(doc.root(), "/a~1b/m~0n/2"), nullptr);
+  EXPECT_EQ(resolve_pointer(doc.root(), "/nope"), nullptr);
+  EXPECT_EQ(resolve_pointer(doc.root(), "/a~1b/m~0n/x"), nullptr);
+}
+
+TEST(Json, QuotingEscapesOnlyWhatJsonRequires) {
+  std::string out;
+  append_quoted(out, "a\"\\\n\t\x01\x7F/é");
+  EXPECT_EQ(out, "\"a\\\"\\\\\\n\\t\\u0001\x7F/é\"");
+}
+
+TEST(Json, LineIndexGivesLineText) {
+  Document doc = Document::parse("[1,\r\n 2,\n 3]");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc.lines().line_text(1), "[1,");
+  EXPECT_EQ(doc.lines().line_text(2), " 2,");
+  EXPECT_EQ(doc.lines().line_text(3), " 3]");
+  EXPECT_EQ(doc.lines().line_text(4), "");
+}
+
+}  // namespace
+}  // namespace ptmpl::json

@@ -1,0 +1,50 @@
+// A file past 2 GiB: read through mmap, positions beyond 2^31 exact, no crash.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "libtemplate/lint.hpp"
+#include "libtemplate/template_file.hpp"
+
+namespace ptmpl {
+namespace {
+
+constexpr std::uint64_t kSpaces = (std::uint64_t{1} << 31) + 5;  // just past 2 GiB
+
+TEST(LargeFile, TwoGibibytesWithAnErrorAtTheEnd) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path();
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) == 0 && fs.f_bavail * fs.f_frsize < kSpaces + (512u << 20))
+    GTEST_SKIP() << "needs 2.5 GiB free in " << dir;
+  std::string path = (dir / ("ptmpl-large-" + std::to_string(::getpid()) + ".json")).string();
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::string chunk(8u << 20, ' ');
+    std::fputc('[', f);
+    for (std::uint64_t left = kSpaces; left > 0;) {
+      std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
+      ASSERT_EQ(std::fwrite(chunk.data(), 1, n, f), n);
+      left -= n;
+    }
+    std::fputs("x]", f);
+    std::fclose(f);
+  }
+  LintRun run = lint_files({path});
+  std::filesystem::remove(path);
+  ASSERT_TRUE(run.read_errors.empty());
+  ASSERT_EQ(run.diagnostics.size(), 1u);
+  const Diagnostic& d = run.diagnostics[0];
+  EXPECT_EQ(d.rule, "json-syntax");
+  EXPECT_EQ(d.line, 1u);
+  EXPECT_EQ(d.column, kSpaces + 2) << "'[' is column 1, then the spaces, then 'x'";
+  EXPECT_NE(d.message.find("expected a JSON value"), std::string::npos) << d.message;
+}
+
+}  // namespace
+}  // namespace ptmpl

@@ -1,0 +1,31 @@
+// Shared by the unit tests: the repository's files.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ptmpl::testing {
+
+inline std::string source_path(const std::string& relative) { return std::string(PTMPL_SOURCE_DIR) + "/" + relative; }
+
+inline std::string read_source(const std::string& relative) {
+  std::ifstream in(source_path(relative), std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+/// Relative paths of the *.json files directly in `folder` (relative to the repository), sorted.
+inline std::vector<std::string> json_files(const std::string& folder) {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(source_path(folder)))
+    if (entry.path().extension() == ".json") out.push_back(folder + "/" + entry.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace ptmpl::testing

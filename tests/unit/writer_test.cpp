@@ -1,0 +1,134 @@
+// The writer: canonical form, lossless round trips, the API body.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+using testing::json_files;
+using testing::read_source;
+
+// Same values everywhere; objects may order keys differently, but each key's values (several
+// for duplicate keys) appear in the same order.
+::testing::AssertionResult same_tree(const json::Value& a, const json::Value& b, const std::string& at = "") {
+  if (a.kind() != b.kind()) return ::testing::AssertionFailure() << "kind differs at '" << at << "'";
+  switch (a.kind()) {
+    case json::Kind::Number:
+    case json::Kind::String:
+      if (a.text() != b.text())
+        return ::testing::AssertionFailure() << "'" << a.text() << "' != '" << b.text() << "' at '" << at << "'";
+      return ::testing::AssertionSuccess();
+    case json::Kind::Array: {
+      if (a.items().size() != b.items().size()) return ::testing::AssertionFailure() << "size differs at " << at;
+      for (std::size_t i = 0; i < a.items().size(); ++i)
+        if (auto r = same_tree(a.items()[i], b.items()[i], at + "/" + std::to_string(i)); !r) return r;
+      return ::testing::AssertionSuccess();
+    }
+    case json::Kind::Object: {
+      if (a.members().size() != b.members().size())
+        return ::testing::AssertionFailure() << "member count differs at " << at;
+      std::map<std::string_view, std::vector<const json::Value*>> left, right;
+      for (const auto& m : a.members()) left[m.key.text()].push_back(&m.value);
+      for (const auto& m : b.members()) right[m.key.text()].push_back(&m.value);
+      for (const auto& [key, values] : left) {
+        auto it = right.find(key);
+        if (it == right.end() || it->second.size() != values.size())
+          return ::testing::AssertionFailure() << "key '" << key << "' differs at " << at;
+        for (std::size_t i = 0; i < values.size(); ++i)
+          if (auto r = same_tree(*values[i], *it->second[i], at + "/" + std::string(key)); !r) return r;
+      }
+      return ::testing::AssertionSuccess();
+    }
+    default: return ::testing::AssertionSuccess();
+  }
+}
+
+std::vector<std::string> round_trip_inputs() {
+  std::vector<std::string> files = json_files("samples");
+  for (const auto& f : json_files("tests/data/roundtrip")) files.push_back(f);
+  return files;
+}
+
+TEST(Writer, ReadWriteReadKeepsTheTree) {
+  for (const std::string& relative : round_trip_inputs()) {
+    SCOPED_TRACE(relative);
+    std::string text = read_source(relative);
+    json::Document first = json::Document::parse(text);
+    ASSERT_TRUE(first.ok());
+    Shape shape = detect_shape(first.root());
+    std::string written = write_canonical(first.root(), shape);
+    json::Document second = json::Document::parse(written);
+    ASSERT_TRUE(second.ok());
+    EXPECT_TRUE(same_tree(first.root(), second.root()));
+    EXPECT_EQ(write_canonical(second.root(), shape), written) << "canonical form is a fixed point";
+  }
+}
+
+TEST(Writer, SamplesAreCanonicalByteForByte) {
+  for (const std::string& relative : json_files("samples")) {
+    SCOPED_TRACE(relative);
+    std::string text = read_source(relative);
+    json::Document doc = json::Document::parse(text);
+    ASSERT_TRUE(doc.ok());
+    EXPECT_EQ(write_canonical(doc.root(), detect_shape(doc.root())), text);
+  }
+}
+
+TEST(Writer, CanonicalFormMatchesGolden) {
+  for (const std::string& name : {"messy-story-list", "template-raw-json-string", "api-envelope", "stories-object"}) {
+    SCOPED_TRACE(name);
+    std::string text = read_source("tests/data/roundtrip/" + std::string(name) + ".json");
+    json::Document doc = json::Document::parse(text);
+    ASSERT_TRUE(doc.ok());
+    EXPECT_EQ(write_canonical(doc.root(), detect_shape(doc.root())),
+              read_source("tests/golden/fmt/" + std::string(name) + ".json"));
+  }
+}
+
+TEST(Writer, DocumentedKeysFirstThenUnknownInOriginalOrder) {
+  json::Document doc = json::Document::parse(
+      R"([{"zz": 1, "title": "T", "aa": 2, "story_type": "task", "dependencies": [{"lag": 1, "x": 0, "source_id": 1}]}])");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(write_compact(doc.root(), Shape::StoryList),
+            R"([{"story_type":"task","title":"T","dependencies":[{"source_id":1,"lag":1,"x":0}],"zz":1,"aa":2}])");
+}
+
+TEST(Writer, ApiBodyCarriesRawJsonAsCompactString) {
+  std::string text = read_source("samples/website-launch.json");
+  json::Document doc = json::Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  const json::Value& pt = *doc.root().find("project_template");
+  std::string body = write_api_body(pt);
+  EXPECT_EQ(body.find('\n'), std::string::npos);
+  json::Document parsed = json::Document::parse(body);
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed.root().members().size(), 1u);
+  const json::Value* raw = parsed.root().find("project_template")->find("raw_json");
+  ASSERT_NE(raw, nullptr);
+  ASSERT_TRUE(raw->is_string());
+  std::string inner_text(raw->text());
+  json::Document inner = json::Document::parse(inner_text);
+  ASSERT_TRUE(inner.ok());
+  EXPECT_TRUE(same_tree(inner.root(), *pt.find("raw_json")));
+  EXPECT_EQ(inner_text, write_compact(*pt.find("raw_json"), Shape::StoryList));
+  EXPECT_EQ(parsed.root().find("project_template")->find("title")->text(), pt.find("title")->text());
+}
+
+TEST(Writer, ApiBodyKeepsARawJsonStringAsItIs) {
+  std::string text = read_source("tests/data/roundtrip/template-raw-json-string.json");
+  json::Document doc = json::Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  const json::Value& pt = *doc.root().find("project_template");
+  json::Document parsed = json::Document::parse(write_api_body(pt));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed.root().find("project_template")->find("raw_json")->text(), pt.find("raw_json")->text());
+  EXPECT_EQ(parsed.root().find("project_template")->find("custom")->find("k")->items()[0].kind(), json::Kind::Null);
+}
+
+}  // namespace
+}  // namespace ptmpl
