@@ -19,7 +19,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
   std::size_t pad = misalign == 0 ? 0 : align - misalign;
   if (cursor_ == nullptr || pad + bytes > left_) {
     std::size_t size = std::max(next_block_, bytes + align);
-    blocks_.push_back(std::make_unique<std::byte[]>(size));
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
     cursor_ = blocks_.back().get();
     left_ = size;
     next_block_ = std::min<std::size_t>(next_block_ * 2, 64u << 20);
@@ -83,7 +83,9 @@ const Value* Value::find(std::string_view key) const {
 
 bool Value::is_integer_spelling() const {
   if (!is_number()) return false;
-  return text().find_first_of(".eE") == std::string_view::npos;
+  for (char c : text())
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  return true;
 }
 
 std::optional<std::int64_t> Value::as_int64() const {
@@ -164,6 +166,51 @@ std::string expected_message(rapidjson::ParseErrorCode code) {
   }
 }
 
+// Offset of the first byte that is not part of valid UTF-8 (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), or npos. ASCII runs are skipped 16 bytes at a time,
+// which makes this much cheaper than RapidJSON's per-character validation in strings.
+std::size_t first_invalid_utf8(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    if (i + 16 <= n) {
+      std::uint64_t a, b;
+      std::memcpy(&a, s + i, 8);
+      std::memcpy(&b, s + i + 8, 8);
+      if (((a | b) & 0x8080808080808080ull) == 0) {
+        i += 16;
+        continue;
+      }
+    }
+    unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;   // overlong
+      if (c == 0xED) high = 0x9F;  // surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;   // overlong
+      if (c == 0xF4) high = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > n || s[i + 1] < low || s[i + 1] > high) return i;
+    for (std::size_t k = 2; k < length; ++k)
+      if ((s[i + k] & 0xC0) != 0x80) return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
 struct Frame {
   bool is_object = false;
   std::uint64_t offset = 0;
@@ -207,22 +254,43 @@ class DocumentBuilder {
   Value take_root() { return stack_.empty() ? Value{} : stack_.back(); }
 
  private:
-  // The start of the token just read: between two tokens JSON allows only whitespace, ',' and
-  // ':', so skipping those from the end of the previous token lands on its first byte.
-  // RapidJSON's iterative parser calls Start*/End* before it takes the bracket, and the other
-  // callbacks after the token; `bracket` says which.
-  std::uint64_t token_start(bool bracket) {
-    const char* p = stream_.begin_ + last_end_;
-    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ',' || *p == ':') ++p;
-    last_end_ = stream_.Tell() + (bracket ? 1 : 0);
-    return static_cast<std::uint64_t>(p - stream_.begin_) + shift_;
+  // Where the token just read starts, from where it ends: callbacks for scalars come right
+  // after their last byte, so a literal or number starts its own length back; a string
+  // without escapes (escapes always make the source longer than the text) its length plus
+  // the quotes; a string with escapes at the nearest quote before it that is not escaped
+  // (inside a string every quote is escaped, i.e. preceded by an odd run of backslashes).
+  std::uint64_t scalar_start(Kind kind, std::size_t length) const {
+    std::size_t end = stream_.Tell();
+    if (kind != Kind::String) return end - length;
+    // A quote inside a string is escaped, so it follows a backslash; an opening quote never does.
+    if (std::size_t c = end - length - 2; length + 2 <= end && stream_.begin_[c] == '"' &&
+                                          (c == 0 || stream_.begin_[c - 1] != '\\'))
+      return c;
+    std::size_t at = end - 1;  // the closing quote
+    for (;;) {
+      --at;
+      if (stream_.begin_[at] != '"') continue;
+      std::size_t backslashes = 0;
+      while (backslashes < at && stream_.begin_[at - 1 - backslashes] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) return at;
+    }
   }
 
   bool scalar(Kind kind, const char* str, std::size_t length) {
     if (skip_ > 0) return true;
-    std::uint64_t at = token_start(false);
+    std::size_t literal = kind == Kind::Null || kind == Kind::True ? 4 : kind == Kind::False ? 5 : length;
+    std::size_t start = scalar_start(kind, literal);
+    std::uint64_t at = start + shift_;
     const void* data = nullptr;
-    if (length > 0) data = doc_.arena_->copy({str, length}).data();
+    // Numbers, and strings without escapes, are used from the source text itself: no copy.
+    const char* source = stream_.begin_ + start;
+    std::size_t source_length = stream_.Tell() - start;
+    if (kind == Kind::Number)
+      data = source;
+    else if (kind == Kind::String && source_length == length + 2)
+      data = source + 1;
+    else if (length > 0)
+      data = doc_.arena_->copy({str, length}).data();
     stack_.push_back(Value::make(kind, at, data, static_cast<std::uint32_t>(length)));
     return true;
   }
@@ -232,7 +300,8 @@ class DocumentBuilder {
       ++skip_;
       return true;
     }
-    std::uint64_t at = token_start(true);
+    // RapidJSON calls Start* before it takes the bracket: the stream is on it.
+    std::uint64_t at = stream_.Tell() + shift_;
     if (frames_.size() >= options_.max_depth) {
       skip_ = 1;
       skip_offset_ = at;
@@ -250,12 +319,10 @@ class DocumentBuilder {
   bool end(bool is_object) {
     if (skip_ > 0) {
       if (--skip_ == 0) {
-        last_end_ = stream_.Tell() + 1;
         stack_.push_back(Value::make(Kind::Truncated, skip_offset_, nullptr, 0));
       }
       return true;
     }
-    last_end_ = stream_.Tell() + 1;
     Frame frame = frames_.back();
     std::size_t count = stack_.size() - frame.base;
     Value* first = stack_.data() + frame.base;
@@ -334,7 +401,6 @@ class DocumentBuilder {
   const ParseOptions& options_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
-  std::size_t last_end_ = 0;
   std::uint32_t skip_ = 0;
   std::uint64_t skip_offset_ = 0;
 };
@@ -355,9 +421,20 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
   rapidjson::MemoryStream stream(body.data(), body.size());
   DocumentBuilder builder(doc, stream, shift, options);
   rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag |
-                              rapidjson::kParseValidateEncodingFlag;
+  // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+  std::size_t bad_utf8 = first_invalid_utf8(body);
   rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
+  if (bad_utf8 != std::string_view::npos && (!result.IsError() || result.Offset() > bad_utf8)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(body[bad_utf8]));
+    doc.issues_.clear();
+    doc.issues_.push_back(ParseIssue{ParseIssue::Type::Syntax, bad_utf8 + shift, 0,
+                                     std::string("invalid UTF-8: byte ") + hex + " does not start a valid sequence", ""});
+    doc.root_ = Value{};
+    doc.ok_ = false;
+    return doc;
+  }
 
   auto syntax_error = [&](std::uint64_t offset, std::string message) {
     doc.issues_.insert(doc.issues_.begin(), ParseIssue{ParseIssue::Type::Syntax, offset, 0, std::move(message), ""});

@@ -24,9 +24,10 @@ std::optional<std::string> string_of(const json::Value& v) {
   return std::string(v.text());
 }
 
-Dependency dependency_from_json(const json::Value& node, std::string pointer) {
+Dependency dependency_from_json(const json::Value& node, std::size_t index) {
   Dependency dep;
-  dep.origin = {node, std::move(pointer)};
+  dep.node = node;
+  dep.index = index;
   for (const json::Member& m : node.members()) {
     std::string_view key = m.key.text();
     const json::Value& v = m.value;
@@ -91,11 +92,10 @@ Story story_from_json(const json::Value& node, std::string pointer) {
       }
     } else if (key == "dependencies") {
       story.dependencies.clear();
+      story.dependencies.reserve(v.items().size());
       std::size_t index = 0;
       for (const json::Value& item : v.items()) {
-        if (item.is_object())
-          story.dependencies.push_back(
-              dependency_from_json(item, pointer + "/dependencies/" + std::to_string(index)));
+        if (item.is_object()) story.dependencies.push_back(dependency_from_json(item, index));
         ++index;
       }
     } else if (key == "weight") {

@@ -60,7 +60,7 @@ BENCHMARK(BM_ParseTree)->Unit(benchmark::kMillisecond);
 void BM_ReadTemplate(benchmark::State& state) {
   const std::string& text = input();
   for (auto _ : state) {
-    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText(std::string(text)));
+    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText::borrow(text));
     benchmark::DoNotOptimize(file.templates().data());
   }
   report(state);
@@ -83,7 +83,7 @@ BENCHMARK(BM_WriteCanonical)->Unit(benchmark::kMillisecond);
 void BM_ReadWrite(benchmark::State& state) {
   const std::string& text = input();
   for (auto _ : state) {
-    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText(std::string(text)));
+    auto file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText::borrow(text));
     std::string out = ptmpl::write_canonical(file.document().root(), file.shape());
     benchmark::DoNotOptimize(out.data());
   }

@@ -30,6 +30,28 @@ TEST(Json, EveryValueKnowsItsLineAndColumn) {
   EXPECT_EQ(doc.position(key.offset()).column, 21u);
 }
 
+TEST(Json, PositionsOfStringsWithEscapes) {
+  // Each value's offset is its opening quote, whatever escapes (quotes, backslashes) it holds.
+  std::string text = R"([ "a\"b", "c\\\\", "\\\"", "x\u00e9\"", "\"\"", "", "\\"])";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  std::vector<std::uint64_t> offsets;
+  for (const Value& v : doc.root().items()) offsets.push_back(v.offset());
+  std::vector<std::uint64_t> expected;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && in_string) {
+      ++i;
+    } else if (text[i] == '"') {
+      if (!in_string) expected.push_back(i);
+      in_string = !in_string;
+    }
+  }
+  EXPECT_EQ(offsets, expected);
+  EXPECT_EQ(doc.root().items()[0].text(), "a\"b");
+  EXPECT_EQ(doc.root().items()[2].text(), "\\\"");
+}
+
 TEST(Json, NumbersKeepTheirSpelling) {
   Document doc = Document::parse(R"([1.0, 1e3, -0, 12345678901234567890123, 9223372036854775807, 0.1])");
   ASSERT_TRUE(doc.ok());

@@ -36,7 +36,7 @@ TEST(Model, ReadsEveryDocumentedField) {
   EXPECT_EQ(dep.lag, -2);
   ASSERT_EQ(dep.extra.size(), 1u);
   EXPECT_EQ(dep.extra[0].key.text(), "note");
-  EXPECT_EQ(dep.origin.pointer, "/0/dependencies/0");
+  EXPECT_EQ(kickoff.dependency_pointer(dep), "/0/dependencies/0");
   // Unknown keys in their original order.
   ASSERT_EQ(kickoff.extra.size(), 2u);
   EXPECT_EQ(kickoff.extra[0].key.text(), "zeta");

@@ -124,7 +124,8 @@ TEST(Writer, ApiBodyKeepsARawJsonStringAsItIs) {
   json::Document doc = json::Document::parse(text);
   ASSERT_TRUE(doc.ok());
   const json::Value& pt = *doc.root().find("project_template");
-  json::Document parsed = json::Document::parse(write_api_body(pt));
+  std::string body = write_api_body(pt);  // the Document refers to its text: keep it alive
+  json::Document parsed = json::Document::parse(body);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed.root().find("project_template")->find("raw_json")->text(), pt.find("raw_json")->text());
   EXPECT_EQ(parsed.root().find("project_template")->find("custom")->find("k")->items()[0].kind(), json::Kind::Null);

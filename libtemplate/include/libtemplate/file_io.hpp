@@ -23,6 +23,13 @@ class FileText {
 
   [[nodiscard]] std::string_view text() const { return view_; }
 
+  /// Bytes the caller owns and keeps alive as long as this FileText and what is parsed from it.
+  static FileText borrow(std::string_view bytes) {
+    FileText text;
+    text.view_ = bytes;
+    return text;
+  }
+
   /// Reads `path` ("-" reads standard input). Fails with a message naming the file.
   static Result<FileText> read(const std::string& path);
 

@@ -48,7 +48,8 @@ struct Dependency {
   std::optional<std::int64_t> type;  ///< as written; valid values are 0–3
   std::optional<std::int64_t> lag;
   std::vector<json::Member> extra;  ///< unknown keys, in order
-  Origin origin;
+  json::Value node;                 ///< the dependency object in the tree
+  std::size_t index = 0;            ///< its index in the owning story's `dependencies`
 };
 
 struct Story {
@@ -70,6 +71,11 @@ struct Story {
   std::optional<std::int64_t> weight;
   std::vector<json::Member> extra;  ///< unknown keys, in order
   Origin origin;
+
+  /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
+  [[nodiscard]] std::string dependency_pointer(const Dependency& dependency) const {
+    return origin.pointer + "/dependencies/" + std::to_string(dependency.index);
+  }
 
   [[nodiscard]] StoryType effective_type() const { return story_type.value_or(StoryType::Task); }
   [[nodiscard]] bool is_parent() const { return !sub_stories.empty(); }

@@ -69,7 +69,7 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
 std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text, const LintOptions& options) {
   ReadOptions read;
   read.parse.max_depth = options.max_depth;
-  TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)), read);
+  TemplateFile file = TemplateFile::parse(path, FileText::borrow(text), read);
   return lint(file, options);
 }
 

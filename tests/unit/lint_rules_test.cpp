@@ -1,0 +1,523 @@
+// Lint rules: every registered rule has a page and test data, and each rule reports exactly the
+// findings worked out by hand from tests/data/rules/<id>/*.json (line, column, pointer,
+// severity, message).
+//
+// Conventions the expectations follow (SPEC §2, §6 and docs/rules/*.md):
+//   - line and column are 1-based; the column counts Unicode code points;
+//   - a finding about a value points at the value's first character; a finding about a story
+//     that lacks a key points at the story's opening '{'; a duplicate key points at the
+//     repeated (later) key;
+//   - anything inside a raw_json string is reported at that string's opening quote in the file,
+//     and syntax / duplicate-key messages start with "in the raw_json string at line L,
+//     column C" (a place in the decoded text);
+//   - pointers are in the story list ("/0/sub_stories/2/title"); template-level values are
+//     pointed at in the file ("/project_template/title").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "libtemplate/bundled.hpp"
+#include "libtemplate/lint.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRoot{PTMPL_SOURCE_DIR};
+const fs::path kRuleData = kRoot / "tests" / "data" / "rules";
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Lints a file of the repository, named relative to its root (as a user would type it).
+std::vector<ptmpl::Diagnostic> lint_file(const std::string& relative, const ptmpl::LintOptions& options = {}) {
+  return ptmpl::lint_text(relative, read_bytes(kRoot / relative), options);
+}
+
+std::vector<ptmpl::Diagnostic> of_rule(const std::vector<ptmpl::Diagnostic>& all, std::string_view rule) {
+  std::vector<ptmpl::Diagnostic> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out),
+               [&](const ptmpl::Diagnostic& d) { return d.rule == rule; });
+  return out;
+}
+
+std::string repeat(std::string_view text, std::size_t times) {
+  std::string out;
+  for (std::size_t i = 0; i < times; ++i) out += text;
+  return out;
+}
+
+std::string describe(const ptmpl::Diagnostic& d) {
+  std::ostringstream out;
+  out << d.path << ":" << d.line << ":" << d.column << ": " << ptmpl::to_string(d.severity) << ": " << d.message
+      << " [" << d.rule << "] at \"" << d.pointer << "\"";
+  return out.str();
+}
+
+std::string describe(const std::vector<ptmpl::Diagnostic>& all) {
+  std::string out;
+  for (const auto& d : all) out += "  " + describe(d) + "\n";
+  return out.empty() ? "  (none)\n" : out;
+}
+
+/// One finding worked out by hand.
+struct Expected {
+  ptmpl::Severity severity;
+  std::uint64_t line;
+  std::uint64_t column;
+  std::string pointer;
+  std::string message_has;          ///< must occur in the message
+  std::string message_starts = {};  ///< when set, the message must start with it
+};
+
+/// A file of tests/data/rules/<rule>/ and every finding of <rule> it must give, in order.
+struct RuleCase {
+  std::string rule;
+  std::string file;  ///< under tests/data/rules/<rule>/
+  std::vector<Expected> findings;
+  ptmpl::LintOptions options = {};
+};
+
+void PrintTo(const RuleCase& c, std::ostream* os) { *os << c.rule << "/" << c.file; }
+
+std::string relative_path(const RuleCase& c) { return "tests/data/rules/" + c.rule + "/" + c.file; }
+
+constexpr auto kError = ptmpl::Severity::Error;
+constexpr auto kWarning = ptmpl::Severity::Warning;
+
+// Every expectation below was counted by hand from the file it names (see the file for the
+// line; columns count code points from 1).
+const std::vector<RuleCase>& rule_cases() {
+  static const std::vector<RuleCase> cases = {
+      // ---- duplicate-key -------------------------------------------------------------------
+      // Template document, raw_json as a string. Line 6: `    "currency": "USD",` repeats the
+      // key of line 4. Line 7: the raw_json string opens at column 17; in its decoded text,
+      // line 2 `  {"title": "Monthly report", "temp_id": 1, "duration": 2, "duration": 3}`
+      // repeats "duration" at column 60.
+      {"duplicate-key",
+       "fail.json",
+       {
+           {kWarning, 6, 5, "/project_template/currency", "duplicate key \"currency\" (first at line 4)"},
+           {kWarning, 7, 17, "/0/duration", "duplicate key \"duration\" (first at line 2)",
+            "in the raw_json string at line 2, column 60"},
+       }},
+      // Template document, raw_json as an array: pointers are in the story list.
+      // Line 6 `       "relative_due_date": 4, "duration": 3,` -> second "duration" at 32.
+      // Line 7 `...{"source_id": 1, "target_id": 2, "type": 2, "lag": 0, "lag": 1}]},` -> 79.
+      {"duplicate-key",
+       "fail-array.json",
+       {
+           {kWarning, 6, 32, "/0/duration", "duplicate key \"duration\" (first at line 5)"},
+           {kWarning, 7, 79, "/0/dependencies/0/lag", "duplicate key \"lag\" (first at line 7)"},
+       }},
+
+      // ---- json-syntax ---------------------------------------------------------------------
+      // Line 4 `  {"title": "Design" "temp_id": 2, ...`: ',' or '}' expected at column 22.
+      {"json-syntax", "fail.json", {{kError, 4, 22, "", "expected ',' or '}'"}}},
+      // Line 2 `  {"title": "Café opening <0xFF>"`: the byte 0xFF is at byte 28 of the line
+      // but code point 27 ("é" is two bytes).
+      {"json-syntax", "fail-utf8.json", {{kError, 2, 27, "", "UTF-8"}}},
+      // The raw_json string (line 4, column 17) decodes to the docs' example: line 3,
+      // column 22 of the decoded text.
+      {"json-syntax",
+       "fail-raw-string.json",
+       {{kError, 4, 17, "/project_template/raw_json", "expected ',' or '}'",
+         "in the raw_json string at line 3, column 22"}}},
+
+      // ---- nesting-depth -------------------------------------------------------------------
+      // Containers: the document object (1), project_template (2), raw_json (3), the story (4),
+      // then the arrays of "layout"; array k is container 4 + k, so array 253 is the first
+      // deeper than 256. Line 6 `       "layout": [[[...`: array 1 at column 18, array 253 at
+      // column 270; its pointer is /0/layout followed by 252 × "/0".
+      {"nesting-depth",
+       "fail.json",
+       {{kWarning, 6, 270, "/0/layout" + repeat("/0", 252), "nesting deeper than 256 levels"}}},
+      // The same file nested 12 deep, with the bound lowered to 10: the root array (1), the
+      // story (2), "grid" arrays 3..12; grid array 9 is container 11, at column 47 + 8 = 55.
+      {"nesting-depth",
+       "depth-12.json",
+       {{kWarning, 2, 55, "/0/grid" + repeat("/0", 8), "nesting deeper than 10 levels"}},
+       ptmpl::LintOptions{.max_depth = 10}},
+
+      // ---- schema --------------------------------------------------------------------------
+      // Template document, raw_json as an array: one template-level value and one value in
+      // each of stories /0../3; /4 is a string where a story object goes (line 16, its
+      // opening quote at column 7).
+      {"schema",
+       "fail.json",
+       {
+           {kError, 4, 15, "/project_template/shared", "`shared` must be a boolean"},
+           {kError, 8, 58, "/0/duration", "`duration` must be an integer, found a string"},
+           {kError, 10, 65, "/1/billable", "`billable` must be a boolean, found a string"},
+           {kError, 13, 96, "/2/relative_due_date", "`relative_due_date` must be an integer, found a number"},
+           {kError, 15, 57, "/3/sub_stories", "`sub_stories` must be an array, found an object"},
+           {kError, 16, 7, "/4", "a story must be an object, found a string"},
+       }},
+      // Two offending values in one story. docs/rules/schema.md: "For each value that breaks
+      // the schema, the rule reports the first violation found, with the JSON pointer of the
+      // offending value": one finding per value, so two here.
+      {"schema",
+       "fail-two-values.json",
+       {
+           {kError, 2, 61, "/0/billable", "`billable` must be a boolean, found a string"},
+           {kError, 4, 62, "/0/dependencies/0/type", "`type` must be an integer, found a string"},
+       }},
+
+      // ---- story-type-invalid --------------------------------------------------------------
+      {"story-type-invalid",
+       "fail.json",
+       {
+           {kError, 2, 51, "/0/story_type", "story_type is \"Task\""},
+           {kError, 3, 52, "/1/story_type", "story_type is \"phase\""},
+           {kError, 6, 55, "/1/sub_stories/1/story_type", "story_type is \"MILESTONE\""},
+           {kError, 9, 57, "/2/story_type", "story_type is \"\""},
+       }},
+
+      // ---- temp-id-duplicate ---------------------------------------------------------------
+      // temp_id 2 is first defined on line 5 (/0/sub_stories/0), "REQ-1" on line 6
+      // (/0/sub_stories/1). Line 10 holds an en dash before the value: column 45 in code
+      // points (47 in bytes).
+      {"temp-id-duplicate",
+       "fail.json",
+       {
+           {kError, 8, 33, "/1/temp_id", "duplicate temp_id 2 (first defined at line 5, /0/sub_stories/0/temp_id)"},
+           {kError, 9, 34, "/2/temp_id", "REQ-1 (first defined at line 6, /0/sub_stories/1/temp_id)"},
+           {kError, 10, 45, "/3/temp_id", "duplicate temp_id 2 (first defined at line 5, /0/sub_stories/0/temp_id)"},
+       }},
+
+      // ---- temp-id-missing -----------------------------------------------------------------
+      // Each finding points at the story's opening '{'. "Pack the desks" holds a dependency
+      // (error); "Book the lift" and "Retrospective" (an empty dependency list) do not.
+      {"temp-id-missing",
+       "fail.json",
+       {
+           {kError, 8, 7, "/1", "\"Pack the desks\" has no temp_id, but its 1 dependency"},
+           {kWarning, 12, 10, "/2/sub_stories/0", "\"Book the lift\" has no temp_id"},
+           {kWarning, 15, 7, "/3", "\"Retrospective\" has no temp_id"},
+       }},
+
+      // ---- title-missing -------------------------------------------------------------------
+      // Template document with a blank template title (line 3, value at column 14) and a
+      // raw_json string (line 6, column 17) holding a story without title (/1) and a
+      // sub-story with an empty one.
+      {"title-missing",
+       "fail.json",
+       {
+           {kError, 3, 14, "/project_template/title", "blank"},
+           {kError, 6, 17, "/1", "no title"},
+           {kError, 6, 17, "/2/sub_stories/0/title", "blank"},
+       }},
+      // Template document without a title (its object opens at line 2, column 23), raw_json
+      // as an array: a story without title (line 6, '{' at column 7) and a sub-story whose
+      // title is a tab (line 8, value at column 19).
+      {"title-missing",
+       "fail-array.json",
+       {
+           {kError, 2, 23, "/project_template", "the template has no title"},
+           {kError, 6, 7, "/1", "no title"},
+           {kError, 8, 19, "/2/sub_stories/0/title", "blank"},
+       }},
+  };
+  return cases;
+}
+
+std::string case_name(const testing::TestParamInfo<RuleCase>& info) {
+  std::string name = info.param.rule + "_" + info.param.file;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Each rule reports exactly the findings worked out by hand.
+
+class RuleFindings : public testing::TestWithParam<RuleCase> {};
+
+TEST_P(RuleFindings, ExactFindingsOfTheRule) {
+  const RuleCase& c = GetParam();
+  const std::string path = relative_path(c);
+  const std::vector<ptmpl::Diagnostic> all = lint_file(path, c.options);
+  const std::vector<ptmpl::Diagnostic> found = of_rule(all, c.rule);
+
+  ASSERT_EQ(found.size(), c.findings.size()) << "findings of " << c.rule << " in " << path << ":\n"
+                                             << describe(found);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const ptmpl::Diagnostic& d = found[i];
+    const Expected& e = c.findings[i];
+    SCOPED_TRACE("finding " + std::to_string(i) + ": " + describe(d));
+    EXPECT_EQ(d.rule, c.rule);
+    EXPECT_EQ(d.path, path);
+    EXPECT_EQ(d.severity, e.severity);
+    EXPECT_EQ(d.line, e.line);
+    EXPECT_EQ(d.column, e.column);
+    EXPECT_EQ(d.pointer, e.pointer);
+    EXPECT_NE(d.message.find(e.message_has), std::string::npos) << "expected in the message: " << e.message_has;
+    if (!e.message_starts.empty()) {
+      EXPECT_TRUE(d.message.starts_with(e.message_starts)) << "expected the message to start with: "
+                                                           << e.message_starts;
+    }
+  }
+}
+
+TEST_P(RuleFindings, FindingsAreSorted) {
+  const RuleCase& c = GetParam();
+  const std::vector<ptmpl::Diagnostic> all = lint_file(relative_path(c), c.options);
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end())) << describe(all);
+}
+
+INSTANTIATE_TEST_SUITE_P(LintRules, RuleFindings, testing::ValuesIn(rule_cases()), case_name);
+
+// ---------------------------------------------------------------------------------------------
+// pass.json: near-identical to fail.json, without the defect.
+
+std::vector<std::string> registered_ids() {
+  std::vector<std::string> ids;
+  for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue()) ids.emplace_back(rule.id);
+  return ids;
+}
+
+class RulePass : public testing::TestWithParam<std::string> {};
+
+TEST_P(RulePass, PassFileHasNoFindingOfTheRule) {
+  const std::string& id = GetParam();
+  const std::string path = "tests/data/rules/" + id + "/pass.json";
+  ASSERT_TRUE(fs::is_regular_file(kRoot / path)) << path;
+  const std::vector<ptmpl::Diagnostic> all = lint_file(path);
+  EXPECT_TRUE(of_rule(all, id).empty()) << describe(of_rule(all, id));
+  // The pass files are valid templates: nothing may stop the other rules from reading them.
+  EXPECT_TRUE(of_rule(all, "json-syntax").empty()) << describe(all);
+}
+
+INSTANTIATE_TEST_SUITE_P(LintRules, RulePass, testing::ValuesIn(registered_ids()),
+                         [](const testing::TestParamInfo<std::string>& rule_info) {
+                           std::string name = rule_info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// ---------------------------------------------------------------------------------------------
+// Registry completeness: a rule without a page or without tests fails the build.
+
+TEST(RuleRegistry, EveryRuleHasAPageAndTestData) {
+  ASSERT_FALSE(ptmpl::rule_catalogue().empty());
+  std::set<std::string> with_cases;
+  for (const RuleCase& c : rule_cases()) with_cases.insert(c.rule);
+
+  for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue()) {
+    const std::string id(rule.id);
+    SCOPED_TRACE("rule " + id);
+    // (a) the page, on disk and built in.
+    const fs::path page = kRoot / "docs" / "rules" / (id + ".md");
+    EXPECT_TRUE(fs::is_regular_file(page)) << "missing " << page;
+    const std::optional<std::string_view> doc = ptmpl::rule_documentation(id);
+    ASSERT_TRUE(doc.has_value()) << "rule_documentation(\"" << id << "\") has no page";
+    EXPECT_FALSE(doc->empty());
+    EXPECT_NE(doc->find(id), std::string_view::npos) << "the page does not name its rule";
+    EXPECT_NE(doc->find("`" + std::string(ptmpl::to_string(rule.severity)) + "`"), std::string_view::npos)
+        << "the page does not give the default severity " << ptmpl::to_string(rule.severity);
+    if (fs::is_regular_file(page)) {
+      EXPECT_EQ(read_bytes(page), *doc) << "the built-in page is out of date";
+    }
+    EXPECT_FALSE(rule.summary.empty());
+
+    // (b) the test data.
+    const fs::path dir = kRuleData / id;
+    EXPECT_TRUE(fs::is_regular_file(dir / "fail.json")) << "missing " << dir / "fail.json";
+    EXPECT_TRUE(fs::is_regular_file(dir / "pass.json")) << "missing " << dir / "pass.json";
+
+    // (c) fail.json triggers the rule.
+    if (fs::is_regular_file(dir / "fail.json")) {
+      const auto found = of_rule(lint_file("tests/data/rules/" + id + "/fail.json"), id);
+      EXPECT_FALSE(found.empty()) << "fail.json does not trigger " << id;
+    }
+    // And the table above checks its exact findings.
+    EXPECT_TRUE(with_cases.contains(id)) << "no expected findings for " << id << " in rule_cases()";
+  }
+}
+
+TEST(RuleRegistry, EveryPageAndDataDirectoryBelongsToARule) {
+  for (const auto& entry : fs::directory_iterator(kRoot / "docs" / "rules")) {
+    if (entry.path().extension() != ".md") continue;
+    EXPECT_NE(ptmpl::find_rule(entry.path().stem().string()), nullptr)
+        << entry.path() << " documents a rule that is not registered";
+  }
+  for (const auto& entry : fs::directory_iterator(kRuleData)) {
+    if (!entry.is_directory()) continue;
+    EXPECT_NE(ptmpl::find_rule(entry.path().filename().string()), nullptr)
+        << entry.path() << " holds test data for a rule that is not registered";
+  }
+}
+
+TEST(RuleRegistry, CatalogueIsSortedByIdWithoutDuplicates) {
+  const auto catalogue = ptmpl::rule_catalogue();
+  for (std::size_t i = 1; i < catalogue.size(); ++i)
+    EXPECT_LT(catalogue[i - 1].id, catalogue[i].id) << "at " << i;
+  for (const ptmpl::RuleInfo& rule : catalogue) {
+    // Stable kebab-case ids (SPEC §6).
+    EXPECT_FALSE(rule.id.empty());
+    EXPECT_TRUE(std::all_of(rule.id.begin(), rule.id.end(),
+                            [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }))
+        << rule.id;
+    EXPECT_NE(rule.id.front(), '-');
+    EXPECT_NE(rule.id.back(), '-');
+    EXPECT_EQ(rule.id.find("--"), std::string_view::npos) << rule.id;
+    const ptmpl::RuleInfo* found = ptmpl::find_rule(rule.id);
+    ASSERT_NE(found, nullptr) << rule.id;
+    EXPECT_EQ(found->id, rule.id);
+  }
+  EXPECT_EQ(ptmpl::find_rule("no-such-rule"), nullptr);
+}
+
+TEST(RuleRegistry, DefaultSeverities) {
+  const std::vector<std::pair<std::string_view, ptmpl::Severity>> expected = {
+      {"duplicate-key", kWarning},      {"json-syntax", kError},       {"nesting-depth", kWarning},
+      {"schema", kError},               {"story-type-invalid", kError}, {"temp-id-duplicate", kError},
+      {"temp-id-missing", kError},      {"title-missing", kError},
+  };
+  for (const auto& [id, severity] : expected) {
+    const ptmpl::RuleInfo* rule = ptmpl::find_rule(id);
+    ASSERT_NE(rule, nullptr) << id;
+    EXPECT_EQ(rule->severity, severity) << id;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule-specific behaviour.
+
+TEST(JsonSyntax, NoOtherRuleRunsOnAFileThatDoesNotParse) {
+  for (const char* file : {"tests/data/rules/json-syntax/fail.json", "tests/data/rules/json-syntax/fail-utf8.json"}) {
+    const auto all = lint_file(file);
+    ASSERT_EQ(all.size(), 1u) << file << ":\n" << describe(all);
+    EXPECT_EQ(all[0].rule, "json-syntax");
+  }
+}
+
+TEST(JsonSyntax, InvalidUtf8IsReportedWhereTheByteIs) {
+  // The data file must really hold a raw 0xFF byte, right after "Café opening ".
+  const std::string bytes = read_bytes(kRuleData / "json-syntax" / "fail-utf8.json");
+  const std::size_t at = bytes.find('\xFF');
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(bytes.substr(at - 15, 15), "\"Caf\xC3\xA9 opening ");
+
+  const auto found = of_rule(lint_file("tests/data/rules/json-syntax/fail-utf8.json"), "json-syntax");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 2u);
+  EXPECT_EQ(found[0].column, 27u);  // code points, not bytes (28)
+}
+
+TEST(TempIdMissing, ErrorWithDependenciesWarningWithout) {
+  // docs/rules/temp-id-missing.md, "Example that triggers it".
+  const std::string text =
+      "[\n"
+      "  {\"title\": \"Design\",\n"
+      "   \"dependencies\": [{\"source_id\": 1, \"target_id\": 2, \"type\": 2, \"lag\": 0}]},\n"
+      "  {\"title\": \"Build\", \"temp_id\": 2},\n"
+      "  {\"title\": \"Retrospective\"}\n"
+      "]\n";
+  const auto found = of_rule(ptmpl::lint_text("example.json", text), "temp-id-missing");
+  ASSERT_EQ(found.size(), 2u) << describe(found);
+  EXPECT_EQ(found[0].pointer, "/0");
+  EXPECT_EQ(found[0].severity, kError);
+  EXPECT_EQ(found[0].line, 2u);
+  EXPECT_EQ(found[0].column, 3u);
+  EXPECT_EQ(found[1].pointer, "/2");
+  EXPECT_EQ(found[1].severity, kWarning);
+  EXPECT_EQ(found[1].line, 5u);
+  EXPECT_EQ(found[1].column, 3u);
+
+  // The same story with a temp_id is not reported at all.
+  const auto fixed = ptmpl::lint_text(
+      "example.json",
+      "[{\"title\": \"Design\", \"temp_id\": 1,"
+      " \"dependencies\": [{\"source_id\": 1, \"target_id\": 2, \"type\": 2, \"lag\": 0}]},"
+      " {\"title\": \"Build\", \"temp_id\": 2}]");
+  EXPECT_TRUE(of_rule(fixed, "temp-id-missing").empty()) << describe(fixed);
+}
+
+TEST(NestingDepth, BoundIsConfigurable) {
+  const std::string path = "tests/data/rules/nesting-depth/depth-12.json";
+  // 12 levels: reported with a bound of 10 or 11, not with 12 or the default 256.
+  EXPECT_EQ(of_rule(lint_file(path, {.max_depth = 10}), "nesting-depth").size(), 1u);
+  const auto at_11 = of_rule(lint_file(path, {.max_depth = 11}), "nesting-depth");
+  ASSERT_EQ(at_11.size(), 1u);
+  EXPECT_EQ(at_11[0].line, 2u);
+  EXPECT_EQ(at_11[0].column, 56u);
+  EXPECT_EQ(at_11[0].pointer, "/0/grid" + repeat("/0", 9));
+  EXPECT_TRUE(of_rule(lint_file(path, {.max_depth = 12}), "nesting-depth").empty());
+  EXPECT_TRUE(of_rule(lint_file(path), "nesting-depth").empty());
+  EXPECT_TRUE(lint_file(path).empty()) << describe(lint_file(path));
+}
+
+TEST(NestingDepth, DeepFileIsReadAboveTheBound) {
+  // The 300-deep value is cut at the bound; the stories around it are still read and linted.
+  const auto all = lint_file("tests/data/rules/nesting-depth/fail.json");
+  EXPECT_EQ(of_rule(all, "nesting-depth").size(), 1u);
+  EXPECT_TRUE(of_rule(all, "json-syntax").empty());
+  const auto with_higher_bound = lint_file("tests/data/rules/nesting-depth/fail.json", {.max_depth = 400});
+  EXPECT_TRUE(of_rule(with_higher_bound, "nesting-depth").empty()) << describe(with_higher_bound);
+}
+
+// ---------------------------------------------------------------------------------------------
+// samples/lint-demo-broken.json: every finding, checked by hand against the file.
+
+TEST(LintDemo, ExactFindings) {
+  struct Row {
+    std::string rule;
+    ptmpl::Severity severity;
+    std::uint64_t line, column;
+    std::string pointer;
+  };
+  // 50:25  "duration": "5"                          value of /0/sub_stories/1/duration
+  // 68:11  '{' of the story without a title         /0/sub_stories/2
+  // 87:13  the second "title" key                   /0/sub_stories/3/title
+  // 108:22 "title": "   "                           /0/sub_stories/4/title
+  // 151:27 "story_type": "epic"                     /1/sub_stories/0/story_type
+  // 169:11 '{' of "Send pre-read pack…" (has deps)  /1/sub_stories/1
+  // 213:24 "temp_id": 10 (first on line 126)        /1/sub_stories/3/temp_id
+  // 226:11 '{' of "Update the account plan"         /1/sub_stories/4
+  const std::vector<Row> expected = {
+      {"schema", kError, 50, 25, "/0/sub_stories/1/duration"},
+      {"title-missing", kError, 68, 11, "/0/sub_stories/2"},
+      {"duplicate-key", kWarning, 87, 13, "/0/sub_stories/3/title"},
+      {"title-missing", kError, 108, 22, "/0/sub_stories/4/title"},
+      {"story-type-invalid", kError, 151, 27, "/1/sub_stories/0/story_type"},
+      {"temp-id-missing", kError, 169, 11, "/1/sub_stories/1"},
+      {"temp-id-duplicate", kError, 213, 24, "/1/sub_stories/3/temp_id"},
+      {"temp-id-missing", kWarning, 226, 11, "/1/sub_stories/4"},
+  };
+  const auto found = lint_file("samples/lint-demo-broken.json");
+  ASSERT_EQ(found.size(), expected.size()) << describe(found);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE("finding " + std::to_string(i) + ": " + describe(found[i]));
+    EXPECT_EQ(found[i].rule, expected[i].rule);
+    EXPECT_EQ(found[i].severity, expected[i].severity);
+    EXPECT_EQ(found[i].line, expected[i].line);
+    EXPECT_EQ(found[i].column, expected[i].column);
+    EXPECT_EQ(found[i].pointer, expected[i].pointer);
+  }
+  // Both places of the duplicate temp_id are named.
+  const auto duplicate = of_rule(found, "temp-id-duplicate");
+  ASSERT_EQ(duplicate.size(), 1u);
+  EXPECT_NE(duplicate[0].message.find("first defined at line 126"), std::string::npos) << duplicate[0].message;
+  const auto key = of_rule(found, "duplicate-key");
+  ASSERT_EQ(key.size(), 1u);
+  EXPECT_NE(key[0].message.find("first at line 86"), std::string::npos) << key[0].message;
+}
+
+}  // namespace
