@@ -1,5 +1,6 @@
 #include "libtemplate/model.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -19,15 +20,16 @@ constexpr std::array<std::string_view, 10> kTemplateKeys = {
 
 constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
 
-std::optional<std::string> string_of(const json::Value& v) {
+std::optional<std::string_view> string_of(const json::Value& v) {
   if (!v.is_string()) return std::nullopt;
-  return std::string(v.text());
+  return v.text();
 }
 
-Dependency dependency_from_json(const json::Value& node, std::size_t index) {
+Dependency dependency_from_json(const json::Value& node, std::size_t index, json::Arena& arena) {
   Dependency dep;
   dep.node = node;
   dep.index = index;
+  std::size_t unknown = 0;
   for (const json::Member& m : node.members()) {
     std::string_view key = m.key.text();
     const json::Value& v = m.value;
@@ -40,73 +42,125 @@ Dependency dependency_from_json(const json::Value& node, std::size_t index) {
     else if (key == "lag")
       dep.lag = v.as_int64();
     else
-      dep.extra.push_back(m);
+      ++unknown;
+  }
+  if (unknown > 0) {
+    std::span<json::Member> extra = arena.make_array<json::Member>(unknown);
+    std::size_t k = 0;
+    for (const json::Member& m : node.members()) {
+      std::string_view key = m.key.text();
+      if (key != "source_id" && key != "target_id" && key != "type" && key != "lag") extra[k++] = m;
+    }
+    dep.extra = extra;
   }
   return dep;
 }
 
-Story story_from_json(const json::Value& node, std::string pointer) {
-  Story story;
-  for (const json::Member& m : node.members()) {
-    std::string_view key = m.key.text();
-    const json::Value& v = m.value;
-    // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
-    if (key == "story_type") {
-      story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
-    } else if (key == "title") {
-      story.title = string_of(v);
-    } else if (key == "temp_id") {
-      story.temp_id = temp_id_from(v);
-    } else if (key == "relative_start_date") {
-      story.relative_start_date = v.as_int64();
-    } else if (key == "relative_due_date") {
-      story.relative_due_date = v.as_int64();
-    } else if (key == "duration") {
-      story.duration = v.as_int64();
-    } else if (key == "billable") {
-      story.billable = v.as_bool();
-    } else if (key == "description") {
-      story.description = string_of(v);
-    } else if (key == "budget_estimate_in_cents") {
-      story.budget_estimate_in_cents = v.as_int64();
-    } else if (key == "time_estimate_in_minutes") {
-      story.time_estimate_in_minutes = v.as_int64();
-    } else if (key == "sub_stories") {
-      story.sub_stories = v.is_array() ? stories_from_json(v, pointer + "/sub_stories") : std::vector<Story>{};
-    } else if (key == "checklist") {
-      if (v.is_array()) {
-        std::vector<std::string> items;
-        for (const json::Value& item : v.items())
-          if (item.is_string()) items.emplace_back(item.text());
-        story.checklist = std::move(items);
+// Reads stories depth first; `path` holds the pointer of the list being read and is restored
+// before returning, so one buffer serves the whole tree.
+class StoryReader {
+ public:
+  explicit StoryReader(json::Arena& arena) : arena_(arena) {}
+
+  std::span<const Story> list(const json::Value& list, std::string& path) {
+    auto items = list.items();
+    std::size_t objects = 0;
+    for (const json::Value& item : items) objects += item.is_object() ? 1 : 0;
+    std::span<Story> stories = arena_.make_array<Story>(objects);
+    std::size_t k = 0;
+    std::size_t base = path.size();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_object()) continue;
+      path += '/';
+      path += std::to_string(i);
+      read(items[i], path, stories[k++]);
+      path.resize(base);
+    }
+    return stories;
+  }
+
+ private:
+  void read(const json::Value& node, std::string& path, Story& story) {
+    story.origin = {node, arena_.copy(path)};
+    std::size_t unknown = 0;
+    for (const json::Member& m : node.members()) {
+      std::string_view key = m.key.text();
+      const json::Value& v = m.value;
+      // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
+      if (key == "story_type") {
+        story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
+      } else if (key == "title") {
+        story.title = string_of(v);
+      } else if (key == "temp_id") {
+        story.temp_id = temp_id_from(v);
+      } else if (key == "relative_start_date") {
+        story.relative_start_date = v.as_int64();
+      } else if (key == "relative_due_date") {
+        story.relative_due_date = v.as_int64();
+      } else if (key == "duration") {
+        story.duration = v.as_int64();
+      } else if (key == "billable") {
+        story.billable = v.as_bool();
+      } else if (key == "description") {
+        story.description = string_of(v);
+      } else if (key == "budget_estimate_in_cents") {
+        story.budget_estimate_in_cents = v.as_int64();
+      } else if (key == "time_estimate_in_minutes") {
+        story.time_estimate_in_minutes = v.as_int64();
+      } else if (key == "sub_stories") {
+        if (v.is_array()) {
+          std::size_t base = path.size();
+          path += "/sub_stories";
+          story.sub_stories = list(v, path);
+          path.resize(base);
+        } else {
+          story.sub_stories = {};
+        }
+      } else if (key == "checklist") {
+        if (v.is_array()) {
+          std::size_t n = 0;
+          for (const json::Value& item : v.items()) n += item.is_string() ? 1 : 0;
+          std::span<std::string_view> items = arena_.make_array<std::string_view>(n);
+          std::size_t k = 0;
+          for (const json::Value& item : v.items())
+            if (item.is_string()) items[k++] = item.text();
+          story.checklist = items;
+        }
+      } else if (key == "tag_list") {
+        story.tag_list = string_of(v);
+      } else if (key == "assignments") {
+        if (v.is_array()) {
+          std::span<std::int64_t> ids = arena_.make_array<std::int64_t>(v.items().size());
+          std::size_t k = 0;
+          for (const json::Value& item : v.items())
+            if (const json::Value* id = item.find("assignee_id"); id != nullptr)
+              if (auto n = id->as_int64()) ids[k++] = *n;
+          story.assignments = ids.first(k);
+        }
+      } else if (key == "dependencies") {
+        std::span<Dependency> deps = arena_.make_array<Dependency>(v.items().size());
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < v.items().size(); ++i)
+          if (v.items()[i].is_object()) deps[k++] = dependency_from_json(v.items()[i], i, arena_);
+        story.dependencies = deps.first(k);
+      } else if (key == "weight") {
+        story.weight = v.as_int64();
+      } else {
+        ++unknown;
       }
-    } else if (key == "tag_list") {
-      story.tag_list = string_of(v);
-    } else if (key == "assignments") {
-      if (v.is_array()) {
-        std::vector<std::int64_t> ids;
-        for (const json::Value& item : v.items())
-          if (const json::Value* id = item.find("assignee_id"); id != nullptr)
-            if (auto n = id->as_int64()) ids.push_back(*n);
-        story.assignments = std::move(ids);
-      }
-    } else if (key == "dependencies") {
-      story.dependencies.clear();
-      story.dependencies.reserve(v.items().size());
-      std::size_t index = 0;
-      for (const json::Value& item : v.items()) {
-        if (item.is_object()) story.dependencies.push_back(dependency_from_json(item, index));
-        ++index;
-      }
-    } else if (key == "weight") {
-      story.weight = v.as_int64();
-    } else {
-      story.extra.push_back(m);
+    }
+    if (unknown > 0) {
+      std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
+      std::size_t k = 0;
+      auto keys = story_keys();
+      for (const json::Member& m : node.members())
+        if (std::find(keys.begin(), keys.end(), m.key.text()) == keys.end()) extra[k++] = m;
+      story.extra = extra;
     }
   }
-  story.origin = {node, std::move(pointer)};
-  return story;
-}
+
+  json::Arena& arena_;
+};
 
 }  // namespace
 
@@ -128,11 +182,11 @@ std::optional<StoryType> parse_story_type(std::string_view text) {
 
 std::string temp_id_key(const TempId& id) {
   if (const auto* n = std::get_if<std::int64_t>(&id)) return std::to_string(*n);
-  return std::get<std::string>(id);
+  return std::string(std::get<std::string_view>(id));
 }
 
 std::optional<TempId> temp_id_from(const json::Value& value) {
-  if (value.is_string() && !value.text().empty()) return TempId{std::string(value.text())};
+  if (value.is_string() && !value.text().empty()) return TempId{value.text()};
   if (auto n = value.as_int64()) return TempId{*n};
   return std::nullopt;
 }
@@ -141,23 +195,16 @@ std::span<const std::string_view> story_keys() { return kStoryKeys; }
 std::span<const std::string_view> template_keys() { return kTemplateKeys; }
 std::span<const std::string_view> dependency_keys() { return kDependencyKeys; }
 
-std::vector<Story> stories_from_json(const json::Value& list, std::string_view pointer_prefix) {
-  std::vector<Story> stories;
-  stories.reserve(list.items().size());
-  std::size_t index = 0;
-  std::string prefix(pointer_prefix);
-  for (const json::Value& item : list.items()) {
-    if (item.is_object()) stories.push_back(story_from_json(item, prefix + "/" + std::to_string(index)));
-    ++index;
-  }
-  return stories;
+std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix) {
+  std::string path(pointer_prefix);
+  return StoryReader(arena).list(list, path);
 }
 
 namespace {
 
 json::Value temp_id_json(const TempId& id, const json::Builder& build) {
   if (const auto* n = std::get_if<std::int64_t>(&id)) return build.integer(*n);
-  return build.string(std::get<std::string>(id));
+  return build.string(std::get<std::string_view>(id));
 }
 
 }  // namespace
@@ -177,7 +224,7 @@ json::Value to_json(const Story& s, const json::Builder& build) {
   auto integer = [&](std::string_view key, const std::optional<std::int64_t>& v) {
     if (v) out.push_back(build.member(key, build.integer(*v)));
   };
-  auto text = [&](std::string_view key, const std::optional<std::string>& v) {
+  auto text = [&](std::string_view key, const std::optional<std::string_view>& v) {
     if (v) out.push_back(build.member(key, build.string(*v)));
   };
   if (s.story_type) out.push_back(build.member("story_type", build.string(to_string(*s.story_type))));
@@ -198,7 +245,7 @@ json::Value to_json(const Story& s, const json::Builder& build) {
   }
   if (s.checklist) {
     std::vector<json::Value> items;
-    for (const std::string& item : *s.checklist) items.push_back(build.string(item));
+    for (std::string_view item : *s.checklist) items.push_back(build.string(item));
     out.push_back(build.member("checklist", build.array(items)));
   }
   text("tag_list", s.tag_list);

@@ -32,9 +32,9 @@ json::Position TemplateFile::position_of(const TemplateSource& source, const jso
 
 namespace {
 
-std::optional<std::string> string_of(const json::Value* v) {
+std::optional<std::string_view> string_of(const json::Value* v) {
   if (v == nullptr || !v->is_string()) return std::nullopt;
-  return std::string(v->text());
+  return v->text();
 }
 
 std::vector<TemplateAssignment> assignments_from(const json::Value* list) {
@@ -63,6 +63,7 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer,
   source.template_pointer = std::move(pointer);
   Template& t = source.model;
   t.assignments = assignments_from(assignments);
+  std::vector<json::Member> extra;
   for (const json::Member& m : pt.members()) {
     std::string_view key = m.key.text();
     const json::Value& v = m.value;
@@ -85,8 +86,9 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer,
     else if (key == "item_count")
       t.item_count = v.as_int64();
     else if (key != "raw_json")
-      t.extra.push_back(m);
+      extra.push_back(m);
   }
+  t.extra = document_->arena().copy_array<json::Member>(extra);
   if (const json::Value* raw = pt.find("raw_json")) {
     if (raw->is_array()) {
       source.story_list = raw;
@@ -110,7 +112,8 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer,
       }
     }
   }
-  if (source.story_list != nullptr) t.stories = stories_from_json(*source.story_list, source.story_prefix);
+  if (source.story_list != nullptr && options.build_model)
+    t.stories = stories_from_json(*source.story_list, document_->arena(), source.story_prefix);
   templates_.push_back(std::move(source));
 }
 
@@ -130,7 +133,8 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
       source.story_document = file.document_.get();
       source.story_list = file.shape_ == Shape::StoryList ? &root : root.find("stories");
       source.story_prefix = file.shape_ == Shape::StoryList ? "" : "/stories";
-      source.model.stories = stories_from_json(*source.story_list, source.story_prefix);
+      if (options.build_model)
+        source.model.stories = stories_from_json(*source.story_list, file.document_->arena(), source.story_prefix);
       file.templates_.push_back(std::move(source));
       break;
     }

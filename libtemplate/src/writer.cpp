@@ -130,23 +130,29 @@ class Writer {
       out_ += "{}";
       return;
     }
-    order_.clear();
+    // Documented keys by rank, unknown keys (rank == keys.size()) after them, stable, so
+    // unknown and duplicate keys keep their original order. A canonical file is already in
+    // that order, and then nothing is sorted.
     auto keys = ordered_keys(context);
+    order_.clear();
+    bool sorted = true;
+    std::size_t previous = 0;
     for (std::size_t i = 0; i < members.size(); ++i) {
-      auto found = std::find(keys.begin(), keys.end(), members[i].key.text());
-      order_.push_back({static_cast<std::size_t>(found - keys.begin()), i});
+      std::size_t rank = keys.size();
+      if (!keys.empty()) rank = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), members[i].key.text()) - keys.begin());
+      sorted = sorted && rank >= previous;
+      previous = rank;
+      order_.push_back({rank, i});
     }
-    // Documented keys by rank, unknown keys (rank == keys.size()) after them; stable, so
-    // unknown and duplicate keys keep their original order.
-    std::stable_sort(order_.begin(), order_.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::size_t> sequence;
-    sequence.reserve(order_.size());
-    for (const auto& entry : order_) sequence.push_back(entry.second);
-
+    if (!sorted) {
+      std::stable_sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      sequence.reserve(order_.size());
+      for (const auto& entry : order_) sequence.push_back(entry.second);
+    }
     out_ += '{';
-    for (std::size_t n = 0; n < sequence.size(); ++n) {
-      const json::Member& m = members[sequence[n]];
+    for (std::size_t n = 0; n < members.size(); ++n) {
+      const json::Member& m = members[sorted ? n : sequence[n]];
       if (n > 0) out_ += ',';
       newline(depth + 1);
       json::append_quoted(out_, m.key.text());

@@ -400,7 +400,7 @@ TEST(RuleRegistry, DefaultSeverities) {
 // ---------------------------------------------------------------------------------------------
 // Rule-specific behaviour.
 
-TEST(JsonSyntax, NoOtherRuleRunsOnAFileThatDoesNotParse) {
+TEST(LintJsonSyntax, NoOtherRuleRunsOnAFileThatDoesNotParse) {
   for (const char* file : {"tests/data/rules/json-syntax/fail.json", "tests/data/rules/json-syntax/fail-utf8.json"}) {
     const auto all = lint_file(file);
     ASSERT_EQ(all.size(), 1u) << file << ":\n" << describe(all);
@@ -408,7 +408,7 @@ TEST(JsonSyntax, NoOtherRuleRunsOnAFileThatDoesNotParse) {
   }
 }
 
-TEST(JsonSyntax, InvalidUtf8IsReportedWhereTheByteIs) {
+TEST(LintJsonSyntax, InvalidUtf8IsReportedWhereTheByteIs) {
   // The data file must really hold a raw 0xFF byte, right after "Café opening ".
   const std::string bytes = read_bytes(kRuleData / "json-syntax" / "fail-utf8.json");
   const std::size_t at = bytes.find('\xFF');
@@ -421,7 +421,7 @@ TEST(JsonSyntax, InvalidUtf8IsReportedWhereTheByteIs) {
   EXPECT_EQ(found[0].column, 27u);  // code points, not bytes (28)
 }
 
-TEST(TempIdMissing, ErrorWithDependenciesWarningWithout) {
+TEST(LintTempIdMissing, ErrorWithDependenciesWarningWithout) {
   // docs/rules/temp-id-missing.md, "Example that triggers it".
   const std::string text =
       "[\n"
@@ -450,7 +450,7 @@ TEST(TempIdMissing, ErrorWithDependenciesWarningWithout) {
   EXPECT_TRUE(of_rule(fixed, "temp-id-missing").empty()) << describe(fixed);
 }
 
-TEST(NestingDepth, BoundIsConfigurable) {
+TEST(LintNestingDepth, BoundIsConfigurable) {
   const std::string path = "tests/data/rules/nesting-depth/depth-12.json";
   // 12 levels: reported with a bound of 10 or 11, not with 12 or the default 256.
   EXPECT_EQ(of_rule(lint_file(path, {.max_depth = 10}), "nesting-depth").size(), 1u);
@@ -464,13 +464,25 @@ TEST(NestingDepth, BoundIsConfigurable) {
   EXPECT_TRUE(lint_file(path).empty()) << describe(lint_file(path));
 }
 
-TEST(NestingDepth, DeepFileIsReadAboveTheBound) {
-  // The 300-deep value is cut at the bound; the stories around it are still read and linted.
+TEST(LintNestingDepth, DeepFileIsReadAboveTheBound) {
   const auto all = lint_file("tests/data/rules/nesting-depth/fail.json");
   EXPECT_EQ(of_rule(all, "nesting-depth").size(), 1u);
   EXPECT_TRUE(of_rule(all, "json-syntax").empty());
   const auto with_higher_bound = lint_file("tests/data/rules/nesting-depth/fail.json", {.max_depth = 400});
   EXPECT_TRUE(of_rule(with_higher_bound, "nesting-depth").empty()) << describe(with_higher_bound);
+
+  // The value below the bound is cut, but the stories after it are still read and linted:
+  // the story on line 3 (its '{' at column 3) has no temp_id.
+  const std::string text = "[\n  {\"title\": \"Deep\", \"temp_id\": 1, \"x\": " + repeat("[", 300) + repeat("]", 300) +
+                           "},\n  {\"title\": \"After the deep value\"}\n]\n";
+  const auto found = ptmpl::lint_text("deep.json", text);
+  ASSERT_EQ(found.size(), 2u) << describe(found);
+  EXPECT_EQ(found[0].rule, "nesting-depth");
+  EXPECT_EQ(found[0].line, 2u);
+  EXPECT_EQ(found[1].rule, "temp-id-missing");
+  EXPECT_EQ(found[1].pointer, "/1");
+  EXPECT_EQ(found[1].line, 3u);
+  EXPECT_EQ(found[1].column, 3u);
 }
 
 // ---------------------------------------------------------------------------------------------

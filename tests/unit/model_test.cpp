@@ -31,7 +31,7 @@ TEST(Model, ReadsEveryDocumentedField) {
   ASSERT_EQ(kickoff.dependencies.size(), 1u);
   const Dependency& dep = kickoff.dependencies[0];
   EXPECT_EQ(dep.source_id, TempId{std::int64_t{1}});
-  EXPECT_EQ(dep.target_id, TempId{std::string("two")});
+  EXPECT_EQ(dep.target_id, TempId{std::string_view("two")});
   EXPECT_EQ(dep.type, 2);
   EXPECT_EQ(dep.lag, -2);
   ASSERT_EQ(dep.extra.size(), 1u);
@@ -48,8 +48,10 @@ TEST(Model, ReadsEveryDocumentedField) {
   ASSERT_EQ(build.sub_stories.size(), 1u);
   const Story& leaf = build.sub_stories[0];
   EXPECT_EQ(leaf.origin.pointer, "/1/sub_stories/0");
-  EXPECT_EQ(leaf.assignments, std::vector<std::int64_t>{100});
-  EXPECT_EQ(leaf.checklist, (std::vector<std::string>{"a", "b/c"}));
+  ASSERT_TRUE(leaf.assignments && leaf.checklist);
+  EXPECT_EQ(std::vector<std::int64_t>(leaf.assignments->begin(), leaf.assignments->end()), std::vector<std::int64_t>{100});
+  EXPECT_EQ(std::vector<std::string_view>(leaf.checklist->begin(), leaf.checklist->end()),
+            (std::vector<std::string_view>{"a", "b/c"}));
   EXPECT_EQ(leaf.tag_list, "x, y");
 }
 
@@ -79,18 +81,18 @@ TEST(Model, EnvelopeTemplatesComeInResultsOrder) {
   EXPECT_EQ(file.templates()[0].model.title, "First in results");
   EXPECT_EQ(file.templates()[0].template_pointer, "/project_templates/20");
   EXPECT_EQ(file.templates()[1].model.title, "Second in results");
-  EXPECT_EQ(file.templates()[1].model.stories.at(0).temp_id, TempId{std::int64_t{5}});
+  EXPECT_EQ(file.templates()[1].model.stories[0].temp_id, TempId{std::int64_t{5}});
 }
 
 TEST(Model, StoriesObjectShape) {
   TemplateFile file = parse_source("tests/data/roundtrip/stories-object.json");
   ASSERT_EQ(file.shape(), Shape::StoriesObject);
-  EXPECT_EQ(file.templates().at(0).model.stories.at(0).origin.pointer, "/stories/0");
+  EXPECT_EQ(file.templates().at(0).model.stories[0].origin.pointer, "/stories/0");
 }
 
 TEST(Model, TempIdsCompareAsText) {
-  EXPECT_EQ(temp_id_key(TempId{std::int64_t{7}}), temp_id_key(TempId{std::string("7")}));
-  EXPECT_NE(temp_id_key(TempId{std::int64_t{7}}), temp_id_key(TempId{std::string("07")}));
+  EXPECT_EQ(temp_id_key(TempId{std::int64_t{7}}), temp_id_key(TempId{std::string_view("7")}));
+  EXPECT_NE(temp_id_key(TempId{std::int64_t{7}}), temp_id_key(TempId{std::string_view("07")}));
 }
 
 // Model → JSON → canonical text reproduces every sample exactly: the model holds all of it.

@@ -83,8 +83,10 @@ std::function<int()> setup_fmt(CLI::App& app) {
       "Example:\n  ptmpl fmt --check samples/*.json");
   return [o] {
     int status = kOk;
+    ReadOptions read_options;
+    read_options.build_model = false;  // fmt rewrites the tree; it needs no model
     for (const std::string& path : o->paths) {
-      auto read = TemplateFile::read(path);
+      auto read = TemplateFile::read(path, read_options);
       if (!read.ok()) {
         std::cerr << "ptmpl fmt: " << read.error().message << "\n";
         status = kUsage;

@@ -7,7 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <optional>
 #include <span>
 #include <string>
@@ -106,6 +109,21 @@ class Arena {
 
   void* allocate(std::size_t bytes, std::size_t align);
   [[nodiscard]] std::string_view copy(std::string_view text);
+  /// Room for `n` objects of a trivially destructible T, default-constructed.
+  template <class T>
+  [[nodiscard]] std::span<T> make_array(std::size_t n) {
+    static_assert(std::is_trivially_destructible_v<T>);
+    auto* p = static_cast<T*>(allocate(n * sizeof(T), alignof(T)));
+    for (std::size_t i = 0; i < n; ++i) new (p + i) T();
+    return {p, n};
+  }
+  /// A copy of `items` in the arena.
+  template <class T>
+  [[nodiscard]] std::span<const T> copy_array(std::span<const T> items) {
+    std::span<T> out = make_array<T>(items.size());
+    std::copy(items.begin(), items.end(), out.begin());
+    return out;
+  }
   [[nodiscard]] std::size_t bytes_allocated() const { return total_; }
 
  private:

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -20,8 +21,8 @@ enum class StoryType { Task, Deliverable, Milestone };
 [[nodiscard]] std::optional<StoryType> parse_story_type(std::string_view text);
 
 /// A story's reference id: an integer or a string. Integer 7 and string "7" name the same
-/// story (the service compares them as text), see `key()`.
-using TempId = std::variant<std::int64_t, std::string>;
+/// story (the service compares them as text), see `temp_id_key()`.
+using TempId = std::variant<std::int64_t, std::string_view>;
 
 /// The text form used to compare temp_ids and to print them.
 [[nodiscard]] std::string temp_id_key(const TempId& id);
@@ -36,10 +37,14 @@ enum class DependencyType : std::int64_t {
   FinishToFinish = 3,
 };
 
-/// Where a model object came from: its value in the tree and its JSON pointer in the story list.
+// The model is a set of views: strings, lists and children live in an arena (the one of the
+// TemplateFile that read them, or the json::Arena of whoever builds a model), so reading a
+// template costs no allocation per story and dropping it costs nothing at all.
+
+/// Where a story came from: its object in the tree and its JSON pointer in the story list.
 struct Origin {
   json::Value node;
-  std::string pointer;
+  std::string_view pointer;
 };
 
 struct Dependency {
@@ -47,59 +52,61 @@ struct Dependency {
   std::optional<TempId> target_id;
   std::optional<std::int64_t> type;  ///< as written; valid values are 0–3
   std::optional<std::int64_t> lag;
-  std::vector<json::Member> extra;  ///< unknown keys, in order
-  json::Value node;                 ///< the dependency object in the tree
-  std::size_t index = 0;            ///< its index in the owning story's `dependencies`
+  std::span<const json::Member> extra;  ///< unknown keys, in order
+  json::Value node;                     ///< the dependency object in the tree
+  std::size_t index = 0;                ///< its index in the owning story's `dependencies`
 };
 
 struct Story {
   std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
-  std::optional<std::string> title;
+  std::optional<std::string_view> title;
   std::optional<TempId> temp_id;
   std::optional<std::int64_t> relative_start_date;
   std::optional<std::int64_t> relative_due_date;
   std::optional<std::int64_t> duration;
   std::optional<bool> billable;
-  std::optional<std::string> description;
+  std::optional<std::string_view> description;
   std::optional<std::int64_t> budget_estimate_in_cents;
   std::optional<std::int64_t> time_estimate_in_minutes;
-  std::vector<Story> sub_stories;
-  std::optional<std::vector<std::string>> checklist;
-  std::optional<std::string> tag_list;
-  std::optional<std::vector<std::int64_t>> assignments;  ///< assignee_ids
-  std::vector<Dependency> dependencies;
+  std::span<const Story> sub_stories;
+  std::optional<std::span<const std::string_view>> checklist;
+  std::optional<std::string_view> tag_list;
+  std::optional<std::span<const std::int64_t>> assignments;  ///< assignee_ids
+  std::span<const Dependency> dependencies;
   std::optional<std::int64_t> weight;
-  std::vector<json::Member> extra;  ///< unknown keys, in order
+  std::span<const json::Member> extra;  ///< unknown keys, in order
   Origin origin;
 
   /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
   [[nodiscard]] std::string dependency_pointer(const Dependency& dependency) const {
-    return origin.pointer + "/dependencies/" + std::to_string(dependency.index);
+    return std::string(origin.pointer) + "/dependencies/" + std::to_string(dependency.index);
   }
 
   [[nodiscard]] StoryType effective_type() const { return story_type.value_or(StoryType::Task); }
   [[nodiscard]] bool is_parent() const { return !sub_stories.empty(); }
 };
 
+static_assert(std::is_trivially_destructible_v<Story>, "stories live in an arena and are never destroyed");
+
 struct TemplateAssignment {
   std::int64_t id = 0;
-  std::string name;
+  std::string_view name;
 };
 
 /// A template document (SPEC §2). Fields are absent when not written.
 struct Template {
   std::optional<json::Value> id;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
+  std::optional<std::string_view> title;
+  std::optional<std::string_view> description;
   std::optional<bool> shared;
   std::optional<bool> is_budgeted;
   std::optional<json::Value> budget;  ///< major currency units, spelling kept
-  std::optional<std::string> currency;
+  std::optional<std::string_view> currency;
   std::optional<std::int64_t> duration;
   std::optional<std::int64_t> item_count;
-  std::vector<Story> stories;
+  std::span<const Story> stories;
   std::vector<TemplateAssignment> assignments;  ///< project_template_assignments
-  std::vector<json::Member> extra;              ///< unknown keys of project_template
+  std::span<const json::Member> extra;          ///< unknown keys of project_template
 };
 
 /// The documented keys of a story, in canonical (SPEC §3) order.
@@ -109,9 +116,11 @@ struct Template {
 /// The documented keys of a dependency, in canonical order.
 [[nodiscard]] std::span<const std::string_view> dependency_keys();
 
-/// Builds stories from a story-list array. Values of the wrong type are left absent (the
-/// `schema` rule reports them); `pointer_prefix` is prepended to every story's pointer.
-[[nodiscard]] std::vector<Story> stories_from_json(const json::Value& list, std::string_view pointer_prefix = "");
+/// Builds stories from a story-list array, in `arena` (which must outlive them, as must the
+/// tree). Values of the wrong type are left absent (the `schema` rule reports them);
+/// `pointer_prefix` is prepended to every story's pointer.
+[[nodiscard]] std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena,
+                                                       std::string_view pointer_prefix = "");
 
 /// Converts a story back to a JSON object: documented keys in canonical order, then `extra`.
 [[nodiscard]] json::Value to_json(const Story& story, const json::Builder& build);
@@ -121,7 +130,7 @@ struct Template {
 
 /// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
 template <class Visit>
-void for_each_story(const std::vector<Story>& stories, Visit&& visit, int depth = 0) {
+void for_each_story(std::span<const Story> stories, Visit&& visit, int depth = 0) {
   for (const Story& story : stories) {
     visit(story, depth);
     for_each_story(story.sub_stories, visit, depth + 1);

@@ -43,6 +43,9 @@ struct TemplateSource {
 
 struct ReadOptions {
   json::ParseOptions parse;
+  /// Build the typed model of every story (lint needs it; `fmt`, which only rewrites the
+  /// tree, does not). When false, `Template::stories` stay empty.
+  bool build_model = true;
 };
 
 /// A parsed file: its bytes, its tree and the templates it holds. Move-only; the templates

@@ -27,10 +27,10 @@ void check_title_missing(Context& context) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
       const json::Value* title = story.origin.node.find("title");
       if (title == nullptr)
-        context.report("title-missing", Severity::Error, source, story.origin.node, story.origin.pointer,
+        context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
                        "story has no title");
       else if (title->is_string() && is_blank(title->text()))
-        context.report("title-missing", Severity::Error, source, *title, story.origin.pointer + "/title",
+        context.report("title-missing", Severity::Error, source, *title, std::string(story.origin.pointer) + "/title",
                        "story title is blank");
     });
   }
@@ -42,7 +42,7 @@ void check_story_type_invalid(Context& context) {
       const json::Value* type = story.origin.node.find("story_type");
       if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
       std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
-      context.report("story-type-invalid", Severity::Error, source, *type, story.origin.pointer + "/story_type",
+      context.report("story-type-invalid", Severity::Error, source, *type, std::string(story.origin.pointer) + "/story_type",
                      "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
     });
   }
