@@ -8,9 +8,12 @@ namespace ptmpl {
 
 std::string_view to_string(Severity severity) {
   switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
   }
   return "error";
 }
@@ -31,9 +34,15 @@ Summary summarize(const std::vector<Diagnostic>& diagnostics) {
   Summary s;
   for (const Diagnostic& d : diagnostics) {
     switch (d.severity) {
-      case Severity::Error: ++s.error; break;
-      case Severity::Warning: ++s.warning; break;
-      case Severity::Info: ++s.info; break;
+      case Severity::Error:
+        ++s.error;
+        break;
+      case Severity::Warning:
+        ++s.warning;
+        break;
+      case Severity::Info:
+        ++s.info;
+        break;
     }
   }
   return s;
@@ -61,8 +70,8 @@ std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t 
     out += " [" + d.rule + "]\n";
   }
   Summary s = summarize(diagnostics);
-  out += plural(files, "file") + " checked: " + plural(s.error, "error") + ", " + plural(s.warning, "warning") +
-         ", " + plural(s.info, "info") + "\n";
+  out += plural(files, "file") + " checked: " + plural(s.error, "error") + ", " + plural(s.warning, "warning") + ", " +
+         plural(s.info, "info") + "\n";
   return out;
 }
 

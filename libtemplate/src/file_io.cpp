@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 
@@ -14,10 +14,11 @@
 
 namespace ptmpl {
 
-FileText::FileText(std::string owned)
-    : owned_(std::make_unique<std::string>(std::move(owned))), view_(*owned_) {}
+FileText::FileText(std::string owned) : owned_(std::make_unique<std::string>(std::move(owned))), view_(*owned_) {}
 
-FileText::FileText(FileText&& other) noexcept { *this = std::move(other); }
+FileText::FileText(FileText&& other) noexcept {
+  *this = std::move(other);
+}
 
 FileText& FileText::operator=(FileText&& other) noexcept {
   if (this == &other) return *this;

@@ -56,7 +56,7 @@ struct Plan {
 constexpr std::array<std::string_view, 12> kVerbs = {"Plan",    "Review", "Draft",   "Build",  "Test",  "Approve",
                                                      "Migrate", "Train",  "Procure", "Design", "Audit", "Deploy"};
 constexpr std::array<std::string_view, 12> kObjects = {
-    "vendor contract", "data model",      "landing page", "cutover plan", "user guide", "budget forecast",
+    "vendor contract", "data model",      "landing page",  "cutover plan",  "user guide", "budget forecast",
     "test scripts",    "access controls", "supplier list", "release notes", "floor plan", "training deck"};
 constexpr std::array<std::string_view, 6> kTags = {"finance", "it", "legal", "operations", "design", "phase 2"};
 
@@ -87,8 +87,7 @@ std::vector<Plan> plan_tree(const GenerateOptions& options, Random& random) {
   return plan;
 }
 
-void plan_links(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves, std::size_t wanted,
-                Random& random) {
+void plan_links(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves, std::size_t wanted, Random& random) {
   if (leaves.size() < 2) return;
   std::unordered_set<std::uint64_t> used;
   used.reserve(wanted * 2);
@@ -117,10 +116,18 @@ void plan_dates(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves)
       std::int64_t target_length = plan[link.target].length;
       std::int64_t need = 0;
       switch (static_cast<DependencyType>(link.type)) {
-        case DependencyType::FinishToStart: need = finish + link.lag; break;
-        case DependencyType::StartToStart: need = p.start + link.lag; break;
-        case DependencyType::FinishToFinish: need = finish + link.lag - target_length; break;
-        case DependencyType::StartToFinish: need = p.start + link.lag - target_length; break;
+        case DependencyType::FinishToStart:
+          need = finish + link.lag;
+          break;
+        case DependencyType::StartToStart:
+          need = p.start + link.lag;
+          break;
+        case DependencyType::FinishToFinish:
+          need = finish + link.lag - target_length;
+          break;
+        case DependencyType::StartToFinish:
+          need = p.start + link.lag - target_length;
+          break;
       }
       earliest[link.target] = std::max(earliest[link.target], need);
     }
@@ -185,10 +192,10 @@ class Emitter {
     if (!p.links.empty()) {
       std::vector<json::Value> deps;
       for (const Link& link : p.links) {
-        std::array<json::Member, 4> d = {build_.member("source_id", build_.integer(id)),
-                                         build_.member("target_id", build_.integer(static_cast<std::int64_t>(link.target + 1))),
-                                         build_.member("type", build_.integer(link.type)),
-                                         build_.member("lag", build_.integer(link.lag))};
+        std::array<json::Member, 4> d = {
+            build_.member("source_id", build_.integer(id)),
+            build_.member("target_id", build_.integer(static_cast<std::int64_t>(link.target + 1))),
+            build_.member("type", build_.integer(link.type)), build_.member("lag", build_.integer(link.lag))};
         deps.push_back(build_.object(d));
       }
       m.push_back(build_.member("dependencies", build_.array(deps)));

@@ -40,7 +40,9 @@ std::string_view Arena::copy(std::string_view text) {
   return {out, text.size()};
 }
 
-Value Builder::boolean(bool b) const { return Value::make(b ? Kind::True : Kind::False, 0, nullptr, 0); }
+Value Builder::boolean(bool b) const {
+  return Value::make(b ? Kind::True : Kind::False, 0, nullptr, 0);
+}
 
 Value Builder::string(std::string_view text) const {
   auto s = arena_->copy(text);
@@ -146,23 +148,38 @@ namespace {
 std::string expected_message(rapidjson::ParseErrorCode code) {
   using namespace rapidjson;
   switch (code) {
-    case kParseErrorDocumentEmpty: return "expected a JSON value, found end of file";
-    case kParseErrorDocumentRootNotSingular: return "unexpected text after the top-level value";
+    case kParseErrorDocumentEmpty:
+      return "expected a JSON value, found end of file";
+    case kParseErrorDocumentRootNotSingular:
+      return "unexpected text after the top-level value";
     case kParseErrorValueInvalid:
       return "expected a JSON value (object, array, string, number, true, false or null)";
-    case kParseErrorObjectMissName: return "expected a member name in double quotes";
-    case kParseErrorObjectMissColon: return "expected ':' after the member name";
-    case kParseErrorObjectMissCommaOrCurlyBracket: return "expected ',' or '}' after an object member";
-    case kParseErrorArrayMissCommaOrSquareBracket: return "expected ',' or ']' after an array element";
-    case kParseErrorStringUnicodeEscapeInvalidHex: return "expected four hex digits after \\u";
-    case kParseErrorStringUnicodeSurrogateInvalid: return "invalid UTF-16 surrogate pair in \\u escape";
-    case kParseErrorStringEscapeInvalid: return "invalid escape sequence in string";
-    case kParseErrorStringMissQuotationMark: return "expected '\"' to close the string";
-    case kParseErrorStringInvalidEncoding: return "invalid UTF-8 byte sequence in string";
-    case kParseErrorNumberTooBig: return "number too big";
-    case kParseErrorNumberMissFraction: return "expected a digit after the decimal point";
-    case kParseErrorNumberMissExponent: return "expected a digit in the exponent";
-    default: return "invalid JSON";
+    case kParseErrorObjectMissName:
+      return "expected a member name in double quotes";
+    case kParseErrorObjectMissColon:
+      return "expected ':' after the member name";
+    case kParseErrorObjectMissCommaOrCurlyBracket:
+      return "expected ',' or '}' after an object member";
+    case kParseErrorArrayMissCommaOrSquareBracket:
+      return "expected ',' or ']' after an array element";
+    case kParseErrorStringUnicodeEscapeInvalidHex:
+      return "expected four hex digits after \\u";
+    case kParseErrorStringUnicodeSurrogateInvalid:
+      return "invalid UTF-16 surrogate pair in \\u escape";
+    case kParseErrorStringEscapeInvalid:
+      return "invalid escape sequence in string";
+    case kParseErrorStringMissQuotationMark:
+      return "expected '\"' to close the string";
+    case kParseErrorStringInvalidEncoding:
+      return "invalid UTF-8 byte sequence in string";
+    case kParseErrorNumberTooBig:
+      return "number too big";
+    case kParseErrorNumberMissFraction:
+      return "expected a digit after the decimal point";
+    case kParseErrorNumberMissExponent:
+      return "expected a digit in the exponent";
+    default:
+      return "invalid JSON";
   }
 }
 
@@ -236,15 +253,9 @@ class DocumentBuilder {
   bool Int64(std::int64_t) { return false; }
   bool Uint64(std::uint64_t) { return false; }
   bool Double(double) { return false; }
-  bool RawNumber(const char* str, rapidjson::SizeType length, bool) {
-    return scalar(Kind::Number, str, length);
-  }
-  bool String(const char* str, rapidjson::SizeType length, bool) {
-    return scalar(Kind::String, str, length);
-  }
-  bool Key(const char* str, rapidjson::SizeType length, bool) {
-    return scalar(Kind::String, str, length);
-  }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::Number, str, length); }
+  bool String(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::String, str, length); }
+  bool Key(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::String, str, length); }
 
   bool StartObject() { return start(true); }
   bool StartArray() { return start(false); }
@@ -263,8 +274,8 @@ class DocumentBuilder {
     std::size_t end = stream_.Tell();
     if (kind != Kind::String) return end - length;
     // A quote inside a string is escaped, so it follows a backslash; an opening quote never does.
-    if (std::size_t c = end - length - 2; length + 2 <= end && stream_.begin_[c] == '"' &&
-                                          (c == 0 || stream_.begin_[c - 1] != '\\'))
+    if (std::size_t c = end - length - 2;
+        length + 2 <= end && stream_.begin_[c] == '"' && (c == 0 || stream_.begin_[c - 1] != '\\'))
       return c;
     std::size_t at = end - 1;  // the closing quote
     for (;;) {
@@ -306,10 +317,10 @@ class DocumentBuilder {
       skip_ = 1;
       skip_offset_ = at;
       doc_.truncated_ = true;
-      doc_.issues_.push_back({ParseIssue::Type::TooDeep, at, 0,
-                              "nesting deeper than " + std::to_string(options_.max_depth) +
-                                  " levels; the content below is not read",
-                              current_pointer(frames_.size())});
+      doc_.issues_.push_back(
+          {ParseIssue::Type::TooDeep, at, 0,
+           "nesting deeper than " + std::to_string(options_.max_depth) + " levels; the content below is not read",
+           current_pointer(frames_.size())});
       return true;
     }
     frames_.push_back({is_object, at, stack_.size()});
@@ -365,9 +376,8 @@ class DocumentBuilder {
     }
     std::vector<std::size_t> order(members.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return members[a].key.text() < members[b].key.text();
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return members[a].key.text() < members[b].key.text(); });
     for (std::size_t i = 1; i < order.size(); ++i) {
       std::size_t first = i - 1;
       while (i < order.size() && members[order[i]].key.text() == members[order[first]].key.text()) {
@@ -430,7 +440,8 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(body[bad_utf8]));
     doc.issues_.clear();
     doc.issues_.push_back(ParseIssue{ParseIssue::Type::Syntax, bad_utf8 + shift, 0,
-                                     std::string("invalid UTF-8: byte ") + hex + " does not start a valid sequence", ""});
+                                     std::string("invalid UTF-8: byte ") + hex + " does not start a valid sequence",
+                                     ""});
     doc.root_ = Value{};
     doc.ok_ = false;
     return doc;
@@ -508,8 +519,7 @@ const Value* resolve_pointer(const Value& root, std::string_view pointer) {
     } else if (at->is_array()) {
       std::size_t index = 0;
       auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
-      if (ec != std::errc{} || end != segment.data() + segment.size() || index >= at->items().size())
-        return nullptr;
+      if (ec != std::errc{} || end != segment.data() + segment.size() || index >= at->items().size()) return nullptr;
       at = &at->items()[index];
     } else {
       return nullptr;
@@ -528,13 +538,27 @@ void append_quoted(std::string& out, std::string_view text) {
     out.append(text.data() + run, i - run);
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         out += "\\u00";
         out += kHex[c >> 4];

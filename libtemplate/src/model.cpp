@@ -8,15 +8,25 @@ namespace ptmpl {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kStoryKeys = {
-    "story_type", "title",        "temp_id",   "relative_start_date", "relative_due_date",
-    "duration",   "billable",     "description", "budget_estimate_in_cents",
-    "time_estimate_in_minutes", "sub_stories", "checklist", "tag_list", "assignments",
-    "dependencies", "weight"};
+constexpr std::array<std::string_view, 16> kStoryKeys = {"story_type",
+                                                         "title",
+                                                         "temp_id",
+                                                         "relative_start_date",
+                                                         "relative_due_date",
+                                                         "duration",
+                                                         "billable",
+                                                         "description",
+                                                         "budget_estimate_in_cents",
+                                                         "time_estimate_in_minutes",
+                                                         "sub_stories",
+                                                         "checklist",
+                                                         "tag_list",
+                                                         "assignments",
+                                                         "dependencies",
+                                                         "weight"};
 
 constexpr std::array<std::string_view, 10> kTemplateKeys = {
-    "id", "title", "description", "shared", "is_budgeted", "budget", "currency", "duration",
-    "item_count", "raw_json"};
+    "id", "title", "description", "shared", "is_budgeted", "budget", "currency", "duration", "item_count", "raw_json"};
 
 constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
 
@@ -166,9 +176,12 @@ class StoryReader {
 
 std::string_view to_string(StoryType type) {
   switch (type) {
-    case StoryType::Task: return "task";
-    case StoryType::Deliverable: return "deliverable";
-    case StoryType::Milestone: return "milestone";
+    case StoryType::Task:
+      return "task";
+    case StoryType::Deliverable:
+      return "deliverable";
+    case StoryType::Milestone:
+      return "milestone";
   }
   return "task";
 }
@@ -191,9 +204,15 @@ std::optional<TempId> temp_id_from(const json::Value& value) {
   return std::nullopt;
 }
 
-std::span<const std::string_view> story_keys() { return kStoryKeys; }
-std::span<const std::string_view> template_keys() { return kTemplateKeys; }
-std::span<const std::string_view> dependency_keys() { return kDependencyKeys; }
+std::span<const std::string_view> story_keys() {
+  return kStoryKeys;
+}
+std::span<const std::string_view> template_keys() {
+  return kTemplateKeys;
+}
+std::span<const std::string_view> dependency_keys() {
+  return kDependencyKeys;
+}
 
 std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix) {
   std::string path(pointer_prefix);

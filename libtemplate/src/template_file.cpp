@@ -4,11 +4,16 @@ namespace ptmpl {
 
 std::string_view to_string(Shape shape) {
   switch (shape) {
-    case Shape::StoryList: return "story list";
-    case Shape::StoriesObject: return "stories object";
-    case Shape::TemplateDocument: return "template document";
-    case Shape::Envelope: return "API response";
-    case Shape::Unknown: return "unknown";
+    case Shape::StoryList:
+      return "story list";
+    case Shape::StoriesObject:
+      return "stories object";
+    case Shape::TemplateDocument:
+      return "template document";
+    case Shape::Envelope:
+      return "API response";
+    case Shape::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -57,8 +62,8 @@ std::vector<TemplateAssignment> assignments_from(const json::Value* list) {
 
 }  // namespace
 
-void TemplateFile::collect_template(const json::Value& pt, std::string pointer,
-                                    const json::Value* assignments, const ReadOptions& options) {
+void TemplateFile::collect_template(const json::Value& pt, std::string pointer, const json::Value* assignments,
+                                    const ReadOptions& options) {
   TemplateSource source;
   source.template_pointer = std::move(pointer);
   Template& t = source.model;
@@ -159,7 +164,8 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
       }
       break;
     }
-    case Shape::Unknown: break;
+    case Shape::Unknown:
+      break;
   }
   return file;
 }

@@ -33,13 +33,20 @@ constexpr std::array<std::string_view, 2> kTemplateAssignmentKeys = {"id", "name
 
 std::span<const std::string_view> ordered_keys(Context context) {
   switch (context) {
-    case Context::Story: return story_keys();
-    case Context::Dependency: return dependency_keys();
-    case Context::Assignment: return kAssignmentKeys;
-    case Context::TemplateDocument: return kDocumentKeys;
-    case Context::Template: return template_keys();
-    case Context::TemplateAssignment: return kTemplateAssignmentKeys;
-    default: return {};
+    case Context::Story:
+      return story_keys();
+    case Context::Dependency:
+      return dependency_keys();
+    case Context::Assignment:
+      return kAssignmentKeys;
+    case Context::TemplateDocument:
+      return kDocumentKeys;
+    case Context::Template:
+      return template_keys();
+    case Context::TemplateAssignment:
+      return kTemplateAssignmentKeys;
+    default:
+      return {};
   }
 }
 
@@ -54,31 +61,46 @@ Context member_context(Context context, std::string_view key) {
       if (key == "project_template") return Context::Template;
       if (key == "project_template_assignments") return Context::TemplateAssignmentList;
       return Context::Generic;
-    case Context::Template: return key == "raw_json" ? Context::StoryList : Context::Generic;
-    case Context::StoriesObject: return key == "stories" ? Context::StoryList : Context::Generic;
-    case Context::Envelope: return key == "project_templates" ? Context::EnvelopeTemplates : Context::Generic;
-    case Context::EnvelopeTemplates: return Context::Template;
-    default: return Context::Generic;
+    case Context::Template:
+      return key == "raw_json" ? Context::StoryList : Context::Generic;
+    case Context::StoriesObject:
+      return key == "stories" ? Context::StoryList : Context::Generic;
+    case Context::Envelope:
+      return key == "project_templates" ? Context::EnvelopeTemplates : Context::Generic;
+    case Context::EnvelopeTemplates:
+      return Context::Template;
+    default:
+      return Context::Generic;
   }
 }
 
 Context item_context(Context context) {
   switch (context) {
-    case Context::StoryList: return Context::Story;
-    case Context::DependencyList: return Context::Dependency;
-    case Context::AssignmentList: return Context::Assignment;
-    case Context::TemplateAssignmentList: return Context::TemplateAssignment;
-    default: return Context::Generic;
+    case Context::StoryList:
+      return Context::Story;
+    case Context::DependencyList:
+      return Context::Dependency;
+    case Context::AssignmentList:
+      return Context::Assignment;
+    case Context::TemplateAssignmentList:
+      return Context::TemplateAssignment;
+    default:
+      return Context::Generic;
   }
 }
 
 Context root_context(Shape shape) {
   switch (shape) {
-    case Shape::StoryList: return Context::StoryList;
-    case Shape::StoriesObject: return Context::StoriesObject;
-    case Shape::TemplateDocument: return Context::TemplateDocument;
-    case Shape::Envelope: return Context::Envelope;
-    case Shape::Unknown: return Context::Generic;
+    case Shape::StoryList:
+      return Context::StoryList;
+    case Shape::StoriesObject:
+      return Context::StoriesObject;
+    case Shape::TemplateDocument:
+      return Context::TemplateDocument;
+    case Shape::Envelope:
+      return Context::Envelope;
+    case Shape::Unknown:
+      return Context::Generic;
   }
   return Context::Generic;
 }
@@ -90,13 +112,27 @@ class Writer {
   void value(const json::Value& v, Context context, int depth) {
     switch (v.kind()) {
       case json::Kind::Null:
-      case json::Kind::Truncated: out_ += "null"; break;
-      case json::Kind::True: out_ += "true"; break;
-      case json::Kind::False: out_ += "false"; break;
-      case json::Kind::Number: out_ += v.text(); break;
-      case json::Kind::String: json::append_quoted(out_, v.text()); break;
-      case json::Kind::Array: array(v, context, depth); break;
-      case json::Kind::Object: object(v, context, depth); break;
+      case json::Kind::Truncated:
+        out_ += "null";
+        break;
+      case json::Kind::True:
+        out_ += "true";
+        break;
+      case json::Kind::False:
+        out_ += "false";
+        break;
+      case json::Kind::Number:
+        out_ += v.text();
+        break;
+      case json::Kind::String:
+        json::append_quoted(out_, v.text());
+        break;
+      case json::Kind::Array:
+        array(v, context, depth);
+        break;
+      case json::Kind::Object:
+        object(v, context, depth);
+        break;
     }
   }
 
@@ -139,7 +175,8 @@ class Writer {
     std::size_t previous = 0;
     for (std::size_t i = 0; i < members.size(); ++i) {
       std::size_t rank = keys.size();
-      if (!keys.empty()) rank = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), members[i].key.text()) - keys.begin());
+      if (!keys.empty())
+        rank = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), members[i].key.text()) - keys.begin());
       sorted = sorted && rank >= previous;
       previous = rank;
       order_.push_back({rank, i});

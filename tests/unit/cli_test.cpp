@@ -99,9 +99,10 @@ TEST(Cli, FmtPrintsCanonicalForm) {
 }
 
 TEST(Cli, FmtCheckSamplesPasses) {
-  CliRun r = ptmpl("fmt --check samples/agency-retainer.json samples/employee-onboarding.json "
-                "samples/erp-implementation.json samples/lint-demo-broken.json samples/office-move.json "
-                "samples/software-release.json samples/website-launch.json");
+  CliRun r = ptmpl(
+      "fmt --check samples/agency-retainer.json samples/employee-onboarding.json "
+      "samples/erp-implementation.json samples/lint-demo-broken.json samples/office-move.json "
+      "samples/software-release.json samples/website-launch.json");
   EXPECT_EQ(r.exit, 0);
   EXPECT_EQ(r.out, "");
 }

@@ -86,11 +86,20 @@ TEST(Generator, DatesSatisfyEveryLinkAndMetadataAgrees) {
       lead |= lag_days < 0;
       lag |= lag_days > 0;
       switch (*d.type) {
-        case 0: EXPECT_GE(b.start, a.start + lag_days); break;    // SS
-        case 1: EXPECT_GE(b.finish, a.start + lag_days); break;   // SF
-        case 2: EXPECT_GE(b.start, a.finish + lag_days); break;   // FS
-        case 3: EXPECT_GE(b.finish, a.finish + lag_days); break;  // FF
-        default: ADD_FAILURE() << "type " << *d.type;
+        case 0:
+          EXPECT_GE(b.start, a.start + lag_days);
+          break;  // SS
+        case 1:
+          EXPECT_GE(b.finish, a.start + lag_days);
+          break;  // SF
+        case 2:
+          EXPECT_GE(b.start, a.finish + lag_days);
+          break;  // FS
+        case 3:
+          EXPECT_GE(b.finish, a.finish + lag_days);
+          break;  // FF
+        default:
+          ADD_FAILURE() << "type " << *d.type;
       }
     }
   });

@@ -98,20 +98,15 @@ TEST_P(JsonSyntax, ReportsWhereAndWhatWasExpected) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadInput, JsonSyntax,
-    ::testing::Values(SyntaxCase{"[\n  {\"a\": 1}\n  {\"b\": 2}\n]", 3, 3, "expected ',' or ']'"},
-                      SyntaxCase{"{\"a\" 1}", 1, 6, "expected ':'"},
-                      SyntaxCase{"{\"a\": 1,}", 1, 9, "member name"},
-                      SyntaxCase{"[1, 2", 1, 6, "unexpected end of file"},
-                      SyntaxCase{"", 1, 1, "end of file"},
-                      SyntaxCase{"[\"abc", 1, 6, "close the string"},
-                      SyntaxCase{"[1.]", 1, 4, "after the decimal point"},
-                      SyntaxCase{"[tru]", 1, 5, "expected a JSON value"},
-                      SyntaxCase{"[1] [2]", 1, 5, "after the top-level value"},
-                      SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"},
-                      SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
-                      SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"},
-                      SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
-                      SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}));
+    ::testing::Values(
+        SyntaxCase{"[\n  {\"a\": 1}\n  {\"b\": 2}\n]", 3, 3, "expected ',' or ']'"},
+        SyntaxCase{"{\"a\" 1}", 1, 6, "expected ':'"}, SyntaxCase{"{\"a\": 1,}", 1, 9, "member name"},
+        SyntaxCase{"[1, 2", 1, 6, "unexpected end of file"}, SyntaxCase{"", 1, 1, "end of file"},
+        SyntaxCase{"[\"abc", 1, 6, "close the string"}, SyntaxCase{"[1.]", 1, 4, "after the decimal point"},
+        SyntaxCase{"[tru]", 1, 5, "expected a JSON value"}, SyntaxCase{"[1] [2]", 1, 5, "after the top-level value"},
+        SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"}, SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
+        SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"}, SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
+        SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}));
 
 TEST(Json, ByteOrderMarkIsSkipped) {
   Document doc = Document::parse("\xEF\xBB\xBF[1]");

@@ -65,8 +65,8 @@ std::string repeat(std::string_view text, std::size_t times) {
 
 std::string describe(const ptmpl::Diagnostic& d) {
   std::ostringstream out;
-  out << d.path << ":" << d.line << ":" << d.column << ": " << ptmpl::to_string(d.severity) << ": " << d.message
-      << " [" << d.rule << "] at \"" << d.pointer << "\"";
+  out << d.path << ":" << d.line << ":" << d.column << ": " << ptmpl::to_string(d.severity) << ": " << d.message << " ["
+      << d.rule << "] at \"" << d.pointer << "\"";
   return out.str();
 }
 
@@ -94,9 +94,13 @@ struct RuleCase {
   ptmpl::LintOptions options = {};
 };
 
-void PrintTo(const RuleCase& c, std::ostream* os) { *os << c.rule << "/" << c.file; }
+void PrintTo(const RuleCase& c, std::ostream* os) {
+  *os << c.rule << "/" << c.file;
+}
 
-std::string relative_path(const RuleCase& c) { return "tests/data/rules/" + c.rule + "/" + c.file; }
+std::string relative_path(const RuleCase& c) {
+  return "tests/data/rules/" + c.rule + "/" + c.file;
+}
 
 constexpr auto kError = ptmpl::Severity::Error;
 constexpr auto kWarning = ptmpl::Severity::Warning;
@@ -255,8 +259,7 @@ TEST_P(RuleFindings, ExactFindingsOfTheRule) {
   const std::vector<ptmpl::Diagnostic> all = lint_file(path, c.options);
   const std::vector<ptmpl::Diagnostic> found = of_rule(all, c.rule);
 
-  ASSERT_EQ(found.size(), c.findings.size()) << "findings of " << c.rule << " in " << path << ":\n"
-                                             << describe(found);
+  ASSERT_EQ(found.size(), c.findings.size()) << "findings of " << c.rule << " in " << path << ":\n" << describe(found);
   for (std::size_t i = 0; i < found.size(); ++i) {
     const ptmpl::Diagnostic& d = found[i];
     const Expected& e = c.findings[i];
@@ -269,8 +272,8 @@ TEST_P(RuleFindings, ExactFindingsOfTheRule) {
     EXPECT_EQ(d.pointer, e.pointer);
     EXPECT_NE(d.message.find(e.message_has), std::string::npos) << "expected in the message: " << e.message_has;
     if (!e.message_starts.empty()) {
-      EXPECT_TRUE(d.message.starts_with(e.message_starts)) << "expected the message to start with: "
-                                                           << e.message_starts;
+      EXPECT_TRUE(d.message.starts_with(e.message_starts))
+          << "expected the message to start with: " << e.message_starts;
     }
   }
 }
@@ -366,14 +369,13 @@ TEST(RuleRegistry, EveryPageAndDataDirectoryBelongsToARule) {
 
 TEST(RuleRegistry, CatalogueIsSortedByIdWithoutDuplicates) {
   const auto catalogue = ptmpl::rule_catalogue();
-  for (std::size_t i = 1; i < catalogue.size(); ++i)
-    EXPECT_LT(catalogue[i - 1].id, catalogue[i].id) << "at " << i;
+  for (std::size_t i = 1; i < catalogue.size(); ++i) EXPECT_LT(catalogue[i - 1].id, catalogue[i].id) << "at " << i;
   for (const ptmpl::RuleInfo& rule : catalogue) {
     // Stable kebab-case ids (SPEC §6).
     EXPECT_FALSE(rule.id.empty());
-    EXPECT_TRUE(std::all_of(rule.id.begin(), rule.id.end(),
-                            [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }))
-        << rule.id;
+    EXPECT_TRUE(std::all_of(rule.id.begin(), rule.id.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    })) << rule.id;
     EXPECT_NE(rule.id.front(), '-');
     EXPECT_NE(rule.id.back(), '-');
     EXPECT_EQ(rule.id.find("--"), std::string_view::npos) << rule.id;
@@ -386,9 +388,9 @@ TEST(RuleRegistry, CatalogueIsSortedByIdWithoutDuplicates) {
 
 TEST(RuleRegistry, DefaultSeverities) {
   const std::vector<std::pair<std::string_view, ptmpl::Severity>> expected = {
-      {"duplicate-key", kWarning},      {"json-syntax", kError},       {"nesting-depth", kWarning},
-      {"schema", kError},               {"story-type-invalid", kError}, {"temp-id-duplicate", kError},
-      {"temp-id-missing", kError},      {"title-missing", kError},
+      {"duplicate-key", kWarning}, {"json-syntax", kError},        {"nesting-depth", kWarning},
+      {"schema", kError},          {"story-type-invalid", kError}, {"temp-id-duplicate", kError},
+      {"temp-id-missing", kError}, {"title-missing", kError},
   };
   for (const auto& [id, severity] : expected) {
     const ptmpl::RuleInfo* rule = ptmpl::find_rule(id);
@@ -442,11 +444,11 @@ TEST(LintTempIdMissing, ErrorWithDependenciesWarningWithout) {
   EXPECT_EQ(found[1].column, 3u);
 
   // The same story with a temp_id is not reported at all.
-  const auto fixed = ptmpl::lint_text(
-      "example.json",
-      "[{\"title\": \"Design\", \"temp_id\": 1,"
-      " \"dependencies\": [{\"source_id\": 1, \"target_id\": 2, \"type\": 2, \"lag\": 0}]},"
-      " {\"title\": \"Build\", \"temp_id\": 2}]");
+  const auto fixed =
+      ptmpl::lint_text("example.json",
+                       "[{\"title\": \"Design\", \"temp_id\": 1,"
+                       " \"dependencies\": [{\"source_id\": 1, \"target_id\": 2, \"type\": 2, \"lag\": 0}]},"
+                       " {\"title\": \"Build\", \"temp_id\": 2}]");
   EXPECT_TRUE(of_rule(fixed, "temp-id-missing").empty()) << describe(fixed);
 }
 

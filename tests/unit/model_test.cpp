@@ -49,7 +49,8 @@ TEST(Model, ReadsEveryDocumentedField) {
   const Story& leaf = build.sub_stories[0];
   EXPECT_EQ(leaf.origin.pointer, "/1/sub_stories/0");
   ASSERT_TRUE(leaf.assignments && leaf.checklist);
-  EXPECT_EQ(std::vector<std::int64_t>(leaf.assignments->begin(), leaf.assignments->end()), std::vector<std::int64_t>{100});
+  EXPECT_EQ(std::vector<std::int64_t>(leaf.assignments->begin(), leaf.assignments->end()),
+            std::vector<std::int64_t>{100});
   EXPECT_EQ(std::vector<std::string_view>(leaf.checklist->begin(), leaf.checklist->end()),
             (std::vector<std::string_view>{"a", "b/c"}));
   EXPECT_EQ(leaf.tag_list, "x, y");

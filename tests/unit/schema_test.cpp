@@ -92,39 +92,68 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         SchemaCase{R"([{"title": "A", "duration": "5"}])", 1, 29, "/0/duration",
                    "`duration` must be an integer, found a string"},
-        SchemaCase{R"([{"title": "A", "duration": -1}])", 1, 29, "/0/duration", "`duration` must be at least 0, found -1"},
-        SchemaCase{"[{\"title\": \"A\"},\n {\"title\": \"B\", \"sub_stories\": [{\"title\": \"C\", \"billable\": \"yes\"}]}]", 2,
-                   60, "/1/sub_stories/0/billable", "`billable` must be a boolean, found a string"},
+        SchemaCase{R"([{"title": "A", "duration": -1}])", 1, 29, "/0/duration",
+                   "`duration` must be at least 0, found -1"},
+        SchemaCase{
+            "[{\"title\": \"A\"},\n {\"title\": \"B\", \"sub_stories\": [{\"title\": \"C\", \"billable\": \"yes\"}]}]",
+            2, 60, "/1/sub_stories/0/billable", "`billable` must be a boolean, found a string"},
         SchemaCase{R"([{"title": "A", "dependencies": [{"source_id": 1, "target_id": 2, "type": 7}]}])", 1, 75,
                    "/0/dependencies/0/type", "`type` must be one of 0, 1, 2, 3; found 7"},
         SchemaCase{R"([{"title": "A", "dependencies": [{"source_id": 1, "type": 2}]}])", 1, 34, "/0/dependencies/0",
-                   "`0` is missing the required key `target_id`"},
-        SchemaCase{R"([{"title": "A", "budget_estimate_in_cents": 12345678901234567890123}])", 1, 45,
-                   "/0/budget_estimate_in_cents", "`budget_estimate_in_cents` is out of range: 12345678901234567890123 does not fit in a 64-bit integer"},
+                   "the dependency is missing the required key `target_id`"},
+        SchemaCase{
+            R"([{"title": "A", "budget_estimate_in_cents": 12345678901234567890123}])", 1, 45,
+            "/0/budget_estimate_in_cents",
+            "`budget_estimate_in_cents` is out of range: 12345678901234567890123 does not fit in a 64-bit integer"},
         SchemaCase{R"([{"title": "A", "temp_id": 1.5}])", 1, 28, "/0/temp_id",
                    "`temp_id` must be an integer or a string, found a number"},
         SchemaCase{R"([5])", 1, 2, "/0", "a story must be an object, found an integer"},
         SchemaCase{R"({"project_template": {"title": "T", "currency": "usd", "raw_json": []}})", 1, 49,
                    "/project_template/currency", "`currency` must match the pattern \"^[A-Z]{3}$\", found \"usd\""},
-        SchemaCase{R"({"project_template": {"title": "T", "raw_json": "[{\"title\": 5}]"}})", 1, 49,
-                   "/0/title", "`title` must be a string, found an integer"},
+        SchemaCase{R"({"project_template": {"title": "T", "raw_json": "[{\"title\": 5}]"}})", 1, 49, "/0/title",
+                   "`title` must be a string, found an integer"},
         SchemaCase{R"({"project_template": {"title": "T", "raw_json": "{\"a\": 1}"}})", 1, 49,
-                   "/project_template/raw_json", "the raw_json string must hold a JSON array of stories, found an object"},
+                   "/project_template/raw_json",
+                   "the raw_json string must hold a JSON array of stories, found an object"},
         SchemaCase{R"({"hello": "world"})", 1, 1, "",
                    "not a template: expected a story list (array), a template document ({\"project_template\": …}) "
                    "or an API response with project_templates"}));
 
 TEST(SchemaRule, DedicatedRulesAreNotRepeated) {
   // Missing title, blank title and an unknown story_type belong to their own rules.
-  for (Diagnostic& d : lint_text("t.json", R"([{"temp_id": 1}, {"title": " ", "temp_id": 2}, {"title": "x", "temp_id": 3, "story_type": "epic"}])"))
+  for (Diagnostic& d : lint_text(
+           "t.json",
+           R"([{"temp_id": 1}, {"title": " ", "temp_id": 2}, {"title": "x", "temp_id": 3, "story_type": "epic"}])"))
     EXPECT_NE(d.rule, "schema") << d.message;
 }
 
-TEST(SchemaRule, OneFindingPerStoryNotOnePerFile) {
-  auto findings = lint_text("t.json", R"([{"title": "A", "temp_id": 1, "duration": "1"}, {"title": "B", "temp_id": 2, "weight": "x"}])");
-  ASSERT_EQ(findings.size(), 2u);
+TEST(SchemaRule, OneFindingPerBadValue) {
+  auto findings = lint_text(
+      "t.json",
+      R"([{"title": "A", "temp_id": 1, "duration": "1", "billable": 0}, {"title": "B", "temp_id": 2, "weight": "x"}])");
+  ASSERT_EQ(findings.size(), 3u);
   EXPECT_EQ(findings[0].pointer, "/0/duration");
-  EXPECT_EQ(findings[1].pointer, "/1/weight");
+  EXPECT_EQ(findings[1].pointer, "/0/billable");
+  EXPECT_EQ(findings[2].pointer, "/1/weight");
+}
+
+}  // namespace
+}  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+TEST(SchemaRule, ValuesBelowTheNestingBoundAreLeftToNestingDepth) {
+  LintOptions options;
+  options.max_depth = 4;
+  auto findings = lint_text(
+      "t.json",
+      R"([{"title": "P", "temp_id": 1, "sub_stories": [{"title": "Q", "temp_id": 2, "sub_stories": [{"title": "W", "temp_id": 3}]}]}])",
+      options);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].rule, "nesting-depth");
+  EXPECT_EQ(findings[0].column, 91u);
+  EXPECT_EQ(findings[0].pointer, "/0/sub_stories/0/sub_stories");
 }
 
 }  // namespace

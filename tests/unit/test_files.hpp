@@ -10,7 +10,9 @@
 
 namespace ptmpl::testing {
 
-inline std::string source_path(const std::string& relative) { return std::string(PTMPL_SOURCE_DIR) + "/" + relative; }
+inline std::string source_path(const std::string& relative) {
+  return std::string(PTMPL_SOURCE_DIR) + "/" + relative;
+}
 
 inline std::string read_source(const std::string& relative) {
   std::ifstream in(source_path(relative), std::ios::binary);

@@ -44,7 +44,8 @@ using testing::read_source;
       }
       return ::testing::AssertionSuccess();
     }
-    default: return ::testing::AssertionSuccess();
+    default:
+      return ::testing::AssertionSuccess();
   }
 }
 
@@ -80,7 +81,7 @@ TEST(Writer, SamplesAreCanonicalByteForByte) {
 }
 
 TEST(Writer, CanonicalFormMatchesGolden) {
-  for (const std::string& name : {"messy-story-list", "template-raw-json-string", "api-envelope", "stories-object"}) {
+  for (std::string name : {"messy-story-list", "template-raw-json-string", "api-envelope", "stories-object"}) {
     SCOPED_TRACE(name);
     std::string text = read_source("tests/data/roundtrip/" + std::string(name) + ".json");
     json::Document doc = json::Document::parse(text);

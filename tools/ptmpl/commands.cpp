@@ -145,8 +145,8 @@ std::function<int()> setup_rules(CLI::App& app) {
     for (const RuleInfo& rule : rule_catalogue()) {
       std::string id(rule.id);
       std::string severity(to_string(rule.severity));
-      std::cout << id << std::string(width + 2 - id.size(), ' ') << severity
-                << std::string(9 - severity.size(), ' ') << rule.summary << "\n";
+      std::cout << id << std::string(width + 2 - id.size(), ' ') << severity << std::string(9 - severity.size(), ' ')
+                << rule.summary << "\n";
     }
     return int{kOk};
   };
@@ -189,7 +189,9 @@ std::function<int()> setup_gen(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   app.add_option("--stories", o->generate.stories, "stories at every level")->check(CLI::Range(1, 100'000'000));
-  app.add_option("--depth", o->generate.depth, "levels of sub_stories (1 = flat)")->capture_default_str()->check(CLI::Range(1, 100));
+  app.add_option("--depth", o->generate.depth, "levels of sub_stories (1 = flat)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   auto* deps = app.add_option("--deps", o->deps, "dependency links in all (default: one per story)");
   app.add_option("--seed", o->generate.seed, "random seed; the same seed gives the same bytes")->capture_default_str();
   app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");

@@ -9,9 +9,9 @@
 namespace ptmpl {
 
 struct GenerateOptions {
-  std::size_t stories = 100;             ///< stories at every level
-  std::size_t depth = 3;                 ///< levels of nesting (1 = no sub_stories), at most 100
-  std::optional<std::size_t> deps;       ///< dependency links in all; default: as many as stories
+  std::size_t stories = 100;        ///< stories at every level
+  std::size_t depth = 3;            ///< levels of nesting (1 = no sub_stories), at most 100
+  std::optional<std::size_t> deps;  ///< dependency links in all; default: as many as stories
   std::uint64_t seed = 1;
 };
 

@@ -5,16 +5,16 @@
 // byte offset of every value in the source, from which line and column are derived.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <memory>
 #include <new>
-#include <type_traits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ptmpl::json {
@@ -146,9 +146,7 @@ class Builder {
   [[nodiscard]] Value number_spelled(std::string_view spelling) const;
   [[nodiscard]] Value array(std::span<const Value> items) const;
   [[nodiscard]] Value object(std::span<const Member> members) const;
-  [[nodiscard]] Member member(std::string_view key, Value value) const {
-    return {string(key), value};
-  }
+  [[nodiscard]] Member member(std::string_view key, Value value) const { return {string(key), value}; }
 
  private:
   Arena* arena_;

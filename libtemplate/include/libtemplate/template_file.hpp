@@ -58,9 +58,7 @@ class TemplateFile {
   [[nodiscard]] Shape shape() const { return shape_; }
   [[nodiscard]] const std::vector<TemplateSource>& templates() const { return templates_; }
   /// Decoded raw_json strings, one Document each (their issues are reported at the string).
-  [[nodiscard]] const std::vector<std::unique_ptr<json::Document>>& inner_documents() const {
-    return inner_documents_;
-  }
+  [[nodiscard]] const std::vector<std::unique_ptr<json::Document>>& inner_documents() const { return inner_documents_; }
 
   /// Position in the file of a value of `source`'s story tree (for a value inside a raw_json
   /// string, the position of that string).
@@ -73,8 +71,8 @@ class TemplateFile {
   static Result<TemplateFile> read(const std::string& path, const ReadOptions& options = {});
 
  private:
-  void collect_template(const json::Value& project_template, std::string pointer,
-                        const json::Value* assignments, const ReadOptions& options);
+  void collect_template(const json::Value& project_template, std::string pointer, const json::Value* assignments,
+                        const ReadOptions& options);
 
   std::string path_;
   FileText bytes_;

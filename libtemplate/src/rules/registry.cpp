@@ -16,10 +16,8 @@ struct Rule {
 };
 
 constexpr std::array kRules = {
-    Rule{{"duplicate-key", Severity::Warning, "the same key appears twice in one object"},
-         rules::check_duplicate_key},
-    Rule{{"json-syntax", Severity::Error, "the file is not valid JSON (or not valid UTF-8)"},
-         rules::check_json_syntax},
+    Rule{{"duplicate-key", Severity::Warning, "the same key appears twice in one object"}, rules::check_duplicate_key},
+    Rule{{"json-syntax", Severity::Error, "the file is not valid JSON (or not valid UTF-8)"}, rules::check_json_syntax},
     Rule{{"nesting-depth", Severity::Warning, "arrays and objects nest deeper than the bound (default 256)"},
          rules::check_nesting_depth},
     Rule{{"schema", Severity::Error, "a value has the wrong type or shape for the bundled JSON Schema"},
@@ -50,7 +48,9 @@ const std::array<RuleInfo, kRules.size()> kCatalogue = make_catalogue();
 
 }  // namespace
 
-std::span<const RuleInfo> rule_catalogue() { return kCatalogue; }
+std::span<const RuleInfo> rule_catalogue() {
+  return kCatalogue;
+}
 
 const RuleInfo* find_rule(std::string_view id) {
   auto it = std::lower_bound(kCatalogue.begin(), kCatalogue.end(), id,
@@ -120,15 +120,15 @@ namespace rules {
 void Context::report(std::string_view rule, Severity severity, const TemplateSource& source, const json::Value& at,
                      std::string pointer, std::string message) {
   json::Position p = file_.position_of(source, at);
-  diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,
-                          std::move(pointer)});
+  diagnostics_.push_back(
+      {std::string(rule), severity, std::move(message), file_.path(), p.line, p.column, std::move(pointer)});
 }
 
 void Context::report_at_offset(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
                                std::string message) {
   json::Position p = file_.document().position(offset);
-  diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,
-                          std::move(pointer)});
+  diagnostics_.push_back(
+      {std::string(rule), severity, std::move(message), file_.path(), p.line, p.column, std::move(pointer)});
 }
 
 std::string Context::line_of(const TemplateSource& source, const json::Value& at) const {

@@ -1,15 +1,15 @@
 // Rule `schema`: every value against the bundled JSON Schemas (RapidJSON's SchemaValidator).
 //
-// RapidJSON 1.1 stops at the first violation, so each story is validated on its own (with its
-// sub_stories emptied, as they are validated in turn) and the template's own fields once (with
-// raw_json emptied): one finding per story at most, each with an exact place. Values a
-// dedicated rule reports (a missing or blank title, an invalid story_type) are replaced by
-// valid ones during validation, so they are reported once, by that rule.
-#include <cmath>
+// RapidJSON 1.1's validator stops at the first violation, so the rule validates each value on
+// its own against the schema of its key (a story's `duration` against
+// raw_json.schema.json#/definitions/story/properties/duration, and so on): one finding per
+// bad value, each at its exact place. Values a dedicated rule reports are left to it: a
+// missing or blank title (title-missing) and story_type (story-type-invalid).
 #include <cstdlib>
+#include <map>
 #include <memory>
 
-// RapidJSON 1.1 has its own regex engine, which knows neither `\\S` nor `{n}`; the schemas
+// RapidJSON 1.1 has its own regex engine, which knows neither `\S` nor `{n}`; the schemas
 // need both. Defining this macro (to any value) makes schema.h use std::regex instead.
 #define RAPIDJSON_SCHEMA_USE_INTERNALREGEX 0
 #include <rapidjson/document.h>
@@ -23,29 +23,48 @@ namespace ptmpl::rules {
 
 namespace {
 
+// The schema of one key of one kind of object, ready to validate that key's value.
+struct PropertySchema {
+  std::unique_ptr<rapidjson::Document> wrapper;  // {"$ref": "<file>#<pointer>"}
+  std::unique_ptr<rapidjson::SchemaDocument> validator;
+  const rapidjson::Value* json = nullptr;  // the property's schema, for messages
+  const rapidjson::Document* file = nullptr;
+};
+
+using Properties = std::map<std::string, PropertySchema, std::less<>>;
+
 class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
  public:
   Schemas() {
-    raw_text_.Parse(bundled_schema("raw_json").value_or("{}").data(), bundled_schema("raw_json").value_or("{}").size());
-    template_text_.Parse(bundled_schema("template").value_or("{}").data(),
-                         bundled_schema("template").value_or("{}").size());
-    story_text_.Parse(R"({"$ref": "raw_json.schema.json#/definitions/story"})");
+    parse(raw_text_, "raw_json");
+    parse(template_text_, "template");
     raw_ = std::make_unique<rapidjson::SchemaDocument>(raw_text_, this);
     template_ = std::make_unique<rapidjson::SchemaDocument>(template_text_, this);
-    story_ = std::make_unique<rapidjson::SchemaDocument>(story_text_, this);
+    story_ = properties("raw_json.schema.json", raw_text_, "/definitions/story");
+    dependency_ = properties("raw_json.schema.json", raw_text_, "/definitions/dependency");
+    project_template_ = properties("template.schema.json", template_text_, "/definitions/project_template");
+    document_ = properties("template.schema.json", template_text_, "");
+    dependency_required_ = required(raw_text_, "/definitions/dependency");
   }
 
   const rapidjson::SchemaDocument* GetRemoteDocument(const char* uri, rapidjson::SizeType length) override {
     // RapidJSON 1.1 passes the URI one character short ("raw_json.schema.jso"); match the stem.
-    if (std::string_view(uri, length).starts_with("raw_json.schema.jso")) return raw_.get();
+    std::string_view name(uri, length);
+    if (name.starts_with("raw_json.schema.jso")) return raw_.get();
+    if (name.starts_with("template.schema.jso")) return template_.get();
     return nullptr;
   }
 
-  [[nodiscard]] const rapidjson::SchemaDocument& story() const { return *story_; }
-  [[nodiscard]] const rapidjson::SchemaDocument& document() const { return *template_; }
-  [[nodiscard]] const rapidjson::Document& raw_text() const { return raw_text_; }
-  [[nodiscard]] const rapidjson::Document& template_text() const { return template_text_; }
-  [[nodiscard]] const rapidjson::Document& story_text() const { return story_text_; }
+  [[nodiscard]] const Properties& story() const { return story_; }
+  [[nodiscard]] const Properties& dependency() const { return dependency_; }
+  [[nodiscard]] const Properties& project_template() const { return project_template_; }
+  [[nodiscard]] const Properties& document() const { return document_; }
+  [[nodiscard]] const std::vector<std::string>& dependency_required() const { return dependency_required_; }
+  [[nodiscard]] const rapidjson::Document* file(std::string_view name) const {
+    if (name.starts_with("raw_json.schema.json")) return &raw_text_;
+    if (name.starts_with("template.schema.json")) return &template_text_;
+    return nullptr;
+  }
 
   static const Schemas& get() {
     static const Schemas schemas;  // immutable once built; thread-safe initialisation
@@ -53,31 +72,60 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
   }
 
  private:
+  static void parse(rapidjson::Document& doc, std::string_view name) {
+    std::string_view text = bundled_schema(name).value_or("{}");
+    doc.Parse(text.data(), text.size());
+  }
+
+  Properties properties(const std::string& file, const rapidjson::Document& doc, const std::string& object) {
+    Properties out;
+    const rapidjson::Value* props = rapidjson::Pointer((object + "/properties").c_str()).Get(doc);
+    if (props == nullptr || !props->IsObject()) return out;
+    for (const auto& m : props->GetObject()) {
+      std::string key = m.name.GetString();
+      PropertySchema p;
+      p.wrapper = std::make_unique<rapidjson::Document>();
+      std::string ref = file + "#" + object + "/properties/" + json::pointer_escape(key);
+      p.wrapper->SetObject();
+      p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
+      p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
+      p.json = &m.value;
+      p.file = &doc;
+      out.emplace(key, std::move(p));
+    }
+    return out;
+  }
+
+  static std::vector<std::string> required(const rapidjson::Document& doc, const std::string& object) {
+    std::vector<std::string> out;
+    const rapidjson::Value* list = rapidjson::Pointer((object + "/required").c_str()).Get(doc);
+    if (list != nullptr && list->IsArray())
+      for (const auto& key : list->GetArray()) out.emplace_back(key.GetString());
+    return out;
+  }
+
   rapidjson::Document raw_text_;
   rapidjson::Document template_text_;
-  rapidjson::Document story_text_;
   std::unique_ptr<rapidjson::SchemaDocument> raw_;
   std::unique_ptr<rapidjson::SchemaDocument> template_;
-  std::unique_ptr<rapidjson::SchemaDocument> story_;
+  Properties story_, dependency_, project_template_, document_;
+  std::vector<std::string> dependency_required_;
 };
 
-bool is_blank(std::string_view text) {
-  return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
-}
-
-// What to hold back or stand in for while replaying a value into the validator.
-enum class Replay { Value, Story, Template };
-
-// Sends `v` to the validator as SAX events. Only the last of duplicate keys is sent (the one
-// the service keeps). Depth is bounded by the parser's nesting bound.
+// Sends `v` to the validator as SAX events; of duplicate keys only the last (the one the
+// service keeps). Depth is bounded by the parser's nesting bound.
 template <class Handler>
-bool replay(const json::Value& v, Handler& h, Replay mode) {
+bool replay(const json::Value& v, Handler& h) {
   switch (v.kind()) {
     case json::Kind::Null:
-    case json::Kind::Truncated: return h.Null();
-    case json::Kind::True: return h.Bool(true);
-    case json::Kind::False: return h.Bool(false);
-    case json::Kind::String: return h.String(v.text().data(), static_cast<rapidjson::SizeType>(v.text().size()), true);
+    case json::Kind::Truncated:
+      return h.Null();
+    case json::Kind::True:
+      return h.Bool(true);
+    case json::Kind::False:
+      return h.Bool(false);
+    case json::Kind::String:
+      return h.String(v.text().data(), static_cast<rapidjson::SizeType>(v.text().size()), true);
     case json::Kind::Number: {
       std::string spelling(v.text());
       if (v.is_integer_spelling()) {
@@ -92,57 +140,40 @@ bool replay(const json::Value& v, Handler& h, Replay mode) {
     case json::Kind::Array: {
       if (!h.StartArray()) return false;
       for (const json::Value& item : v.items())
-        if (!replay(item, h, Replay::Value)) return false;
+        if (!replay(item, h)) return false;
       return h.EndArray(static_cast<rapidjson::SizeType>(v.items().size()));
     }
-    case json::Kind::Object: break;
+    case json::Kind::Object:
+      break;
   }
   if (!h.StartObject()) return false;
   rapidjson::SizeType count = 0;
-  bool has_title = false;
-  auto members = v.members();
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    std::string_view key = members[i].key.text();
-    if (v.find(key) != &members[i].value) continue;  // an earlier duplicate
-    const json::Value& value = members[i].value;
-    if (!h.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true)) return false;
+  for (const json::Member& m : v.members()) {
+    std::string_view key = m.key.text();
+    if (v.find(key) != &m.value) continue;  // an earlier duplicate
     ++count;
-    bool ok = true;
-    if (mode != Replay::Value && key == "title" && value.is_string()) {
-      has_title = true;
-      ok = h.String(is_blank(value.text()) ? "title" : value.text().data(),
-                    is_blank(value.text()) ? 5 : static_cast<rapidjson::SizeType>(value.text().size()), true);
-    } else if (mode != Replay::Value && key == "title") {
-      has_title = true;
-      ok = replay(value, h, Replay::Value);
-    } else if (mode == Replay::Story && key == "story_type" &&
-               !(value.is_string() && parse_story_type(value.text()))) {
-      ok = h.String("task", 4, true);
-    } else if ((mode == Replay::Story && key == "sub_stories" && value.is_array()) ||
-               (mode == Replay::Template && key == "raw_json" && value.is_array())) {
-      ok = h.StartArray() && h.EndArray(0);
-    } else {
-      ok = replay(value, h, Replay::Value);
-    }
-    if (!ok) return false;
-  }
-  if (mode != Replay::Value && !has_title) {
-    if (!h.Key("title", 5, true) || !h.String("title", 5, true)) return false;
-    ++count;
+    if (!h.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true) || !replay(m.value, h)) return false;
   }
   return h.EndObject(count);
 }
 
 std::string describe_kind(const json::Value& v) {
   switch (v.kind()) {
-    case json::Kind::Null: return "null";
+    case json::Kind::Null:
+      return "null";
     case json::Kind::True:
-    case json::Kind::False: return "a boolean";
-    case json::Kind::Number: return v.is_integer_spelling() ? "an integer" : "a number";
-    case json::Kind::String: return "a string";
-    case json::Kind::Array: return "an array";
-    case json::Kind::Object: return "an object";
-    case json::Kind::Truncated: return "a deeply nested value";
+    case json::Kind::False:
+      return "a boolean";
+    case json::Kind::Number:
+      return v.is_integer_spelling() ? "an integer" : "a number";
+    case json::Kind::String:
+      return "a string";
+    case json::Kind::Array:
+      return "an array";
+    case json::Kind::Object:
+      return "an object";
+    case json::Kind::Truncated:
+      return "a deeply nested value";
   }
   return "a value";
 }
@@ -179,42 +210,34 @@ std::string to_text(const rapidjson::Value& v) {
   return "null";
 }
 
-std::string pointer_text(const rapidjson::Pointer& pointer) {
-  rapidjson::StringBuffer buffer;
-  pointer.Stringify(buffer);
-  return buffer.GetString();
-}
-
-// The schema that governs the value at `pointer` (relative to the value validated with
-// `schema`), following properties, items and $refs. RapidJSON 1.1 reports the failing schema's
-// place only inside the validator's own document, which is not where $refs lead.
-const rapidjson::Value* schema_at(const rapidjson::Value* schema, std::string_view pointer) {
+// The schema that governs the value at `pointer` below a property's schema, following
+// properties, items and $refs. (RapidJSON 1.1 reports the failing schema's place only inside
+// the validator's own document, which is not where $refs lead.)
+const rapidjson::Value* schema_at(const PropertySchema& property, std::string_view pointer) {
   const Schemas& schemas = Schemas::get();
-  const rapidjson::Document* doc = nullptr;
+  const rapidjson::Document* file = property.file;
   auto follow_refs = [&](const rapidjson::Value* at) {
     for (int hops = 0; at != nullptr && at->IsObject() && hops < 8; ++hops) {
       auto ref = at->FindMember("$ref");
       if (ref == at->MemberEnd() || !ref->value.IsString()) break;
       std::string_view target = ref->value.GetString();
-      if (target.starts_with("raw_json.schema.json")) {
-        doc = &schemas.raw_text();
-        target.remove_prefix(20);
+      if (std::size_t hash = target.find('#'); hash != std::string_view::npos) {
+        if (hash > 0) file = schemas.file(target.substr(0, hash));
+        target.remove_prefix(hash + 1);
       }
-      if (target.starts_with("#")) target.remove_prefix(1);
-      at = doc != nullptr ? rapidjson::Pointer(std::string(target).c_str()).Get(*doc) : nullptr;
+      at = file != nullptr ? rapidjson::Pointer(std::string(target).c_str()).Get(*file) : nullptr;
     }
     return at;
   };
-  doc = schema == &schemas.template_text() ? &schemas.template_text() : &schemas.raw_text();
-  const rapidjson::Value* at = follow_refs(schema);
+  const rapidjson::Value* at = follow_refs(property.json);
   while (at != nullptr && !pointer.empty()) {
     pointer.remove_prefix(1);
     std::size_t cut = pointer.find('/');
     std::string segment(pointer.substr(0, cut));
     pointer = cut == std::string_view::npos ? std::string_view{} : pointer.substr(cut);
     const rapidjson::Value* next = nullptr;
-    if (auto items = at->FindMember("items"); items != at->MemberEnd() && !segment.empty() &&
-                                               segment.find_first_not_of("0123456789") == std::string::npos) {
+    bool index = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+    if (auto items = at->FindMember("items"); index && items != at->MemberEnd()) {
       next = &items->value;
     } else if (auto props = at->FindMember("properties"); props != at->MemberEnd()) {
       auto prop = props->value.FindMember(segment.c_str());
@@ -226,119 +249,172 @@ const rapidjson::Value* schema_at(const rapidjson::Value* schema, std::string_vi
 }
 
 struct Violation {
-  std::string pointer;  ///< relative to the validated value
+  std::string pointer;  ///< below the validated value
   std::string message;
 };
 
-// Turns the validator's first violation into a sentence naming the value and what it must be.
-// `file_prefix` replaces the leading `validated_prefix` of the validator's pointer to find the
-// value in `root` (an envelope's template is validated as if it were a template document).
-Violation explain(const rapidjson::SchemaValidator& validator, const rapidjson::Value& root_schema,
-                  const json::Value& root, std::string_view validated_prefix = "", std::string_view file_prefix = "") {
-  std::string keyword = validator.GetInvalidSchemaKeyword();
-  std::string pointer = pointer_text(validator.GetInvalidDocumentPointer());
-  const rapidjson::Value* schema = schema_at(&root_schema, pointer);
-  if (!validated_prefix.empty() && pointer.starts_with(validated_prefix))
-    pointer = std::string(file_prefix) + pointer.substr(validated_prefix.size());
-  const json::Value* value = json::resolve_pointer(root, pointer);
-  std::string name = pointer.empty() ? "the value" : "`" + pointer.substr(pointer.rfind('/') + 1) + "`";
+// Validates one value against its key's schema; the first violation as a sentence that names
+// the value (by its path below `owner`) and what it must be.
+std::optional<Violation> validate(const PropertySchema& property, const json::Value& value, std::string_view key) {
+  rapidjson::SchemaValidator validator(*property.validator);
+  if (replay(value, validator) && validator.IsValid()) return std::nullopt;
 
-  auto field = [&](const char* key) -> const rapidjson::Value* {
+  std::string keyword = validator.GetInvalidSchemaKeyword();
+  rapidjson::StringBuffer buffer;
+  validator.GetInvalidDocumentPointer().Stringify(buffer);
+  std::string pointer = buffer.GetString();
+  const rapidjson::Value* schema = schema_at(property, pointer);
+  const json::Value* at = json::resolve_pointer(value, pointer);
+  std::string path = std::string(key) + pointer;
+  std::string name = "`" + (pointer.empty() ? std::string(key) : pointer.substr(pointer.rfind('/') + 1)) + "`";
+  if (!pointer.empty() && pointer.find_last_not_of("0123456789") == pointer.rfind('/'))
+    name = "`" + path + "`";  // an array item: name it with its array
+
+  auto field = [&](const char* k) -> const rapidjson::Value* {
     if (schema == nullptr || !schema->IsObject()) return nullptr;
-    auto it = schema->FindMember(key);
+    auto it = schema->FindMember(k);
     return it == schema->MemberEnd() ? nullptr : &it->value;
   };
 
   std::string message;
-  if (keyword == "type" && value != nullptr && value->is_integer_spelling() && !value->as_int64()) {
-    message = name + " is out of range: " + std::string(value->text()) + " does not fit in a 64-bit integer";
+  if (keyword == "type" && at != nullptr && at->is_integer_spelling() && !at->as_int64()) {
+    message = name + " is out of range: " + std::string(at->text()) + " does not fit in a 64-bit integer";
   } else if (keyword == "type") {
     const rapidjson::Value* type = field("type");
     message = name + " must be " + (type != nullptr ? describe_type(*type) : "of another type") + ", found " +
-              (value != nullptr ? describe_kind(*value) : "another type");
+              (at != nullptr ? describe_kind(*at) : "another type");
   } else if (keyword == "enum") {
     message = name + " must be one of ";
     if (const rapidjson::Value* values = field("enum"); values != nullptr && values->IsArray())
       for (rapidjson::SizeType i = 0; i < values->Size(); ++i) message += (i > 0 ? ", " : "") + to_text((*values)[i]);
-    if (value != nullptr && (value->is_number() || value->is_string()))
-      message += "; found " + std::string(value->is_string() ? "\"" : "") + std::string(value->text()) +
-                 (value->is_string() ? "\"" : "");
+    if (at != nullptr && (at->is_number() || at->is_string()))
+      message += "; found " + std::string(at->is_string() ? "\"" : "") + std::string(at->text()) +
+                 (at->is_string() ? "\"" : "");
   } else if (keyword == "minimum" || keyword == "maximum") {
     const rapidjson::Value* bound = field(keyword.c_str());
     message = name + " must be " + (keyword == "minimum" ? "at least " : "at most ") +
               (bound != nullptr ? to_text(*bound) : "in range");
-    if (value != nullptr && value->is_number()) message += ", found " + std::string(value->text());
+    if (at != nullptr && at->is_number()) message += ", found " + std::string(at->text());
   } else if (keyword == "minLength") {
     message = name + " must not be empty";
   } else if (keyword == "pattern") {
     const rapidjson::Value* pattern = field("pattern");
     message = name + " must match the pattern " + (pattern != nullptr ? to_text(*pattern) : "of the schema");
-    if (value != nullptr && value->is_string()) message += ", found \"" + std::string(value->text()) + "\"";
+    if (at != nullptr && at->is_string()) message += ", found \"" + std::string(at->text()) + "\"";
   } else if (keyword == "required") {
     std::string missing;
     if (const rapidjson::Value* required = field("required"); required != nullptr && required->IsArray())
-      for (const auto& key : required->GetArray())
-        if (value != nullptr && value->find(key.GetString()) == nullptr) {
-          missing = key.GetString();
+      for (const auto& k : required->GetArray())
+        if (at != nullptr && at->find(k.GetString()) == nullptr) {
+          missing = k.GetString();
           break;
         }
-    message = (pointer.empty() ? std::string("the object") : name) + " is missing the required key `" + missing + "`";
+    message = "`" + path + "` is missing the required key `" + missing + "`";
   } else if (keyword == "anyOf" || keyword == "oneOf") {
     message = name + " does not have an allowed form";
     if (const rapidjson::Value* description = field("description"); description != nullptr && description->IsString())
       message += " (" + std::string(description->GetString()) + ")";
-  } else if (keyword == "additionalProperties") {
-    message = (pointer.empty() ? std::string("the object") : name) + " has a key the schema does not allow";
   } else {
     message = name + " does not satisfy the schema's `" + keyword + "`";
   }
-  return {pointer, message};
+  return Violation{pointer, message};
 }
 
-// Validates each story of `list` (and, recursively, of its sub_stories).
-void check_story_list(Context& context, const TemplateSource& source, const json::Value& list,
-                      const std::string& prefix) {
+// Reports where a value is: inside the story tree of `source`, or (for template-level values)
+// in the file itself.
+class Reporter {
+ public:
+  Reporter(Context& context, const TemplateSource& source, bool in_stories)
+      : context_(context), source_(source), in_stories_(in_stories) {}
+
+  void operator()(const json::Value& at, std::string pointer, std::string message) const {
+    if (in_stories_)
+      context_.report("schema", Severity::Error, source_, at, std::move(pointer), std::move(message));
+    else
+      context_.report_at_offset("schema", Severity::Error, at.offset(), std::move(pointer), std::move(message));
+  }
+
+ private:
+  Context& context_;
+  const TemplateSource& source_;
+  bool in_stories_;
+};
+
+// Each member of `object` (last of duplicates) against the schema of its key, except those
+// `skip` leaves to other checks.
+template <class Skip>
+void check_members(const Reporter& report, const json::Value& object, const std::string& pointer,
+                   const Properties& properties, Skip&& skip) {
+  for (const json::Member& m : object.members()) {
+    std::string_view key = m.key.text();
+    // Values below the nesting bound were not read; nesting-depth reports them.
+    if (object.find(key) != &m.value || m.value.kind() == json::Kind::Truncated || skip(key, m.value)) continue;
+    auto property = properties.find(key);
+    if (property == properties.end()) continue;  // unknown keys are allowed
+    if (auto violation = validate(property->second, m.value, key)) {
+      const json::Value* at = json::resolve_pointer(m.value, violation->pointer);
+      report(at != nullptr ? *at : m.value, pointer + "/" + json::pointer_escape(key) + violation->pointer,
+             violation->message);
+    }
+  }
+}
+
+void check_stories(const Reporter& report, const json::Value& list, const std::string& prefix);
+
+void check_dependencies(const Reporter& report, const json::Value& list, const std::string& prefix) {
   const Schemas& schemas = Schemas::get();
-  std::size_t index = 0;
-  for (const json::Value& story : list.items()) {
-    std::string pointer = prefix + "/" + std::to_string(index++);
-    rapidjson::SchemaValidator validator(schemas.story());
-    if (!replay(story, validator, Replay::Story) || !validator.IsValid()) {
-      Violation v = explain(validator, schemas.story_text(), story);
-      const json::Value* at = json::resolve_pointer(story, v.pointer);
-      std::string message = v.pointer.empty() && !story.is_object()
-                                ? "a story must be an object, found " + describe_kind(story)
-                                : v.message;
-      context.report("schema", Severity::Error, source, at != nullptr ? *at : story, pointer + v.pointer,
-                     message);
+  for (std::size_t i = 0; i < list.items().size(); ++i) {
+    const json::Value& dep = list.items()[i];
+    std::string pointer = prefix + "/" + std::to_string(i);
+    if (dep.kind() == json::Kind::Truncated) continue;
+    if (!dep.is_object()) {
+      report(dep, pointer, "a dependency must be an object, found " + describe_kind(dep));
+      continue;
     }
-    if (const json::Value* children = story.find("sub_stories"); children != nullptr && children->is_array())
-      check_story_list(context, source, *children, pointer + "/sub_stories");
+    for (const std::string& key : schemas.dependency_required())
+      if (dep.find(key) == nullptr) report(dep, pointer, "the dependency is missing the required key `" + key + "`");
+    check_members(report, dep, pointer, schemas.dependency(),
+                  [](std::string_view, const json::Value&) { return false; });
   }
 }
 
-// The template document around the stories: wraps a template object as
-// {"project_template": …} so an envelope's entries are checked like a document.
-template <class Handler>
-bool replay_document(const TemplateFile& file, const TemplateSource& source, Handler& h) {
-  const json::Value& root = file.document().root();
-  if (file.shape() == Shape::TemplateDocument) {
-    if (!h.StartObject()) return false;
-    rapidjson::SizeType count = 0;
-    auto members = root.members();
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      std::string_view key = members[i].key.text();
-      if (root.find(key) != &members[i].value) continue;
-      ++count;
-      if (!h.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true)) return false;
-      Replay mode = key == "project_template" ? Replay::Template : Replay::Value;
-      if (!replay(members[i].value, h, mode)) return false;
-    }
-    return h.EndObject(count);
+void check_story(const Reporter& report, const json::Value& story, const std::string& pointer) {
+  if (story.kind() == json::Kind::Truncated) return;
+  if (!story.is_object()) {
+    report(story, pointer, "a story must be an object, found " + describe_kind(story));
+    return;
   }
+  check_members(report, story, pointer, Schemas::get().story(), [](std::string_view key, const json::Value& v) {
+    // title-missing and story-type-invalid report these; lists of stories and dependencies
+    // are checked item by item below.
+    return key == "story_type" || (key == "title" && v.is_string()) ||
+           ((key == "sub_stories" || key == "dependencies") && v.is_array());
+  });
+  if (const json::Value* deps = story.find("dependencies"); deps != nullptr && deps->is_array())
+    check_dependencies(report, *deps, pointer + "/dependencies");
+  if (const json::Value* children = story.find("sub_stories"); children != nullptr && children->is_array())
+    check_stories(report, *children, pointer + "/sub_stories");
+}
+
+void check_stories(const Reporter& report, const json::Value& list, const std::string& prefix) {
+  for (std::size_t i = 0; i < list.items().size(); ++i)
+    check_story(report, list.items()[i], prefix + "/" + std::to_string(i));
+}
+
+void check_template_fields(Context& context, const TemplateSource& source) {
+  const TemplateFile& file = context.file();
+  const Schemas& schemas = Schemas::get();
+  Reporter report(context, source, false);
+  const json::Value& root = file.document().root();
   const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
-  return h.StartObject() && h.Key("project_template", 16, true) && replay(*pt, h, Replay::Template) &&
-         h.EndObject(1);
+  if (pt == nullptr) return;
+  if (file.shape() == Shape::TemplateDocument)
+    check_members(report, root, "", schemas.document(),
+                  [](std::string_view key, const json::Value&) { return key == "project_template"; });
+  check_members(report, *pt, source.template_pointer, schemas.project_template(),
+                [](std::string_view key, const json::Value& v) {
+                  return (key == "title" && v.is_string()) || (key == "raw_json" && (v.is_array() || v.is_string()));
+                });
 }
 
 }  // namespace
@@ -346,30 +422,28 @@ bool replay_document(const TemplateFile& file, const TemplateSource& source, Han
 void check_schema(Context& context) {
   const TemplateFile& file = context.file();
   if (!file.document().ok()) return;
+  const json::Value& root = file.document().root();
   if (file.shape() == Shape::Unknown) {
-    context.report_at_offset("schema", Severity::Error, file.document().root().offset(), "",
+    context.report_at_offset("schema", Severity::Error, root.offset(), "",
                              "not a template: expected a story list (array), a template document "
                              "({\"project_template\": …}) or an API response with project_templates");
     return;
   }
-  const Schemas& schemas = Schemas::get();
+  if (file.shape() == Shape::TemplateDocument && !root.find("project_template")->is_object()) {
+    const json::Value& pt = *root.find("project_template");
+    context.report_at_offset("schema", Severity::Error, pt.offset(), "/project_template",
+                             "`project_template` must be an object, found " + describe_kind(pt));
+    return;
+  }
   for (const TemplateSource& source : file.templates()) {
-    if (!source.template_pointer.empty()) {
-      rapidjson::SchemaValidator validator(schemas.document());
-      if (!replay_document(file, source, validator) || !validator.IsValid()) {
-        bool envelope = file.shape() == Shape::Envelope;
-        Violation v = explain(validator, schemas.template_text(), file.document().root(),
-                              envelope ? "/project_template" : "", source.template_pointer);
-        const json::Value* at = json::resolve_pointer(file.document().root(), v.pointer);
-        context.report_at_offset("schema", Severity::Error, at != nullptr ? at->offset() : 0, v.pointer, v.message);
-      }
-    }
+    if (!source.template_pointer.empty()) check_template_fields(context, source);
     if (source.raw_json_string && source.story_document->ok() && source.story_list == nullptr) {
       context.report("schema", Severity::Error, source, *source.raw_json_string, source.template_pointer + "/raw_json",
                      "the raw_json string must hold a JSON array of stories, found " +
                          describe_kind(source.story_document->root()));
     }
-    if (source.story_list != nullptr) check_story_list(context, source, *source.story_list, source.story_prefix);
+    if (source.story_list != nullptr)
+      check_stories(Reporter(context, source, true), *source.story_list, source.story_prefix);
   }
 }
 

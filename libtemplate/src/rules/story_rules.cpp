@@ -21,8 +21,8 @@ void check_title_missing(Context& context) {
         context.report_at_offset("title-missing", Severity::Error, pt->offset(), source.template_pointer,
                                  "the template has no title");
       else if (title != nullptr && title->is_string() && is_blank(title->text()))
-        context.report_at_offset("title-missing", Severity::Error, title->offset(),
-                                 source.template_pointer + "/title", "the template's title is blank");
+        context.report_at_offset("title-missing", Severity::Error, title->offset(), source.template_pointer + "/title",
+                                 "the template's title is blank");
     }
     for_each_story(source.model.stories, [&](const Story& story, int) {
       const json::Value* title = story.origin.node.find("title");
@@ -42,7 +42,8 @@ void check_story_type_invalid(Context& context) {
       const json::Value* type = story.origin.node.find("story_type");
       if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
       std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
-      context.report("story-type-invalid", Severity::Error, source, *type, std::string(story.origin.pointer) + "/story_type",
+      context.report("story-type-invalid", Severity::Error, source, *type,
+                     std::string(story.origin.pointer) + "/story_type",
                      "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
     });
   }

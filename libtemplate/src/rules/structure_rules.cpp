@@ -51,22 +51,21 @@ void check_json_syntax(Context& context) {
 
 void check_duplicate_key(Context& context) {
   const TemplateFile& file = context.file();
-  for_each_issue(context, json::ParseIssue::Type::DuplicateKey,
-                 [&](const json::ParseIssue& issue, const TemplateSource* source, const json::Document* inner) {
-                   if (source == nullptr) {
-                     json::Position first = file.document().position(issue.other_offset);
-                     context.report_at_offset("duplicate-key", Severity::Warning, issue.offset,
-                                              story_pointer(file, issue.pointer),
-                                              issue.message + " (first at line " + std::to_string(first.line) +
-                                                  "); the last value is the one used");
-                   } else {
-                     json::Position first = inner->position(issue.other_offset);
-                     context.report("duplicate-key", Severity::Warning, *source, *source->raw_json_string,
-                                    issue.pointer,
-                                    inner_place(*inner, issue.offset) + issue.message + " (first at line " +
-                                        std::to_string(first.line) + "); the last value is the one used");
-                   }
-                 });
+  for_each_issue(
+      context, json::ParseIssue::Type::DuplicateKey,
+      [&](const json::ParseIssue& issue, const TemplateSource* source, const json::Document* inner) {
+        if (source == nullptr) {
+          json::Position first = file.document().position(issue.other_offset);
+          context.report_at_offset(
+              "duplicate-key", Severity::Warning, issue.offset, story_pointer(file, issue.pointer),
+              issue.message + " (first at line " + std::to_string(first.line) + "); the last value is the one used");
+        } else {
+          json::Position first = inner->position(issue.other_offset);
+          context.report("duplicate-key", Severity::Warning, *source, *source->raw_json_string, issue.pointer,
+                         inner_place(*inner, issue.offset) + issue.message + " (first at line " +
+                             std::to_string(first.line) + "); the last value is the one used");
+        }
+      });
 }
 
 void check_nesting_depth(Context& context) {

@@ -16,7 +16,8 @@ void check_temp_id_missing(Context& context) {
                            (story.dependencies.size() == 1 ? " dependency names" : " dependencies name") +
                            " it as source_id");
       } else {
-        context.report("temp-id-missing", Severity::Warning, source, story.origin.node, std::string(story.origin.pointer),
+        context.report("temp-id-missing", Severity::Warning, source, story.origin.node,
+                       std::string(story.origin.pointer),
                        "story" + title + " has no temp_id, so no dependency can refer to it");
       }
     });
@@ -32,7 +33,8 @@ void check_temp_id_duplicate(Context& context) {
       if (inserted) return;
       const Story& earlier = *it->second;
       const json::Value& value = *story.origin.node.find("temp_id");
-      context.report("temp-id-duplicate", Severity::Error, source, value, std::string(story.origin.pointer) + "/temp_id",
+      context.report("temp-id-duplicate", Severity::Error, source, value,
+                     std::string(story.origin.pointer) + "/temp_id",
                      "duplicate temp_id " + it->first + " (first defined at " +
                          context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
                          std::string(earlier.origin.pointer) + "/temp_id)");
