@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 #include <rapidjson/error/error.h>
 #include <rapidjson/memorystream.h>
@@ -13,16 +15,86 @@ namespace ptmpl::json {
 // ---------------------------------------------------------------------------------------------
 // Arena and Builder
 
+namespace {
+
+constexpr std::size_t kBlockSize = std::size_t{1} << 20;
+constexpr std::size_t kPoolLimit = 256;  // blocks kept for reuse: 256 MiB
+
+// Blocks of destroyed arenas, kept for the next ones.
+class BlockPool {
+ public:
+  std::byte* take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        std::byte* block = free_.back();
+        free_.pop_back();
+        return block;
+      }
+    }
+    return new std::byte[kBlockSize];
+  }
+  void give(std::byte* block) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (free_.size() < kPoolLimit) {
+        free_.push_back(block);
+        return;
+      }
+    }
+    delete[] block;
+  }
+  static BlockPool& get() {
+    static BlockPool* pool = new BlockPool;  // never destroyed: arenas may outlive statics
+    return *pool;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::byte*> free_;
+};
+
+}  // namespace
+
+Arena& Arena::operator=(Arena&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  blocks_ = std::move(other.blocks_);
+  other.blocks_.clear();
+  cursor_ = std::exchange(other.cursor_, nullptr);
+  left_ = std::exchange(other.left_, 0);
+  total_ = std::exchange(other.total_, 0);
+  return *this;
+}
+
+void Arena::release() {
+  for (const Block& block : blocks_) {
+    if (block.size == kBlockSize)
+      BlockPool::get().give(block.data);
+    else
+      delete[] block.data;
+  }
+  blocks_.clear();
+  cursor_ = nullptr;
+  left_ = 0;
+}
+
 void* Arena::allocate(std::size_t bytes, std::size_t align) {
   if (bytes == 0) return nullptr;
   auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
   std::size_t pad = misalign == 0 ? 0 : align - misalign;
   if (cursor_ == nullptr || pad + bytes > left_) {
-    std::size_t size = std::max(next_block_, bytes + align);
-    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
-    cursor_ = blocks_.back().get();
-    left_ = size;
-    next_block_ = std::min<std::size_t>(next_block_ * 2, 64u << 20);
+    if (bytes + align > kBlockSize / 4) {
+      // Large arrays get a block of their own; the current block stays in use.
+      auto* data = new std::byte[bytes + align];
+      blocks_.push_back({data, bytes + align});
+      total_ += bytes;
+      auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
+      return data + (skew == 0 ? 0 : align - skew);
+    }
+    blocks_.push_back({BlockPool::get().take(), kBlockSize});
+    cursor_ = blocks_.back().data;
+    left_ = kBlockSize;
     misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
     pad = misalign == 0 ? 0 : align - misalign;
   }
