@@ -1,5 +1,6 @@
 #include "libtemplate/diagnostic.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 #include "libtemplate/json.hpp"
@@ -58,16 +59,70 @@ std::string plural(std::size_t n, std::string_view word) {
 
 }  // namespace
 
-std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t files) {
+std::pair<std::string, std::uint64_t> make_excerpt(std::string_view text, std::uint64_t offset) {
+  constexpr int kBefore = 40, kAfter = 60;
+  auto continuation = [&](std::size_t i) { return (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80; };
+  std::size_t at = std::min<std::size_t>(offset, text.size());
+  std::size_t from = at;
+  std::uint64_t before = 0;
+  while (from > 0 && text[from - 1] != '\n' && before < kBefore) {
+    --from;
+    while (from > 0 && continuation(from)) --from;
+    ++before;
+  }
+  bool cut_front = from > 0 && text[from - 1] != '\n';
+  std::size_t to = at;
+  for (int after = 0; to < text.size() && text[to] != '\n' && text[to] != '\r' && after < kAfter; ++after) {
+    ++to;
+    while (to < text.size() && continuation(to)) ++to;
+  }
+  bool cut_back = to < text.size() && text[to] != '\n' && text[to] != '\r';
+  std::string excerpt = cut_front ? "…" : "";
+  for (std::size_t i = from; i < to; ++i) excerpt += text[i] == '\t' ? ' ' : text[i];
+  if (cut_back) excerpt += "…";
+  return {excerpt, before + 1 + (cut_front ? 1 : 0)};
+}
+
+namespace {
+
+constexpr const char* kReset = "\033[0m";
+constexpr const char* kBold = "\033[1m";
+
+const char* severity_colour(Severity severity) {
+  switch (severity) {
+    case Severity::Error:
+      return "\033[1;31m";
+    case Severity::Warning:
+      return "\033[1;35m";
+    case Severity::Info:
+      return "\033[1;36m";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t files, const TextStyle& style) {
   std::string out;
   for (const Diagnostic& d : diagnostics) {
+    if (style.colour) out += kBold;
     out += d.path;
     if (d.line > 0) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
     out += ": ";
+    if (style.colour) out += std::string(kReset) + severity_colour(d.severity);
     out += to_string(d.severity);
+    if (style.colour) out += kReset;
     out += ": ";
     out += d.message;
     out += " [" + d.rule + "]\n";
+    if (style.excerpt && d.line > 0 && !d.excerpt.empty()) {
+      std::string number = std::to_string(d.line);
+      std::string gutter(number.size(), ' ');
+      out += " " + number + " | " + d.excerpt + "\n";
+      out += " " + gutter + " | " + std::string(d.excerpt_column - 1, ' ');
+      out += style.colour ? std::string(severity_colour(d.severity)) + "^" + kReset : "^";
+      out += "\n";
+    }
   }
   Summary s = summarize(diagnostics);
   out += plural(files, "file") + " checked: " + plural(s.error, "error") + ", " + plural(s.warning, "warning") + ", " +

@@ -214,3 +214,35 @@ TEST(Cli, EveryCommandHasHelpWithAnExample) {
 
 }  // namespace
 }  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+// On a terminal (here: a pseudo-terminal from script(1)) findings get the source line and a
+// caret; NO_COLOR turns colour off, not the excerpt.
+TEST(Cli, TerminalOutputHasExcerptsAndRespectsNoColor) {
+  auto run_in_terminal = [](const std::string& env) {
+    std::string command = "cd '" PTMPL_SOURCE_DIR "' && " + env +
+                          " script -qec \"'" PTMPL_BINARY "' lint tests/data/cli/syntax-error.json\" /dev/null";
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    ::pclose(pipe);
+    std::string clean;
+    for (char c : out)
+      if (c != '\r') clean += c;
+    return clean;
+  };
+  std::string plain = run_in_terminal("NO_COLOR=1");
+  EXPECT_EQ(plain,
+            "tests/data/cli/syntax-error.json:4:5: error: expected ',' or '}' after an object member [json-syntax]\n"
+            " 4 |     \"temp_id\": 1\n"
+            "   |     ^\n"
+            "1 file checked: 1 error, 0 warnings, 0 info\n");
+  std::string coloured = run_in_terminal("NO_COLOR=");
+  EXPECT_NE(coloured.find("\033[1;31merror\033[0m"), std::string::npos) << coloured;
+}
+
+}  // namespace
+}  // namespace ptmpl

@@ -1,6 +1,9 @@
 #include "commands.hpp"
 
+#include <cstdlib>
 #include <iostream>
+
+#include <unistd.h>
 #include <memory>
 
 #include "libtemplate/bundled.hpp"
@@ -53,8 +56,14 @@ std::function<int()> setup_lint(CLI::App& app) {
     options.max_depth = o->max_depth;
     LintRun run = lint_files(files.value(), options, o->jobs);
     for (const std::string& error : run.read_errors) std::cerr << "ptmpl lint: " << error << "\n";
+    // On a terminal: the source line and a caret under each finding, in colour unless
+    // NO_COLOR is set (https://no-color.org). Piped output stays one line per finding.
+    TextStyle style;
+    style.excerpt = ::isatty(STDOUT_FILENO) != 0;
+    const char* no_colour = std::getenv("NO_COLOR");
+    style.colour = style.excerpt && (no_colour == nullptr || *no_colour == '\0');
     std::cout << (o->format == "json" ? format_json(run.diagnostics, run.files)
-                                      : format_text(run.diagnostics, run.files));
+                                      : format_text(run.diagnostics, run.files, style));
     if (!run.read_errors.empty()) return int{kUsage};
     Severity threshold = parse_severity(o->fail_on).value_or(Severity::Error);
     for (const Diagnostic& d : run.diagnostics)

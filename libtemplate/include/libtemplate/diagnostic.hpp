@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptmpl {
@@ -25,7 +26,16 @@ struct Diagnostic {
   /// JSON pointer of the offending value: in the story list for stories (e.g.
   /// `/3/sub_stories/0/temp_id`), in the file for template-level values.
   std::string pointer;
+  /// The source line around the column (at most ~100 characters, tabs as spaces), for the
+  /// excerpt under a finding on a terminal; `excerpt_column` is the column within it.
+  std::string excerpt;
+  std::uint64_t excerpt_column = 0;
 };
+
+/// The excerpt of the line of `text` that holds byte `offset`: up to 40 characters before it
+/// and 60 from it (cut ends marked "…"), and the 1-based column of `offset` in the excerpt.
+/// Reads only the window, however long the line.
+[[nodiscard]] std::pair<std::string, std::uint64_t> make_excerpt(std::string_view text, std::uint64_t offset);
 
 /// Orders by path, line, column, rule (the order every output format uses).
 [[nodiscard]] bool operator<(const Diagnostic& a, const Diagnostic& b);
@@ -38,8 +48,15 @@ struct Summary {
 
 [[nodiscard]] Summary summarize(const std::vector<Diagnostic>& diagnostics);
 
-/// `path:line:col: severity: message [rule]` lines, then a summary line.
-[[nodiscard]] std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t files);
+struct TextStyle {
+  bool excerpt = false;  ///< the source line and a caret under each finding
+  bool colour = false;   ///< ANSI colours for severities and paths
+};
+
+/// `path:line:col: severity: message [rule]` lines (each followed by its excerpt when asked),
+/// then a summary line.
+[[nodiscard]] std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t files,
+                                      const TextStyle& style = {});
 /// SPEC §6: {"files", "diagnostics": [{path, line, column, severity, rule, message, pointer}], "summary"}.
 [[nodiscard]] std::string format_json(const std::vector<Diagnostic>& diagnostics, std::size_t files);
 

@@ -119,16 +119,22 @@ namespace rules {
 
 void Context::report(std::string_view rule, Severity severity, const TemplateSource& source, const json::Value& at,
                      std::string pointer, std::string message) {
-  json::Position p = file_.position_of(source, at);
-  diagnostics_.push_back(
-      {std::string(rule), severity, std::move(message), file_.path(), p.line, p.column, std::move(pointer)});
+  // Inside a raw_json string, the place in the file is the string itself.
+  add(rule, severity, source.raw_json_string ? source.raw_json_string->offset() : at.offset(), std::move(pointer),
+      std::move(message));
 }
 
 void Context::report_at_offset(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
                                std::string message) {
+  add(rule, severity, offset, std::move(pointer), std::move(message));
+}
+
+void Context::add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
+                  std::string message) {
   json::Position p = file_.document().position(offset);
-  diagnostics_.push_back(
-      {std::string(rule), severity, std::move(message), file_.path(), p.line, p.column, std::move(pointer)});
+  auto [excerpt, column] = make_excerpt(file_.text(), offset);
+  diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,
+                          std::move(pointer), std::move(excerpt), column});
 }
 
 std::string Context::line_of(const TemplateSource& source, const json::Value& at) const {

@@ -30,6 +30,8 @@ class Context {
   [[nodiscard]] std::vector<Diagnostic> take() { return std::move(diagnostics_); }
 
  private:
+  void add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer, std::string message);
+
   const TemplateFile& file_;
   const LintOptions& options_;
   std::vector<Diagnostic> diagnostics_;
