@@ -1,6 +1,6 @@
 // Lint rules: every registered rule has a page and test data, and each rule reports exactly the
-// findings worked out by hand from tests/data/rules/<id>/*.json (line, column, pointer,
-// severity, message).
+// findings worked out by hand from tests/data/rules/<id>/*.json and listed in
+// tests/data/rules/<id>/expected.txt (line, column, pointer, severity, message).
 //
 // Conventions the expectations follow (SPEC §2, §6 and docs/rules/*.md):
 //   - line and column are 1-based; the column counts Unicode code points;
@@ -105,139 +105,55 @@ std::string relative_path(const RuleCase& c) {
 constexpr auto kError = ptmpl::Severity::Error;
 constexpr auto kWarning = ptmpl::Severity::Warning;
 
-// Every expectation below was counted by hand from the file it names (see the file for the
-// line; columns count code points from 1).
+std::vector<std::string> split(std::string_view line, std::string_view separator) {
+  std::vector<std::string> out;
+  for (;;) {
+    std::size_t cut = line.find(separator);
+    std::string_view field = line.substr(0, cut);
+    while (!field.empty() && field.front() == ' ') field.remove_prefix(1);
+    while (!field.empty() && field.back() == ' ') field.remove_suffix(1);
+    out.emplace_back(field);
+    if (cut == std::string_view::npos) return out;
+    line.remove_prefix(cut + separator.size());
+  }
+}
+
+// tests/data/rules/<rule>/expected.txt: every finding of <rule> in each of its files, counted
+// by hand, one per line, in output order:
+//   file [--max-depth N] | severity | line:column | pointer | message contains [| message starts with]
+// Lines starting with '#' explain how each place was counted.
+std::vector<RuleCase> read_expected(const std::string& rule) {
+  std::vector<RuleCase> cases;
+  std::ifstream in(kRuleData / rule / "expected.txt");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f = split(line, " | ");
+    if (f.size() < 5 || f.size() > 6) {
+      ADD_FAILURE() << rule << "/expected.txt:" << number << ": expected 5 or 6 fields";
+      continue;
+    }
+    std::vector<std::string> file = split(f[0], " ");
+    ptmpl::LintOptions options;
+    if (file.size() == 3 && file[1] == "--max-depth") options.max_depth = static_cast<std::uint32_t>(std::stoul(file[2]));
+    Expected e{f[1] == "error" ? kError : f[1] == "warning" ? kWarning : ptmpl::Severity::Info, 0, 0, f[3], f[4],
+               f.size() == 6 ? f[5] : std::string()};
+    std::vector<std::string> place = split(f[2], ":");
+    e.line = std::stoull(place.at(0));
+    e.column = std::stoull(place.at(1));
+    if (cases.empty() || cases.back().file != file[0]) cases.push_back({rule, file[0], {}, options});
+    cases.back().findings.push_back(e);
+  }
+  return cases;
+}
+
 const std::vector<RuleCase>& rule_cases() {
-  static const std::vector<RuleCase> cases = {
-      // ---- duplicate-key -------------------------------------------------------------------
-      // Template document, raw_json as a string. Line 6: `    "currency": "USD",` repeats the
-      // key of line 4. Line 7: the raw_json string opens at column 17; in its decoded text,
-      // line 2 `  {"title": "Monthly report", "temp_id": 1, "duration": 2, "duration": 3}`
-      // repeats "duration" at column 60.
-      {"duplicate-key",
-       "fail.json",
-       {
-           {kWarning, 6, 5, "/project_template/currency", "duplicate key \"currency\" (first at line 4)"},
-           {kWarning, 7, 17, "/0/duration", "duplicate key \"duration\" (first at line 2)",
-            "in the raw_json string at line 2, column 60"},
-       }},
-      // Template document, raw_json as an array: pointers are in the story list.
-      // Line 6 `       "relative_due_date": 4, "duration": 3,` -> second "duration" at 32.
-      // Line 7 `...{"source_id": 1, "target_id": 2, "type": 2, "lag": 0, "lag": 1}]},` -> 79.
-      {"duplicate-key",
-       "fail-array.json",
-       {
-           {kWarning, 6, 32, "/0/duration", "duplicate key \"duration\" (first at line 5)"},
-           {kWarning, 7, 79, "/0/dependencies/0/lag", "duplicate key \"lag\" (first at line 7)"},
-       }},
-
-      // ---- json-syntax ---------------------------------------------------------------------
-      // Line 4 `  {"title": "Design" "temp_id": 2, ...`: ',' or '}' expected at column 22.
-      {"json-syntax", "fail.json", {{kError, 4, 22, "", "expected ',' or '}'"}}},
-      // Line 2 `  {"title": "Café opening <0xFF>"`: the byte 0xFF is at byte 28 of the line
-      // but code point 27 ("é" is two bytes).
-      {"json-syntax", "fail-utf8.json", {{kError, 2, 27, "", "UTF-8"}}},
-      // The raw_json string (line 4, column 17) decodes to the docs' example: line 3,
-      // column 22 of the decoded text.
-      {"json-syntax",
-       "fail-raw-string.json",
-       {{kError, 4, 17, "/project_template/raw_json", "expected ',' or '}'",
-         "in the raw_json string at line 3, column 22"}}},
-
-      // ---- nesting-depth -------------------------------------------------------------------
-      // Containers: the document object (1), project_template (2), raw_json (3), the story (4),
-      // then the arrays of "layout"; array k is container 4 + k, so array 253 is the first
-      // deeper than 256. Line 6 `       "layout": [[[...`: array 1 at column 18, array 253 at
-      // column 270; its pointer is /0/layout followed by 252 × "/0".
-      {"nesting-depth",
-       "fail.json",
-       {{kWarning, 6, 270, "/0/layout" + repeat("/0", 252), "nesting deeper than 256 levels"}}},
-      // The same file nested 12 deep, with the bound lowered to 10: the root array (1), the
-      // story (2), "grid" arrays 3..12; grid array 9 is container 11, at column 47 + 8 = 55.
-      {"nesting-depth",
-       "depth-12.json",
-       {{kWarning, 2, 55, "/0/grid" + repeat("/0", 8), "nesting deeper than 10 levels"}},
-       ptmpl::LintOptions{.max_depth = 10}},
-
-      // ---- schema --------------------------------------------------------------------------
-      // Template document, raw_json as an array: one template-level value and one value in
-      // each of stories /0../3; /4 is a string where a story object goes (line 16, its
-      // opening quote at column 7).
-      {"schema",
-       "fail.json",
-       {
-           {kError, 4, 15, "/project_template/shared", "`shared` must be a boolean"},
-           {kError, 8, 58, "/0/duration", "`duration` must be an integer, found a string"},
-           {kError, 10, 65, "/1/billable", "`billable` must be a boolean, found a string"},
-           {kError, 13, 96, "/2/relative_due_date", "`relative_due_date` must be an integer, found a number"},
-           {kError, 15, 57, "/3/sub_stories", "`sub_stories` must be an array, found an object"},
-           {kError, 16, 7, "/4", "a story must be an object, found a string"},
-       }},
-      // Two offending values in one story. docs/rules/schema.md: "For each value that breaks
-      // the schema, the rule reports the first violation found, with the JSON pointer of the
-      // offending value": one finding per value, so two here.
-      {"schema",
-       "fail-two-values.json",
-       {
-           {kError, 2, 61, "/0/billable", "`billable` must be a boolean, found a string"},
-           {kError, 4, 62, "/0/dependencies/0/type", "`type` must be an integer, found a string"},
-       }},
-
-      // ---- story-type-invalid --------------------------------------------------------------
-      {"story-type-invalid",
-       "fail.json",
-       {
-           {kError, 2, 51, "/0/story_type", "story_type is \"Task\""},
-           {kError, 3, 52, "/1/story_type", "story_type is \"phase\""},
-           {kError, 6, 55, "/1/sub_stories/1/story_type", "story_type is \"MILESTONE\""},
-           {kError, 9, 57, "/2/story_type", "story_type is \"\""},
-       }},
-
-      // ---- temp-id-duplicate ---------------------------------------------------------------
-      // temp_id 2 is first defined on line 5 (/0/sub_stories/0), "REQ-1" on line 6
-      // (/0/sub_stories/1). Line 10 holds an en dash before the value: column 45 in code
-      // points (47 in bytes).
-      {"temp-id-duplicate",
-       "fail.json",
-       {
-           {kError, 8, 33, "/1/temp_id", "duplicate temp_id 2 (first defined at line 5, /0/sub_stories/0/temp_id)"},
-           {kError, 9, 34, "/2/temp_id", "REQ-1 (first defined at line 6, /0/sub_stories/1/temp_id)"},
-           {kError, 10, 45, "/3/temp_id", "duplicate temp_id 2 (first defined at line 5, /0/sub_stories/0/temp_id)"},
-       }},
-
-      // ---- temp-id-missing -----------------------------------------------------------------
-      // Each finding points at the story's opening '{'. "Pack the desks" holds a dependency
-      // (error); "Book the lift" and "Retrospective" (an empty dependency list) do not.
-      {"temp-id-missing",
-       "fail.json",
-       {
-           {kError, 8, 7, "/1", "\"Pack the desks\" has no temp_id, but its 1 dependency"},
-           {kWarning, 12, 10, "/2/sub_stories/0", "\"Book the lift\" has no temp_id"},
-           {kWarning, 15, 7, "/3", "\"Retrospective\" has no temp_id"},
-       }},
-
-      // ---- title-missing -------------------------------------------------------------------
-      // Template document with a blank template title (line 3, value at column 14) and a
-      // raw_json string (line 6, column 17) holding a story without title (/1) and a
-      // sub-story with an empty one.
-      {"title-missing",
-       "fail.json",
-       {
-           {kError, 3, 14, "/project_template/title", "blank"},
-           {kError, 6, 17, "/1", "no title"},
-           {kError, 6, 17, "/2/sub_stories/0/title", "blank"},
-       }},
-      // Template document without a title (its object opens at line 2, column 23), raw_json
-      // as an array: a story without title (line 6, '{' at column 7) and a sub-story whose
-      // title is a tab (line 8, value at column 19).
-      {"title-missing",
-       "fail-array.json",
-       {
-           {kError, 2, 23, "/project_template", "the template has no title"},
-           {kError, 6, 7, "/1", "no title"},
-           {kError, 8, 19, "/2/sub_stories/0/title", "blank"},
-       }},
-  };
+  static const std::vector<RuleCase> cases = [] {
+    std::vector<RuleCase> all;
+    for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue())
+      for (RuleCase& c : read_expected(std::string(rule.id))) all.push_back(std::move(c));
+    return all;
+  }();
   return cases;
 }
 
@@ -349,8 +265,8 @@ TEST(RuleRegistry, EveryRuleHasAPageAndTestData) {
       const auto found = of_rule(lint_file("tests/data/rules/" + id + "/fail.json"), id);
       EXPECT_FALSE(found.empty()) << "fail.json does not trigger " << id;
     }
-    // And the table above checks its exact findings.
-    EXPECT_TRUE(with_cases.contains(id)) << "no expected findings for " << id << " in rule_cases()";
+    // And expected.txt lists its exact findings.
+    EXPECT_TRUE(with_cases.contains(id)) << "no expected findings for " << id << " in " << (dir / "expected.txt");
   }
 }
 

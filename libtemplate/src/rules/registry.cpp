@@ -27,8 +27,9 @@ constexpr std::array kRules = {
     Rule{{"temp-id-duplicate", Severity::Error, "two stories share a temp_id"}, rules::check_temp_id_duplicate},
     Rule{{"temp-id-missing", Severity::Error, "a story has no temp_id (error when its dependencies need one)"},
          rules::check_temp_id_missing},
-    Rule{{"title-missing", Severity::Error, "a story or the template has no title, or a blank one"},
-         rules::check_title_missing},
+    Rule{{"template-title-missing", Severity::Error, "the template has no title, or a blank one"},
+         rules::check_template_title_missing},
+    Rule{{"title-missing", Severity::Error, "a story has no title, or a blank one"}, rules::check_title_missing},
 };
 
 constexpr bool sorted_by_id() {

@@ -47,6 +47,7 @@ void check_schema(Context& context);
 void check_story_type_invalid(Context& context);
 void check_temp_id_duplicate(Context& context);
 void check_temp_id_missing(Context& context);
+void check_template_title_missing(Context& context);
 void check_title_missing(Context& context);
 
 }  // namespace ptmpl::rules

@@ -3,8 +3,7 @@
 // RapidJSON 1.1's validator stops at the first violation, so the rule validates each value on
 // its own against the schema of its key (a story's `duration` against
 // raw_json.schema.json#/definitions/story/properties/duration, and so on): one finding per
-// bad value, each at its exact place. Values a dedicated rule reports are left to it: a
-// missing or blank title (title-missing) and story_type (story-type-invalid).
+// bad value, each at its exact place. Values a dedicated rule reports are left to it (kOwned).
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -111,6 +110,46 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
   Properties story_, dependency_, project_template_, document_;
   std::vector<std::string> dependency_required_;
 };
+
+// Values a dedicated rule checks, which the schema rule therefore leaves alone — as soon as
+// that rule is registered. `when` narrows it to values of one kind (a non-string title, say,
+// is still a schema finding).
+enum class When { Always, String, Array, Integer, Number };
+
+struct Owned {
+  std::string_view object;  // "story", "dependency", "project_template"
+  std::string_view key;
+  When when;
+  std::string_view rule;
+};
+
+constexpr Owned kOwned[] = {
+    {"story", "title", When::String, "title-missing"},
+    {"story", "story_type", When::Always, "story-type-invalid"},
+    {"story", "checklist", When::Array, "checklist-item-invalid"},
+    {"story", "assignments", When::Array, "assignment-invalid"},
+    {"story", "budget_estimate_in_cents", When::Integer, "amount-negative"},
+    {"story", "time_estimate_in_minutes", When::Integer, "amount-negative"},
+    {"dependency", "type", When::Always, "dependency-type-invalid"},
+    {"dependency", "lag", When::Always, "dependency-lag-invalid"},
+    {"project_template", "title", When::String, "template-title-missing"},
+    {"project_template", "currency", When::String, "currency-invalid"},
+    {"project_template", "budget", When::Number, "amount-negative"},
+};
+
+bool owned_elsewhere(std::string_view object, std::string_view key, const json::Value& value) {
+  for (const Owned& owned : kOwned) {
+    if (owned.object != object || owned.key != key || find_rule(owned.rule) == nullptr) continue;
+    switch (owned.when) {
+      case When::Always: return true;
+      case When::String: return value.is_string();
+      case When::Array: return value.is_array();
+      case When::Integer: return value.is_integer_spelling();
+      case When::Number: return value.is_number();
+    }
+  }
+  return false;
+}
 
 // Sends `v` to the validator as SAX events; of duplicate keys only the last (the one the
 // service keeps). Depth is bounded by the parser's nesting bound.
@@ -374,7 +413,7 @@ void check_dependencies(const Reporter& report, const json::Value& list, const s
     for (const std::string& key : schemas.dependency_required())
       if (dep.find(key) == nullptr) report(dep, pointer, "the dependency is missing the required key `" + key + "`");
     check_members(report, dep, pointer, schemas.dependency(),
-                  [](std::string_view, const json::Value&) { return false; });
+                  [](std::string_view key, const json::Value& v) { return owned_elsewhere("dependency", key, v); });
   }
 }
 
@@ -385,10 +424,8 @@ void check_story(const Reporter& report, const json::Value& story, const std::st
     return;
   }
   check_members(report, story, pointer, Schemas::get().story(), [](std::string_view key, const json::Value& v) {
-    // title-missing and story-type-invalid report these; lists of stories and dependencies
-    // are checked item by item below.
-    return key == "story_type" || (key == "title" && v.is_string()) ||
-           ((key == "sub_stories" || key == "dependencies") && v.is_array());
+    // Lists of stories and dependencies are checked item by item below.
+    return owned_elsewhere("story", key, v) || ((key == "sub_stories" || key == "dependencies") && v.is_array());
   });
   if (const json::Value* deps = story.find("dependencies"); deps != nullptr && deps->is_array())
     check_dependencies(report, *deps, pointer + "/dependencies");
@@ -413,7 +450,8 @@ void check_template_fields(Context& context, const TemplateSource& source) {
                   [](std::string_view key, const json::Value&) { return key == "project_template"; });
   check_members(report, *pt, source.template_pointer, schemas.project_template(),
                 [](std::string_view key, const json::Value& v) {
-                  return (key == "title" && v.is_string()) || (key == "raw_json" && (v.is_array() || v.is_string()));
+                  return owned_elsewhere("project_template", key, v) ||
+                         (key == "raw_json" && (v.is_array() || v.is_string()));
                 });
 }
 

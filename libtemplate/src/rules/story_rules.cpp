@@ -13,17 +13,6 @@ bool is_blank(std::string_view text) {
 
 void check_title_missing(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
-    if (!source.template_pointer.empty()) {
-      // The template's own title: the service refuses to create a template without one.
-      const json::Value* pt = json::resolve_pointer(context.file().document().root(), source.template_pointer);
-      const json::Value* title = pt != nullptr ? pt->find("title") : nullptr;
-      if (pt != nullptr && title == nullptr)
-        context.report_at_offset("title-missing", Severity::Error, pt->offset(), source.template_pointer,
-                                 "the template has no title");
-      else if (title != nullptr && title->is_string() && is_blank(title->text()))
-        context.report_at_offset("title-missing", Severity::Error, title->offset(), source.template_pointer + "/title",
-                                 "the template's title is blank");
-    }
     for_each_story(source.model.stories, [&](const Story& story, int) {
       const json::Value* title = story.origin.node.find("title");
       if (title == nullptr)
