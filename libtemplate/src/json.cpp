@@ -554,6 +554,34 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
 // ---------------------------------------------------------------------------------------------
 // Pointers and quoting
 
+std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& value) {
+  std::uint64_t at = value.offset();
+  if (at >= text.size()) return std::nullopt;
+  switch (value.kind()) {
+    case Kind::Null:
+    case Kind::True:
+      return text.substr(at, 4) == (value.kind() == Kind::Null ? "null" : "true") ? std::optional(at + 4)
+                                                                                  : std::nullopt;
+    case Kind::False:
+      return text.substr(at, 5) == "false" ? std::optional(at + 5) : std::nullopt;
+    case Kind::Number:
+      return text.substr(at, value.text().size()) == value.text() ? std::optional(at + value.text().size())
+                                                                  : std::nullopt;
+    case Kind::String: {
+      if (text[at] != '"') return std::nullopt;
+      for (std::uint64_t i = at + 1; i < text.size(); ++i) {
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '"')
+          return i + 1;
+      }
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 std::string pointer_escape(std::string_view segment) {
   std::string out;
   out.reserve(segment.size());

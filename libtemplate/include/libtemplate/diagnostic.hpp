@@ -15,6 +15,14 @@ enum class Severity { Info, Warning, Error };
 [[nodiscard]] std::string_view to_string(Severity severity);
 [[nodiscard]] std::optional<Severity> parse_severity(std::string_view text);
 
+/// A safe repair of a finding: replace `length` bytes at `offset` of the file with
+/// `replacement`. Everything else in the file stays byte for byte.
+struct Fix {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  std::string replacement;
+};
+
 /// One finding: which rule, how bad, what, and exactly where.
 struct Diagnostic {
   std::string rule;
@@ -30,6 +38,8 @@ struct Diagnostic {
   /// excerpt under a finding on a terminal; `excerpt_column` is the column within it.
   std::string excerpt;
   std::uint64_t excerpt_column = 0;
+  /// Set when `--fix` can repair the finding safely.
+  std::optional<Fix> fix;
 };
 
 /// The excerpt of the line of `text` that holds byte `offset`: up to 40 characters before it

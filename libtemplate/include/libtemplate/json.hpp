@@ -235,6 +235,10 @@ class Document {
 /// Parses a whole decimal integer (as the service writes ids in strings); nullopt otherwise.
 [[nodiscard]] std::optional<std::int64_t> parse_int64(std::string_view text);
 
+/// The byte offset just past a scalar value (number, string, true, false, null) that was
+/// parsed from `text`; nullopt for containers and for values not read from `text`.
+[[nodiscard]] std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& value);
+
 /// Escapes `segment` for use inside a JSON pointer (RFC 6901: ~ → ~0, / → ~1).
 [[nodiscard]] std::string pointer_escape(std::string_view segment);
 

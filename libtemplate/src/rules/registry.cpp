@@ -119,23 +119,31 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintOptions& opt
 namespace rules {
 
 void Context::report(std::string_view rule, Severity severity, const TemplateSource& source, const json::Value& at,
-                     std::string pointer, std::string message) {
+                     std::string pointer, std::string message, std::optional<Fix> fix) {
   // Inside a raw_json string, the place in the file is the string itself.
   add(rule, severity, source.raw_json_string ? source.raw_json_string->offset() : at.offset(), std::move(pointer),
-      std::move(message));
+      std::move(message), std::move(fix));
 }
 
 void Context::report_at_offset(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
-                               std::string message) {
-  add(rule, severity, offset, std::move(pointer), std::move(message));
+                               std::string message, std::optional<Fix> fix) {
+  add(rule, severity, offset, std::move(pointer), std::move(message), std::move(fix));
+}
+
+std::optional<Fix> Context::replace_value(const TemplateSource& source, const json::Value& value,
+                                          std::string replacement) const {
+  if (source.raw_json_string) return std::nullopt;
+  std::optional<std::uint64_t> end = json::scalar_end(file_.text(), value);
+  if (!end) return std::nullopt;
+  return Fix{value.offset(), *end - value.offset(), std::move(replacement)};
 }
 
 void Context::add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
-                  std::string message) {
+                  std::string message, std::optional<Fix> fix) {
   json::Position p = file_.document().position(offset);
   auto [excerpt, column] = make_excerpt(file_.text(), offset);
   diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,
-                          std::move(pointer), std::move(excerpt), column});
+                          std::move(pointer), std::move(excerpt), column, std::move(fix)});
 }
 
 std::string Context::line_of(const TemplateSource& source, const json::Value& at) const {

@@ -1,6 +1,7 @@
 // Private: what a rule sees and how it reports.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,11 +19,18 @@ class Context {
   [[nodiscard]] const LintOptions& options() const { return options_; }
 
   /// Reports at a value of `source`'s tree (a story, a key's value, a template field).
+  /// `severity` is the rule's own; the configuration may change it or turn the rule off.
   void report(std::string_view rule, Severity severity, const TemplateSource& source, const json::Value& at,
-              std::string pointer, std::string message);
+              std::string pointer, std::string message, std::optional<Fix> fix = std::nullopt);
   /// Reports at a byte offset of the file itself.
   void report_at_offset(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
-                        std::string message);
+                        std::string message, std::optional<Fix> fix = std::nullopt);
+
+  /// A fix that replaces the scalar `value` (a number, string, true, false or null) of
+  /// `source`'s tree with `replacement` (JSON text). None inside a raw_json string, whose
+  /// bytes are escaped text and cannot be patched in place.
+  [[nodiscard]] std::optional<Fix> replace_value(const TemplateSource& source, const json::Value& value,
+                                                 std::string replacement) const;
 
   /// "line 40" for a value of `source`, for messages that name a second place.
   [[nodiscard]] std::string line_of(const TemplateSource& source, const json::Value& at) const;
@@ -30,7 +38,8 @@ class Context {
   [[nodiscard]] std::vector<Diagnostic> take() { return std::move(diagnostics_); }
 
  private:
-  void add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer, std::string message);
+  void add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer, std::string message,
+           std::optional<Fix> fix);
 
   const TemplateFile& file_;
   const LintOptions& options_;
