@@ -48,6 +48,9 @@ class Context {
 
 using Check = void (*)(Context&);
 
+/// Runs every registered rule (registry.cpp) on the file of `context`.
+void run_all_rules(Context& context);
+
 // One function per rule; each lives in the file of its family.
 void check_duplicate_key(Context& context);
 void check_json_syntax(Context& context);
