@@ -98,6 +98,11 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer, 
     if (raw->is_array()) {
       source.story_list = raw;
       source.story_document = document_.get();
+    } else if (const json::Value* list = raw->find("stories"); list != nullptr && list->is_array()) {
+      // {"stories": [...]}: read, and reported by raw-json-shape (SPEC §2).
+      source.story_list = list;
+      source.story_document = document_.get();
+      source.story_prefix = "/stories";
     } else if (raw->is_string()) {
       // raw_json as the service stores it: JSON text inside a JSON string.
       inner_texts_.push_back(std::make_unique<std::string>(raw->text()));

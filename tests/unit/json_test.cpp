@@ -106,7 +106,8 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"[tru]", 1, 5, "expected a JSON value"}, SyntaxCase{"[1] [2]", 1, 5, "after the top-level value"},
         SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"}, SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
         SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"}, SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
-        SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}));
+        SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}),
+    [](const ::testing::TestParamInfo<SyntaxCase>& param) { return "case_" + std::to_string(param.index); });
 
 TEST(Json, ByteOrderMarkIsSkipped) {
   Document doc = Document::parse("\xEF\xBB\xBF[1]");

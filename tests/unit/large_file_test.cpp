@@ -37,7 +37,7 @@ TEST(LargeFile, TwoGibibytesWithAnErrorAtTheEnd) {
   }
   LintRun run = lint_files({path});
   std::filesystem::remove(path);
-  ASSERT_TRUE(run.read_errors.empty());
+  ASSERT_TRUE(run.errors.empty());
   ASSERT_EQ(run.diagnostics.size(), 1u);
   const Diagnostic& d = run.diagnostics[0];
   EXPECT_EQ(d.rule, "json-syntax");

@@ -2,14 +2,17 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include <unistd.h>
 #include <memory>
 
 #include "libtemplate/bundled.hpp"
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/fix.hpp"
 #include "libtemplate/generator.hpp"
 #include "libtemplate/lint.hpp"
+#include "libtemplate/report.hpp"
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
 
@@ -22,6 +25,37 @@ std::string place(const TemplateFile& file, std::uint64_t offset) {
   return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
+// Applies the fixes of `run` file by file (atomically), or prints them as a diff. Returns the
+// number of files changed (or that would change), or -1 when a file could not be rewritten.
+int apply_lint_fixes(const LintRun& run, bool dry_run) {
+  std::map<std::string, std::vector<Diagnostic>> by_file;
+  for (const Diagnostic& d : run.diagnostics)
+    if (d.fix && d.path != "-") by_file[d.path].push_back(d);
+  int changed = 0;
+  for (const auto& [path, findings] : by_file) {
+    auto bytes = FileText::read(path);
+    if (!bytes.ok()) {
+      std::cerr << "ptmpl lint: " << bytes.error().message << "\n";
+      return -1;
+    }
+    FixResult fixed = apply_fixes(bytes.value().text(), findings);
+    if (fixed.text == bytes.value().text()) continue;
+    ++changed;
+    if (dry_run) {
+      std::cout << unified_diff(path, bytes.value().text(), fixed.text);
+      continue;
+    }
+    Status written = write_file_atomic(path, fixed.text);
+    if (!written.ok()) {
+      std::cerr << "ptmpl lint: " << written.error().message << "\n";
+      return -1;
+    }
+    std::cerr << "ptmpl lint: " << path << ": applied " << fixed.applied << (fixed.applied == 1 ? " fix" : " fixes")
+              << "\n";
+  }
+  return changed;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -31,44 +65,75 @@ std::function<int()> setup_lint(CLI::App& app) {
   struct Options {
     std::vector<std::string> paths;
     std::string format = "text";
-    std::string fail_on = "error";
-    std::uint32_t max_depth = 256;
+    std::string fail_on;
+    std::string config;
+    bool no_config = false;
+    std::uint32_t max_depth = 0;
     unsigned jobs = 0;
+    bool exit_zero = false;
+    bool statistics = false;
+    bool fix = false;
+    bool dry_run = false;
+    std::string help_uri_base;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("paths", o->paths, "template files, or directories to search for *.json")->required();
-  app.add_option("--format", o->format, "output format")->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--fail-on", o->fail_on, "lowest severity that makes the exit code 1")
+  app.add_option("paths", o->paths, "template files, or directories to search for *.json ('-' reads stdin)")
+      ->required();
+  app.add_option("--format", o->format, "output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
+  app.add_option("--fail-on", o->fail_on, "lowest severity that makes the exit code 1 (default: error)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
-  app.add_option("--max-depth", o->max_depth, "nesting bound for arrays and objects (rule nesting-depth)")
+  app.add_flag("--exit-zero", o->exit_zero, "exit 0 even when there are findings (errors of ptmpl's own still exit 2)");
+  auto* config =
+      app.add_option("--config", o->config, "use this configuration for every file (default: the nearest .ptmpl.json)");
+  app.add_flag("--no-config", o->no_config, "use no configuration file")->excludes(config);
+  app.add_option("--max-depth", o->max_depth, "nesting bound for arrays and objects (rule nesting-depth; default 256)")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--statistics", o->statistics, "also print the number of findings per rule");
+  auto* fix =
+      app.add_flag("--fix", o->fix, "apply the safe fixes and rewrite the files atomically, then report what is left");
+  app.add_flag("--dry-run", o->dry_run, "with --fix: print the fixes as a unified diff, change nothing")->needs(fix);
+  app.add_option("--help-uri-base", o->help_uri_base,
+                 "sarif: prefix of each rule's helpUri (e.g. your repository URL)");
   app.add_option("-j,--jobs", o->jobs, "files linted at once (default: one per core)");
   app.footer(
-      "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage or unreadable file.\n\n"
-      "Example:\n  ptmpl lint samples/ --format json");
+      "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error, unreadable file\n"
+      "or invalid configuration.\n\n"
+      "Example:\n  ptmpl lint samples/ --format sarif > lint.sarif");
   return [o] {
     auto files = expand_paths(o->paths);
     if (!files.ok()) {
       std::cerr << "ptmpl lint: " << files.error().message << "\n";
       return int{kUsage};
     }
-    LintOptions options;
-    options.max_depth = o->max_depth;
-    LintRun run = lint_files(files.value(), options, o->jobs);
-    for (const std::string& error : run.read_errors) std::cerr << "ptmpl lint: " << error << "\n";
+    LintSettings settings;
+    if (!o->config.empty()) settings.config_path = o->config;
+    settings.discover_config = !o->no_config;
+    if (o->max_depth > 0) settings.max_depth = o->max_depth;
+    if (!o->fail_on.empty()) settings.fail_on = parse_severity(o->fail_on);
+    settings.jobs = o->jobs;
+    LintRun run = lint_files(files.value(), settings);
+    for (const std::string& error : run.errors) std::cerr << "ptmpl lint: " << error << "\n";
+    if (!run.errors.empty() && run.paths.empty()) return int{kUsage};
+    if (o->fix) {
+      int fixed = apply_lint_fixes(run, o->dry_run);
+      if (fixed < 0) return int{kUsage};
+      if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
+      if (fixed > 0) run = lint_files(files.value(), settings);  // report what is left
+    }
+
+    ReportOptions report;
     // On a terminal: the source line and a caret under each finding, in colour unless
     // NO_COLOR is set (https://no-color.org). Piped output stays one line per finding.
-    TextStyle style;
-    style.excerpt = ::isatty(STDOUT_FILENO) != 0;
+    report.excerpt = ::isatty(STDOUT_FILENO) != 0;
     const char* no_colour = std::getenv("NO_COLOR");
-    style.colour = style.excerpt && (no_colour == nullptr || *no_colour == '\0');
-    std::cout << (o->format == "json" ? format_json(run.diagnostics, run.files)
-                                      : format_text(run.diagnostics, run.files, style));
-    if (!run.read_errors.empty()) return int{kUsage};
-    Severity threshold = parse_severity(o->fail_on).value_or(Severity::Error);
-    for (const Diagnostic& d : run.diagnostics)
-      if (d.severity >= threshold) return int{kFindings};
-    return int{kOk};
+    report.colour = report.excerpt && (no_colour == nullptr || *no_colour == '\0');
+    report.statistics = o->statistics;
+    report.fail_on = settings.fail_on.value_or(Severity::Error);
+    report.help_uri_base = o->help_uri_base;
+    std::cout << format_report(parse_report_format(o->format).value_or(ReportFormat::Text), run, report);
+    if (!run.errors.empty()) return int{kUsage};
+    return run.failed && !o->exit_zero ? int{kFindings} : int{kOk};
   };
 }
 

@@ -58,16 +58,4 @@ struct Summary {
 
 [[nodiscard]] Summary summarize(const std::vector<Diagnostic>& diagnostics);
 
-struct TextStyle {
-  bool excerpt = false;  ///< the source line and a caret under each finding
-  bool colour = false;   ///< ANSI colours for severities and paths
-};
-
-/// `path:line:col: severity: message [rule]` lines (each followed by its excerpt when asked),
-/// then a summary line.
-[[nodiscard]] std::string format_text(const std::vector<Diagnostic>& diagnostics, std::size_t files,
-                                      const TextStyle& style = {});
-/// SPEC §6: {"files", "diagnostics": [{path, line, column, severity, rule, message, pointer}], "summary"}.
-[[nodiscard]] std::string format_json(const std::vector<Diagnostic>& diagnostics, std::size_t files);
-
 }  // namespace ptmpl

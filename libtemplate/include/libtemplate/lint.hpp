@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,25 +25,40 @@ struct RuleInfo {
 /// The rule with this id, or nullptr.
 [[nodiscard]] const RuleInfo* find_rule(std::string_view id);
 
+class LintConfig;
+
 struct LintOptions {
   /// Containers nested deeper than this are not read and reported by `nesting-depth`.
   std::uint32_t max_depth = 256;
+  /// Severities, rule options and ignores (`.ptmpl.json`); none when null.
+  const LintConfig* config = nullptr;
 };
 
 /// Runs every rule on a parsed file. Findings are sorted (see Diagnostic's operator<).
 [[nodiscard]] std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& options = {});
 
-/// What linting many files found.
-struct LintRun {
-  std::size_t files = 0;                 ///< files read and linted
-  std::vector<Diagnostic> diagnostics;   ///< sorted by path, line, column
-  std::vector<std::string> read_errors;  ///< files that could not be read, with the reason
+/// How to lint many files.
+struct LintSettings {
+  /// One configuration for every file (`--config`); otherwise each file uses the nearest
+  /// `.ptmpl.json` at or above its directory, when `discover_config` is set.
+  std::optional<std::string> config_path;
+  bool discover_config = true;
+  std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
+  std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)
+  unsigned jobs = 0;                       ///< threads; 0 = one per core
 };
 
-/// Reads and lints `paths` (files, in the order given) in parallel on `jobs` threads
-/// (0 = one per core). The result does not depend on the number of threads.
-[[nodiscard]] LintRun lint_files(const std::vector<std::string>& paths, const LintOptions& options = {},
-                                 unsigned jobs = 0);
+/// What linting many files found.
+struct LintRun {
+  std::vector<std::string> paths;       ///< files read and linted, in the order given
+  std::vector<Diagnostic> diagnostics;  ///< sorted by path, line, column
+  std::vector<std::string> errors;      ///< unreadable files and invalid configurations
+  bool failed = false;                  ///< a finding at or above its file's fail-on severity
+};
+
+/// Reads and lints `paths` (files, in the order given) in parallel. The result does not
+/// depend on the number of threads.
+[[nodiscard]] LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings = {});
 
 /// Parses `text` as the file `path` and lints it.
 [[nodiscard]] std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text,

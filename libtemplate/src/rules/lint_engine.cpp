@@ -4,6 +4,9 @@
 #include <atomic>
 #include <thread>
 
+#include <map>
+
+#include "libtemplate/config.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl {
@@ -12,6 +15,8 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
   rules::Context context(file, options);
   rules::run_all_rules(context);
   std::vector<Diagnostic> out = context.take();
+  if (options.config != nullptr && !options.config->ignore().empty())
+    std::erase_if(out, [&](const Diagnostic& d) { return options.config->ignores(d, file); });
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -23,7 +28,28 @@ std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text
   return lint(file, options);
 }
 
-LintRun lint_files(const std::vector<std::string>& paths, const LintOptions& options, unsigned jobs) {
+LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings) {
+  LintRun run;
+  // Configurations first, each read once: the explicit one, or the nearest .ptmpl.json of
+  // each file. An invalid configuration stops the run (exit 2), as any bad input of ptmpl's own.
+  std::map<std::string, LintConfig> configs;
+  std::vector<const LintConfig*> config_of(paths.size(), nullptr);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::optional<std::string> path = settings.config_path;
+    if (!path && settings.discover_config && paths[i] != "-") path = find_config(paths[i]);
+    if (!path) continue;
+    auto it = configs.find(*path);
+    if (it == configs.end()) {
+      auto loaded = LintConfig::load(*path);
+      if (!loaded.ok()) {
+        run.errors.push_back(loaded.error().message);
+        return run;
+      }
+      it = configs.emplace(*path, std::move(loaded).value()).first;
+    }
+    config_of[i] = &it->second;
+  }
+
   struct Slot {
     std::vector<Diagnostic> diagnostics;
     std::string error;
@@ -32,9 +58,13 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintOptions& opt
   std::vector<Slot> slots(paths.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    ReadOptions read;
-    read.parse.max_depth = options.max_depth;
     for (std::size_t i = next++; i < paths.size(); i = next++) {
+      LintOptions options;
+      options.config = config_of[i];
+      options.max_depth =
+          settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
+      ReadOptions read;
+      read.parse.max_depth = options.max_depth;
       auto file = TemplateFile::read(paths[i], read);
       if (!file.ok()) {
         slots[i].error = file.error().message;
@@ -44,20 +74,23 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintOptions& opt
       slots[i].diagnostics = lint(file.value(), options);
     }
   };
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = settings.jobs == 0 ? std::max(1u, std::thread::hardware_concurrency()) : settings.jobs;
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, paths.size()));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
   work();
   for (std::thread& t : threads) t.join();
 
-  LintRun run;
-  for (Slot& slot : slots) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    Slot& slot = slots[i];
     if (!slot.read) {
-      run.read_errors.push_back(std::move(slot.error));
+      run.errors.push_back(std::move(slot.error));
       continue;
     }
-    ++run.files;
+    run.paths.push_back(paths[i]);
+    Severity threshold = settings.fail_on.value_or(
+        config_of[i] != nullptr ? config_of[i]->fail_on().value_or(Severity::Error) : Severity::Error);
+    for (const Diagnostic& d : slot.diagnostics) run.failed = run.failed || d.severity >= threshold;
     run.diagnostics.insert(run.diagnostics.end(), std::make_move_iterator(slot.diagnostics.begin()),
                            std::make_move_iterator(slot.diagnostics.end()));
   }
@@ -87,8 +120,20 @@ std::optional<Fix> Context::replace_value(const TemplateSource& source, const js
   return Fix{value.offset(), *end - value.offset(), std::move(replacement)};
 }
 
+const json::Value* Context::rule_options(std::string_view rule) const {
+  if (options_.config == nullptr) return nullptr;
+  const RuleSetting* setting = options_.config->rule(rule);
+  return setting != nullptr ? setting->options : nullptr;
+}
+
 void Context::add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
                   std::string message, std::optional<Fix> fix) {
+  if (options_.config != nullptr) {
+    if (const RuleSetting* setting = options_.config->rule(rule)) {
+      if (setting->off) return;
+      if (setting->severity) severity = *setting->severity;
+    }
+  }
   json::Position p = file_.document().position(offset);
   auto [excerpt, column] = make_excerpt(file_.text(), offset);
   diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,

@@ -8,9 +8,6 @@
 #include <map>
 #include <memory>
 
-// RapidJSON 1.1 has its own regex engine, which knows neither `\S` nor `{n}`; the schemas
-// need both. Defining this macro (to any value) makes schema.h use std::regex instead.
-#define RAPIDJSON_SCHEMA_USE_INTERNALREGEX 0
 #include <rapidjson/document.h>
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
@@ -37,8 +34,11 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
   Schemas() {
     parse(raw_text_, "raw_json");
     parse(template_text_, "template");
+    parse(config_text_, "config");
     raw_ = std::make_unique<rapidjson::SchemaDocument>(raw_text_, this);
     template_ = std::make_unique<rapidjson::SchemaDocument>(template_text_, this);
+    config_ = std::make_unique<rapidjson::SchemaDocument>(config_text_, this);
+    whole_config_ = whole("config.schema.json", config_text_);
     story_ = properties("raw_json.schema.json", raw_text_, "/definitions/story");
     dependency_ = properties("raw_json.schema.json", raw_text_, "/definitions/dependency");
     project_template_ = properties("template.schema.json", template_text_, "/definitions/project_template");
@@ -51,6 +51,7 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
     std::string_view name(uri, length);
     if (name.starts_with("raw_json.schema.jso")) return raw_.get();
     if (name.starts_with("template.schema.jso")) return template_.get();
+    if (name.starts_with("config.schema.jso")) return config_.get();
     return nullptr;
   }
 
@@ -59,9 +60,11 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
   [[nodiscard]] const Properties& project_template() const { return project_template_; }
   [[nodiscard]] const Properties& document() const { return document_; }
   [[nodiscard]] const std::vector<std::string>& dependency_required() const { return dependency_required_; }
+  [[nodiscard]] const PropertySchema& whole_config() const { return whole_config_; }
   [[nodiscard]] const rapidjson::Document* file(std::string_view name) const {
     if (name.starts_with("raw_json.schema.json")) return &raw_text_;
     if (name.starts_with("template.schema.json")) return &template_text_;
+    if (name.starts_with("config.schema.json")) return &config_text_;
     return nullptr;
   }
 
@@ -95,6 +98,18 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
     return out;
   }
 
+  PropertySchema whole(const std::string& file, const rapidjson::Document& doc) {
+    PropertySchema p;
+    p.wrapper = std::make_unique<rapidjson::Document>();
+    p.wrapper->SetObject();
+    p.wrapper->AddMember("$ref", rapidjson::Value((file + "#").c_str(), p.wrapper->GetAllocator()),
+                         p.wrapper->GetAllocator());
+    p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
+    p.json = &doc;
+    p.file = &doc;
+    return p;
+  }
+
   static std::vector<std::string> required(const rapidjson::Document& doc, const std::string& object) {
     std::vector<std::string> out;
     const rapidjson::Value* list = rapidjson::Pointer((object + "/required").c_str()).Get(doc);
@@ -105,8 +120,11 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
 
   rapidjson::Document raw_text_;
   rapidjson::Document template_text_;
+  rapidjson::Document config_text_;
   std::unique_ptr<rapidjson::SchemaDocument> raw_;
   std::unique_ptr<rapidjson::SchemaDocument> template_;
+  std::unique_ptr<rapidjson::SchemaDocument> config_;
+  PropertySchema whole_config_;
   Properties story_, dependency_, project_template_, document_;
   std::vector<std::string> dependency_required_;
 };
@@ -141,11 +159,16 @@ bool owned_elsewhere(std::string_view object, std::string_view key, const json::
   for (const Owned& owned : kOwned) {
     if (owned.object != object || owned.key != key || find_rule(owned.rule) == nullptr) continue;
     switch (owned.when) {
-      case When::Always: return true;
-      case When::String: return value.is_string();
-      case When::Array: return value.is_array();
-      case When::Integer: return value.is_integer_spelling();
-      case When::Number: return value.is_number();
+      case When::Always:
+        return true;
+      case When::String:
+        return value.is_string();
+      case When::Array:
+        return value.is_array();
+      case When::Integer:
+        return value.is_integer_spelling();
+      case When::Number:
+        return value.is_number();
     }
   }
   return false;
@@ -349,6 +372,10 @@ std::optional<Violation> validate(const PropertySchema& property, const json::Va
           break;
         }
     message = "`" + path + "` is missing the required key `" + missing + "`";
+  } else if (keyword == "additionalProperties") {
+    // RapidJSON points at the member that is not allowed.
+    std::string owner = pointer.empty() ? std::string(key) : std::string(key) + pointer.substr(0, pointer.rfind('/'));
+    message = "`" + owner + "` does not allow the key `" + pointer.substr(pointer.rfind('/') + 1) + "`";
   } else if (keyword == "anyOf" || keyword == "oneOf") {
     message = name + " does not have an allowed form";
     if (const rapidjson::Value* description = field("description"); description != nullptr && description->IsString())
@@ -411,7 +438,8 @@ void check_dependencies(const Reporter& report, const json::Value& list, const s
       continue;
     }
     for (const std::string& key : schemas.dependency_required())
-      if (dep.find(key) == nullptr) report(dep, pointer, "the dependency is missing the required key `" + key + "`");
+      if (dep.find(key) == nullptr && !owned_elsewhere("dependency", key, json::Value{}))
+        report(dep, pointer, "the dependency is missing the required key `" + key + "`");
     check_members(report, dep, pointer, schemas.dependency(),
                   [](std::string_view key, const json::Value& v) { return owned_elsewhere("dependency", key, v); });
   }
@@ -448,14 +476,19 @@ void check_template_fields(Context& context, const TemplateSource& source) {
   if (file.shape() == Shape::TemplateDocument)
     check_members(report, root, "", schemas.document(),
                   [](std::string_view key, const json::Value&) { return key == "project_template"; });
-  check_members(report, *pt, source.template_pointer, schemas.project_template(),
-                [](std::string_view key, const json::Value& v) {
-                  return owned_elsewhere("project_template", key, v) ||
-                         (key == "raw_json" && (v.is_array() || v.is_string()));
-                });
+  check_members(
+      report, *pt, source.template_pointer, schemas.project_template(), [](std::string_view key, const json::Value& v) {
+        return owned_elsewhere("project_template", key, v) || (key == "raw_json" && (v.is_array() || v.is_string()));
+      });
 }
 
 }  // namespace
+
+std::optional<SchemaViolation> check_config_schema(const json::Value& config) {
+  auto violation = validate(Schemas::get().whole_config(), config, "config");
+  if (!violation) return std::nullopt;
+  return SchemaViolation{violation->pointer, violation->message};
+}
 
 void check_schema(Context& context) {
   const TemplateFile& file = context.file();

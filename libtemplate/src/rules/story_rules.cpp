@@ -1,12 +1,130 @@
-// Rules about a single story's own fields: title-missing, story-type-invalid.
+// Rules about a single story's own fields: title-missing, story-type-invalid,
+// checklist-item-invalid, tag-list-format, assignment-invalid, assignment-unknown,
+// weight-not-milestone.
+#include <set>
+#include <unordered_set>
+
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {
 
 namespace {
 
+constexpr std::string_view kWhitespace = " \t\r\n\f\v";
+
 bool is_blank(std::string_view text) {
-  return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+  return text.find_first_not_of(kWhitespace) == std::string_view::npos;
+}
+
+std::string_view trimmed(std::string_view text) {
+  std::size_t first = text.find_first_not_of(kWhitespace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kWhitespace) - first + 1);
+}
+
+std::string quoted(std::string_view text) {
+  std::string out;
+  json::append_quoted(out, text);
+  return out;
+}
+
+// `story "Design"`, or `story 7` (by temp_id) when it has no usable title, for messages.
+std::string story_name(const Story& story) {
+  if (story.title && !is_blank(*story.title)) return "story " + quoted(*story.title);
+  if (story.temp_id) return "story " + temp_id_key(*story.temp_id);
+  return "the story";
+}
+
+// What a value is, for messages about values of the wrong kind: `a number (2.5)`.
+std::string describe(const json::Value& v) {
+  switch (v.kind()) {
+    case json::Kind::Null:
+      return "null";
+    case json::Kind::True:
+    case json::Kind::False:
+      return "a boolean";
+    case json::Kind::Number:
+      return std::string(v.is_integer_spelling() ? "an integer (" : "a number (") + std::string(v.text()) + ")";
+    case json::Kind::String:
+      return "a string (" + quoted(v.text()) + ")";
+    case json::Kind::Array:
+      return "an array";
+    case json::Kind::Object:
+      return "an object";
+    case json::Kind::Truncated:
+      return "a deeply nested value";
+  }
+  return "a value";
+}
+
+std::string key_pointer(const Story& story, std::string_view key) {
+  return std::string(story.origin.pointer) + "/" + std::string(key);
+}
+
+// Items of an array-valued key of a story (the last of duplicate keys, as the model reads it),
+// each with its pointer; values below the nesting bound are left to nesting-depth.
+template <class Visit>
+void for_each_item(const Story& story, std::string_view key, Visit&& visit) {
+  const json::Value* list = story.origin.node.find(key);
+  if (list == nullptr || !list->is_array()) return;
+  for (std::size_t i = 0; i < list->items().size(); ++i) {
+    const json::Value& item = list->items()[i];
+    if (item.kind() == json::Kind::Truncated) continue;
+    visit(item, key_pointer(story, key) + "/" + std::to_string(i));
+  }
+}
+
+// tag_list: comma-separated entries, each trimmed one tag (SPEC §3). The canonical form joins
+// the trimmed entries with ", ". Duplicates compare trimmed and ignoring ASCII case.
+struct TagListReport {
+  std::size_t empty_entries = 0;
+  std::vector<std::string_view> untrimmed;   // entries as written
+  std::vector<std::string_view> duplicates;  // trimmed, as written
+  std::string normalised;                    // trimmed entries, no empties or duplicates
+};
+
+std::string folded(std::string_view tag) {
+  std::string out(tag);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+TagListReport inspect_tag_list(std::string_view list) {
+  TagListReport r;
+  std::set<std::string, std::less<>> seen;
+  for (std::size_t index = 0, start = 0;; ++index) {
+    std::size_t comma = list.find(',', start);
+    std::string_view entry = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    std::string_view tag = trimmed(entry);
+    if (tag.empty()) {
+      ++r.empty_entries;
+    } else {
+      // One space after a comma is the canonical separator; anything else around a tag is not.
+      std::string_view expected_lead = index == 0 || entry.front() != ' ' ? "" : " ";
+      if (entry.size() != tag.size() + expected_lead.size() || !entry.starts_with(expected_lead))
+        r.untrimmed.push_back(entry);
+      if (seen.insert(folded(tag)).second) {
+        if (!r.normalised.empty()) r.normalised += ", ";
+        r.normalised += tag;
+      } else {
+        r.duplicates.push_back(tag);
+      }
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return r;
+}
+
+std::string count(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::string quoted_list(const std::vector<std::string_view>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? ", " : "") + quoted(items[i]);
+  return out;
 }
 
 }  // namespace
@@ -34,6 +152,131 @@ void check_story_type_invalid(Context& context) {
       context.report("story-type-invalid", Severity::Error, source, *type,
                      std::string(story.origin.pointer) + "/story_type",
                      "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
+    });
+  }
+}
+
+void check_checklist_item_invalid(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for_each_item(story, "checklist", [&](const json::Value& item, std::string pointer) {
+        if (!item.is_string())
+          context.report(
+              "checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
+              "checklist item of " + story_name(story) + " is " + describe(item) + "; checklist items are strings");
+        else if (is_blank(item.text()))
+          context.report("checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
+                         "checklist item of " + story_name(story) + (item.text().empty() ? " is empty" : " is blank"));
+      });
+    });
+  }
+}
+
+void check_tag_list_format(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      const json::Value* value = story.origin.node.find("tag_list");
+      if (value == nullptr || !value->is_string()) return;
+      std::string_view list = value->text();
+      std::string pointer = key_pointer(story, "tag_list");
+      if (is_blank(list)) {
+        context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
+                       "tag_list of " + story_name(story) + (list.empty() ? " is empty" : " is blank") +
+                           "; leave the key out when the story has no tags");
+        return;
+      }
+      TagListReport r = inspect_tag_list(list);
+      std::vector<std::string> problems;
+      if (r.empty_entries > 0) problems.push_back(count(r.empty_entries, "empty entry", "empty entries"));
+      if (!r.untrimmed.empty())
+        problems.push_back(count(r.untrimmed.size(), "untrimmed entry", "untrimmed entries") + " (" +
+                           quoted_list(r.untrimmed) + ")");
+      if (!r.duplicates.empty())
+        problems.push_back(count(r.duplicates.size(), "duplicate tag", "duplicate tags") + " (" +
+                           quoted_list(r.duplicates) + ")");
+      if (problems.empty()) return;
+      std::string message = "tag_list " + quoted(list) + " of " + story_name(story) + " has ";
+      for (std::size_t i = 0; i < problems.size(); ++i)
+        message += (i == 0 ? "" : i + 1 == problems.size() ? " and " : ", ") + problems[i];
+      if (r.normalised.empty()) {
+        // Only commas: no tag remains, and an empty tag_list is no better; the author decides.
+        context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
+                       message + " and no tag; leave the key out when the story has no tags");
+        return;
+      }
+      message += "; normalised: " + quoted(r.normalised);
+      context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer), std::move(message),
+                     context.replace_value(source, *value, quoted(r.normalised)));
+    });
+  }
+}
+
+void check_assignment_invalid(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
+        if (!item.is_object()) {
+          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
+                         "assignment of " + story_name(story) + " is " + describe(item) +
+                             "; an assignment is an object {\"assignee_id\": <integer>}");
+          return;
+        }
+        const json::Value* id = item.find("assignee_id");
+        if (id == nullptr) {
+          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
+                         "assignment of " + story_name(story) + " has no assignee_id");
+        } else if (!id->as_int64()) {
+          std::string why = id->is_integer_spelling()
+                                ? " is out of range: " + std::string(id->text()) + " does not fit in a 64-bit integer"
+                                : " is " + describe(*id) + ", not an integer";
+          context.report("assignment-invalid", Severity::Error, source, *id, pointer + "/assignee_id",
+                         "assignee_id of " + story_name(story) + why);
+        }
+      });
+    });
+  }
+}
+
+void check_assignment_unknown(Context& context) {
+  // Only a file that lists project_template_assignments says which ids exist; a bare story
+  // list (or a template without the list) has nothing to compare with.
+  const json::Value* listed = context.file().document().root().find("project_template_assignments");
+  if (listed == nullptr || !(listed->is_array() || listed->is_object())) return;
+  for (const TemplateSource& source : context.file().templates()) {
+    if (source.template_pointer.empty()) continue;
+    std::unordered_set<std::int64_t> known;
+    for (const TemplateAssignment& a : source.model.assignments) known.insert(a.id);
+    const std::vector<TemplateAssignment>& entries = source.model.assignments;
+    std::string listing = entries.empty() ? "the file lists none" : "the file lists ";
+    for (std::size_t i = 0; i < entries.size() && i < 5; ++i)
+      listing += (i > 0 ? ", " : "") + std::to_string(entries[i].id);
+    if (entries.size() > 5) listing += ", …";
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
+        const json::Value* id = item.find("assignee_id");
+        std::optional<std::int64_t> n = id != nullptr ? id->as_int64() : std::nullopt;
+        if (!n || known.contains(*n)) return;
+        context.report("assignment-unknown", Severity::Warning, source, *id, pointer + "/assignee_id",
+                       "assignee_id " + std::to_string(*n) + " of " + story_name(story) +
+                           " is not the id of any project_template_assignments entry (" + listing + ")");
+      });
+    });
+  }
+}
+
+void check_weight_not_milestone(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (!story.weight || story.effective_type() == StoryType::Milestone) return;
+      // An invalid story_type is story-type-invalid's finding; the intended type is unknown.
+      const json::Value* type = story.origin.node.find("story_type");
+      if (type != nullptr && !story.story_type) return;
+      std::string is =
+          type == nullptr ? "a task (no story_type)" : "a " + std::string(to_string(story.effective_type()));
+      context.report("weight-not-milestone", Severity::Warning, source, *story.origin.node.find("weight"),
+                     key_pointer(story, "weight"),
+                     "weight " + std::to_string(*story.weight) + " on " + story_name(story) + ", which is " + is +
+                         "; weight counts only on milestones");
     });
   }
 }

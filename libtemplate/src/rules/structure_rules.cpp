@@ -1,6 +1,13 @@
-// Rules about the text itself: json-syntax, duplicate-key, nesting-depth. They report what the
-// parser noticed, in the file and inside raw_json strings.
+// Rules about the text itself: json-syntax, duplicate-key, nesting-depth (what the parser
+// noticed, in the file and inside raw_json strings); and about its shape: raw-json-shape,
+// unknown-field.
+#include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
+
 #include "rules/rule.hpp"
+#include "spelling.hpp"
 
 namespace ptmpl::rules {
 
@@ -32,6 +39,33 @@ void for_each_issue(Context& context, json::ParseIssue::Type type, Report&& repo
     for (const json::ParseIssue& issue : source.story_document->issues())
       if (issue.type == type) report(issue, &source, source.story_document);
   }
+}
+
+// Documented keys besides the model's own lists (story_keys(), dependency_keys(),
+// template_keys()).
+constexpr std::array<std::string_view, 1> kAssignmentKeys = {"assignee_id"};
+constexpr std::array<std::string_view, 2> kDocumentKeys = {"project_template", "project_template_assignments"};
+constexpr std::array<std::string_view, 1> kStoriesObjectKeys = {"stories"};
+// Read-only fields the service returns with a template (API reference, "Project template"):
+// pulled templates and API responses hold them, so they are not unknown.
+constexpr std::array<std::string_view, 3> kServiceTemplateKeys = {"user_id", "created_at", "updated_at"};
+
+bool documented(std::string_view key, std::span<const std::string_view> keys) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// "unknown story key \"tempId\" (did you mean \"temp_id\"?)". The suggestion is spelling.hpp's
+// closest(): the same key ignoring case, '_' and '-', or a documented key within edit
+// distance 1 (keys under 5 characters) or 2.
+std::string unknown_key_message(std::string_view what, std::string_view key, std::span<const std::string_view> keys) {
+  std::string message = "unknown " + std::string(what) + " key ";
+  json::append_quoted(message, key);
+  if (auto suggestion = closest(key, keys)) {
+    message += " (did you mean ";
+    json::append_quoted(message, *suggestion);
+    return message + "?)";
+  }
+  return message + "; it is kept as written";
 }
 
 }  // namespace
@@ -80,6 +114,73 @@ void check_nesting_depth(Context& context) {
                                     issue.pointer, inner_place(*inner, issue.offset) + issue.message);
                    }
                  });
+}
+
+void check_raw_json_shape(Context& context) {
+  const TemplateFile& file = context.file();
+  const std::string_view tail =
+      " an object with a \"stories\" array; ptmpl reads it, but the service expects an array of stories";
+  for (const TemplateSource& source : file.templates()) {
+    if (source.story_prefix != "/stories") continue;
+    if (source.raw_json_string) {
+      context.report("raw-json-shape", Severity::Info, source, *source.raw_json_string,
+                     source.template_pointer + "/raw_json", "the raw_json string holds" + std::string(tail));
+    } else if (!source.template_pointer.empty()) {
+      const json::Value* raw = json::resolve_pointer(file.document().root(), source.template_pointer + "/raw_json");
+      context.report_at_offset("raw-json-shape", Severity::Info, raw->offset(), source.template_pointer + "/raw_json",
+                               "raw_json is" + std::string(tail));
+    } else {
+      context.report_at_offset("raw-json-shape", Severity::Info, file.document().root().offset(), "",
+                               "the story list is" + std::string(tail));
+    }
+  }
+}
+
+void check_unknown_field(Context& context) {
+  const TemplateFile& file = context.file();
+  auto in_stories = [&](const TemplateSource& source, const json::Member& m, std::string pointer, std::string_view what,
+                        std::span<const std::string_view> keys) {
+    context.report("unknown-field", Severity::Info, source, m.key,
+                   std::move(pointer) + "/" + json::pointer_escape(m.key.text()),
+                   unknown_key_message(what, m.key.text(), keys));
+  };
+  auto in_file = [&](const json::Member& m, const std::string& pointer, std::string_view what,
+                     std::span<const std::string_view> keys) {
+    context.report_at_offset("unknown-field", Severity::Info, m.key.offset(),
+                             pointer + "/" + json::pointer_escape(m.key.text()),
+                             unknown_key_message(what, m.key.text(), keys));
+  };
+
+  // The template document's own top level (an API response's is the service's, not checked).
+  if (file.shape() == Shape::TemplateDocument)
+    for (const json::Member& m : file.document().root().members())
+      if (!documented(m.key.text(), kDocumentKeys)) in_file(m, "", "top-level", kDocumentKeys);
+
+  std::vector<std::string_view> project_template(template_keys().begin(), template_keys().end());
+  project_template.insert(project_template.end(), kServiceTemplateKeys.begin(), kServiceTemplateKeys.end());
+  for (const TemplateSource& source : file.templates()) {
+    for (const json::Member& m : source.model.extra)
+      if (!documented(m.key.text(), project_template))
+        in_file(m, source.template_pointer, "project_template", project_template);
+    if (source.story_prefix == "/stories")
+      for (const json::Member& m : source.story_document->root().members())
+        if (!documented(m.key.text(), kStoriesObjectKeys)) in_stories(source, m, "", "story list", kStoriesObjectKeys);
+
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for (const json::Member& m : story.extra)
+        in_stories(source, m, std::string(story.origin.pointer), "story", story_keys());
+      for (const Dependency& dep : story.dependencies)
+        for (const json::Member& m : dep.extra)
+          in_stories(source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
+      const json::Value* assignments = story.origin.node.find("assignments");
+      if (assignments == nullptr) return;
+      for (std::size_t i = 0; i < assignments->items().size(); ++i)
+        for (const json::Member& m : assignments->items()[i].members())
+          if (!documented(m.key.text(), kAssignmentKeys))
+            in_stories(source, m, std::string(story.origin.pointer) + "/assignments/" + std::to_string(i), "assignment",
+                       kAssignmentKeys);
+    });
+  }
 }
 
 }  // namespace ptmpl::rules

@@ -1,7 +1,81 @@
-// Rules about the template document's own fields: template-title-missing.
+// Rules about the template document's own fields: template-title-missing,
+// template-item-count-mismatch, template-budget-mismatch, currency-invalid.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/rollup.hpp"
 #include "rules/rule.hpp"
+#include "spelling.hpp"
 
 namespace ptmpl::rules {
+
+namespace {
+
+// ISO 4217 list A.1 (current currency and funds codes, 2025), alphabetic codes, sorted:
+// includes codes in their changeover period (ANG beside its successor XCG, SLL beside SLE, ZWL
+// beside ZWG) so that stored templates stay valid, and leaves out XTS (reserved for testing)
+// and XXX (transactions without a currency), which no budget can be in (kNotACurrency).
+constexpr std::array<std::string_view, 180> kCurrencyCodes = {
+    "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD",
+    "BIF", "BMD", "BND", "BOB", "BOV", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHE", "CHF",
+    "CHW", "CLF", "CLP", "CNY", "COP", "COU", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD",
+    "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD",
+    "HNL", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR",
+    "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA",
+    "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MXV", "MYR", "MZN", "NAD", "NGN", "NIO",
+    "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB",
+    "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STN", "SVC",
+    "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "USN",
+    "UYI", "UYU", "UYW", "UZS", "VED", "VES", "VND", "VUV", "WST", "XAF", "XAG", "XAU", "XBA", "XBB", "XBC",
+    "XBD", "XCD", "XCG", "XDR", "XOF", "XPD", "XPF", "XPT", "XSU", "XUA", "YER", "ZAR", "ZMW", "ZWG", "ZWL",
+};
+static_assert(std::is_sorted(kCurrencyCodes.begin(), kCurrencyCodes.end()), "keep the currency codes sorted");
+
+struct NotACurrency {
+  std::string_view code;
+  std::string_view meaning;
+};
+constexpr NotACurrency kNotACurrency[] = {
+    {"XTS", "is reserved by ISO 4217 for testing"},
+    {"XXX", "is ISO 4217's code for transactions without a currency"},
+};
+
+bool is_currency_code(std::string_view code) {
+  return std::binary_search(kCurrencyCodes.begin(), kCurrencyCodes.end(), code);
+}
+
+std::string quoted(std::string_view text) {
+  std::string out;
+  json::append_quoted(out, text);
+  return out;
+}
+
+// The project_template object of a template document (nullptr for a bare story list).
+const json::Value* template_object(const Context& context, const TemplateSource& source) {
+  if (source.template_pointer.empty()) return nullptr;
+  return json::resolve_pointer(context.file().document().root(), source.template_pointer);
+}
+
+// Metadata is compared with the whole story list: none when raw_json is missing (as in a list
+// fetched without optional_fields=raw_json) or does not parse, and none when the nesting
+// bound cut part of it away.
+bool stories_complete(const TemplateSource& source) {
+  return source.story_list != nullptr && !source.story_document->truncated();
+}
+
+// Context::replace_value() refuses every value of a source whose raw_json is a string, but
+// the template's own fields sit in the file outside that string: ask for them with a source
+// that has none.
+std::optional<Fix> replace_template_value(const Context& context, const json::Value& value, std::string replacement) {
+  const TemplateSource file_level;
+  return context.replace_value(file_level, value, std::move(replacement));
+}
+
+}  // namespace
 
 void check_template_title_missing(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
@@ -16,6 +90,82 @@ void check_template_title_missing(Context& context) {
     else if (title->is_string() && title->text().find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
       context.report_at_offset("template-title-missing", Severity::Error, title->offset(),
                                source.template_pointer + "/title", "the template's title is blank");
+  }
+}
+
+void check_template_item_count_mismatch(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const json::Value* pt = template_object(context, source);
+    if (pt == nullptr || !stories_complete(source)) continue;
+    const json::Value* value = pt->find("item_count");
+    std::optional<std::int64_t> written = value != nullptr ? value->as_int64() : std::nullopt;
+    if (!written) continue;  // absent, or not an integer (schema)
+    // SPEC §5: item_count is the number of stories at every level.
+    const auto count = static_cast<std::int64_t>(item_count(source.model.stories));
+    if (*written == count) continue;
+    context.report_at_offset(
+        "template-item-count-mismatch", Severity::Warning, value->offset(), source.template_pointer + "/item_count",
+        "item_count is " + std::to_string(*written) + ", but the template has " + std::to_string(count) +
+            (count == 1 ? " story" : " stories") + " (at every level, sub_stories included)",
+        replace_template_value(context, *value, std::to_string(count)));
+  }
+}
+
+void check_template_budget_mismatch(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const json::Value* pt = template_object(context, source);
+    if (pt == nullptr || source.model.is_budgeted != true || !stories_complete(source)) continue;
+    const json::Value* budget = pt->find("budget");
+    if (budget == nullptr || !budget->is_number()) continue;
+    // Negative and out-of-range budgets are amount-negative's and amount-overflow's findings.
+    BudgetCents written = budget_to_cents(budget->text());
+    if (written.negative ||
+        (written.status != BudgetCents::Status::Exact && written.status != BudgetCents::Status::FractionOfCent))
+      continue;
+    // SPEC §5: budget = cents / 100 of the template total, the sum of the top-level stories'
+    // effective budgets. Without any story budget the budget is a top-down figure: nothing to
+    // compare. A total that does not fit, or is negative, is reported by the amount rules.
+    std::optional<std::int64_t> total = rollup_totals(source.model.stories).budget_in_cents.get();
+    if (!total || *total < 0) continue;
+    if (written.status == BudgetCents::Status::Exact && written.cents == *total) continue;
+    const std::string expected = cents_to_budget(*total);
+    std::string message = written.status == BudgetCents::Status::FractionOfCent
+                              ? "budget " + std::string(budget->text()) + " is not a whole number of cents"
+                              : "budget is " + std::string(budget->text());
+    message += (written.status == BudgetCents::Status::FractionOfCent ? "; " : ", but ") +
+               std::string("the top-level stories' budgets add up to ") + expected + " (" + std::to_string(*total) +
+               " cents)";
+    context.report_at_offset("template-budget-mismatch", Severity::Warning, budget->offset(),
+                             source.template_pointer + "/budget", std::move(message),
+                             replace_template_value(context, *budget, expected));
+  }
+}
+
+void check_currency_invalid(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const json::Value* pt = template_object(context, source);
+    const json::Value* currency = pt != nullptr ? pt->find("currency") : nullptr;
+    if (currency == nullptr || !currency->is_string()) continue;  // not a string: schema
+    const std::string_view code = currency->text();
+    if (is_currency_code(code)) continue;
+    std::string message = "currency " + quoted(code);
+    auto special = std::find_if(std::begin(kNotACurrency), std::end(kNotACurrency),
+                                [&](const NotACurrency& c) { return c.code == code; });
+    if (special != std::end(kNotACurrency)) {
+      message += " " + std::string(special->meaning) + ", not a currency a budget can be in";
+    } else {
+      message += " is not an ISO 4217 currency code";
+      // Codes are upper case: "usd" and " USD " are near misses of USD.
+      std::string upper;
+      for (char c : code)
+        if (c != ' ') upper += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+      if (code.empty())
+        message += " (the service's default is \"USD\")";
+      else if (auto suggestion = closest(upper, kCurrencyCodes))
+        message += " (did you mean " + quoted(*suggestion) + "?)";
+    }
+    context.report_at_offset("currency-invalid", Severity::Error, currency->offset(),
+                             source.template_pointer + "/currency", std::move(message));
   }
 }
 

@@ -1,0 +1,28 @@
+// Applying the safe fixes lint findings carry (`ptmpl lint --fix`).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/diagnostic.hpp"
+
+namespace ptmpl {
+
+struct FixResult {
+  std::string text;         ///< the file with the fixes applied
+  std::size_t applied = 0;  ///< fixes applied
+  std::size_t skipped = 0;  ///< fixes left out because they overlap one applied before
+};
+
+/// Applies the fixes of `findings` (those about any file: the caller passes one file's) to
+/// `text`, in order of offset; a fix overlapping an earlier one is skipped. Bytes outside the
+/// fixed ranges are copied unchanged.
+[[nodiscard]] FixResult apply_fixes(std::string_view text, const std::vector<Diagnostic>& findings);
+
+/// A unified diff (3 lines of context) from `before` to `after`, with `a/path` and `b/path`
+/// headers; empty when they are equal. Fixes never add or remove lines, so lines are paired
+/// one to one; texts whose line counts differ are shown as one hunk.
+[[nodiscard]] std::string unified_diff(std::string_view path, std::string_view before, std::string_view after);
+
+}  // namespace ptmpl

@@ -1,0 +1,39 @@
+// Lint results in the formats people and CI systems read (SPEC §6).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/lint.hpp"
+
+namespace ptmpl {
+
+enum class ReportFormat { Text, Json, Sarif, Github, Junit, Gitlab };
+
+[[nodiscard]] std::optional<ReportFormat> parse_report_format(std::string_view name);
+
+struct ReportOptions {
+  bool excerpt = false;     ///< text: the source line and a caret under each finding
+  bool colour = false;      ///< text: ANSI colours for severities and paths
+  bool statistics = false;  ///< text, json: counts per rule
+  /// junit: a file's testcase fails when it has a finding at or above this severity.
+  Severity fail_on = Severity::Error;
+  /// sarif: prefix of each rule's helpUri (the page is `<base>docs/rules/<id>.md`).
+  std::string help_uri_base;
+};
+
+/// The whole report of a run, in `format`:
+/// - text: `path:line:col: severity: message [rule]` lines, then a summary line;
+/// - json: `{"files", "diagnostics": [{path, line, column, severity, rule, message, pointer}],
+///   "summary": {error, warning, info}}` (plus "statistics" when asked);
+/// - sarif: SARIF 2.1.0, one run, rules with their metadata;
+/// - github: workflow commands (`::error file=…,line=…,col=…,title=…::message`);
+/// - junit: JUnit XML, one testcase per file;
+/// - gitlab: GitLab Code Quality JSON with stable fingerprints.
+[[nodiscard]] std::string format_report(ReportFormat format, const LintRun& run, const ReportOptions& options = {});
+
+/// The counts per rule, most frequent first (ties by id).
+[[nodiscard]] std::vector<std::pair<std::string, std::size_t>> rule_statistics(const std::vector<Diagnostic>& findings);
+
+}  // namespace ptmpl

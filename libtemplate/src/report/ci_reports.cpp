@@ -1,0 +1,160 @@
+// Formats for CI systems: GitHub workflow commands, JUnit XML, GitLab Code Quality.
+#include <map>
+
+#include "libtemplate/json.hpp"
+#include "report/formats.hpp"
+
+namespace ptmpl::report {
+
+namespace {
+
+// GitHub documents this escaping for workflow commands: the message (data) escapes %, CR and
+// LF; property values also ':' and ','.
+std::string github_escape(std::string_view text, bool property) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// XML 1.0 text: the five entities, and characters XML cannot hold at all replaced.
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          out += "\xEF\xBF\xBD";  // U+FFFD
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::string finding_line(const Diagnostic& d) {
+  std::string out = d.path;
+  if (d.line > 0) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
+  return out + ": " + std::string(to_string(d.severity)) + ": " + d.message + " [" + d.rule + "]";
+}
+
+// FNV-1a, 64 bits: stable across runs and platforms.
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
+std::string github(const LintRun& run) {
+  std::string out;
+  for (const Diagnostic& d : run.diagnostics) {
+    const char* command = d.severity == Severity::Error     ? "error"
+                          : d.severity == Severity::Warning ? "warning"
+                                                            : "notice";
+    out += "::" + std::string(command) + " file=" + github_escape(d.path, true);
+    if (d.line > 0) out += ",line=" + std::to_string(d.line) + ",col=" + std::to_string(d.column);
+    out += ",title=" + github_escape(d.rule, true) + "::" + github_escape(d.message, false) + "\n";
+  }
+  return out;
+}
+
+std::string junit(const LintRun& run, const ReportOptions& options) {
+  std::map<std::string_view, std::vector<const Diagnostic*>> by_file;
+  for (const Diagnostic& d : run.diagnostics) by_file[d.path].push_back(&d);
+  std::size_t failures = 0;
+  std::string cases;
+  for (const std::string& path : run.paths) {
+    const std::vector<const Diagnostic*>& findings = by_file[path];
+    std::string failing, other;
+    std::size_t failing_count = 0;
+    for (const Diagnostic* d : findings) {
+      if (d->severity >= options.fail_on) {
+        failing += finding_line(*d) + "\n";
+        ++failing_count;
+      } else {
+        other += finding_line(*d) + "\n";
+      }
+    }
+    cases += "    <testcase name=\"" + xml_escape(path) + "\" classname=\"ptmpl.lint\">";
+    if (failing_count > 0) {
+      ++failures;
+      cases += "\n      <failure type=\"lint\" message=\"" + std::to_string(failing_count) +
+               (failing_count == 1 ? " finding" : " findings") + "\">" + xml_escape(failing) + "</failure>";
+    }
+    if (!other.empty()) cases += "\n      <system-out>" + xml_escape(other) + "</system-out>";
+    cases += failing_count > 0 || !other.empty() ? "\n    </testcase>\n" : "</testcase>\n";
+  }
+  std::string counts =
+      "tests=\"" + std::to_string(run.paths.size()) + "\" failures=\"" + std::to_string(failures) + "\"";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ptmpl lint\" " + counts +
+         ">\n  <testsuite name=\"ptmpl lint\" " + counts + " errors=\"0\" skipped=\"0\">\n" + cases +
+         "  </testsuite>\n</testsuites>\n";
+}
+
+std::string gitlab(const LintRun& run) {
+  // The fingerprint names the finding, not its line, so it survives edits elsewhere in the
+  // file; identical findings are told apart by their order.
+  std::map<std::uint64_t, std::size_t> seen;
+  std::string out = "[";
+  bool first = true;
+  for (const Diagnostic& d : run.diagnostics) {
+    std::uint64_t hash = fnv1a(d.path + '\0' + d.rule + '\0' + d.pointer + '\0' + d.message);
+    std::size_t occurrence = seen[hash]++;
+    if (occurrence > 0) hash = fnv1a(std::to_string(occurrence), hash);
+    char fingerprint[17];
+    std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
+    const char* severity = d.severity == Severity::Error ? "major" : d.severity == Severity::Warning ? "minor" : "info";
+    out += first ? "\n  {" : ",\n  {";
+    first = false;
+    out += "\"description\": ";
+    json::append_quoted(out, d.message);
+    out += ", \"check_name\": ";
+    json::append_quoted(out, d.rule);
+    out += ", \"fingerprint\": \"" + std::string(fingerprint) + "\", \"severity\": \"" + severity + "\"";
+    out += ", \"location\": {\"path\": ";
+    json::append_quoted(out, d.path);
+    out += ", \"lines\": {\"begin\": " + std::to_string(d.line > 0 ? d.line : 1) + "}}}";
+  }
+  out += first ? "]\n" : "\n]\n";
+  return out;
+}
+
+}  // namespace ptmpl::report

@@ -1,0 +1,240 @@
+// Rules about money and effort: amount-negative, amount-overflow, rollup-mismatch,
+// budget-unbudgeted-template. Roll-ups come from the library's own Rollup (rollup.hpp).
+//
+// Each problem is reported once: a value that is negative is not also out of range, a value
+// that does not fit is not also summed into a mismatch, and a negative value is not compared
+// with its parent's (amount-negative already names it).
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/rollup.hpp"
+#include "rules/rule.hpp"
+
+namespace ptmpl::rules {
+
+namespace {
+
+constexpr std::array kEstimates = {Estimate::BudgetInCents, Estimate::TimeInMinutes};
+
+std::string_view unit_of(Estimate estimate) {
+  return estimate == Estimate::BudgetInCents ? "cents" : "minutes";
+}
+
+// An integer spelled with a minus sign and a non-zero digit: negative, whatever its size.
+bool is_negative_integer(const json::Value& value) {
+  return value.is_integer_spelling() && value.text().starts_with('-') &&
+         value.text().find_first_of("123456789") != std::string_view::npos;
+}
+
+const std::optional<std::int64_t>& model_value(const Story& story, Estimate estimate) {
+  return estimate == Estimate::BudgetInCents ? story.budget_estimate_in_cents : story.time_estimate_in_minutes;
+}
+
+// The story's estimate as written when the model could not hold it: an integer beyond int64.
+// The model answers for every other story without touching its members, which keeps the
+// rules cheap on large trees.
+const json::Value* too_large_for_model(const Story& story, Estimate estimate) {
+  if (model_value(story, estimate)) return nullptr;
+  const json::Value* value = story.origin.node.find(key_of(estimate));
+  return value != nullptr && value->is_integer_spelling() && !value->as_int64() ? value : nullptr;
+}
+
+std::string story_value_pointer(const Story& story, std::string_view key) {
+  return std::string(story.origin.pointer) + "/" + std::string(key);
+}
+
+// The project_template object of a template document (nullptr for a bare story list).
+const json::Value* template_object(const Context& context, const TemplateSource& source) {
+  if (source.template_pointer.empty()) return nullptr;
+  return json::resolve_pointer(context.file().document().root(), source.template_pointer);
+}
+
+// Roll-ups need the whole story list: none when raw_json is missing or does not parse, and
+// none when the nesting bound cut part of it away (nesting-depth reports that).
+bool stories_complete(const TemplateSource& source) {
+  return source.story_list != nullptr && !source.story_document->truncated();
+}
+
+}  // namespace
+
+void check_amount_negative(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for (Estimate estimate : kEstimates) {
+        const std::optional<std::int64_t>& n = model_value(story, estimate);
+        const json::Value* value =
+            n ? (*n < 0 ? story.origin.node.find(key_of(estimate)) : nullptr) : too_large_for_model(story, estimate);
+        if (value == nullptr || !is_negative_integer(*value)) continue;
+        context.report("amount-negative", Severity::Error, source, *value, story_value_pointer(story, key_of(estimate)),
+                       std::string(key_of(estimate)) + " is " + std::string(value->text()) + " " +
+                           std::string(unit_of(estimate)) + "; an estimate cannot be negative");
+      }
+    });
+    const json::Value* pt = template_object(context, source);
+    const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
+    if (budget != nullptr && budget->is_number() && budget_to_cents(budget->text()).negative)
+      context.report_at_offset(
+          "amount-negative", Severity::Error, budget->offset(), source.template_pointer + "/budget",
+          "the template's budget is " + std::string(budget->text()) + "; a budget cannot be negative");
+  }
+}
+
+void check_amount_overflow(Context& context) {
+  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+  constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
+  const std::string int64_max = std::to_string(std::numeric_limits<std::int64_t>::max());
+  for (const TemplateSource& source : context.file().templates()) {
+    // Values as written: budgets must fit int64, time estimates int32 (SPEC §3).
+    std::uint64_t magnitude = 0;  // of all values that fit, saturating
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for (Estimate estimate : kEstimates) {
+        const std::optional<std::int64_t>& n = model_value(story, estimate);
+        if (n) {
+          const std::uint64_t m = *n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(*n) : *n;
+          magnitude = magnitude > kNoBound - m ? kNoBound : magnitude + m;
+        }
+        const json::Value* value = nullptr;
+        if (n && estimate == Estimate::TimeInMinutes && *n > kInt32Max)
+          value = story.origin.node.find(key_of(estimate));
+        else if (!n)
+          value = too_large_for_model(story, estimate);
+        if (value == nullptr || is_negative_integer(*value)) continue;  // negative: amount-negative
+        const std::string key(key_of(estimate));
+        context.report("amount-overflow", Severity::Error, source, *value, story_value_pointer(story, key),
+                       key + " " + std::string(value->text()) + " does not fit in " +
+                           (estimate == Estimate::BudgetInCents
+                                ? "a 64-bit integer (at most " + int64_max + " cents)"
+                                : "the service's 32-bit integer (at most " + std::to_string(kInt32Max) + " minutes)"));
+      }
+    });
+
+    // Roll-ups: reported where a sum of values that each fit first leaves int64 (a value that
+    // does not fit is reported above, and every sum above it is unknown, not reported again).
+    // Every roll-up sums some of the values, so none can overflow while all of them together
+    // stay within int64: then the tree need not be rolled up at all.
+    if (stories_complete(source) && magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      const Rollup rollup(source.model.stories);
+      auto overflows_here = [&](const Amount& sum, std::size_t first, std::size_t end, Estimate estimate) {
+        if (!sum.overflow()) return false;
+        for (std::size_t c = first; c < end; c = rollup.subtree_end(c))
+          if (rollup.effective(c, estimate).overflow()) return false;
+        return true;
+      };
+      for (std::size_t i = 0; i < rollup.item_count(); ++i) {
+        const Story& story = rollup.story(i);
+        for (Estimate estimate : kEstimates)
+          if (overflows_here(rollup.children(i, estimate), i + 1, rollup.subtree_end(i), estimate))
+            context.report(
+                "amount-overflow", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
+                "the " + std::string(key_of(estimate)) + " of the " + std::to_string(story.sub_stories.size()) +
+                    " sub_stories add up to more than a 64-bit integer holds (" + int64_max + " " +
+                    std::string(unit_of(estimate)) + ")");
+      }
+      for (Estimate estimate : kEstimates)
+        if (overflows_here(rollup.total(estimate), 0, rollup.item_count(), estimate))
+          context.report("amount-overflow", Severity::Error, source, *source.story_list, source.story_prefix,
+                         "the " + std::string(key_of(estimate)) + " of the " +
+                             std::to_string(source.model.stories.size()) +
+                             " top-level stories add up to more than a 64-bit integer holds (" + int64_max + " " +
+                             std::string(unit_of(estimate)) + ")");
+    }
+
+    // The template's budget, in major units, must be a whole number of cents that fits int64.
+    const json::Value* pt = template_object(context, source);
+    const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
+    if (budget == nullptr || !budget->is_number()) continue;
+    BudgetCents cents = budget_to_cents(budget->text());
+    if (cents.status == BudgetCents::Status::OutOfRange && !cents.negative)
+      context.report_at_offset("amount-overflow", Severity::Error, budget->offset(),
+                               source.template_pointer + "/budget",
+                               "the template's budget " + std::string(budget->text()) +
+                                   " does not fit in a 64-bit integer of cents (at most " +
+                                   cents_to_budget(std::numeric_limits<std::int64_t>::max()) + ")");
+  }
+}
+
+void check_rollup_mismatch(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    if (!stories_complete(source)) continue;
+    // Only parents that state an estimate of their own have one to compare.
+    bool any = false;
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      any = any || (story.is_parent() && (story.budget_estimate_in_cents || story.time_estimate_in_minutes));
+    });
+    if (!any) continue;
+    const Rollup rollup(source.model.stories);
+    for (std::size_t i = 0; i < rollup.item_count(); ++i) {
+      const Story& story = rollup.story(i);
+      if (!story.is_parent()) continue;
+      for (Estimate estimate : kEstimates) {
+        // SPEC §5: a child's effective estimate is its own, else its children's sum; children
+        // that state none count as nothing, and children that state none at all leave the
+        // parent's estimate a top-down one, with nothing to compare.
+        std::optional<std::int64_t> own = rollup.own(i, estimate).get();
+        std::optional<std::int64_t> sum = rollup.children(i, estimate).get();
+        if (!own || !sum || *own < 0 || *sum < 0 || *own == *sum) continue;
+        const json::Value& value = *story.origin.node.find(key_of(estimate));
+        std::string unit(unit_of(estimate));
+        std::size_t count = story.sub_stories.size();
+        context.report("rollup-mismatch", Severity::Warning, source, value,
+                       story_value_pointer(story, key_of(estimate)),
+                       std::string(key_of(estimate)) + " is " + std::to_string(*own) + " " + unit + ", but its " +
+                           std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add") + " up to " +
+                           std::to_string(*sum) + " " + unit);
+      }
+    }
+  }
+}
+
+void check_budget_unbudgeted_template(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const json::Value* pt = template_object(context, source);
+    if (pt == nullptr) continue;  // a bare story list has no is_budgeted
+    const json::Value* flag = pt->find("is_budgeted");
+    // is_budgeted defaults to false on create (API reference, "Project templates"); a value that
+    // is not a boolean is the schema rule's.
+    if (flag != nullptr && !flag->is_bool()) continue;
+    if (flag != nullptr && flag->as_bool() == true) continue;
+
+    // Money the template carries: non-zero story budgets and a non-zero template budget.
+    std::size_t stories = 0;
+    const Story* first = nullptr;
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      Amount own = own_estimate(story, Estimate::BudgetInCents);
+      if (own.absent() || (own.known() && own.value == 0)) return;
+      if (first == nullptr) first = &story;
+      ++stories;
+    });
+    const json::Value* budget = pt->find("budget");
+    bool has_budget = budget != nullptr && budget->is_number();
+    if (has_budget) {
+      BudgetCents cents = budget_to_cents(budget->text());
+      has_budget = !(cents.status == BudgetCents::Status::Exact && cents.cents == 0);
+    }
+    if (stories == 0 && !has_budget) continue;
+
+    std::string money = has_budget ? "the template has a budget of " + std::string(budget->text()) : "";
+    if (stories > 0)
+      money += (has_budget ? " and " : "") + std::to_string(stories) +
+               (stories == 1 ? " story carries" : " stories carry") + " budget_estimate_in_cents (first at " +
+               context.line_of(source, *first->origin.node.find("budget_estimate_in_cents")) + ", " +
+               story_value_pointer(*first, "budget_estimate_in_cents") + ")";
+    if (flag != nullptr)
+      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, flag->offset(),
+                               source.template_pointer + "/is_budgeted",
+                               money +
+                                   ", but is_budgeted is false, so the service treats the template as one "
+                                   "without financial attributes");
+    else
+      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, pt->offset(), source.template_pointer,
+                               money +
+                                   ", but the template has no is_budgeted, which the service takes as false: "
+                                   "set \"is_budgeted\": true");
+  }
+}
+
+}  // namespace ptmpl::rules

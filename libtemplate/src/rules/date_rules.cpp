@@ -1,0 +1,380 @@
+// Rules about declared dates (SPEC §4–§5): date-order, date-missing, duration-mismatch,
+// milestone-span, child-outside-parent, dependency-violated, template-duration-mismatch.
+//
+// Day numbers in messages are inclusive working-day offsets, as a story declares them; the
+// comparisons use the half-open intervals of libtemplate/intervals.hpp. Offsets may be any
+// int64, so differences are taken as unsigned magnitudes and sums are checked.
+#include <string>
+#include <vector>
+
+#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/intervals.hpp"
+#include "rules/rule.hpp"
+
+namespace ptmpl::rules {
+
+namespace {
+
+constexpr std::size_t npos = DeclaredIntervals::npos;
+
+// hi - lo for lo <= hi, exact for any two int64 (the true value is below 2^64).
+std::uint64_t gap(std::int64_t lo, std::int64_t hi) {
+  return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+}
+
+std::string working_days(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " working day" : " working days");
+}
+
+std::string day(std::int64_t offset) {
+  return "day " + std::to_string(offset);
+}
+
+// `4 "Build"`, or `"Build"` without a temp_id, or `at /0/sub_stories/1` without either.
+std::string name_of(const Story& story) {
+  std::string title = story.title ? "\"" + std::string(*story.title) + "\"" : "";
+  if (story.temp_id) return temp_id_key(*story.temp_id) + (title.empty() ? "" : " " + title);
+  if (!title.empty()) return title;
+  return "at " + std::string(story.origin.pointer);
+}
+
+// The temp_id alone when there is one (links name stories by it).
+std::string short_name_of(const Story& story) {
+  return story.temp_id ? temp_id_key(*story.temp_id) : name_of(story);
+}
+
+std::string key_pointer(const Story& story, std::string_view key) {
+  return std::string(story.origin.pointer) + "/" + std::string(key);
+}
+
+// A key whose value the model left out because it has the wrong type: the `schema` rule
+// reports it, and the date rules do not guess around it.
+bool written_but_invalid(const Story& story, std::string_view key, bool in_model) {
+  return !in_model && story.origin.node.find(key) != nullptr;
+}
+
+bool any_date_invalid(const Story& story) {
+  return written_but_invalid(story, "relative_start_date", story.relative_start_date.has_value()) ||
+         written_but_invalid(story, "relative_due_date", story.relative_due_date.has_value()) ||
+         written_but_invalid(story, "duration", story.duration.has_value());
+}
+
+// Reports at the value of `key` when the story writes it, else at the story itself.
+void report_at_key(Context& context, std::string_view rule, Severity severity, const TemplateSource& source,
+                   const Story& story, std::string_view key, std::string message, std::optional<Fix> fix = {}) {
+  if (const json::Value* value = story.origin.node.find(key))
+    context.report(rule, severity, source, *value, key_pointer(story, key), std::move(message), std::move(fix));
+  else
+    context.report(rule, severity, source, story.origin.node, std::string(story.origin.pointer), std::move(message),
+                   std::move(fix));
+}
+
+// ---------------------------------------------------------------------------------------------
+// dependency-violated
+
+struct LinkKind {
+  std::string_view name;
+  bool from_finish;  // the constraint reads F_A (else S_A)
+  bool to_finish;    // and bounds F_B (else S_B)
+};
+
+// SPEC §5, in the service's numbering (0 = SS, 1 = SF, 2 = FS, 3 = FF).
+constexpr LinkKind kLinkKinds[] = {
+    {"start-to-start", false, false},
+    {"start-to-finish", false, true},
+    {"finish-to-start", true, false},
+    {"finish-to-finish", true, true},
+};
+
+// For links into a parent (SPEC §5: they constrain every story of its subtree): the leaf with
+// the earliest start and the one with the earliest finish in each subtree, npos when no leaf
+// of it has dates. Filled in one backward pass over the pre-order numbering.
+struct EarliestLeaves {
+  std::vector<std::size_t> by_start;
+  std::vector<std::size_t> by_finish;
+
+  explicit EarliestLeaves(const DeclaredIntervals& intervals)
+      : by_start(intervals.size(), npos), by_finish(intervals.size(), npos) {
+    for (std::size_t i = intervals.size(); i-- > 0;) {
+      if (!intervals.story(i).is_parent() && intervals.interval(i)) by_start[i] = by_finish[i] = i;
+      const std::size_t parent = intervals.parent(i);
+      if (parent == npos) continue;
+      // Ties go to the first in tree order: i runs backwards, so a later `<=` wins.
+      if (by_start[i] != npos && (by_start[parent] == npos || intervals.interval(by_start[i])->start <=
+                                                                  intervals.interval(by_start[parent])->start))
+        by_start[parent] = by_start[i];
+      if (by_finish[i] != npos && (by_finish[parent] == npos || intervals.interval(by_finish[i])->finish <=
+                                                                    intervals.interval(by_finish[parent])->finish))
+        by_finish[parent] = by_finish[i];
+    }
+  }
+};
+
+void check_link(Context& context, const TemplateSource& source, const DeclaredIntervals& intervals,
+                std::optional<EarliestLeaves>& earliest, const Link& link) {
+  const std::size_t a = link.source;
+  const std::size_t b = link.target;
+  const Dependency& dep = *link.dependency;
+  const Story& owner = intervals.story(a);
+  const Story& target = intervals.story(b);
+  const LinkKind& kind = kLinkKinds[static_cast<std::size_t>(*link.type)];
+  const std::int64_t lag = link.lag;
+
+  const std::optional<Interval>& from = intervals.interval(a);
+  if (!from) return;
+  std::int64_t anchor = kind.from_finish ? from->finish : from->start;
+  std::int64_t need = 0;
+  if (__builtin_add_overflow(anchor, lag, &need)) return;
+
+  // Into a parent, the binding story is the descendant that starts (or finishes) first.
+  std::size_t bound = b;
+  if (target.is_parent()) {
+    if (!earliest) earliest.emplace(intervals);  // only templates with links into parents pay for it
+    bound = kind.to_finish ? earliest->by_finish[b] : earliest->by_start[b];
+  }
+  if (bound == npos || !intervals.interval(bound)) return;
+  const Interval& to = *intervals.interval(bound);
+  const std::int64_t actual = kind.to_finish ? to.finish : to.start;
+  if (actual >= need) return;
+
+  // Finish days are shown inclusive, as the story declares them: F - 1 for a task, its own
+  // day for a milestone (F = S). A leaf's due is exactly that.
+  const std::int64_t shown_shift = kind.to_finish ? to.finish - to.due : 0;
+  const std::int64_t shown_actual = kind.to_finish ? to.due : to.start;
+  const std::string verb = kind.to_finish ? "finish" : "start";
+  std::string message = std::string(kind.name) + " link " + short_name_of(owner) + " → " + short_name_of(target) +
+                        " (lag " + std::to_string(lag) + ") needs ";
+  message += target.is_parent() ? "every story under " + short_name_of(target) : short_name_of(target);
+  message += " to " + verb + " on " + day(need - shown_shift) + " or later";
+  if (owner.is_parent()) {
+    message += " (" + short_name_of(owner) + "'s sub-stories " + (kind.from_finish ? "finish" : "start") + " on " +
+               day(kind.from_finish ? from->due : from->start) + ")";
+  }
+  message += "; ";
+  message += bound == b ? std::string("it") : short_name_of(intervals.story(bound));
+  message += std::string(kind.to_finish ? " finishes on " : " starts on ") + day(shown_actual) + ", " +
+             working_days(gap(actual, need)) + " early";
+  context.report("dependency-violated", Severity::Warning, source, dep.node, owner.dependency_pointer(dep),
+                 std::move(message));
+}
+
+// ---------------------------------------------------------------------------------------------
+// child-outside-parent
+
+// One side of a story's extent in days: where it comes from and which key to point at.
+struct Side {
+  std::optional<std::int64_t> day;
+  bool rolled_up = false;
+  std::string_view key;
+};
+
+// A sub-story's own start and due as written; for a parent, a side it does not write is
+// rolled up from its own sub-stories. A milestone leaf occupies its start day.
+std::pair<Side, Side> extent_of(const DeclaredIntervals& intervals, std::size_t i) {
+  const Story& story = intervals.story(i);
+  const std::optional<Interval>& interval = intervals.interval(i);
+  if (!story.is_parent()) {
+    if (!interval) return {};
+    // The key that sets the last day: a milestone's is its start; without a due, the duration.
+    std::string_view due_key = "relative_due_date";
+    if (story.effective_type() == StoryType::Milestone)
+      due_key = "relative_start_date";
+    else if (!story.relative_due_date)
+      due_key = "duration";
+    return {{interval->start, false, "relative_start_date"}, {interval->due, false, due_key}};
+  }
+  Side start{story.relative_start_date, false, "relative_start_date"};
+  Side due{story.relative_due_date, false, "relative_due_date"};
+  if (start.day && due.day && *due.day < *start.day) return {};  // date-order
+  if (!start.day && interval) start = {interval->start, true, ""};
+  if (!due.day && interval) due = {interval->due, true, ""};
+  return {start, due};
+}
+
+}  // namespace
+
+void check_date_order(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (!story.relative_start_date || !story.relative_due_date) return;
+      const std::int64_t start = *story.relative_start_date;
+      const std::int64_t due = *story.relative_due_date;
+      if (due >= start) return;
+      report_at_key(context, "date-order", Severity::Error, source, story, "relative_due_date",
+                    "story " + name_of(story) + " is due on " + day(due) + ", " + working_days(gap(due, start)) +
+                        " before it starts (" + day(start) + ")");
+    });
+  }
+}
+
+void check_date_missing(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    // A template where no story has a date or a duration is an undated checklist: its
+    // schedule means nothing, and an info on every story would be noise.
+    bool dated = false;
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      dated = dated || story.relative_start_date || story.relative_due_date || story.duration;
+    });
+    if (!dated) continue;
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      // A parent's own dates are not scheduled (SPEC §5: parents are rolled up).
+      if (story.is_parent() || any_date_invalid(story)) return;
+      const bool milestone = story.effective_type() == StoryType::Milestone;
+      const bool start = story.relative_start_date.has_value();
+      const bool due = story.relative_due_date.has_value();
+      const bool duration = story.duration.has_value();
+      std::string message;
+      if (due && !start) {
+        message = "story " + name_of(story) + " has relative_due_date " + std::to_string(*story.relative_due_date) +
+                  " but no relative_start_date: the schedule places it by its links alone and does not use the due "
+                  "date";
+      } else if (!milestone && !due && !duration) {
+        // A milestone's length is 0 by definition, and a start alone fixes its day.
+        message = "story " + name_of(story) +
+                  (start ? " has relative_start_date " + std::to_string(*story.relative_start_date) +
+                               " but neither relative_due_date nor duration: the schedule gives it 1 working day"
+                         : " has no relative_start_date, relative_due_date or duration: the schedule gives it 1 "
+                           "working day, placed by its links alone");
+      } else {
+        return;
+      }
+      context.report("date-missing", Severity::Info, source, story.origin.node, std::string(story.origin.pointer),
+                     std::move(message));
+    });
+  }
+}
+
+void check_duration_mismatch(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (!story.duration || *story.duration < 0) return;  // negative: a schema finding
+      const json::Value& value = *story.origin.node.find("duration");
+      const std::int64_t duration = *story.duration;
+      const bool dated = story.relative_start_date && story.relative_due_date;
+      if (story.effective_type() == StoryType::Milestone) {
+        if (duration == 0) return;
+        // Only when the dates agree that it is a milestone is 0 surely the right duration.
+        std::optional<Fix> fix;
+        if (dated && *story.relative_start_date == *story.relative_due_date)
+          fix = context.replace_value(source, value, "0");
+        context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+                       "milestone " + name_of(story) + " has duration " + std::to_string(duration) +
+                           "; a milestone's duration is 0",
+                       std::move(fix));
+        return;
+      }
+      if (!dated || *story.relative_due_date < *story.relative_start_date) return;  // date-order
+      const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
+      if (span == static_cast<std::uint64_t>(duration)) return;
+      std::optional<Fix> fix;
+      if (span <= static_cast<std::uint64_t>(INT64_MAX))
+        fix = context.replace_value(source, value, std::to_string(span));
+      context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+                     "duration " + std::to_string(duration) + " of story " + name_of(story) +
+                         " differs from its span of " + working_days(span) + " (" + day(*story.relative_start_date) +
+                         " to " + day(*story.relative_due_date) + ")",
+                     std::move(fix));
+    });
+  }
+}
+
+void check_milestone_span(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (story.effective_type() != StoryType::Milestone) return;
+      if (!story.relative_start_date || !story.relative_due_date) return;
+      const std::int64_t start = *story.relative_start_date;
+      const std::int64_t due = *story.relative_due_date;
+      if (due <= start) return;  // due before start is date-order's
+      report_at_key(context, "milestone-span", Severity::Warning, source, story, "relative_due_date",
+                    "milestone " + name_of(story) + " starts on " + day(start) + " but is due on " + day(due) + ", " +
+                        working_days(gap(start, due)) + " later; a milestone starts and is due on the same day");
+    });
+  }
+}
+
+void check_child_outside_parent(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const DeclaredIntervals intervals(source.model.stories);
+    for (std::size_t c = 0; c < intervals.size(); ++c) {
+      const std::size_t p = intervals.parent(c);
+      if (p == npos) continue;
+      const Story& parent = intervals.story(p);
+      // The parent's OWN dates, as written; each written side bounds its sub-stories.
+      const std::optional<std::int64_t> first = parent.relative_start_date;
+      const std::optional<std::int64_t> last = parent.relative_due_date;
+      if ((!first && !last) || (first && last && *last < *first)) continue;
+      const Story& child = intervals.story(c);
+      auto [start, due] = extent_of(intervals, c);
+      const bool early = first && start.day && *start.day < *first;
+      const bool late = last && due.day && *due.day > *last;
+      if (!early && !late) continue;
+
+      std::string message = "sub-story " + name_of(child);
+      if ((early && start.rolled_up) || (late && due.rolled_up)) message += ", by its own sub-stories,";
+      if (early) {
+        message += " starts on " + day(*start.day) + ", " + working_days(gap(*start.day, *first)) +
+                   " before its parent " + name_of(parent) + " starts (" + day(*first) + ")";
+      }
+      if (late) {
+        message += early ? ", and" : "";
+        message += " is due on " + day(*due.day) + ", " + working_days(gap(*last, *due.day)) + " after " +
+                   (early ? std::string("it") : "its parent " + name_of(parent)) + " is due (" + day(*last) + ")";
+      }
+      const Side& at = early ? start : due;
+      if (at.rolled_up || at.key.empty())
+        context.report("child-outside-parent", Severity::Warning, source, child.origin.node,
+                       std::string(child.origin.pointer), std::move(message));
+      else
+        report_at_key(context, "child-outside-parent", Severity::Warning, source, child, at.key, std::move(message));
+    }
+  }
+}
+
+void check_dependency_violated(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    // Both number the stories in pre-order, so an index means the same story in each.
+    const DependencyGraph graph(source.model.stories);
+    if (graph.links().empty()) continue;
+    const DeclaredIntervals intervals(source.model.stories);
+    std::optional<EarliestLeaves> earliest;
+    for (const Link& link : graph.links()) {
+      // Links other rules report are left to them: self-links and links within one line of
+      // descent, an invalid type or lag, a source_id that names another story.
+      if (link.nesting != LinkNesting::Unrelated || !link.type) continue;
+      const Dependency& dep = *link.dependency;
+      if (!dep.lag && dep.node.find("lag") != nullptr) continue;
+      const Story& owner = graph.story(link.source);
+      if (dep.node.find("source_id") != nullptr &&
+          (!dep.source_id || !owner.temp_id || temp_id_key(*dep.source_id) != temp_id_key(*owner.temp_id)))
+        continue;
+      check_link(context, source, intervals, earliest, link);
+    }
+  }
+}
+
+void check_template_duration_mismatch(Context& context) {
+  const TemplateFile& file = context.file();
+  for (const TemplateSource& source : file.templates()) {
+    if (source.template_pointer.empty()) continue;  // a bare story list has no template fields
+    const json::Value* pt = json::resolve_pointer(file.document().root(), source.template_pointer);
+    const json::Value* value = pt == nullptr ? nullptr : pt->find("duration");
+    if (value == nullptr || !source.model.duration) continue;  // absent, or a schema finding
+    const DeclaredIntervals intervals(source.model.stories);
+    const std::optional<std::int64_t> expected = intervals.project_duration();
+    if (!expected || *expected == *source.model.duration) continue;
+    // The template's fields are in the file itself even when raw_json is a string, so the
+    // value can always be patched (Context::replace_value declines for such templates).
+    std::optional<Fix> fix;
+    if (std::optional<std::uint64_t> end = json::scalar_end(file.text(), *value))
+      fix = Fix{value->offset(), *end - value->offset(), std::to_string(*expected)};
+    context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
+                             source.template_pointer + "/duration",
+                             "the template's duration is " + std::to_string(*source.model.duration) +
+                                 ", but its stories span " + working_days(static_cast<std::uint64_t>(*expected)) +
+                                 " (" + day(intervals.project()->start) + " to " + day(intervals.project()->due) + ")",
+                             std::move(fix));
+  }
+}
+
+}  // namespace ptmpl::rules

@@ -1,0 +1,292 @@
+#include "libtemplate/dependency_graph.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <utility>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/depth_first_search.hpp>
+
+namespace ptmpl {
+
+namespace {
+
+// Boost.Graph's depth_first_search is iterative unless BOOST_RECURSIVE_DFS is defined: a
+// 100,000-link chain must not become 100,000 stack frames.
+#ifdef BOOST_RECURSIVE_DFS
+#error "the dependency graph relies on Boost.Graph's non-recursive depth-first search"
+#endif
+
+using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                    boost::no_property, std::uint32_t, std::uint32_t>;
+using Vertex = boost::graph_traits<CsrGraph>::vertex_descriptor;
+using EdgeDescriptor = boost::graph_traits<CsrGraph>::edge_descriptor;
+
+std::optional<DependencyType> type_of(const Dependency& dependency) {
+  if (!dependency.type || *dependency.type < 0 || *dependency.type > 3) return std::nullopt;
+  return static_cast<DependencyType>(*dependency.type);
+}
+
+// What the search keeps per node and finds; the visitor (copied by Boost) points to it.
+struct Search {
+  const std::vector<DependencyGraph::Edge>* edges = nullptr;
+  std::vector<std::size_t> tree_edge;  // the edge that discovered each node, or npos for a root
+  std::vector<std::size_t> last_link;  // the last link on the path from the root to each node
+  std::vector<bool> closed;            // links that already close a reported cycle
+  std::vector<std::pair<std::size_t, std::size_t>> back_edges;  // (edge, closing link)
+};
+
+class CycleVisitor : public boost::default_dfs_visitor {
+ public:
+  explicit CycleVisitor(Search& search) : search_(&search) {}
+
+  void start_vertex(Vertex root, const CsrGraph&) {
+    search_->tree_edge[root] = DependencyGraph::npos;
+    search_->last_link[root] = DependencyGraph::npos;
+  }
+
+  void tree_edge(EdgeDescriptor e, const CsrGraph& g) {
+    const std::size_t index = boost::get(boost::edge_index, g, e);
+    const DependencyGraph::Edge& edge = (*search_->edges)[index];
+    search_->tree_edge[edge.to] = index;
+    search_->last_link[edge.to] = edge.link != DependencyGraph::npos ? edge.link : search_->last_link[edge.from];
+  }
+
+  void back_edge(EdgeDescriptor e, const CsrGraph& g) {
+    const std::size_t index = boost::get(boost::edge_index, g, e);
+    const DependencyGraph::Edge& edge = (*search_->edges)[index];
+    // The edges of the story tree alone form no cycle, so the path from the returning edge's
+    // target to its source holds a link whenever the returning edge is not one.
+    const std::size_t closing = edge.link != DependencyGraph::npos ? edge.link : search_->last_link[edge.from];
+    if (closing == DependencyGraph::npos || search_->closed[closing]) return;
+    search_->closed[closing] = true;
+    search_->back_edges.emplace_back(index, closing);
+  }
+
+ private:
+  Search* search_;
+};
+
+}  // namespace
+
+TempId canonical_temp_id(const TempId& id) {
+  const auto* text = std::get_if<std::string_view>(&id);
+  if (text == nullptr || text->empty()) return id;
+  std::int64_t n = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+  if (ec != std::errc() || end != text->data() + text->size()) return id;
+  char spelled[24];
+  auto [spelled_end, spelled_ec] = std::to_chars(spelled, spelled + sizeof spelled, n);
+  if (std::string_view(spelled, static_cast<std::size_t>(spelled_end - spelled)) != *text) return id;
+  return n;
+}
+
+std::size_t TempIdHash::operator()(const TempId& id) const noexcept {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    // Mixed (MurmurHash3's finaliser): temp_ids are often consecutive or strided, and open
+    // addressing takes the low bits.
+    std::uint64_t x = static_cast<std::uint64_t>(*n);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return static_cast<std::size_t>(x);
+  }
+  return std::hash<std::string_view>{}(std::get<std::string_view>(id)) ^ 0x9e3779b97f4a7c15ULL;
+}
+
+DependencyGraph::DependencyGraph(std::span<const Story> stories) {
+  // Pre-order numbering with an explicit stack of sibling ranges: nesting depth is bounded
+  // by the reader, but the call stack need not be.
+  struct Level {
+    std::span<const Story> rest;
+    std::size_t parent;
+  };
+  std::vector<Level> stack;
+  auto next = [&]() -> const Story* {
+    while (!stack.empty()) {
+      Level& level = stack.back();
+      if (level.rest.empty()) {
+        stack.pop_back();
+        continue;
+      }
+      const Story* story = &level.rest.front();
+      level.rest = level.rest.subspan(1);
+      return story;
+    }
+    return nullptr;
+  };
+  // Counted first: growing the array instead costs more than this quick walk (the array is
+  // large, and fresh memory is slow to touch).
+  std::size_t count = 0;
+  stack.push_back({stories, npos});
+  while (const Story* story = next()) {
+    ++count;
+    if (story->is_parent()) stack.push_back({story->sub_stories, npos});
+  }
+  stories_.reserve(count);
+
+  // Each story is read once more, here: the passes below walk only this dense array.
+  stack.push_back({stories, npos});
+  while (const Story* story = next()) {
+    const std::size_t index = stories_.size();
+    Node& node = stories_.emplace_back();
+    node.story = story;
+    node.parent = stack.back().parent;
+    node.end = index + 1;
+    node.out = index;
+    node.dependencies = story->dependencies;
+    node.is_parent = story->is_parent();
+    if (story->temp_id) node.key = canonical_temp_id(*story->temp_id);
+    if (node.is_parent) stack.push_back({story->sub_stories, index});
+  }
+
+  std::size_t slots = 16;
+  while (slots < 2 * count) slots *= 2;
+  by_key_.assign(slots, KeySlot{});
+  node_story_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    node_story_[i] = i;
+    const Node& node = stories_[i];
+    if (!node.key) continue;
+    const std::size_t slot = probe(*node.key);
+    // Of duplicate temp_ids, the first in tree order keeps the slot.
+    if (by_key_[slot].story == kFreeSlot)
+      by_key_[slot] =
+          KeySlot{tag_of(*node.key), static_cast<std::uint32_t>(i), std::holds_alternative<std::int64_t>(*node.key)};
+  }
+  // Children come after their parent: walking backwards completes each subtree before its
+  // parent takes it in.
+  for (std::size_t i = count; i-- > 0;)
+    if (stories_[i].parent != npos)
+      stories_[stories_[i].parent].end = std::max(stories_[stories_[i].parent].end, stories_[i].end);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!stories_[i].is_parent) continue;
+    stories_[i].out = node_story_.size();
+    node_story_.push_back(i);
+  }
+
+  // Links, story by story, in the order written.
+  std::vector<std::size_t> first_link(count + 1, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    first_link[i] = links_.size();
+    const std::optional<TempId>& own = stories_[i].key;
+    for (const Dependency& dependency : stories_[i].dependencies) {
+      std::size_t target = npos;
+      if (dependency.target_id) {
+        const TempId key = canonical_temp_id(*dependency.target_id);
+        target = own == key ? i : find_canonical(key);
+      }
+      if (target == npos) {
+        dangling_.push_back({i, &dependency});
+        continue;
+      }
+      Link link{i, target, &dependency, type_of(dependency), dependency.lag.value_or(0), LinkNesting::Unrelated};
+      if (target == i)
+        link.nesting = LinkNesting::Same;
+      else if (is_ancestor(i, target))
+        link.nesting = LinkNesting::SourceContainsTarget;
+      else if (is_ancestor(target, i))
+        link.nesting = LinkNesting::TargetContainsSource;
+      links_.push_back(link);
+    }
+  }
+  first_link[count] = links_.size();
+
+  // Edges, sorted by their node of origin: in nodes (= story indices) first, then the out
+  // nodes of parents in the same order as their stories.
+  edges_.reserve(links_.size() + 2 * count);
+  auto out_edges = [&](std::size_t i, std::size_t from) {
+    for (std::size_t l = first_link[i]; l < first_link[i + 1]; ++l)
+      if (links_[l].nesting == LinkNesting::Unrelated) edges_.push_back({from, in_node(links_[l].target), l});
+    if (stories_[i].parent != npos) edges_.push_back({from, out_node(stories_[i].parent), npos});
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    if (stories_[i].is_parent) {
+      for (std::size_t child = i + 1; child < stories_[i].end; child = stories_[child].end)
+        edges_.push_back({i, in_node(child), npos});
+    } else {
+      out_edges(i, i);
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (stories_[i].is_parent) out_edges(i, out_node(i));
+}
+
+std::size_t DependencyGraph::find(const TempId& temp_id) const {
+  return find_canonical(canonical_temp_id(temp_id));
+}
+
+std::size_t DependencyGraph::find_canonical(const TempId& key) const {
+  const KeySlot& slot = by_key_[probe(key)];
+  return slot.story == kFreeSlot ? npos : slot.story;
+}
+
+std::uint64_t DependencyGraph::tag_of(const TempId& key) {
+  // An integer is its own tag (exact); a string is tagged by its hash and confirmed by text.
+  if (const auto* n = std::get_if<std::int64_t>(&key)) return static_cast<std::uint64_t>(*n);
+  return TempIdHash{}(key);
+}
+
+std::size_t DependencyGraph::probe(const TempId& key) const {
+  const std::size_t mask = by_key_.size() - 1;
+  const std::uint64_t tag = tag_of(key);
+  const bool integer = std::holds_alternative<std::int64_t>(key);
+  for (std::size_t slot = TempIdHash{}(key)&mask;; slot = (slot + 1) & mask) {
+    const KeySlot& at = by_key_[slot];
+    if (at.story == kFreeSlot) return slot;
+    if (at.tag != tag || at.integer != integer) continue;
+    if (integer || *stories_[at.story].key == key) return slot;
+  }
+}
+
+std::vector<Cycle> DependencyGraph::find_cycles(const CycleOptions& options) const {
+  std::vector<Cycle> cycles;
+  if (edges_.empty()) return cycles;
+
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  pairs.reserve(edges_.size());
+  for (const Edge& edge : edges_)
+    pairs.emplace_back(static_cast<std::uint32_t>(edge.from), static_cast<std::uint32_t>(edge.to));
+  // Edges are already sorted by source, so each keeps its index in edges_ as its edge_index.
+  const CsrGraph graph(boost::edges_are_sorted, pairs.begin(), pairs.end(), static_cast<std::uint32_t>(node_count()));
+
+  Search search;
+  search.edges = &edges_;
+  search.tree_edge.assign(node_count(), npos);
+  search.last_link.assign(node_count(), npos);
+  search.closed.assign(links_.size(), false);
+  std::vector<boost::default_color_type> colours(node_count());
+  boost::depth_first_search(graph, boost::visitor(CycleVisitor(search))
+                                       .color_map(boost::make_iterator_property_map(
+                                           colours.begin(), boost::get(boost::vertex_index, graph))));
+
+  cycles.reserve(search.back_edges.size());
+  for (const auto& [returning, closing] : search.back_edges) {
+    Cycle& cycle = cycles.emplace_back();
+    cycle.closing_link = closing;
+    if (cycles.size() > options.max_chains) continue;
+    // The returning edge's target is on the path to its source: walk the tree edges back.
+    std::vector<std::size_t> path{returning};
+    for (std::size_t node = edges_[returning].from; node != edges_[returning].to;) {
+      const std::size_t edge = search.tree_edge[node];
+      path.push_back(edge);
+      node = edges_[edge].from;
+    }
+    std::reverse(path.begin(), path.end());
+    // In the order of the search the closing link is the last link of the path (the last
+    // one on the way to the returning edge's source, or that edge itself).
+    for (std::size_t edge : path)
+      if (edges_[edge].link != npos) cycle.links.push_back(edges_[edge].link);
+
+    for (std::size_t link : cycle.links) {
+      const Link& l = links_[link];
+      if (cycle.stories.empty() || cycle.stories.back() != l.source) cycle.stories.push_back(l.source);
+      cycle.stories.push_back(l.target);
+    }
+    if (cycle.stories.back() != cycle.stories.front()) cycle.stories.push_back(cycle.stories.front());
+  }
+  return cycles;
+}
+
+}  // namespace ptmpl

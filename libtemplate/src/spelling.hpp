@@ -1,0 +1,19 @@
+// Private: "did you mean" suggestions.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace ptmpl {
+
+/// Optimal string alignment distance (Levenshtein with adjacent transpositions), stopping
+/// early once it exceeds `limit` (then returns limit + 1).
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit);
+
+/// The candidate `word` was most likely meant as: equal ignoring case, '_' and '-', or within
+/// an edit distance of 1 (words under 5 characters) or 2; nullopt when none is that close.
+[[nodiscard]] std::optional<std::string_view> closest(std::string_view word,
+                                                      std::span<const std::string_view> candidates);
+
+}  // namespace ptmpl

@@ -1,0 +1,127 @@
+// The lint configuration: found upward, checked against its schema, severities, options,
+// ignores, fail_on and max_depth.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "libtemplate/config.hpp"
+#include "libtemplate/lint.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+using testing::source_path;
+
+std::string data(const std::string& relative) {
+  return source_path("tests/data/config/" + relative);
+}
+
+TEST(Config, FoundInTheFilesDirectoryOrAbove) {
+  EXPECT_EQ(find_config(data("project/templates/plan.json")), data("project/.ptmpl.json"));
+  EXPECT_EQ(find_config(data("project/templates/legacy/old.json")), data("project/.ptmpl.json"));
+  EXPECT_EQ(find_config(data("project/.ptmpl.json")), data("project/.ptmpl.json"));
+}
+
+TEST(Config, ReadsSeveritiesIgnoresAndFailOn) {
+  auto config = LintConfig::load(data("project/.ptmpl.json"));
+  ASSERT_TRUE(config.ok()) << config.error().message;
+  const LintConfig& c = config.value();
+  ASSERT_NE(c.rule("duplicate-key"), nullptr);
+  EXPECT_EQ(c.rule("duplicate-key")->severity, Severity::Error);
+  EXPECT_TRUE(c.rule("temp-id-missing")->off);
+  EXPECT_EQ(c.rule("story-type-invalid")->severity, Severity::Warning);
+  ASSERT_NE(c.rule("story-type-invalid")->options, nullptr);
+  EXPECT_TRUE(c.rule("story-type-invalid")->options->is_object());
+  EXPECT_EQ(c.rule("schema"), nullptr);
+  ASSERT_EQ(c.ignore().size(), 3u);
+  EXPECT_EQ(c.ignore()[0].files, "templates/legacy/*.json");
+  EXPECT_EQ(c.ignore()[1].temp_id, "kickoff");
+  EXPECT_EQ(c.ignore()[2].pointer, "/2");
+  EXPECT_EQ(c.fail_on(), Severity::Warning);
+  EXPECT_FALSE(c.max_depth().has_value());
+}
+
+TEST(Config, AppliedToEveryFileBelowIt) {
+  LintRun run = lint_files({data("project/templates/plan.json"), data("project/templates/legacy/old.json")});
+  ASSERT_TRUE(run.errors.empty()) << run.errors[0];
+  ASSERT_EQ(run.diagnostics.size(), 3u);
+  // duplicate-key raised to error.
+  EXPECT_EQ(run.diagnostics[0].rule, "duplicate-key");
+  EXPECT_EQ(run.diagnostics[0].severity, Severity::Error);
+  EXPECT_EQ(run.diagnostics[0].line, 2u);
+  // story-type-invalid lowered to warning; the story's missing title is ignored by temp_id,
+  // story /2's schema finding by pointer, temp-id-missing is off.
+  EXPECT_EQ(run.diagnostics[1].rule, "story-type-invalid");
+  EXPECT_EQ(run.diagnostics[1].severity, Severity::Warning);
+  EXPECT_EQ(run.diagnostics[2].rule, "schema");
+  EXPECT_EQ(run.diagnostics[2].pointer, "/3/duration");
+  // old.json's schema finding is ignored by the files glob.
+  for (const Diagnostic& d : run.diagnostics) EXPECT_EQ(d.path, data("project/templates/plan.json"));
+  EXPECT_TRUE(run.failed);
+}
+
+TEST(Config, FailOnFromTheConfigurationOrTheCommandLine) {
+  LintSettings settings;
+  settings.config_path = data("project/.ptmpl.json");
+  // Only a warning left when the errors are off: the configuration's fail_on (warning) fails it.
+  auto text = testing::read_source("tests/data/config/project/templates/plan.json");
+  LintRun run = lint_files({data("project/templates/legacy/old.json")}, settings);
+  EXPECT_TRUE(run.diagnostics.empty());
+  EXPECT_FALSE(run.failed);
+  settings.fail_on = Severity::Error;
+  LintRun strict = lint_files({data("project/templates/plan.json")}, settings);
+  EXPECT_TRUE(strict.failed) << "two errors remain";
+}
+
+TEST(Config, NoConfigurationWhenAskedNot) {
+  LintSettings settings;
+  settings.discover_config = false;
+  LintRun run = lint_files({data("project/templates/legacy/old.json")}, settings);
+  ASSERT_EQ(run.diagnostics.size(), 1u);
+  EXPECT_EQ(run.diagnostics[0].rule, "schema");
+}
+
+struct BadConfig {
+  const char* file;
+  const char* message;
+};
+
+class InvalidConfig : public ::testing::TestWithParam<BadConfig> {};
+
+TEST_P(InvalidConfig, IsAnErrorNamingThePlace) {
+  auto config = LintConfig::load(data(GetParam().file));
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error().message, data(GetParam().file) + GetParam().message);
+  // And linting with it stops with that error (exit code 2 in the CLI).
+  LintSettings settings;
+  settings.config_path = data(GetParam().file);
+  LintRun run = lint_files({data("project/templates/plan.json")}, settings);
+  ASSERT_EQ(run.errors.size(), 1u);
+  EXPECT_TRUE(run.paths.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Config, InvalidConfig,
+    ::testing::Values(
+        BadConfig{"bad-json.ptmpl.json", ":2:33: expected a member name in double quotes"},
+        BadConfig{
+            "unknown-rule.ptmpl.json",
+            ":4:5: unknown rule \"temp-id-duplcate\" (did you mean \"temp-id-duplicate\"?); ptmpl rules lists them"},
+        BadConfig{"bad-severity.ptmpl.json", ":2:23: `schema` does not have an allowed form"},
+        BadConfig{"unknown-key.ptmpl.json", ":3:14: `config` does not allow the key `ignores`"}),
+    [](const ::testing::TestParamInfo<BadConfig>& param) {
+      std::string name = param.param.file;
+      name = name.substr(0, name.find('.'));
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+TEST(Config, MissingFileIsAnError) {
+  auto config = LintConfig::load(data("nope.json"));
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.error().message.find("nope.json: cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptmpl

@@ -1,0 +1,172 @@
+// The date rules beyond their hand-counted findings (tests/data/rules/<id>/): the fixes they
+// attach, how links into and out of parents are checked, and that consistent templates are clean.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/fix.hpp"
+#include "libtemplate/generator.hpp"
+#include "libtemplate/lint.hpp"
+
+namespace ptmpl {
+namespace {
+
+std::vector<Diagnostic> of_rule(const std::vector<Diagnostic>& all, std::string_view rule) {
+  std::vector<Diagnostic> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out), [&](const Diagnostic& d) { return d.rule == rule; });
+  return out;
+}
+
+std::vector<Diagnostic> lint_rule(std::string_view text, std::string_view rule) {
+  return of_rule(lint_text("test.json", text), rule);
+}
+
+// The text with the fix of `finding` applied (as `ptmpl lint --fix` does).
+std::string with_fix(std::string_view text, const Diagnostic& finding) {
+  FixResult result = apply_fixes(text, {finding});
+  EXPECT_EQ(result.applied, 1u);
+  return result.text;
+}
+
+constexpr std::string_view kTemplate = R"({"project_template": {"title": "T", "duration": 4, "raw_json": [
+  {"title": "Build", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 5, "duration": 3}]}})";
+
+TEST(DurationMismatch, FixSetsTheDurationToTheSpan) {
+  const auto found = lint_rule(kTemplate, "duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].fix.has_value());
+  const std::string fixed = with_fix(kTemplate, found[0]);
+  EXPECT_NE(fixed.find(R"("relative_due_date": 5, "duration": 6})"), std::string::npos) << fixed;
+  EXPECT_TRUE(lint_rule(fixed, "duration-mismatch").empty());
+}
+
+TEST(DurationMismatch, MilestoneFixOnlyWhenItsDatesAgree) {
+  const std::string agree = R"([{"story_type": "milestone", "title": "Go", "temp_id": 1, "relative_start_date": 4,)"
+                            R"( "relative_due_date": 4, "duration": 1}])";
+  auto found = lint_rule(agree, "duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].fix.has_value());
+  EXPECT_EQ(found[0].fix->replacement, "0");
+  EXPECT_EQ(agree.substr(found[0].fix->offset, found[0].fix->length), "1");
+
+  const std::string spanned = R"([{"story_type": "milestone", "title": "Go", "temp_id": 1, "relative_start_date": 4,)"
+                              R"( "relative_due_date": 6, "duration": 3}])";
+  found = lint_rule(spanned, "duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].fix.has_value()) << "a task written as a milestone? only the author knows";
+}
+
+TEST(DurationMismatch, NoFixInsideARawJsonString) {
+  const std::string text = R"({"project_template": {"title": "T", "raw_json": "[{\"title\": \"Build\", \"temp_id\": 1,)"
+                           R"( \"relative_start_date\": 0, \"relative_due_date\": 5, \"duration\": 3}]"}})";
+  const auto found = lint_rule(text, "duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].fix.has_value());
+}
+
+TEST(TemplateDurationMismatch, FixSetsTheSpanEvenWithARawJsonString) {
+  auto found = lint_rule(kTemplate, "template-duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].fix.has_value());
+  EXPECT_NE(with_fix(kTemplate, found[0]).find(R"("duration": 6, "raw_json")"), std::string::npos);
+
+  // The template's own fields are in the file, not in the string: still patchable.
+  const std::string text =
+      R"({"project_template": {"title": "T", "duration": 4, "raw_json": "[{\"title\": \"Build\",)"
+      R"( \"temp_id\": 1, \"relative_start_date\": 0, \"relative_due_date\": 5, \"duration\": 6}]"}})";
+  found = lint_rule(text, "template-duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].fix.has_value());
+  EXPECT_TRUE(lint_rule(with_fix(text, found[0]), "template-duration-mismatch").empty());
+}
+
+TEST(TemplateDurationMismatch, AbsentDurationIsNotReported) {
+  EXPECT_TRUE(lint_rule(R"({"project_template": {"title": "T", "raw_json": [)"
+                        R"({"title": "a", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 5}]}})",
+                        "template-duration-mismatch")
+                  .empty());
+}
+
+TEST(DependencyViolated, MessageOfTheIssue) {
+  const std::string text = R"([
+    {"title": "Design", "temp_id": 4, "relative_start_date": 5, "relative_due_date": 9, "duration": 5,
+     "dependencies": [{"source_id": 4, "target_id": 9, "type": 2, "lag": 2}]},
+    {"title": "Build", "temp_id": 9, "relative_start_date": 10, "relative_due_date": 12, "duration": 3}])";
+  const auto found = lint_rule(text, "dependency-violated");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "finish-to-start link 4 → 9 (lag 2) needs 9 to start on day 12 or later; it starts on day 10, "
+            "2 working days early");
+  EXPECT_EQ(found[0].pointer, "/0/dependencies/0");
+  EXPECT_EQ(found[0].severity, Severity::Warning);
+}
+
+TEST(DependencyViolated, LinkIntoAParentBindsItsEarliestDescendant) {
+  // FF into parent 20: every story under it must finish on day 6 or later (F >= 7). 21 ends on
+  // day 8; 22 ends on day 4 (F = 5) and milestone 23 is on day 6 (F = 6): 22 is the earliest.
+  const std::string text = R"([
+    {"title": "Source", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 6,
+     "dependencies": [{"source_id": 1, "target_id": 20, "type": 3, "lag": 0}]},
+    {"title": "Parent", "temp_id": 20, "sub_stories": [
+      {"title": "a", "temp_id": 21, "relative_start_date": 3, "relative_due_date": 8},
+      {"title": "b", "temp_id": 22, "relative_start_date": 1, "relative_due_date": 4},
+      {"story_type": "milestone", "title": "m", "temp_id": 23, "relative_start_date": 6}]}])";
+  const auto found = lint_rule(text, "dependency-violated");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "finish-to-finish link 1 → 20 (lag 0) needs every story under 20 to finish on day 6 or later; "
+            "22 finishes on day 4, 2 working days early");
+}
+
+TEST(DependencyViolated, LinkOutOfAParentUsesItsRolledUpInterval) {
+  // Parent 10's own dates say it ends on day 3, but its sub-stories run to day 7.
+  const std::string text = R"([
+    {"title": "Phase", "temp_id": 10, "relative_start_date": 0, "relative_due_date": 3,
+     "dependencies": [{"source_id": 10, "target_id": 30, "type": 2, "lag": 0}],
+     "sub_stories": [
+       {"title": "a", "temp_id": 11, "relative_start_date": 0, "relative_due_date": 7}]},
+    {"title": "Next", "temp_id": 30, "relative_start_date": 5, "relative_due_date": 6}])";
+  const auto found = lint_rule(text, "dependency-violated");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "finish-to-start link 10 → 30 (lag 0) needs 30 to start on day 8 or later (10's sub-stories finish "
+            "on day 7); it starts on day 5, 3 working days early");
+}
+
+TEST(DependencyViolated, LinksOtherRulesReportAreSkipped) {
+  const std::string text = R"([
+    {"title": "A", "temp_id": 1, "relative_start_date": 5, "relative_due_date": 9, "dependencies": [
+      {"source_id": 1, "target_id": 1, "type": 2, "lag": 0},
+      {"source_id": 1, "target_id": 99, "type": 2, "lag": 0},
+      {"source_id": 1, "target_id": 2, "type": 7, "lag": 0},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": "1"},
+      {"source_id": 5, "target_id": 2, "type": 2, "lag": 0},
+      {"source_id": 1, "target_id": 3, "type": 2, "lag": 0},
+      {"source_id": 1, "target_id": 11, "type": 2, "lag": 0}],
+     "sub_stories": [{"title": "child", "temp_id": 11, "relative_start_date": 5, "relative_due_date": 6}]},
+    {"title": "B", "temp_id": 2, "relative_start_date": 0, "relative_due_date": 1},
+    {"title": "C", "temp_id": 3, "duration": 2}])";
+  EXPECT_TRUE(lint_rule(text, "dependency-violated").empty());
+}
+
+TEST(DateRules, GeneratedTemplatesAreClean) {
+  for (std::size_t depth : {1u, 4u}) {
+    GenerateOptions options;
+    options.stories = 3000;
+    options.depth = depth;
+    options.seed = 7 + depth;
+    const std::vector<Diagnostic> all = lint_text("gen.json", generate_template(options));
+    for (std::string_view rule : {"date-order", "date-missing", "duration-mismatch", "milestone-span",
+                                  "child-outside-parent", "dependency-violated", "template-duration-mismatch"}) {
+      const auto found = of_rule(all, rule);
+      EXPECT_TRUE(found.empty()) << rule << ": " << found.size() << " findings, first: " << found[0].message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptmpl

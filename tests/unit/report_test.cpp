@@ -1,0 +1,266 @@
+// Lint reports in every format: text (plain and for terminals), json, sarif, github, junit,
+// gitlab.
+#include <gtest/gtest.h>
+
+#include <pugixml.hpp>
+#include <set>
+
+#include <rapidjson/document.h>
+#include <rapidjson/schema.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "libtemplate/json.hpp"
+#include "libtemplate/report.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+Diagnostic finding(std::string rule, Severity severity, std::string message, std::string path, std::uint64_t line,
+                   std::uint64_t column, std::string pointer) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.severity = severity;
+  d.message = std::move(message);
+  d.path = std::move(path);
+  d.line = line;
+  d.column = column;
+  d.pointer = std::move(pointer);
+  return d;
+}
+
+LintRun two_findings() {
+  Diagnostic a = finding("schema", Severity::Error, "`duration` must be an integer, found a string", "t.json", 3, 17,
+                         "/0/duration");
+  std::tie(a.excerpt, a.excerpt_column) = make_excerpt("{\n    \"duration\": \"5\",\n}", 18);
+  Diagnostic b = finding("duplicate-key", Severity::Warning, "duplicate key \"title\"", "t.json", 12, 5, "/1/title");
+  std::tie(b.excerpt, b.excerpt_column) = make_excerpt("\t   \"title\": \"x\"", 4);
+  LintRun run;
+  run.paths = {"clean.json", "t.json"};
+  run.diagnostics = {a, b};
+  return run;
+}
+
+// Messages with every character the CI formats must escape.
+LintRun awkward_findings() {
+  LintRun run;
+  run.paths = {"dir,with:odd%/a&b<c>.json"};
+  run.diagnostics = {
+      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.paths[0], 2, 3,
+              "/0/x"),
+      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.paths[0], 9, 3,
+              "/0/x"),
+      finding("nesting-depth", Severity::Info, "deep", run.paths[0], 0, 0, ""),
+  };
+  return run;
+}
+
+TEST(TextReport, PlainLinesAndSummary) {
+  EXPECT_EQ(format_report(ReportFormat::Text, two_findings()),
+            "t.json:3:17: error: `duration` must be an integer, found a string [schema]\n"
+            "t.json:12:5: warning: duplicate key \"title\" [duplicate-key]\n"
+            "2 files checked: 1 error, 1 warning, 0 info\n");
+  LintRun empty;
+  empty.paths = {"a.json"};
+  EXPECT_EQ(format_report(ReportFormat::Text, empty), "1 file checked: 0 errors, 0 warnings, 0 info\n");
+}
+
+TEST(TextReport, ExcerptWithCaretUnderTheColumn) {
+  ReportOptions options;
+  options.excerpt = true;
+  EXPECT_EQ(format_report(ReportFormat::Text, two_findings(), options),
+            "t.json:3:17: error: `duration` must be an integer, found a string [schema]\n"
+            " 3 |     \"duration\": \"5\",\n"
+            "   |                 ^\n"
+            "t.json:12:5: warning: duplicate key \"title\" [duplicate-key]\n"
+            " 12 |     \"title\": \"x\"\n"
+            "    |     ^\n"
+            "2 files checked: 1 error, 1 warning, 0 info\n");
+}
+
+TEST(TextReport, ColourMarksPathAndSeverity) {
+  ReportOptions options;
+  options.excerpt = true;
+  options.colour = true;
+  std::string out = format_report(ReportFormat::Text, two_findings(), options);
+  EXPECT_NE(out.find("\033[1mt.json:3:17: \033[0m\033[1;31merror\033[0m: "), std::string::npos) << out;
+  EXPECT_NE(out.find("\033[1;35mwarning\033[0m"), std::string::npos);
+  EXPECT_NE(out.find("\033[1;31m^\033[0m"), std::string::npos);
+}
+
+TEST(TextReport, StatisticsCountPerRule) {
+  ReportOptions options;
+  options.statistics = true;
+  LintRun run = awkward_findings();
+  std::string out = format_report(ReportFormat::Text, run, options);
+  EXPECT_NE(out.find("\n     2  schema\n     1  nesting-depth\n1 file checked"), std::string::npos) << out;
+}
+
+TEST(Excerpt, LongLinesAreCutAroundTheColumnByCharacters) {
+  std::string line = std::string(200, 'a') + "é" + std::string(200, 'b');
+  auto [text, column] = make_excerpt(line, 200);  // the é
+  EXPECT_EQ(text.substr(0, 3), "…");
+  EXPECT_EQ(text.substr(text.size() - 3), "…");
+  std::size_t chars = 0, at = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (++chars == column) at = i;
+  }
+  EXPECT_EQ(text.substr(at, 2), "é");
+  auto [short_text, short_column] = make_excerpt("[1,\r\n abc]\n", 6);
+  EXPECT_EQ(short_text, " abc]");
+  EXPECT_EQ(short_column, 2u);
+}
+
+TEST(JsonReport, OneObjectWithFilesDiagnosticsAndSummary) {
+  ReportOptions options;
+  options.statistics = true;
+  std::string out = format_report(ReportFormat::Json, two_findings(), options);
+  json::Document doc = json::Document::parse(out);
+  ASSERT_TRUE(doc.ok()) << out;
+  EXPECT_EQ(doc.root().find("files")->text(), "2");
+  auto diagnostics = doc.root().find("diagnostics")->items();
+  ASSERT_EQ(diagnostics.size(), 2u);
+  const json::Value& first = diagnostics[0];
+  EXPECT_EQ(first.find("path")->text(), "t.json");
+  EXPECT_EQ(first.find("line")->text(), "3");
+  EXPECT_EQ(first.find("column")->text(), "17");
+  EXPECT_EQ(first.find("severity")->text(), "error");
+  EXPECT_EQ(first.find("rule")->text(), "schema");
+  EXPECT_EQ(first.find("message")->text(), "`duration` must be an integer, found a string");
+  EXPECT_EQ(first.find("pointer")->text(), "/0/duration");
+  EXPECT_EQ(doc.root().find("summary")->find("error")->text(), "1");
+  EXPECT_EQ(doc.root().find("summary")->find("warning")->text(), "1");
+  EXPECT_EQ(doc.root().find("summary")->find("info")->text(), "0");
+  EXPECT_EQ(doc.root().find("statistics")->find("schema")->text(), "1");
+}
+
+// The official SARIF 2.1.0 schema (draft-04), validated with RapidJSON.
+class SarifSchema : public rapidjson::IRemoteSchemaDocumentProvider {
+ public:
+  SarifSchema() {
+    text_ = testing::read_source("../shared/schemas/sarif-schema-2.1.0.json");
+    schema_json_.Parse(text_.c_str());
+    schema_ = std::make_unique<rapidjson::SchemaDocument>(schema_json_, this);
+  }
+  const rapidjson::SchemaDocument* GetRemoteDocument(const char*, rapidjson::SizeType) override { return nullptr; }
+  ::testing::AssertionResult validates(const std::string& sarif) const {
+    rapidjson::Document doc;
+    if (doc.Parse(sarif.c_str()).HasParseError()) return ::testing::AssertionFailure() << "not JSON";
+    rapidjson::SchemaValidator validator(*schema_);
+    if (doc.Accept(validator)) return ::testing::AssertionSuccess();
+    rapidjson::StringBuffer where;
+    validator.GetInvalidDocumentPointer().StringifyUriFragment(where);
+    return ::testing::AssertionFailure() << "invalid at " << where.GetString() << ", keyword "
+                                         << validator.GetInvalidSchemaKeyword();
+  }
+  [[nodiscard]] bool loaded() const { return !schema_json_.HasParseError() && schema_json_.IsObject(); }
+
+ private:
+  std::string text_;
+  rapidjson::Document schema_json_;
+  std::unique_ptr<rapidjson::SchemaDocument> schema_;
+};
+
+TEST(SarifReport, ValidAgainstTheOfficialSchema) {
+  SarifSchema schema;
+  ASSERT_TRUE(schema.loaded());
+  for (const LintRun& run : {two_findings(), awkward_findings(), LintRun{}}) {
+    std::string out = format_report(ReportFormat::Sarif, run);
+    EXPECT_TRUE(schema.validates(out)) << out.substr(0, 2000);
+  }
+  // A report that breaks the schema is caught: the check can fail.
+  EXPECT_FALSE(schema.validates(R"({"version": "2.1.0", "runs": [{"tool": {"driver": {}}}]})"));
+}
+
+TEST(SarifReport, RulesWithMetadataAndResultsWithPlaces) {
+  ReportOptions options;
+  options.help_uri_base = "https://example.org/ptmpl/";
+  std::string out = format_report(ReportFormat::Sarif, two_findings(), options);
+  json::Document doc = json::Document::parse(out);
+  ASSERT_TRUE(doc.ok());
+  const json::Value& run = doc.root().find("runs")->items()[0];
+  auto rules = run.find("tool")->find("driver")->find("rules")->items();
+  ASSERT_EQ(rules.size(), rule_catalogue().size());
+  const json::Value* schema_rule = nullptr;
+  for (const json::Value& rule : rules)
+    if (rule.find("id")->text() == "schema") schema_rule = &rule;
+  ASSERT_NE(schema_rule, nullptr);
+  EXPECT_EQ(schema_rule->find("helpUri")->text(), "https://example.org/ptmpl/docs/rules/schema.md");
+  EXPECT_EQ(schema_rule->find("defaultConfiguration")->find("level")->text(), "error");
+  EXPECT_FALSE(schema_rule->find("shortDescription")->find("text")->text().empty());
+  EXPECT_NE(schema_rule->find("help")->find("markdown")->text().find("# `schema`"), std::string_view::npos);
+  auto results = run.find("results")->items();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[1].find("level")->text(), "warning");
+  const json::Value& location = results[1].find("locations")->items()[0];
+  EXPECT_EQ(location.find("physicalLocation")->find("region")->find("startLine")->text(), "12");
+  EXPECT_EQ(location.find("physicalLocation")->find("region")->find("startColumn")->text(), "5");
+  EXPECT_EQ(location.find("logicalLocations")->items()[0].find("fullyQualifiedName")->text(), "/1/title");
+  EXPECT_EQ(run.find("columnKind")->text(), "unicodeCodePoints");
+}
+
+TEST(GithubReport, WorkflowCommandsEscapedAsGithubDocuments) {
+  EXPECT_EQ(format_report(ReportFormat::Github, two_findings()),
+            "::error file=t.json,line=3,col=17,title=schema::`duration` must be an integer, found a string\n"
+            "::warning file=t.json,line=12,col=5,title=duplicate-key::duplicate key \"title\"\n");
+  EXPECT_EQ(format_report(ReportFormat::Github, awkward_findings()),
+            "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=2,col=3,title=schema::50%25 done:%0D%0Anext, "
+            "\"quoted\" <tag> & 'apos' \x01\n"
+            "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=9,col=3,title=schema::50%25 done:%0D%0Anext, "
+            "\"quoted\" <tag> & 'apos' \x01\n"
+            "::notice file=dir%2Cwith%3Aodd%25/a&b<c>.json,title=nesting-depth::deep\n");
+}
+
+TEST(JunitReport, OneTestcasePerFileAndWellFormedXml) {
+  std::string out = format_report(ReportFormat::Junit, two_findings());
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(out.c_str())) << out;
+  pugi::xml_node suite = xml.child("testsuites").child("testsuite");
+  EXPECT_STREQ(suite.attribute("tests").value(), "2");
+  EXPECT_STREQ(suite.attribute("failures").value(), "1");
+  std::vector<std::string> names;
+  for (pugi::xml_node testcase : suite.children("testcase")) names.emplace_back(testcase.attribute("name").value());
+  EXPECT_EQ(names, (std::vector<std::string>{"clean.json", "t.json"}));
+  pugi::xml_node failing = suite.find_child_by_attribute("testcase", "name", "t.json");
+  EXPECT_STREQ(failing.child("failure").attribute("message").value(), "1 finding");
+  EXPECT_EQ(std::string(failing.child("failure").text().get()),
+            "t.json:3:17: error: `duration` must be an integer, found a string [schema]\n");
+  EXPECT_NE(std::string(failing.child("system-out").text().get()).find("[duplicate-key]"), std::string::npos);
+  EXPECT_FALSE(suite.find_child_by_attribute("testcase", "name", "clean.json").child("failure"));
+
+  std::string awkward = format_report(ReportFormat::Junit, awkward_findings());
+  pugi::xml_document xml2;
+  ASSERT_TRUE(xml2.load_string(awkward.c_str())) << awkward;
+  EXPECT_STREQ(xml2.child("testsuites").child("testsuite").child("testcase").attribute("name").value(),
+               "dir,with:odd%/a&b<c>.json");
+}
+
+TEST(GitlabReport, CodeQualityWithStableDistinctFingerprints) {
+  std::string first = format_report(ReportFormat::Gitlab, awkward_findings());
+  EXPECT_EQ(first, format_report(ReportFormat::Gitlab, awkward_findings())) << "stable";
+  json::Document doc = json::Document::parse(first);
+  ASSERT_TRUE(doc.ok()) << first;
+  auto issues = doc.root().items();
+  ASSERT_EQ(issues.size(), 3u);
+  std::set<std::string_view> fingerprints;
+  for (const json::Value& issue : issues) {
+    EXPECT_EQ(issue.find("fingerprint")->text().size(), 16u);
+    fingerprints.insert(issue.find("fingerprint")->text());
+  }
+  EXPECT_EQ(fingerprints.size(), 3u) << "identical findings still get distinct fingerprints";
+  EXPECT_EQ(issues[0].find("severity")->text(), "major");
+  EXPECT_EQ(issues[2].find("severity")->text(), "info");
+  EXPECT_EQ(issues[0].find("check_name")->text(), "schema");
+  EXPECT_EQ(issues[0].find("location")->find("path")->text(), "dir,with:odd%/a&b<c>.json");
+  EXPECT_EQ(issues[0].find("location")->find("lines")->find("begin")->text(), "2");
+  EXPECT_EQ(issues[2].find("location")->find("lines")->find("begin")->text(), "1");
+  // The fingerprint does not depend on the line: moving a finding keeps it.
+  LintRun moved = awkward_findings();
+  moved.diagnostics[0].line = 40;
+  json::Document moved_doc = json::Document::parse(format_report(ReportFormat::Gitlab, moved));
+  EXPECT_EQ(moved_doc.root().items()[0].find("fingerprint")->text(), issues[0].find("fingerprint")->text());
+}
+
+}  // namespace
+}  // namespace ptmpl
