@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <utility>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,20 +22,12 @@ FileText::FileText(FileText&& other) noexcept {
 
 FileText& FileText::operator=(FileText&& other) noexcept {
   if (this == &other) return *this;
-  if (map_ != nullptr) ::munmap(map_, map_size_);
   owned_ = std::move(other.owned_);
-  map_ = other.map_;
-  map_size_ = other.map_size_;
-  view_ = other.view_;
-  other.map_ = nullptr;
-  other.map_size_ = 0;
-  other.view_ = {};
+  view_ = std::exchange(other.view_, {});
   return *this;
 }
 
-FileText::~FileText() {
-  if (map_ != nullptr) ::munmap(map_, map_size_);
-}
+FileText::~FileText() = default;
 
 Result<FileText> FileText::read(const std::string& path) {
   if (path == "-") {
@@ -54,24 +46,14 @@ Result<FileText> FileText::read(const std::string& path) {
     ::close(fd);
     return Error{path + ": is a directory"};
   }
-  FileText result;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) {
-    auto size = static_cast<std::size_t>(st.st_size);
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map != MAP_FAILED) {
-      ::madvise(map, size, MADV_SEQUENTIAL);
-      ::close(fd);
-      result.map_ = map;
-      result.map_size_ = size;
-      result.view_ = {static_cast<const char*>(map), size};
-      return result;
-    }
-  }
-  // Pipes, empty files and anything mmap refuses: read it.
+  // The file is read, not memory-mapped: a mapped file that another program truncates while
+  // we read it would kill the process (SIGBUS). Read straight into place when the size is known.
   std::string data;
-  char buffer[1 << 16];
+  if (S_ISREG(st.st_mode)) data.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t filled = 0;
   for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (filled == data.size()) data.resize(std::max<std::size_t>(data.size() * 2, 1 << 16));
+    ssize_t n = ::read(fd, data.data() + filled, data.size() - filled);
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
@@ -79,8 +61,9 @@ Result<FileText> FileText::read(const std::string& path) {
       return Error{path + ": cannot read: " + std::strerror(err)};
     }
     if (n == 0) break;
-    data.append(buffer, static_cast<std::size_t>(n));
+    filled += static_cast<std::size_t>(n);
   }
+  data.resize(filled);
   ::close(fd);
   return FileText(std::move(data));
 }
@@ -110,9 +93,19 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
   return out;
 }
 
-Status write_file_atomic(const std::string& path, std::string_view content) {
+Status write_file_atomic(const std::string& given, std::string_view content) {
+  // A symbolic link is followed: the file it names is replaced, and the link stays a link.
+  std::error_code ec;
+  std::string path = given;
+  if (std::filesystem::is_symlink(given, ec)) {
+    std::filesystem::path target = std::filesystem::canonical(given, ec);
+    if (ec) return Error{given + ": cannot follow the link: " + ec.message()};
+    path = target.string();
+  }
   struct stat st {};
   bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
+    return Error{given + ": is read-only; not rewritten"};
   std::string temp = path + ".ptmpl-XXXXXX";
   int fd = ::mkstemp(temp.data());
   if (fd < 0) return Error{path + ": cannot create a temporary file beside it: " + std::strerror(errno)};
@@ -135,6 +128,8 @@ Status write_file_atomic(const std::string& path, std::string_view content) {
   }
   mode_t mode = exists ? (st.st_mode & 07777) : 0644;
   if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");
+  // Keep the owner too when we may (as root); otherwise the new file is ours, as with any editor.
+  if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid())) (void)::fchown(fd, st.st_uid, st.st_gid);
   if (::fsync(fd) != 0) return fail("cannot flush to disk");
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());

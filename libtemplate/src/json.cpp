@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstring>
 #include <mutex>
+#include <unordered_set>
 #include <utility>
 
 #include <rapidjson/error/error.h>
@@ -177,6 +178,16 @@ std::optional<std::int64_t> parse_int64(std::string_view t) {
 // ---------------------------------------------------------------------------------------------
 // LineIndex
 
+namespace {
+
+constexpr std::uint64_t kCheckpointBlock = 4096;
+
+bool starts_code_point(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+}
+
+}  // namespace
+
 void LineIndex::build() const {
   starts_.push_back(0);
   const char* base = text_.data();
@@ -188,22 +199,37 @@ void LineIndex::build() const {
     p = static_cast<const char*>(nl) + 1;
     starts_.push_back(static_cast<std::uint64_t>(p - base));
   }
+  checkpoints_.reserve(text_.size() / kCheckpointBlock + 1);
+  std::uint64_t count = 0;
+  for (std::uint64_t block = 0; block < text_.size(); block += kCheckpointBlock) {
+    checkpoints_.push_back(count);
+    std::uint64_t stop = std::min<std::uint64_t>(block + kCheckpointBlock, text_.size());
+    for (std::uint64_t i = block; i < stop; ++i) count += starts_code_point(text_[i]) ? 1 : 0;
+  }
+}
+
+std::uint64_t LineIndex::code_points_before(std::uint64_t offset) const {
+  std::uint64_t block = offset / kCheckpointBlock;
+  if (block >= checkpoints_.size()) return 0;
+  std::uint64_t count = checkpoints_[block];
+  for (std::uint64_t i = block * kCheckpointBlock; i < offset; ++i) count += starts_code_point(text_[i]) ? 1 : 0;
+  return count;
 }
 
 Position LineIndex::position(std::uint64_t offset) const {
-  if (starts_.empty()) build();
+  std::call_once(built_, [this] { build(); });
   offset = std::min<std::uint64_t>(offset, text_.size());
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   auto line = static_cast<std::uint64_t>(it - starts_.begin());
   std::uint64_t start = *(it - 1);
-  std::uint64_t column = 1;
-  for (std::uint64_t i = start; i < offset; ++i)
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
+  std::uint64_t column = 1 + code_points_before(offset) - code_points_before(start);
+  // A byte order mark is not part of the text: the first value on line 1 is column 1.
+  if (start == 0 && offset >= 3 && text_.starts_with("\xEF\xBB\xBF")) --column;
   return {line, column};
 }
 
 std::string_view LineIndex::line_text(std::uint64_t line) const {
-  if (starts_.empty()) build();
+  std::call_once(built_, [this] { build(); });
   if (line == 0 || line > starts_.size()) return {};
   std::uint64_t start = starts_[line - 1];
   std::uint64_t end = line < starts_.size() ? starts_[line] - 1 : text_.size();
@@ -501,7 +527,9 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
   }
 
   rapidjson::MemoryStream stream(body.data(), body.size());
-  DocumentBuilder builder(doc, stream, shift, options);
+  ParseOptions bounded = options;
+  bounded.max_depth = std::min(options.max_depth, kMaxDepthLimit);
+  DocumentBuilder builder(doc, stream, shift, bounded);
   rapidjson::Reader reader;
   // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
@@ -532,7 +560,12 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
       message = "unexpected end of file: " + message;
     } else if (offset < body.size()) {
       auto byte = static_cast<unsigned char>(body[offset]);
-      if (result.Code() != rapidjson::kParseErrorStringInvalidEncoding && (byte < 0x20 || byte >= 0x80)) {
+      if (result.Code() == rapidjson::kParseErrorStringEscapeInvalid && byte < 0x20) {
+        // RapidJSON reports a raw control character in a string as a bad escape.
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "%04X", byte);
+        message = std::string("control character U+") + hex + " must be written as an escape inside a string";
+      } else if (result.Code() != rapidjson::kParseErrorStringInvalidEncoding && (byte < 0x20 || byte >= 0x80)) {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02X", byte);
         message += std::string(", found byte ") + hex;
@@ -580,6 +613,21 @@ std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& valu
     default:
       return std::nullopt;
   }
+}
+
+std::vector<bool> last_occurrences(const Value& object) {
+  auto members = object.members();
+  std::vector<bool> last(members.size(), true);
+  if (members.size() <= 16) {
+    for (std::size_t i = 0; i < members.size(); ++i)
+      for (std::size_t j = i + 1; j < members.size() && last[i]; ++j)
+        if (members[i].key.text() == members[j].key.text()) last[i] = false;
+    return last;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(members.size());
+  for (std::size_t i = members.size(); i-- > 0;) last[i] = seen.insert(members[i].key.text()).second;
+  return last;
 }
 
 std::string pointer_escape(std::string_view segment) {

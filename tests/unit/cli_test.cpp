@@ -246,3 +246,41 @@ TEST(Cli, TerminalOutputHasExcerptsAndRespectsNoColor) {
 
 }  // namespace
 }  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(Cli, FmtWriteFollowsSymbolicLinks) {
+  std::string real = ::testing::TempDir() + "fmt-real.json";
+  std::string link = ::testing::TempDir() + "fmt-link.json";
+  std::filesystem::remove(link);
+  std::ofstream(real, std::ios::binary) << read_source("tests/data/roundtrip/messy-story-list.json");
+  std::filesystem::create_symlink(real, link);
+  CliRun r = ptmpl("fmt -w '" + link + "'");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link stays a link";
+  EXPECT_EQ(slurp(real), read_source("tests/golden/fmt/messy-story-list.json")) << "the file it names is rewritten";
+  std::filesystem::remove(link);
+  std::filesystem::remove(real);
+}
+
+TEST(Cli, FmtWriteLeavesReadOnlyFilesAlone) {
+  std::string path = ::testing::TempDir() + "fmt-read-only.json";
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary) << read_source("tests/data/roundtrip/messy-story-list.json");
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  CliRun r = ptmpl("fmt -w '" + path + "'");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("fmt-read-only.json: is read-only; not rewritten"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(path), read_source("tests/data/roundtrip/messy-story-list.json"));
+  ::chmod(path.c_str(), 0644);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace ptmpl

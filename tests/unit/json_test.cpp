@@ -105,6 +105,7 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"[\"abc", 1, 6, "close the string"}, SyntaxCase{"[1.]", 1, 4, "after the decimal point"},
         SyntaxCase{"[tru]", 1, 5, "expected a JSON value"}, SyntaxCase{"[1] [2]", 1, 5, "after the top-level value"},
         SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"}, SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
+        SyntaxCase{"[\"a\nb\"]", 1, 4, "control character U+000A must be written as an escape"},
         SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"}, SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
         SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}),
     [](const ::testing::TestParamInfo<SyntaxCase>& param) { return "case_" + std::to_string(param.index); });
@@ -114,6 +115,25 @@ TEST(Json, ByteOrderMarkIsSkipped) {
   ASSERT_TRUE(doc.ok());
   EXPECT_EQ(doc.root().items()[0].text(), "1");
   EXPECT_EQ(doc.root().offset(), 3u);
+  // The mark takes no column: '[' is column 1, the 1 column 2.
+  EXPECT_EQ(doc.position(doc.root().offset()).column, 1u);
+  EXPECT_EQ(doc.position(doc.root().items()[0].offset()).column, 2u);
+}
+
+TEST(Json, ColumnsOnOneVeryLongLineMatchACountOfCharacters) {
+  // Minified files are one line; columns there come from 4 KiB checkpoints.
+  std::string text = "[";
+  for (int i = 0; i < 20000; ++i) text += std::string(i > 0 ? "," : "") + "\"é" + std::to_string(i) + "\"";
+  text += "]";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  for (std::size_t i : {0u, 1u, 4095u, 12345u, 19999u}) {
+    std::uint64_t offset = doc.root().items()[i].offset();
+    std::uint64_t characters = 0;
+    for (std::uint64_t b = 0; b < offset; ++b) characters += (static_cast<unsigned char>(text[b]) & 0xC0) != 0x80;
+    EXPECT_EQ(doc.position(offset).line, 1u);
+    EXPECT_EQ(doc.position(offset).column, characters + 1) << i;
+  }
 }
 
 TEST(Json, DuplicateKeysAreKeptAndReported) {

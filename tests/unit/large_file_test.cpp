@@ -48,3 +48,40 @@ TEST(LargeFile, TwoGibibytesWithAnErrorAtTheEnd) {
 
 }  // namespace
 }  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+// The deepest nesting ptmpl accepts is read and linted (in a worker thread, whose stack is the
+// smallest) without exhausting the stack; asking for more is bounded.
+TEST(Limits, DeepestAcceptedNestingOfSubStories) {
+  constexpr int kLevels = 2000;  // two JSON levels each: 4,001 with the root array
+  std::string text = "[";
+  for (int i = 1; i <= kLevels; ++i)
+    text +=
+        "{\"title\": \"Level " + std::to_string(i) + "\", \"temp_id\": " + std::to_string(i) + ", \"sub_stories\": [";
+  for (int i = 0; i < kLevels; ++i) text += "]}";
+  text += "]";
+  std::string path = ::testing::TempDir() + "ptmpl-deep-" + std::to_string(::getpid()) + ".json";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  LintSettings settings;
+  settings.discover_config = false;
+  settings.max_depth = json::kMaxDepthLimit;
+  settings.jobs = 2;
+  LintRun run = lint_files({path, path}, settings);
+  ASSERT_TRUE(run.errors.empty()) << run.errors[0];
+  for (const Diagnostic& d : run.diagnostics) EXPECT_NE(d.rule, "nesting-depth") << d.message;
+
+  settings.max_depth = 1'000'000;  // bounded to kMaxDepthLimit, not a stack overflow
+  LintRun bounded = lint_files({path}, settings);
+  EXPECT_TRUE(bounded.errors.empty());
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace ptmpl

@@ -88,6 +88,23 @@ TEST(TextReport, ColourMarksPathAndSeverity) {
   EXPECT_NE(out.find("\033[1;31m^\033[0m"), std::string::npos);
 }
 
+TEST(TextReport, ControlCharactersNeverReachTheTerminal) {
+  LintRun run;
+  run.paths = {"t.json"};
+  Diagnostic d =
+      finding("story-type-invalid", Severity::Error, "story_type is \"\x1B]0;pwned\x07\"", "t.json", 1, 2, "/0");
+  d.excerpt = "[\x1B]";
+  d.excerpt_column = 2;
+  run.diagnostics = {d};
+  ReportOptions options;
+  options.excerpt = true;
+  EXPECT_EQ(format_report(ReportFormat::Text, run, options),
+            "t.json:1:2: error: story_type is \"\\u001B]0;pwned\\u0007\" [story-type-invalid]\n"
+            " 1 | [\\u001B]\n"
+            "   |  ^\n"
+            "1 file checked: 1 error, 0 warnings, 0 info\n");
+}
+
 TEST(TextReport, StatisticsCountPerRule) {
   ReportOptions options;
   options.statistics = true;

@@ -103,6 +103,8 @@ INSTANTIATE_TEST_SUITE_P(
         SchemaCase{R"([{"title": "A", "relative_start_date": 12345678901234567890123}])", 1, 40,
                    "/0/relative_start_date",
                    "`relative_start_date` is out of range: 12345678901234567890123 does not fit in a 64-bit integer"},
+        SchemaCase{R"([{"title": "A", "temp_id": 18446744073709551615}])", 1, 28, "/0/temp_id",
+                   "`temp_id` is out of range: 18446744073709551615 does not fit in a 64-bit integer"},
         SchemaCase{R"([{"title": "A", "temp_id": 1.5}])", 1, 28, "/0/temp_id",
                    "`temp_id` must be an integer or a string, found a number"},
         SchemaCase{R"([5])", 1, 2, "/0", "a story must be an object, found an integer"},

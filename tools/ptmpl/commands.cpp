@@ -88,7 +88,7 @@ std::function<int()> setup_lint(CLI::App& app) {
       app.add_option("--config", o->config, "use this configuration for every file (default: the nearest .ptmpl.json)");
   app.add_flag("--no-config", o->no_config, "use no configuration file")->excludes(config);
   app.add_option("--max-depth", o->max_depth, "nesting bound for arrays and objects (rule nesting-depth; default 256)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, json::kMaxDepthLimit));
   app.add_flag("--statistics", o->statistics, "also print the number of findings per rule");
   auto* fix =
       app.add_flag("--fix", o->fix, "apply the safe fixes and rewrite the files atomically, then report what is left");

@@ -10,7 +10,7 @@
 
 namespace ptmpl {
 
-/// The bytes of a file, memory-mapped when possible (so a 2 GiB input costs no copy).
+/// The bytes of a file: owned (read whole), or borrowed from the caller.
 class FileText {
  public:
   FileText() = default;
@@ -35,8 +35,6 @@ class FileText {
 
  private:
   std::unique_ptr<std::string> owned_;  // heap-held so views stay valid when moved
-  void* map_ = nullptr;
-  std::size_t map_size_ = 0;
   std::string_view view_;
 };
 

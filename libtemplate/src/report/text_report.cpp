@@ -1,4 +1,6 @@
 // The text format: gcc-style lines, excerpts and colour on a terminal, a summary line.
+#include <cstdio>
+
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
@@ -26,24 +28,42 @@ std::string plural(std::size_t n, std::string_view word) {
   return out;
 }
 
+// Control characters from a file (an ESC in a title, say) must not reach a terminal, where
+// they could move the cursor or retitle the window: they are shown as \u escapes.
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04X", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string text(const LintRun& run, const ReportOptions& options) {
   std::string out;
   for (const Diagnostic& d : run.diagnostics) {
     if (options.colour) out += kBold;
-    out += d.path;
+    out += printable(d.path);
     if (d.line > 0) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
     out += ": ";
     if (options.colour) out += std::string(kReset) + severity_colour(d.severity);
     out += to_string(d.severity);
     if (options.colour) out += kReset;
     out += ": ";
-    out += d.message;
+    out += printable(d.message);
     out += " [" + d.rule + "]\n";
     if (options.excerpt && d.line > 0 && !d.excerpt.empty()) {
       std::string number = std::to_string(d.line);
-      out += " " + number + " | " + d.excerpt + "\n";
+      out += " " + number + " | " + printable(d.excerpt) + "\n";
       out += " " + std::string(number.size(), ' ') + " | " + std::string(d.excerpt_column - 1, ' ');
       out += options.colour ? std::string(severity_colour(d.severity)) + "^" + kReset : "^";
       out += "\n";

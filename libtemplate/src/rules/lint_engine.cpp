@@ -65,13 +65,21 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
           settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
       ReadOptions read;
       read.parse.max_depth = options.max_depth;
-      auto file = TemplateFile::read(paths[i], read);
-      if (!file.ok()) {
-        slots[i].error = file.error().message;
-        continue;
+      // An exception must not leave a worker thread (that would end the process): it becomes
+      // the error of its file, like an unreadable one.
+      try {
+        auto file = TemplateFile::read(paths[i], read);
+        if (!file.ok()) {
+          slots[i].error = file.error().message;
+          continue;
+        }
+        slots[i].diagnostics = lint(file.value(), options);
+        slots[i].read = true;
+      } catch (const std::bad_alloc&) {
+        slots[i].error = paths[i] + ": out of memory while linting";
+      } catch (const std::exception& e) {
+        slots[i].error = paths[i] + ": " + e.what();
       }
-      slots[i].read = true;
-      slots[i].diagnostics = lint(file.value(), options);
     }
   };
   unsigned jobs = settings.jobs == 0 ? std::max(1u, std::thread::hardware_concurrency()) : settings.jobs;

@@ -189,14 +189,10 @@ bool replay(const json::Value& v, Handler& h) {
     case json::Kind::String:
       return h.String(v.text().data(), static_cast<rapidjson::SizeType>(v.text().size()), true);
     case json::Kind::Number: {
+      // Integers are what the model reads: those that fit int64. Anything else goes as a
+      // double, so a larger integer is a schema finding ("out of range"), not a silent gap.
+      if (auto n = v.as_int64()) return h.Int64(*n);
       std::string spelling(v.text());
-      if (v.is_integer_spelling()) {
-        if (auto n = v.as_int64()) return h.Int64(*n);
-        char* end = nullptr;
-        errno = 0;
-        unsigned long long u = std::strtoull(spelling.c_str(), &end, 10);
-        if (errno == 0 && spelling[0] != '-') return h.Uint64(u);
-      }
       return h.Double(std::strtod(spelling.c_str(), nullptr));
     }
     case json::Kind::Array: {
@@ -210,9 +206,11 @@ bool replay(const json::Value& v, Handler& h) {
   }
   if (!h.StartObject()) return false;
   rapidjson::SizeType count = 0;
-  for (const json::Member& m : v.members()) {
+  std::vector<bool> last = json::last_occurrences(v);
+  for (std::size_t i = 0; i < v.members().size(); ++i) {
+    const json::Member& m = v.members()[i];
     std::string_view key = m.key.text();
-    if (v.find(key) != &m.value) continue;  // an earlier duplicate
+    if (!last[i]) continue;  // an earlier duplicate
     ++count;
     if (!h.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true) || !replay(m.value, h)) return false;
   }
@@ -411,10 +409,12 @@ class Reporter {
 template <class Skip>
 void check_members(const Reporter& report, const json::Value& object, const std::string& pointer,
                    const Properties& properties, Skip&& skip) {
-  for (const json::Member& m : object.members()) {
+  std::vector<bool> last = json::last_occurrences(object);
+  for (std::size_t i = 0; i < object.members().size(); ++i) {
+    const json::Member& m = object.members()[i];
     std::string_view key = m.key.text();
     // Values below the nesting bound were not read; nesting-depth reports them.
-    if (object.find(key) != &m.value || m.value.kind() == json::Kind::Truncated || skip(key, m.value)) continue;
+    if (!last[i] || m.value.kind() == json::Kind::Truncated || skip(key, m.value)) continue;
     auto property = properties.find(key);
     if (property == properties.end()) continue;  // unknown keys are allowed
     if (auto violation = validate(property->second, m.value, key)) {
