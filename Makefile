@@ -3,7 +3,7 @@
 PTMPL := build/release/tools/ptmpl/ptmpl
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build demo test bench asan clean
+.PHONY: all setup build demo test bench asan warnings clean
 
 all: build
 
@@ -34,6 +34,11 @@ asan: setup
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 	@ctest --preset asan -j $(JOBS)
+
+# The dev preset: Debug with warnings as errors (builds, no tests).
+warnings: setup
+	@cmake --preset dev >/dev/null
+	@cmake --build --preset dev -j $(JOBS)
 
 clean:
 	@rm -rf build

@@ -87,21 +87,38 @@ std::vector<Plan> plan_tree(const GenerateOptions& options, Random& random) {
   return plan;
 }
 
+constexpr std::size_t kLinkWindow = 24;  // a link goes back at most this many leaves
+
+// How many distinct links the window allows among `leaves` leaves.
+std::size_t link_capacity(std::size_t leaves) {
+  std::size_t capacity = 0;
+  for (std::size_t b = 1; b < leaves; ++b) capacity += std::min(b, kLinkWindow);
+  return capacity;
+}
+
+// Exactly `wanted` distinct links (the caller checked the capacity): random ones first, then,
+// should chance keep hitting taken pairs, the free pairs in order.
 void plan_links(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves, std::size_t wanted, Random& random) {
-  if (leaves.size() < 2) return;
+  if (wanted == 0) return;
   std::unordered_set<std::uint64_t> used;
   used.reserve(wanted * 2);
-  std::size_t attempts = wanted * 4 + 16;
-  // Links go from an earlier leaf to a later one (in tree order), so the graph is acyclic.
-  for (std::size_t made = 0; made < wanted && attempts > 0; --attempts) {
-    std::size_t b = 1 + static_cast<std::size_t>(random.below(leaves.size() - 1));
-    std::size_t a = b - 1 - static_cast<std::size_t>(random.below(std::min<std::size_t>(b, 24)));
-    if (!used.insert(static_cast<std::uint64_t>(a) << 32 | b).second) continue;
+  auto add = [&](std::size_t a, std::size_t b) {
+    if (!used.insert(static_cast<std::uint64_t>(a) << 32 | b).second) return false;
     auto type = static_cast<std::int64_t>(random.below(4));
     std::int64_t lag = random.between(-2, 3);
     plan[leaves[a]].links.push_back({leaves[b], type, lag});
-    ++made;
+    return true;
+  };
+  // Links go from an earlier leaf to a later one (in tree order), so the graph is acyclic.
+  std::size_t made = 0;
+  for (std::size_t attempts = wanted * 4; made < wanted && attempts > 0; --attempts) {
+    std::size_t b = 1 + static_cast<std::size_t>(random.below(leaves.size() - 1));
+    std::size_t a = b - 1 - static_cast<std::size_t>(random.below(std::min(b, kLinkWindow)));
+    if (add(a, b)) ++made;
   }
+  for (std::size_t b = 1; b < leaves.size() && made < wanted; ++b)
+    for (std::size_t a = b; a-- > b - std::min(b, kLinkWindow) && made < wanted;)
+      if (add(a, b)) ++made;
 }
 
 // Earliest dates in tree order: every link points forward, so one pass satisfies them all.
@@ -219,7 +236,7 @@ std::string cents_to_units(std::int64_t cents) {
 
 }  // namespace
 
-std::string generate_template(const GenerateOptions& options) {
+Result<std::string> generate_template(const GenerateOptions& options) {
   Random random(options.seed);
   std::vector<Plan> plan = plan_tree(options, random);
   std::vector<std::size_t> leaves;
@@ -232,7 +249,13 @@ std::string generate_template(const GenerateOptions& options) {
     p.budget = random.between(10, 5000) * 100 + random.between(0, 99);
     p.minutes = std::max<std::int64_t>(p.length, 1) * 60 * random.between(1, 8);
   }
-  plan_links(plan, leaves, options.deps.value_or(options.stories), random);
+  std::size_t wanted = options.deps.value_or(options.stories);
+  std::size_t capacity = link_capacity(leaves.size());
+  if (options.deps && wanted > capacity)
+    return Error{"--deps " + std::to_string(wanted) + " is more than " + std::to_string(options.stories) +
+                 " stories can hold: their " + std::to_string(leaves.size()) + " leaves allow at most " +
+                 std::to_string(capacity) + " distinct links"};
+  plan_links(plan, leaves, std::min(wanted, capacity), random);
   plan_dates(plan, leaves);
 
   json::Arena arena;

@@ -615,6 +615,19 @@ std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& valu
   }
 }
 
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  for (;;) {
+    std::size_t bad = first_invalid_utf8(text);
+    if (bad == std::string_view::npos) break;
+    out.append(text.substr(0, bad));
+    out += "\xEF\xBF\xBD";
+    text.remove_prefix(bad + 1);
+  }
+  out.append(text);
+  return out;
+}
+
 std::vector<bool> last_occurrences(const Value& object) {
   auto members = object.members();
   std::vector<bool> last(members.size(), true);

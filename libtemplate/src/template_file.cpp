@@ -1,5 +1,7 @@
 #include "libtemplate/template_file.hpp"
 
+#include <set>
+
 namespace ptmpl {
 
 std::string_view to_string(Shape shape) {
@@ -157,11 +159,13 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
     case Shape::Envelope: {
       // Templates in the order of `results`, never by iterating the map (SPEC §2).
       const json::Value* map = root.find("project_templates");
+      std::set<std::string, std::less<>> seen;  // an id listed twice is one template
       for (const json::Value& entry : root.find("results")->items()) {
         const json::Value* key = entry.find("key");
         const json::Value* id = entry.find("id");
         if (key == nullptr || key->text() != "project_templates" || id == nullptr) continue;
         std::string id_text(id->is_string() || id->is_number() ? id->text() : "");
+        if (!seen.insert(id_text).second) continue;
         const json::Value* pt = map->find(id_text);
         if (pt != nullptr && pt->is_object())
           file.collect_template(*pt, "/project_templates/" + json::pointer_escape(id_text),

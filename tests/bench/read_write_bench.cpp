@@ -22,7 +22,7 @@ const std::string& input() {
     options.stories = stories != nullptr ? std::strtoull(stories, nullptr, 10) : 100'000;
     options.depth = 4;
     options.seed = 1;
-    return ptmpl::generate_template(options);
+    return ptmpl::generate_template(options).value();
   }();
   return text;
 }

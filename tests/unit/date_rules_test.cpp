@@ -159,7 +159,7 @@ TEST(DateRules, GeneratedTemplatesAreClean) {
     options.stories = 3000;
     options.depth = depth;
     options.seed = 7 + depth;
-    const std::vector<Diagnostic> all = lint_text("gen.json", generate_template(options));
+    const std::vector<Diagnostic> all = lint_text("gen.json", generate_template(options).value());
     for (std::string_view rule : {"date-order", "date-missing", "duration-mismatch", "milestone-span",
                                   "child-outside-parent", "dependency-violated", "template-duration-mismatch"}) {
       const auto found = of_rule(all, rule);

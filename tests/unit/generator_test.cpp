@@ -19,10 +19,28 @@ TEST(Generator, SameSeedSameBytesOtherSeedOtherBytes) {
   GenerateOptions options;
   options.stories = 300;
   options.seed = 42;
-  std::string a = generate_template(options);
-  EXPECT_EQ(a, generate_template(options));
+  std::string a = generate_template(options).value();
+  EXPECT_EQ(a, generate_template(options).value());
   options.seed = 43;
-  EXPECT_NE(a, generate_template(options));
+  EXPECT_NE(a, generate_template(options).value());
+}
+
+TEST(Generator, ExactlyTheLinksAskedForOrAClearError) {
+  GenerateOptions options;
+  options.stories = 10;
+  options.depth = 1;  // 10 leaves: 1 + 2 + … + 9 = 45 distinct backward links
+  options.deps = 45;
+  auto all = generate_template(options);
+  ASSERT_TRUE(all.ok());
+  TemplateFile file = TemplateFile::parse("gen.json", FileText::borrow(all.value()));
+  std::size_t links = 0;
+  for_each_story(file.templates().at(0).model.stories, [&](const Story& s, int) { links += s.dependencies.size(); });
+  EXPECT_EQ(links, 45u);
+  options.deps = 46;
+  auto too_many = generate_template(options);
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_EQ(too_many.error().message,
+            "--deps 46 is more than 10 stories can hold: their 10 leaves allow at most 45 distinct links");
 }
 
 TEST(Generator, OutputIsCanonicalAndLintsClean) {
@@ -31,7 +49,7 @@ TEST(Generator, OutputIsCanonicalAndLintsClean) {
     options.stories = 2000;
     options.depth = depth;
     options.seed = depth;
-    std::string text = generate_template(options);
+    std::string text = generate_template(options).value();
     TemplateFile file = TemplateFile::parse("gen.json", FileText(text));
     ASSERT_TRUE(file.document().ok());
     EXPECT_EQ(write_canonical(file.document().root(), file.shape()), text);
@@ -46,7 +64,7 @@ TEST(Generator, DatesSatisfyEveryLinkAndMetadataAgrees) {
   options.depth = 4;
   options.deps = 6000;
   options.seed = 9;
-  std::string text = generate_template(options);
+  std::string text = generate_template(options).value();
   TemplateFile file = TemplateFile::parse("gen.json", FileText(text));
   const TemplateSource& source = file.templates().at(0);
   const Template& t = source.model;

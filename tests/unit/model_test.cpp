@@ -85,6 +85,15 @@ TEST(Model, EnvelopeTemplatesComeInResultsOrder) {
   EXPECT_EQ(file.templates()[1].model.stories[0].temp_id, TempId{std::int64_t{5}});
 }
 
+TEST(Model, AnIdListedTwiceInResultsIsOneTemplate) {
+  std::string text =
+      R"({"count": 1, "results": [{"key": "project_templates", "id": "7"}, {"key": "project_templates", "id": "7"}],
+    "project_templates": {"7": {"id": "7", "title": "Once", "raw_json": "[]"}}})";
+  TemplateFile file = TemplateFile::parse("envelope.json", FileText::borrow(text));
+  ASSERT_EQ(file.shape(), Shape::Envelope);
+  EXPECT_EQ(file.templates().size(), 1u);
+}
+
 TEST(Model, StoriesObjectShape) {
   TemplateFile file = parse_source("tests/data/roundtrip/stories-object.json");
   ASSERT_EQ(file.shape(), Shape::StoriesObject);

@@ -253,6 +253,20 @@ TEST(JunitReport, OneTestcasePerFileAndWellFormedXml) {
                "dir,with:odd%/a&b<c>.json");
 }
 
+TEST(JsonReports, FileNamesThatAreNotUtf8StayValidJson) {
+  LintRun run;
+  run.paths = {"odd/bad\xFF.json"};
+  run.diagnostics = {finding("schema", Severity::Error, "m", run.paths[0], 1, 1, "")};
+  for (ReportFormat format : {ReportFormat::Json, ReportFormat::Sarif, ReportFormat::Gitlab}) {
+    std::string out = format_report(format, run);
+    json::Document doc = json::Document::parse(out);
+    EXPECT_TRUE(doc.ok()) << out;
+    EXPECT_NE(out.find("odd/bad\xEF\xBF\xBD.json"), std::string::npos);
+  }
+  pugi::xml_document xml;
+  EXPECT_TRUE(xml.load_string(format_report(ReportFormat::Junit, run).c_str()));
+}
+
 TEST(GitlabReport, CodeQualityWithStableDistinctFingerprints) {
   std::string first = format_report(ReportFormat::Gitlab, awkward_findings());
   EXPECT_EQ(first, format_report(ReportFormat::Gitlab, awkward_findings())) << "stable";

@@ -214,7 +214,8 @@ TEST(Rollup, DeepNestingNeedsNoRecursion) {
 
 TEST(Rollup, AgreesWithTheGeneratorsTemplateMetadata) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    const std::string text = generate_template({.stories = 500, .depth = 4, .deps = std::nullopt, .seed = seed});
+    const std::string text =
+        generate_template({.stories = 500, .depth = 4, .deps = std::nullopt, .seed = seed}).value();
     TemplateFile file = TemplateFile::parse("generated.json", FileText(std::string(text)));
     ASSERT_EQ(file.templates().size(), 1u);
     const TemplateSource& source = file.templates()[0];

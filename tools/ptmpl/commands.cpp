@@ -272,7 +272,12 @@ std::function<int()> setup_gen(CLI::App& app) {
   app.footer("Example:\n  ptmpl gen --stories 100000 --depth 4 --seed 7 -o big.json");
   return [o, deps] {
     if (deps->count() > 0) o->generate.deps = o->deps;
-    std::string text = generate_template(o->generate);
+    auto generated = generate_template(o->generate);
+    if (!generated.ok()) {
+      std::cerr << "ptmpl gen: " << generated.error().message << "\n";
+      return int{kUsage};
+    }
+    const std::string& text = generated.value();
     if (o->output.empty()) {
       std::cout << text;
       return int{kOk};

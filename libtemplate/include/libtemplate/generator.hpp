@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "libtemplate/result.hpp"
+
 namespace ptmpl {
 
 struct GenerateOptions {
@@ -19,7 +21,9 @@ struct GenerateOptions {
 /// four types with lags and leads between leaves, declared dates that satisfy every link,
 /// parents spanning their children, budgets and time estimates on leaves, and template
 /// metadata (item_count, duration, budget) that agrees with the stories. The same options
-/// give the same bytes on every platform.
-[[nodiscard]] std::string generate_template(const GenerateOptions& options);
+/// give the same bytes on every platform. Fails when `deps` asks for more distinct links than
+/// the stories' leaves allow (each link reaches back at most 24 leaves); without `deps`, one
+/// per story or as many as fit.
+[[nodiscard]] Result<std::string> generate_template(const GenerateOptions& options);
 
 }  // namespace ptmpl

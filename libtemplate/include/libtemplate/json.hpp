@@ -254,6 +254,10 @@ class Document {
 /// service keeps, and `Value::find` returns). Linear in the number of members.
 [[nodiscard]] std::vector<bool> last_occurrences(const Value& object);
 
+/// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD (for names that
+/// come from the file system, which need not be UTF-8, on their way into JSON or XML).
+[[nodiscard]] std::string valid_utf8(std::string_view text);
+
 /// Escapes `segment` for use inside a JSON pointer (RFC 6901: ~ → ~0, / → ~1).
 [[nodiscard]] std::string pointer_escape(std::string_view segment);
 

@@ -123,6 +123,9 @@ struct Template {
                                                        std::string_view pointer_prefix = "");
 
 /// Converts a story back to a JSON object: documented keys in canonical order, then `extra`.
+/// Only what the model holds is written — values of the wrong type (absent from the model)
+/// and empty lists are not — so this is for templates ptmpl builds (generator, converters);
+/// a user's file is rewritten from its tree (writer.hpp), which keeps everything.
 [[nodiscard]] json::Value to_json(const Story& story, const json::Builder& build);
 [[nodiscard]] json::Value to_json(const Dependency& dependency, const json::Builder& build);
 /// A template document `{"project_template": {…, "raw_json": [...]}, "project_template_assignments": [...]}`.

@@ -37,7 +37,8 @@ std::string github_escape(std::string_view text, bool property) {
 }
 
 // XML 1.0 text: the five entities, and characters XML cannot hold at all replaced.
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+  std::string text = json::valid_utf8(raw);
   std::string out;
   for (char c : text) {
     switch (c) {
@@ -150,7 +151,7 @@ std::string gitlab(const LintRun& run) {
     json::append_quoted(out, d.rule);
     out += ", \"fingerprint\": \"" + std::string(fingerprint) + "\", \"severity\": \"" + severity + "\"";
     out += ", \"location\": {\"path\": ";
-    json::append_quoted(out, d.path);
+    json::append_quoted(out, json::valid_utf8(d.path));
     out += ", \"lines\": {\"begin\": " + std::to_string(d.line > 0 ? d.line : 1) + "}}}";
   }
   out += first ? "]\n" : "\n]\n";

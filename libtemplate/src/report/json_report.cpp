@@ -11,7 +11,7 @@ std::string json(const LintRun& run, const ReportOptions& options) {
     out += first ? "\n  " : ",\n  ";
     first = false;
     out += "{\"path\": ";
-    json::append_quoted(out, d.path);
+    json::append_quoted(out, json::valid_utf8(d.path));
     out += ", \"line\": " + std::to_string(d.line) + ", \"column\": " + std::to_string(d.column);
     out += ", \"severity\": \"" + std::string(to_string(d.severity)) + "\", \"rule\": ";
     json::append_quoted(out, d.rule);

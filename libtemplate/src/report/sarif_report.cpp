@@ -72,7 +72,7 @@ std::string sarif(const LintRun& run, const ReportOptions& options) {
     out += ", \"message\": {";
     field(out, "text", d.message);
     out += "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {";
-    field(out, "uri", d.path);
+    field(out, "uri", json::valid_utf8(d.path));
     out += "}";
     if (d.line > 0)
       out += ", \"region\": {\"startLine\": " + std::to_string(d.line) +
