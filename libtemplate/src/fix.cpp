@@ -50,7 +50,9 @@ void append_line(std::string& out, char mark, std::string_view line) {
 std::string unified_diff(std::string_view path, std::string_view before, std::string_view after) {
   if (before == after) return {};
   std::vector<std::string_view> a = lines_of(before), b = lines_of(after);
-  std::string out = "--- a/" + std::string(path) + "\n+++ b/" + std::string(path) + "\n";
+  // git's convention: a/ and b/ before the path (an absolute path loses its leading '/').
+  std::string_view name = path.starts_with('/') ? path.substr(1) : path;
+  std::string out = "--- a/" + std::string(name) + "\n+++ b/" + std::string(name) + "\n";
   if (a.size() != b.size()) {
     out += "@@ -1," + std::to_string(a.size()) + " +1," + std::to_string(b.size()) + " @@\n";
     for (auto line : a) append_line(out, '-', line);
@@ -75,13 +77,16 @@ std::string unified_diff(std::string_view path, std::string_view before, std::st
     std::size_t count = end - start;
     out += "@@ -" + std::to_string(start + 1) + "," + std::to_string(count) + " +" + std::to_string(start + 1) + "," +
            std::to_string(count) + " @@\n";
-    for (std::size_t k = start; k < end; ++k) {
+    for (std::size_t k = start; k < end;) {
       if (a[k] == b[k]) {
-        append_line(out, ' ', a[k]);
-      } else {
-        append_line(out, '-', a[k]);
-        append_line(out, '+', b[k]);
+        append_line(out, ' ', a[k++]);
+        continue;
       }
+      std::size_t run = k;  // a run of changed lines: all removals, then all additions
+      while (run < end && a[run] != b[run]) ++run;
+      for (std::size_t r = k; r < run; ++r) append_line(out, '-', a[r]);
+      for (std::size_t r = k; r < run; ++r) append_line(out, '+', b[r]);
+      k = run;
     }
     i = end;
   }

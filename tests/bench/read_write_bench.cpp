@@ -2,6 +2,7 @@
 // bytes (the physical limit of reading: one parse, nothing kept but the values).
 //
 //   build/release/tests/ptmpl_bench [--benchmark_filter=...]   (PTMPL_BENCH_STORIES=100000)
+// The baseline, BM_RapidJsonDomParse, is in this file; lint_bench.cpp compares with it too.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -9,22 +10,14 @@
 
 #include <rapidjson/document.h>
 
-#include "libtemplate/generator.hpp"
+#include "bench_input.hpp"
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
 
 namespace {
 
 const std::string& input() {
-  static const std::string text = [] {
-    ptmpl::GenerateOptions options;
-    const char* stories = std::getenv("PTMPL_BENCH_STORIES");
-    options.stories = stories != nullptr ? std::strtoull(stories, nullptr, 10) : 100'000;
-    options.depth = 4;
-    options.seed = 1;
-    return ptmpl::generate_template(options).value();
-  }();
-  return text;
+  return ptmpl::bench::large_template();
 }
 
 void report(benchmark::State& state) {
@@ -99,5 +92,3 @@ void BM_ReadWrite(benchmark::State& state) {
 BENCHMARK(BM_ReadWrite)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -284,3 +284,86 @@ TEST(Cli, FmtWriteLeavesReadOnlyFilesAlone) {
 
 }  // namespace
 }  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+TEST(Cli, LintFixDryRunPrintsADiffAndChangesNothing) {
+  std::string path = ::testing::TempDir() + "fix-dry.json";
+  std::ofstream(path, std::ios::binary) << read_source("tests/data/cli/fixable.json");
+  CliRun r = ptmpl("lint --no-config --fix --dry-run '" + path + "'");
+  EXPECT_EQ(r.exit, 1) << "something to fix";
+  std::string name = path.substr(1);
+  EXPECT_EQ(
+      r.out,
+      "--- a/" + name + "\n+++ b/" + name +
+          "\n@@ -4,8 +4,8 @@\n     \"temp_id\": 1,\n     \"relative_start_date\": 0,\n"
+          "     \"relative_due_date\": 4,\n-    \"duration\": 3,\n-    \"tag_list\": \" design,review ,, design\"\n"
+          "+    \"duration\": 5,\n+    \"tag_list\": \"design, review\"\n   },\n   {\n"
+          "     \"story_type\": \"milestone\",\n");
+  EXPECT_EQ(slurp(path), read_source("tests/data/cli/fixable.json"));
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, LintFixRewritesOnlyTheFixedValuesAndReportsWhatIsLeft) {
+  std::string path = ::testing::TempDir() + "fix-apply.json";
+  std::ofstream(path, std::ios::binary) << read_source("tests/data/cli/fixable.json");
+  CliRun r = ptmpl("lint --no-config --fix '" + path + "'");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out, "1 file checked: 0 errors, 0 warnings, 0 info\n");
+  EXPECT_NE(r.err.find("fix-apply.json: applied 2 fixes"), std::string::npos) << r.err;
+  std::string expected = read_source("tests/data/cli/fixable.json");
+  expected.replace(expected.find("\"duration\": 3"), 13, "\"duration\": 5");
+  expected.replace(expected.find("\" design,review ,, design\""), 26, "\"design, review\"");
+  EXPECT_EQ(slurp(path), expected);
+  CliRun again = ptmpl("lint --no-config --fix --dry-run '" + path + "'");
+  EXPECT_EQ(again.exit, 0);
+  EXPECT_EQ(again.out, "");
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, LintFormatsForCi) {
+  CliRun github = ptmpl("lint --no-config --format github tests/data/cli/syntax-error.json");
+  EXPECT_EQ(github.exit, 1);
+  EXPECT_EQ(
+      github.out,
+      "::error file=tests/data/cli/syntax-error.json,line=4,col=5,title=json-syntax::expected ',' or '}' after an "
+      "object member\n");
+  CliRun junit = ptmpl("lint --no-config --format junit samples/website-launch.json");
+  EXPECT_EQ(junit.exit, 0);
+  EXPECT_NE(junit.out.find("<testcase name=\"samples/website-launch.json\" classname=\"ptmpl.lint\"></testcase>"),
+            std::string::npos)
+      << junit.out;
+  CliRun sarif = ptmpl("lint --no-config --format sarif samples/lint-demo-broken.json");
+  EXPECT_EQ(sarif.exit, 1);
+  EXPECT_NE(sarif.out.find("\"version\": \"2.1.0\""), std::string::npos);
+  CliRun gitlab = ptmpl("lint --no-config --format gitlab samples/lint-demo-broken.json");
+  EXPECT_NE(gitlab.out.find("\"check_name\": \"temp-id-duplicate\""), std::string::npos);
+}
+
+TEST(Cli, LintStatisticsAndExitZero) {
+  CliRun r = ptmpl("lint --no-config --statistics --exit-zero samples/lint-demo-broken.json");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_NE(r.out.find("     2  temp-id-missing\n     2  title-missing\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, LintConfigurationFromTheCommandLine) {
+  CliRun with =
+      ptmpl("lint --config tests/data/config/project/.ptmpl.json tests/data/config/project/templates/plan.json");
+  EXPECT_EQ(with.exit, 1);
+  EXPECT_NE(with.out.find("warning: story_type is \"epic\""), std::string::npos) << with.out;
+  CliRun found = ptmpl("lint tests/data/config/project/templates/plan.json");
+  EXPECT_EQ(found.out, with.out) << "found upward from the file";
+  CliRun none = ptmpl("lint --no-config tests/data/config/project/templates/plan.json");
+  EXPECT_NE(none.out.find("error: story_type is \"epic\""), std::string::npos) << none.out;
+  CliRun bad = ptmpl("lint --config tests/data/config/unknown-rule.ptmpl.json samples/website-launch.json");
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(
+      bad.err,
+      "ptmpl lint: tests/data/config/unknown-rule.ptmpl.json:4:5: unknown rule \"temp-id-duplcate\" (did you mean "
+      "\"temp-id-duplicate\"?); ptmpl rules lists them\n");
+}
+
+}  // namespace
+}  // namespace ptmpl

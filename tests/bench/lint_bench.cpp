@@ -1,0 +1,88 @@
+// Lint against the same baseline as read_write_bench.cpp (BM_RapidJsonDomParse, same bytes,
+// same run): a whole 100,000-story template, and 5,000 small files in one call.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "bench_input.hpp"
+#include "libtemplate/lint.hpp"
+
+namespace {
+
+// Read + model + every rule, as `ptmpl lint FILE` does for one file (one thread).
+void BM_LintLargeTemplate(benchmark::State& state) {
+  const std::string& text = ptmpl::bench::large_template();
+  std::size_t findings = 0;
+  for (auto _ : state) {
+    auto diagnostics = ptmpl::lint_text("bench.json", text);
+    findings = diagnostics.size();
+    benchmark::DoNotOptimize(diagnostics.data());
+  }
+  if (findings != 0) state.SkipWithError("the synthetic template should lint clean");
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+  state.counters["MiB"] = static_cast<double>(text.size()) / (1 << 20);
+}
+BENCHMARK(BM_LintLargeTemplate)->Unit(benchmark::kMillisecond);
+
+// 5,000 small templates (20 stories each) in a directory, removed when the program ends.
+struct TempDirectory {
+  std::string path;
+  ~TempDirectory() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+const std::string& small_files_directory() {
+  static const TempDirectory dir{[] {
+    std::string path = std::filesystem::temp_directory_path() / ("ptmpl-bench-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path);
+    for (int i = 0; i < 5000; ++i) {
+      ptmpl::GenerateOptions options;
+      options.stories = 20;
+      options.depth = 2;
+      options.seed = static_cast<std::uint64_t>(i + 1);
+      std::ofstream(path + "/t" + std::to_string(i) + ".json") << ptmpl::generate_template(options).value();
+    }
+    return path;
+  }()};
+  return dir.path;
+}
+
+std::vector<std::string> small_files() {
+  std::vector<std::string> files;
+  for (int i = 0; i < 5000; ++i) files.push_back(small_files_directory() + "/t" + std::to_string(i) + ".json");
+  return files;
+}
+
+// In the library, on all cores, with configuration discovery, as `ptmpl lint DIR` does.
+void BM_Lint5000SmallFiles(benchmark::State& state) {
+  std::vector<std::string> files = small_files();
+  for (auto _ : state) {
+    ptmpl::LintRun run = ptmpl::lint_files(files);
+    if (!run.diagnostics.empty() || run.paths.size() != files.size()) state.SkipWithError("unexpected findings");
+    benchmark::DoNotOptimize(run.paths.data());
+  }
+  state.counters["files"] = static_cast<double>(files.size());
+}
+BENCHMARK(BM_Lint5000SmallFiles)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The whole process: `ptmpl lint DIR --format json`, started, run and waited for.
+void BM_Lint5000SmallFilesProcess(benchmark::State& state) {
+  std::string command = std::string("'") + PTMPL_BINARY + "' lint '" + small_files_directory() +
+                        "' --no-config --format json > /dev/null";
+  for (auto _ : state) {
+    int status = std::system(command.c_str());
+    if (status != 0) state.SkipWithError("ptmpl lint failed");
+  }
+}
+BENCHMARK(BM_Lint5000SmallFilesProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
