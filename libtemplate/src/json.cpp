@@ -615,6 +615,27 @@ std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& valu
   }
 }
 
+std::string_view kind_name(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Null:
+      return "null";
+    case Kind::True:
+    case Kind::False:
+      return "a boolean";
+    case Kind::Number:
+      return v.is_integer_spelling() ? "an integer" : "a number";
+    case Kind::String:
+      return "a string";
+    case Kind::Array:
+      return "an array";
+    case Kind::Object:
+      return "an object";
+    case Kind::Truncated:
+      return "a deeply nested value";
+  }
+  return "a value";
+}
+
 std::string valid_utf8(std::string_view text) {
   std::string out;
   for (;;) {

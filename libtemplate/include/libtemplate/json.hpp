@@ -254,6 +254,10 @@ class Document {
 /// service keeps, and `Value::find` returns). Linear in the number of members.
 [[nodiscard]] std::vector<bool> last_occurrences(const Value& object);
 
+/// What kind of value `value` is, for messages: "null", "a boolean", "an integer", "a number",
+/// "a string", "an array", "an object", "a deeply nested value".
+[[nodiscard]] std::string_view kind_name(const Value& value);
+
 /// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD (for names that
 /// come from the file system, which need not be UTF-8, on their way into JSON or XML).
 [[nodiscard]] std::string valid_utf8(std::string_view text);

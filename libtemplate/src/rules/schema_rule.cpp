@@ -218,24 +218,7 @@ bool replay(const json::Value& v, Handler& h) {
 }
 
 std::string describe_kind(const json::Value& v) {
-  switch (v.kind()) {
-    case json::Kind::Null:
-      return "null";
-    case json::Kind::True:
-    case json::Kind::False:
-      return "a boolean";
-    case json::Kind::Number:
-      return v.is_integer_spelling() ? "an integer" : "a number";
-    case json::Kind::String:
-      return "a string";
-    case json::Kind::Array:
-      return "an array";
-    case json::Kind::Object:
-      return "an object";
-    case json::Kind::Truncated:
-      return "a deeply nested value";
-  }
-  return "a value";
+  return std::string(json::kind_name(v));
 }
 
 std::string describe_type(const rapidjson::Value& type) {

@@ -37,24 +37,10 @@ std::string story_name(const Story& story) {
 
 // What a value is, for messages about values of the wrong kind: `a number (2.5)`.
 std::string describe(const json::Value& v) {
-  switch (v.kind()) {
-    case json::Kind::Null:
-      return "null";
-    case json::Kind::True:
-    case json::Kind::False:
-      return "a boolean";
-    case json::Kind::Number:
-      return std::string(v.is_integer_spelling() ? "an integer (" : "a number (") + std::string(v.text()) + ")";
-    case json::Kind::String:
-      return "a string (" + quoted(v.text()) + ")";
-    case json::Kind::Array:
-      return "an array";
-    case json::Kind::Object:
-      return "an object";
-    case json::Kind::Truncated:
-      return "a deeply nested value";
-  }
-  return "a value";
+  std::string kind(json::kind_name(v));
+  if (v.is_number()) return kind + " (" + std::string(v.text()) + ")";
+  if (v.is_string()) return kind + " (" + quoted(v.text()) + ")";
+  return kind;
 }
 
 std::string key_pointer(const Story& story, std::string_view key) {
