@@ -150,9 +150,13 @@ Value Builder::object(std::span<const Member> members) const {
 // Value
 
 const Value* Value::find(std::string_view key) const {
+  // Rules look keys up all the time: compare sizes and first bytes before calling memcmp.
   auto ms = members();
-  for (auto it = ms.rbegin(); it != ms.rend(); ++it)
-    if (it->key.text() == key) return &it->value;
+  for (auto it = ms.rbegin(); it != ms.rend(); ++it) {
+    std::string_view k = it->key.text();
+    if (k.size() == key.size() && (k.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), k.size()) == 0)))
+      return &it->value;
+  }
   return nullptr;
 }
 

@@ -117,7 +117,7 @@ void check_amount_overflow(Context& context) {
     // Every roll-up sums some of the values, so none can overflow while all of them together
     // stay within int64: then the tree need not be rolled up at all.
     if (stories_complete(source) && magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      const Rollup rollup(source.model.stories);
+      const Rollup& rollup = context.rollup(source);
       auto overflows_here = [&](const Amount& sum, std::size_t first, std::size_t end, Estimate estimate) {
         if (!sum.overflow()) return false;
         for (std::size_t c = first; c < end; c = rollup.subtree_end(c))
@@ -166,7 +166,7 @@ void check_rollup_mismatch(Context& context) {
       any = any || (story.is_parent() && (story.budget_estimate_in_cents || story.time_estimate_in_minutes));
     });
     if (!any) continue;
-    const Rollup rollup(source.model.stories);
+    const Rollup& rollup = context.rollup(source);
     for (std::size_t i = 0; i < rollup.item_count(); ++i) {
       const Story& story = rollup.story(i);
       if (!story.is_parent()) continue;

@@ -295,7 +295,7 @@ void check_milestone_span(Context& context) {
 
 void check_child_outside_parent(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
-    const DeclaredIntervals intervals(source.model.stories);
+    const DeclaredIntervals& intervals = context.intervals(source);
     for (std::size_t c = 0; c < intervals.size(); ++c) {
       const std::size_t p = intervals.parent(c);
       if (p == npos) continue;
@@ -334,9 +334,9 @@ void check_child_outside_parent(Context& context) {
 void check_dependency_violated(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     // Both number the stories in pre-order, so an index means the same story in each.
-    const DependencyGraph graph(source.model.stories);
+    const DependencyGraph& graph = context.graph(source);
     if (graph.links().empty()) continue;
-    const DeclaredIntervals intervals(source.model.stories);
+    const DeclaredIntervals& intervals = context.intervals(source);
     std::optional<EarliestLeaves> earliest;
     for (const Link& link : graph.links()) {
       // Links other rules report are left to them: self-links and links within one line of
@@ -360,7 +360,7 @@ void check_template_duration_mismatch(Context& context) {
     const json::Value* pt = json::resolve_pointer(file.document().root(), source.template_pointer);
     const json::Value* value = pt == nullptr ? nullptr : pt->find("duration");
     if (value == nullptr || !source.model.duration) continue;  // absent, or a schema finding
-    const DeclaredIntervals intervals(source.model.stories);
+    const DeclaredIntervals& intervals = context.intervals(source);
     const std::optional<std::int64_t> expected = intervals.project_duration();
     if (!expected || *expected == *source.model.duration) continue;
     // The template's fields are in the file itself even when raw_json is a string, so the

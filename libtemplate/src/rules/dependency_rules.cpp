@@ -101,7 +101,7 @@ std::string dependency_pointer(const Story& owner, const Dependency& dependency,
 
 void check_dependency_target_missing(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
-    const DependencyGraph graph(source.model.stories);
+    const DependencyGraph& graph = context.graph(source);
     for (const DanglingLink& dangling : graph.dangling()) {
       const Story& owner = graph.story(dangling.source);
       const Dependency& dependency = *dangling.dependency;
@@ -284,7 +284,7 @@ void check_dependency_lag_invalid(Context& context) {
 
 void check_dependency_parent_child(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
-    const DependencyGraph graph(source.model.stories);
+    const DependencyGraph& graph = context.graph(source);
     for (const Link& link : graph.links()) {
       if (link.nesting != LinkNesting::SourceContainsTarget && link.nesting != LinkNesting::TargetContainsSource)
         continue;
@@ -305,7 +305,7 @@ void check_dependency_parent_child(Context& context) {
 
 void check_dependency_cycle(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
-    const DependencyGraph graph(source.model.stories);
+    const DependencyGraph& graph = context.graph(source);
     const std::vector<Cycle> cycles = graph.find_cycles();
     for (const Cycle& cycle : cycles) {
       const Link& closing = graph.links()[cycle.closing_link];

@@ -128,6 +128,27 @@ std::optional<Fix> Context::replace_value(const TemplateSource& source, const js
   return Fix{value.offset(), *end - value.offset(), std::move(replacement)};
 }
 
+namespace {
+
+template <class T>
+const T& cached(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source) {
+  std::unique_ptr<T>& slot = cache[&source];
+  if (!slot) slot = std::make_unique<T>(source.model.stories);
+  return *slot;
+}
+
+}  // namespace
+
+const DependencyGraph& Context::graph(const TemplateSource& source) {
+  return cached(graphs_, source);
+}
+const DeclaredIntervals& Context::intervals(const TemplateSource& source) {
+  return cached(intervals_, source);
+}
+const Rollup& Context::rollup(const TemplateSource& source) {
+  return cached(rollups_, source);
+}
+
 const json::Value* Context::rule_options(std::string_view rule) const {
   if (options_.config == nullptr) return nullptr;
   const RuleSetting* setting = options_.config->rule(rule);

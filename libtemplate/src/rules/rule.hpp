@@ -6,7 +6,13 @@
 #include <string_view>
 #include <vector>
 
+#include <map>
+#include <memory>
+
+#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/intervals.hpp"
 #include "libtemplate/lint.hpp"
+#include "libtemplate/rollup.hpp"
 
 namespace ptmpl::rules {
 
@@ -32,6 +38,12 @@ class Context {
   [[nodiscard]] std::optional<Fix> replace_value(const TemplateSource& source, const json::Value& value,
                                                  std::string replacement) const;
 
+  /// The dependency graph, declared intervals and roll-ups of `source`'s stories: built on
+  /// first use and shared by every rule of this run.
+  [[nodiscard]] const DependencyGraph& graph(const TemplateSource& source);
+  [[nodiscard]] const DeclaredIntervals& intervals(const TemplateSource& source);
+  [[nodiscard]] const Rollup& rollup(const TemplateSource& source);
+
   /// The rule's options from the configuration (`{"rules": {"<id>": {"options": {…}}}}`), or
   /// nullptr.
   [[nodiscard]] const json::Value* rule_options(std::string_view rule) const;
@@ -48,6 +60,9 @@ class Context {
   const TemplateFile& file_;
   const LintOptions& options_;
   std::vector<Diagnostic> diagnostics_;
+  std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs_;
+  std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals_;
+  std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups_;
 };
 
 using Check = void (*)(Context&);
