@@ -66,31 +66,59 @@ Dependency dependency_from_json(const json::Value& node, std::size_t index, json
   return dep;
 }
 
-// Reads stories depth first; `path` holds the pointer of the list being read and is restored
-// before returning, so one buffer serves the whole tree.
+// Reads stories depth first with an explicit stack (no recursion on the nesting, which may be
+// thousands of levels); `path` holds the pointer of the story being read, so one buffer serves
+// the whole tree.
 class StoryReader {
  public:
   explicit StoryReader(json::Arena& arena) : arena_(arena) {}
 
-  std::span<const Story> list(const json::Value& list, std::string& path) {
-    auto items = list.items();
-    std::size_t objects = 0;
-    for (const json::Value& item : items) objects += item.is_object() ? 1 : 0;
-    std::span<Story> stories = arena_.make_array<Story>(objects);
-    std::size_t k = 0;
-    std::size_t base = path.size();
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (!items[i].is_object()) continue;
+  std::span<const Story> list(const json::Value& top, std::string& path) {
+    struct Level {
+      std::span<const json::Value> items;
+      std::span<Story> out;
+      std::size_t next = 0;    // next item to look at
+      std::size_t filled = 0;  // stories written to `out`
+      std::size_t path_size;   // the pointer of the list
+    };
+    std::span<Story> result = allocate(top);
+    std::vector<Level> stack;
+    stack.push_back({top.items(), result, 0, 0, path.size()});
+    while (!stack.empty()) {
+      Level& level = stack.back();
+      while (level.next < level.items.size() && !level.items[level.next].is_object()) ++level.next;
+      if (level.next == level.items.size()) {
+        path.resize(level.path_size);
+        stack.pop_back();
+        continue;
+      }
+      std::size_t i = level.next++;
+      path.resize(level.path_size);
       path += '/';
       path += std::to_string(i);
-      read(items[i], path, stories[k++]);
-      path.resize(base);
+      Story& story = level.out[level.filled++];
+      const json::Value* children = read(level.items[i], path, story);
+      if (children != nullptr) {
+        std::span<Story> out = allocate(*children);
+        story.sub_stories = out;
+        path += "/sub_stories";
+        stack.push_back({children->items(), out, 0, 0, path.size()});  // `level` is not used after this
+      }
     }
-    return stories;
+    return result;
   }
 
  private:
-  void read(const json::Value& node, std::string& path, Story& story) {
+  std::span<Story> allocate(const json::Value& list) {
+    std::size_t objects = 0;
+    for (const json::Value& item : list.items()) objects += item.is_object() ? 1 : 0;
+    return arena_.make_array<Story>(objects);
+  }
+
+  // Reads every field of one story but its sub_stories, whose array (the last one written, if
+  // an array) it returns for the caller to read.
+  const json::Value* read(const json::Value& node, const std::string& path, Story& story) {
+    const json::Value* children = nullptr;
     story.origin = {node, arena_.copy(path)};
     std::size_t unknown = 0;
     for (const json::Member& m : node.members()) {
@@ -118,14 +146,7 @@ class StoryReader {
       } else if (key == "time_estimate_in_minutes") {
         story.time_estimate_in_minutes = v.as_int64();
       } else if (key == "sub_stories") {
-        if (v.is_array()) {
-          std::size_t base = path.size();
-          path += "/sub_stories";
-          story.sub_stories = list(v, path);
-          path.resize(base);
-        } else {
-          story.sub_stories = {};
-        }
+        children = v.is_array() ? &v : nullptr;
       } else if (key == "checklist") {
         if (v.is_array()) {
           std::size_t n = 0;
@@ -167,6 +188,7 @@ class StoryReader {
         if (std::find(keys.begin(), keys.end(), m.key.text()) == keys.end()) extra[k++] = m;
       story.extra = extra;
     }
+    return children;
   }
 
   json::Arena& arena_;

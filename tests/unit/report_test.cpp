@@ -289,7 +289,8 @@ TEST(GitlabReport, CodeQualityWithStableDistinctFingerprints) {
   // The fingerprint does not depend on the line: moving a finding keeps it.
   LintRun moved = awkward_findings();
   moved.diagnostics[0].line = 40;
-  json::Document moved_doc = json::Document::parse(format_report(ReportFormat::Gitlab, moved));
+  std::string moved_report = format_report(ReportFormat::Gitlab, moved);  // the Document refers to it
+  json::Document moved_doc = json::Document::parse(moved_report);
   EXPECT_EQ(moved_doc.root().items()[0].find("fingerprint")->text(), issues[0].find("fingerprint")->text());
 }
 

@@ -132,11 +132,20 @@ struct Template {
 [[nodiscard]] json::Value to_json(const Template& tmpl, const json::Builder& build);
 
 /// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
+/// Iterative: the nesting may be thousands of levels deep.
 template <class Visit>
-void for_each_story(std::span<const Story> stories, Visit&& visit, int depth = 0) {
-  for (const Story& story : stories) {
-    visit(story, depth);
-    for_each_story(story.sub_stories, visit, depth + 1);
+void for_each_story(std::span<const Story> stories, Visit&& visit) {
+  std::vector<std::span<const Story>> stack{stories};  // the siblings still to visit, per level
+  while (!stack.empty()) {
+    std::span<const Story>& rest = stack.back();
+    if (rest.empty()) {
+      stack.pop_back();
+      continue;
+    }
+    const Story& story = rest.front();
+    rest = rest.subspan(1);
+    visit(story, static_cast<int>(stack.size()) - 1);
+    if (!story.sub_stories.empty()) stack.push_back(story.sub_stories);  // `rest` is not used after this
   }
 }
 

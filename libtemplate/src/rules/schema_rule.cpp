@@ -408,8 +408,6 @@ void check_members(const Reporter& report, const json::Value& object, const std:
   }
 }
 
-void check_stories(const Reporter& report, const json::Value& list, const std::string& prefix);
-
 void check_dependencies(const Reporter& report, const json::Value& list, const std::string& prefix) {
   const Schemas& schemas = Schemas::get();
   for (std::size_t i = 0; i < list.items().size(); ++i) {
@@ -428,25 +426,43 @@ void check_dependencies(const Reporter& report, const json::Value& list, const s
   }
 }
 
-void check_story(const Reporter& report, const json::Value& story, const std::string& pointer) {
-  if (story.kind() == json::Kind::Truncated) return;
+// One story's own values; returns its sub_stories array, if it has one, for the caller.
+const json::Value* check_story(const Reporter& report, const json::Value& story, const std::string& pointer) {
+  if (story.kind() == json::Kind::Truncated) return nullptr;
   if (!story.is_object()) {
     report(story, pointer, "a story must be an object, found " + describe_kind(story));
-    return;
+    return nullptr;
   }
   check_members(report, story, pointer, Schemas::get().story(), [](std::string_view key, const json::Value& v) {
-    // Lists of stories and dependencies are checked item by item below.
+    // Lists of stories and dependencies are checked item by item.
     return owned_elsewhere("story", key, v) || ((key == "sub_stories" || key == "dependencies") && v.is_array());
   });
   if (const json::Value* deps = story.find("dependencies"); deps != nullptr && deps->is_array())
     check_dependencies(report, *deps, pointer + "/dependencies");
-  if (const json::Value* children = story.find("sub_stories"); children != nullptr && children->is_array())
-    check_stories(report, *children, pointer + "/sub_stories");
+  const json::Value* children = story.find("sub_stories");
+  return children != nullptr && children->is_array() ? children : nullptr;
 }
 
-void check_stories(const Reporter& report, const json::Value& list, const std::string& prefix) {
-  for (std::size_t i = 0; i < list.items().size(); ++i)
-    check_story(report, list.items()[i], prefix + "/" + std::to_string(i));
+// Every story of a list and below it, with an explicit stack: nesting may be thousands deep.
+void check_stories(const Reporter& report, const json::Value& top, const std::string& prefix) {
+  struct Level {
+    std::span<const json::Value> items;
+    std::size_t next;
+    std::string prefix;
+  };
+  std::vector<Level> stack;
+  stack.push_back({top.items(), 0, prefix});
+  while (!stack.empty()) {
+    Level& level = stack.back();
+    if (level.next == level.items.size()) {
+      stack.pop_back();
+      continue;
+    }
+    std::size_t i = level.next++;
+    std::string pointer = level.prefix + "/" + std::to_string(i);
+    if (const json::Value* children = check_story(report, level.items[i], pointer))
+      stack.push_back({children->items(), 0, pointer + "/sub_stories"});  // `level` is not used after this
+  }
 }
 
 void check_template_fields(Context& context, const TemplateSource& source) {
