@@ -73,10 +73,8 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
   std::vector<std::string> out;
   for (const std::string& path : paths) {
     std::error_code ec;
-    fs::file_status status = fs::status(path, ec);
-    if (path == "-") {
-      out.push_back(path);
-    } else if (ec || !fs::exists(status)) {
+    fs::file_status status = path == "-" ? fs::file_status(fs::file_type::regular) : fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
       return Error{path + ": no such file or directory"};
     } else if (fs::is_directory(status)) {
       std::vector<std::string> found;

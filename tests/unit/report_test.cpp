@@ -156,7 +156,7 @@ TEST(JsonReport, OneObjectWithFilesDiagnosticsAndSummary) {
 class SarifSchema : public rapidjson::IRemoteSchemaDocumentProvider {
  public:
   SarifSchema() {
-    text_ = testing::read_source("../shared/schemas/sarif-schema-2.1.0.json");
+    text_ = testing::read_source("tests/data/schemas/sarif-schema-2.1.0.json");
     schema_json_.Parse(text_.c_str());
     schema_ = std::make_unique<rapidjson::SchemaDocument>(schema_json_, this);
   }
