@@ -151,12 +151,19 @@ Value Builder::object(std::span<const Member> members) const {
 
 const Value* Value::find(std::string_view key) const {
   // Rules look keys up all the time: compare sizes and first bytes before calling memcmp.
+  auto same = [&](std::string_view k) {
+    return k.size() == key.size() &&
+           (k.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), k.size()) == 0));
+  };
   auto ms = members();
-  for (auto it = ms.rbegin(); it != ms.rend(); ++it) {
-    std::string_view k = it->key.text();
-    if (k.size() == key.size() && (k.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), k.size()) == 0)))
-      return &it->value;
+  if (unique_keys_) {
+    // No duplicates: the first match is the last; documented keys come early in canonical order.
+    for (const Member& m : ms)
+      if (same(m.key.text())) return &m.value;
+    return nullptr;
   }
+  for (auto it = ms.rbegin(); it != ms.rend(); ++it)
+    if (same(it->key.text())) return &it->value;
   return nullptr;
 }
 
@@ -447,8 +454,8 @@ class DocumentBuilder {
         members[i].key = first[2 * i];
         members[i].value = first[2 * i + 1];
       }
-      check_duplicates({members, n});
-      result = Value::make(Kind::Object, frame.offset, members, static_cast<std::uint32_t>(n));
+      bool unique = check_duplicates({members, n});
+      result = Value::make(Kind::Object, frame.offset, members, static_cast<std::uint32_t>(n), unique);
     } else {
       auto* items = static_cast<Value*>(doc_.arena_->allocate(count * sizeof(Value), alignof(Value)));
       std::copy(first, first + count, items);
@@ -460,7 +467,9 @@ class DocumentBuilder {
     return true;
   }
 
-  void check_duplicates(std::span<const Member> members) {
+  // Reports every repeated key; true when there is none.
+  bool check_duplicates(std::span<const Member> members) {
+    std::size_t issues_before = doc_.issues_.size();
     auto report = [&](const Member& first, const Member& again) {
       // The object being closed is still the innermost frame; its own pointer stops above it.
       std::string pointer = current_pointer(frames_.size() - 1) + "/" + pointer_escape(again.key.text());
@@ -474,7 +483,7 @@ class DocumentBuilder {
             report(members[j], members[i]);
             break;
           }
-      return;
+      return doc_.issues_.size() == issues_before;
     }
     std::vector<std::size_t> order(members.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -487,6 +496,7 @@ class DocumentBuilder {
         ++i;
       }
     }
+    return doc_.issues_.size() == issues_before;
   }
 
   // Pointer of the value being read now inside the `depth` outermost open containers (only
@@ -656,6 +666,7 @@ std::string valid_utf8(std::string_view text) {
 std::vector<bool> last_occurrences(const Value& object) {
   auto members = object.members();
   std::vector<bool> last(members.size(), true);
+  if (object.unique_keys()) return last;
   if (members.size() <= 16) {
     for (std::size_t i = 0; i < members.size(); ++i)
       for (std::size_t j = i + 1; j < members.size() && last[i]; ++j)

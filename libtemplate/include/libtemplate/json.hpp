@@ -74,9 +74,14 @@ class Value {
     return std::nullopt;
   }
 
-  static Value make(Kind kind, std::uint64_t offset, const void* data, std::uint32_t size) {
+  /// For an object: true when no key appears twice (known for parsed objects; built ones are
+  /// not assumed to be). Lookups then stop at the first match.
+  [[nodiscard]] bool unique_keys() const { return unique_keys_; }
+
+  static Value make(Kind kind, std::uint64_t offset, const void* data, std::uint32_t size, bool unique_keys = false) {
     Value v;
     v.kind_ = kind;
+    v.unique_keys_ = unique_keys;
     v.size_ = size;
     v.offset_ = offset;
     v.data_ = data;
@@ -85,6 +90,7 @@ class Value {
 
  private:
   Kind kind_ = Kind::Null;
+  bool unique_keys_ = false;
   std::uint32_t size_ = 0;
   std::uint64_t offset_ = 0;
   const void* data_ = nullptr;

@@ -4,6 +4,7 @@
 // its own against the schema of its key (a story's `duration` against
 // raw_json.schema.json#/definitions/story/properties/duration, and so on): one finding per
 // bad value, each at its exact place. Values a dedicated rule reports are left to it (kOwned).
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -20,11 +21,94 @@ namespace ptmpl::rules {
 namespace {
 
 // The schema of one key of one kind of object, ready to validate that key's value.
+// A property schema that is only a type (with bounds), e.g. {"type": "integer", "minimum": 0}:
+// most values are checked without building a validator. A value it does not accept still
+// goes to the validator, which explains the violation.
+struct PlainType {
+  bool null = false, boolean = false, integer = false, number = false, string = false, array = false, object = false;
+  std::optional<double> minimum, maximum;
+
+  [[nodiscard]] bool accepts(const json::Value& v) const {
+    switch (v.kind()) {
+      case json::Kind::Null:
+        return null;
+      case json::Kind::True:
+      case json::Kind::False:
+        return boolean;
+      case json::Kind::String:
+        return string;
+      case json::Kind::Array:
+        return array;
+      case json::Kind::Object:
+        return object;
+      case json::Kind::Truncated:
+        return false;
+      case json::Kind::Number:
+        break;
+    }
+    if (!number && !(integer && v.as_int64())) return false;
+    if (!minimum && !maximum) return true;
+    double x = v.as_int64() ? static_cast<double>(*v.as_int64()) : std::strtod(std::string(v.text()).c_str(), nullptr);
+    // Near the ends of int64 a double is not exact: let the validator decide.
+    if (std::abs(x) > 9.0e15) return false;
+    return (!minimum || x >= *minimum) && (!maximum || x <= *maximum);
+  }
+
+  static std::optional<PlainType> of(const rapidjson::Value& schema) {
+    if (!schema.IsObject()) return std::nullopt;
+    PlainType plain;
+    bool typed = false;
+    for (const auto& m : schema.GetObject()) {
+      std::string_view key = m.name.GetString();
+      if (key == "description") continue;
+      if (key == "minimum" && m.value.IsNumber()) {
+        plain.minimum = m.value.GetDouble();
+      } else if (key == "maximum" && m.value.IsNumber()) {
+        plain.maximum = m.value.GetDouble();
+      } else if (key == "type") {
+        typed = true;
+        auto add = [&](std::string_view t) {
+          if (t == "null")
+            plain.null = true;
+          else if (t == "boolean")
+            plain.boolean = true;
+          else if (t == "integer")
+            plain.integer = true;
+          else if (t == "number")
+            plain.number = true;
+          else if (t == "string")
+            plain.string = true;
+          else if (t == "array")
+            plain.array = true;
+          else if (t == "object")
+            plain.object = true;
+          else
+            return false;
+          return true;
+        };
+        if (m.value.IsString()) {
+          if (!add(m.value.GetString())) return std::nullopt;
+        } else if (m.value.IsArray()) {
+          for (const auto& t : m.value.GetArray())
+            if (!t.IsString() || !add(t.GetString())) return std::nullopt;
+        } else {
+          return std::nullopt;
+        }
+      } else {
+        return std::nullopt;  // anything else (items, pattern, enum, $ref, …) needs the validator
+      }
+    }
+    if (!typed) return std::nullopt;
+    return plain;
+  }
+};
+
 struct PropertySchema {
   std::unique_ptr<rapidjson::Document> wrapper;  // {"$ref": "<file>#<pointer>"}
   std::unique_ptr<rapidjson::SchemaDocument> validator;
   const rapidjson::Value* json = nullptr;  // the property's schema, for messages
   const rapidjson::Document* file = nullptr;
+  std::optional<PlainType> plain;
 };
 
 using Properties = std::map<std::string, PropertySchema, std::less<>>;
@@ -93,6 +177,7 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
       p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
       p.json = &m.value;
       p.file = &doc;
+      p.plain = PlainType::of(m.value);
       out.emplace(key, std::move(p));
     }
     return out;
@@ -299,6 +384,7 @@ struct Violation {
 // Validates one value against its key's schema; the first violation as a sentence that names
 // the value (by its path below `owner`) and what it must be.
 std::optional<Violation> validate(const PropertySchema& property, const json::Value& value, std::string_view key) {
+  if (property.plain && property.plain->accepts(value)) return std::nullopt;
   rapidjson::SchemaValidator validator(*property.validator);
   if (replay(value, validator) && validator.IsValid()) return std::nullopt;
 
