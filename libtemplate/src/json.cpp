@@ -175,7 +175,8 @@ bool Value::is_integer_spelling() const {
 }
 
 std::optional<std::int64_t> Value::as_int64() const {
-  if (!is_integer_spelling()) return std::nullopt;
+  // from_chars stops at '.', 'e' or 'E', so a number that is not an integer never parses whole.
+  if (!is_number()) return std::nullopt;
   return parse_int64(text());
 }
 

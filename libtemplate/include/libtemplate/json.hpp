@@ -124,7 +124,13 @@ class Arena {
   [[nodiscard]] std::span<T> make_array(std::size_t n) {
     static_assert(std::is_trivially_destructible_v<T>);
     auto* p = static_cast<T*>(allocate(n * sizeof(T), alignof(T)));
-    for (std::size_t i = 0; i < n; ++i) new (p + i) T();
+    // Classes are built by their constructor alone (no zeroing first: `T()` would memset
+    // every byte of a large story array before the constructor runs); scalars are zeroed.
+    if constexpr (std::is_trivially_default_constructible_v<T>) {
+      for (std::size_t i = 0; i < n; ++i) new (p + i) T();
+    } else {
+      for (std::size_t i = 0; i < n; ++i) new (p + i) T;
+    }
     return {p, n};
   }
   /// A copy of `items` in the arena.
