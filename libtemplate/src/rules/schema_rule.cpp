@@ -171,7 +171,8 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
       std::string key = m.name.GetString();
       PropertySchema p;
       p.wrapper = std::make_unique<rapidjson::Document>();
-      std::string ref = file + "#" + object + "/properties/" + json::pointer_escape(key);
+      std::string ref = file;
+      ref.append("#").append(object).append("/properties/").append(json::pointer_escape(key));
       p.wrapper->SetObject();
       p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
       p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
