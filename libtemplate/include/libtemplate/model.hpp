@@ -132,21 +132,41 @@ struct Template {
 [[nodiscard]] json::Value to_json(const Template& tmpl, const json::Builder& build);
 
 /// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
-/// Iterative: the nesting may be thousands of levels deep.
+/// The parent index of a top-level story in for_each_story_indexed().
+inline constexpr std::size_t kNoParent = static_cast<std::size_t>(-1);
+
+/// Calls `visit(story, index, parent, depth)` for every story in tree order (pre-order):
+/// `index` numbers the stories 0, 1, … in that order, `parent` is the parent's index (or
+/// kNoParent), `depth` is 0 at the top level. Iterative: the nesting may be thousands of
+/// levels deep. The one walk of the story tree that the modules built on it share.
 template <class Visit>
-void for_each_story(std::span<const Story> stories, Visit&& visit) {
-  std::vector<std::span<const Story>> stack{stories};  // the siblings still to visit, per level
+void for_each_story_indexed(std::span<const Story> stories, Visit&& visit) {
+  struct Level {
+    std::span<const Story> rest;  // the siblings still to visit
+    std::size_t parent;
+  };
+  std::vector<Level> stack{{stories, kNoParent}};
+  std::size_t next = 0;
   while (!stack.empty()) {
-    std::span<const Story>& rest = stack.back();
-    if (rest.empty()) {
+    Level& level = stack.back();
+    if (level.rest.empty()) {
       stack.pop_back();
       continue;
     }
-    const Story& story = rest.front();
-    rest = rest.subspan(1);
-    visit(story, static_cast<int>(stack.size()) - 1);
-    if (!story.sub_stories.empty()) stack.push_back(story.sub_stories);  // `rest` is not used after this
+    const Story& story = level.rest.front();
+    level.rest = level.rest.subspan(1);
+    const std::size_t index = next++;
+    visit(story, index, level.parent, stack.size() - 1);
+    if (!story.sub_stories.empty()) stack.push_back({story.sub_stories, index});  // `level` is not used after this
   }
+}
+
+/// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
+template <class Visit>
+void for_each_story(std::span<const Story> stories, Visit&& visit) {
+  for_each_story_indexed(stories, [&](const Story& story, std::size_t, std::size_t, std::size_t depth) {
+    visit(story, static_cast<int>(depth));
+  });
 }
 
 }  // namespace ptmpl

@@ -96,50 +96,25 @@ std::size_t TempIdHash::operator()(const TempId& id) const noexcept {
 }
 
 DependencyGraph::DependencyGraph(std::span<const Story> stories) {
-  // Pre-order numbering with an explicit stack of sibling ranges: nesting depth is bounded
-  // by the reader, but the call stack need not be.
-  struct Level {
-    std::span<const Story> rest;
-    std::size_t parent;
-  };
-  std::vector<Level> stack;
-  auto next = [&]() -> const Story* {
-    while (!stack.empty()) {
-      Level& level = stack.back();
-      if (level.rest.empty()) {
-        stack.pop_back();
-        continue;
-      }
-      const Story* story = &level.rest.front();
-      level.rest = level.rest.subspan(1);
-      return story;
-    }
-    return nullptr;
-  };
   // Counted first: growing the array instead costs more than this quick walk (the array is
   // large, and fresh memory is slow to touch).
   std::size_t count = 0;
-  stack.push_back({stories, npos});
-  while (const Story* story = next()) {
-    ++count;
-    if (story->is_parent()) stack.push_back({story->sub_stories, npos});
-  }
+  for_each_story_indexed(stories, [&](const Story&, std::size_t, std::size_t, std::size_t) { ++count; });
   stories_.reserve(count);
 
-  // Each story is read once more, here: the passes below walk only this dense array.
-  stack.push_back({stories, npos});
-  while (const Story* story = next()) {
-    const std::size_t index = stories_.size();
+  static_assert(npos == kNoParent);
+  // Pre-order numbering (kNoParent == npos). Each story is read once more, here: the passes
+  // below walk only this dense array.
+  for_each_story_indexed(stories, [&](const Story& story, std::size_t index, std::size_t parent, std::size_t) {
     Node& node = stories_.emplace_back();
-    node.story = story;
-    node.parent = stack.back().parent;
+    node.story = &story;
+    node.parent = parent;
     node.end = index + 1;
     node.out = index;
-    node.dependencies = story->dependencies;
-    node.is_parent = story->is_parent();
-    if (story->temp_id) node.key = canonical_temp_id(*story->temp_id);
-    if (node.is_parent) stack.push_back({story->sub_stories, index});
-  }
+    node.dependencies = story.dependencies;
+    node.is_parent = story.is_parent();
+    if (story.temp_id) node.key = canonical_temp_id(*story.temp_id);
+  });
 
   std::size_t slots = 16;
   while (slots < 2 * count) slots *= 2;

@@ -46,26 +46,11 @@ std::optional<Interval> own_interval(const Story& story) {
 }
 
 DeclaredIntervals::DeclaredIntervals(std::span<const Story> stories) {
-  // Pre-order numbering with an explicit stack of sibling ranges: nesting depth is bounded
-  // by the reader, but the call stack need not be.
-  struct Level {
-    std::span<const Story> rest;
-    std::size_t parent;
-  };
-  std::vector<Level> stack;
-  stack.push_back({stories, npos});
-  while (!stack.empty()) {
-    Level& level = stack.back();
-    if (level.rest.empty()) {
-      stack.pop_back();
-      continue;
-    }
-    const Story& story = level.rest.front();
-    level.rest = level.rest.subspan(1);
-    const std::size_t index = nodes_.size();
-    nodes_.push_back({&story, level.parent, 0, std::nullopt});
-    if (story.is_parent()) stack.push_back({story.sub_stories, index});
-  }
+  static_assert(npos == kNoParent);
+  // Pre-order numbering (kNoParent == npos).
+  for_each_story_indexed(stories, [&](const Story& story, std::size_t, std::size_t parent, std::size_t) {
+    nodes_.push_back({&story, parent, 0, std::nullopt});
+  });
 
   // Children come after their parent: walking backwards finishes each subtree (its end and
   // its roll-up) before its parent takes it in.

@@ -95,31 +95,16 @@ Amount sum_of(std::span<const Amount> amounts) {
 }
 
 Rollup::Rollup(std::span<const Story> stories) {
-  // Pre-order numbering with an explicit stack of sibling ranges: nesting depth is bounded by
-  // the reader, but the call stack need not be.
-  struct Level {
-    std::span<const Story> rest;
-    std::size_t parent;
-  };
-  std::vector<Level> stack;
-  stack.push_back({stories, npos});
-  while (!stack.empty()) {
-    Level& level = stack.back();
-    if (level.rest.empty()) {
-      stack.pop_back();
-      continue;
-    }
-    const Story& story = level.rest.front();
-    level.rest = level.rest.subspan(1);
-    const std::size_t index = nodes_.size();
+  static_assert(npos == kNoParent);
+  // Pre-order numbering (kNoParent == npos).
+  for_each_story_indexed(stories, [&](const Story& story, std::size_t, std::size_t parent, std::size_t) {
     Node node;
     node.story = &story;
-    node.parent = level.parent;
+    node.parent = parent;
     node.child_count = story.sub_stories.size();
     node.own = own_estimates(story);
     nodes_.push_back(node);
-    if (story.is_parent()) stack.push_back({story.sub_stories, index});
-  }
+  });
 
   // Children come after their parent: walking backwards completes each child (its subtree's
   // end and its effective estimates) before its parent sums them.
