@@ -1,0 +1,70 @@
+// Previews of a schedule (SPEC §9): the terminal Gantt chart, a table, JSON, CSV, Mermaid,
+// SVG and a self-contained HTML page; and the template's totals (`ptmpl stats`).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/calendar.hpp"
+#include "libtemplate/rollup.hpp"
+#include "libtemplate/schedule.hpp"
+
+namespace ptmpl {
+
+enum class PreviewFormat : std::uint8_t { Gantt, Table, Json, Csv, Mermaid, Svg, Html };
+
+/// "gantt", "table", "json", "csv", "mermaid", "svg", "html".
+[[nodiscard]] std::string_view to_string(PreviewFormat format);
+[[nodiscard]] std::optional<PreviewFormat> parse_preview_format(std::string_view name);
+
+struct PreviewOptions {
+  /// Real dates (`--start` with a calendar) instead of working-day offsets.
+  std::optional<Calendar> calendar;
+  /// Show stories down to this many levels (1 = top level only); all when absent.
+  std::optional<std::size_t> depth;
+  /// Show critical stories only (and the parents that contain them, so the tree stays readable).
+  bool critical_only = false;
+  /// Width of the terminal Gantt chart in columns (labels included); at least 40.
+  std::size_t width = 80;
+  /// ANSI colour in the Gantt chart and the table.
+  bool color = false;
+  /// The template's title, for the Mermaid, SVG and HTML titles; "Schedule" when empty.
+  std::string title;
+};
+
+/// One row of a preview: a story shown, in tree order.
+struct PreviewRow {
+  std::size_t index = 0;  ///< pre-order index in the schedule
+  std::size_t depth = 0;  ///< 0 for a top-level story
+  std::string outline;    ///< "1", "1.2", "1.2.3": position among its siblings at each level
+};
+
+/// The rows the options select from a schedule that is ok(), in tree order. Outline numbers
+/// count every story (filtered or not), so a story keeps its number whatever is shown.
+[[nodiscard]] std::vector<PreviewRow> preview_rows(const Schedule& schedule, const PreviewOptions& options);
+
+/// Renders a schedule that is ok() in `format`. Every output ends with a newline.
+[[nodiscard]] std::string render_preview(const Schedule& schedule, PreviewFormat format, const PreviewOptions& options);
+
+/// The template's totals (SPEC §9, `ptmpl stats`).
+struct Stats {
+  std::size_t item_count = 0;
+  std::int64_t duration = 0;  ///< the schedule's project duration (working days)
+  Amount budget_in_cents;     ///< effective totals (SPEC §5)
+  Amount time_estimate_in_minutes;
+  std::size_t critical_count = 0;
+};
+
+[[nodiscard]] Stats compute_stats(const Schedule& schedule, const Rollup& rollup);
+
+/// `{"item_count", "duration", "budget_in_cents", "time_estimate_in_minutes", "critical_count"}`
+/// (SPEC §9); an amount that nothing states is 0, one that overflows is null.
+[[nodiscard]] std::string render_stats_json(const Stats& stats);
+/// The same as aligned `name  value` lines for a terminal.
+[[nodiscard]] std::string render_stats_text(const Stats& stats);
+
+}  // namespace ptmpl
