@@ -12,6 +12,7 @@ using namespace ptmpl::cli;
 constexpr std::array kCommands = {
     Command{"lint", "check templates and report findings (text or JSON)", setup_lint},
     Command{"fmt", "print templates in canonical form, check it (--check) or rewrite (-w)", setup_fmt},
+    Command{"convert", "convert a Microsoft Project XML plan into a template document", setup_convert},
     Command{"rules", "list the lint rules with their default severity", setup_rules},
     Command{"explain", "print the documentation of a lint rule", setup_explain},
     Command{"schema", "print a bundled JSON Schema (raw_json, template, config)", setup_schema},
