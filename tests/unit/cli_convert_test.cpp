@@ -47,10 +47,26 @@ TEST(CliConvert, InputErrorsExitTwo) {
   EXPECT_NE(r.err.find("tests/data/mspdi/missing.xml"), std::string::npos) << r.err;
   r = run_ptmpl("convert samples/office-move.json");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_NE(r.err.find("already a template"), std::string::npos);
+  EXPECT_NE(r.err.find("already a template (JSON); to export it, say --to mspdi"), std::string::npos);
+  r = run_ptmpl("convert samples/office-move.json --to mspdi --start 2027-02-30");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("--start 2027-02-30: not a date"), std::string::npos);
   r = run_ptmpl("convert README.md");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("not a plan ptmpl reads"), std::string::npos);
+}
+
+TEST(CliConvert, ExportsATemplateToMsProjectXmlAndBack) {
+  const std::string xml = ::testing::TempDir() + "website-launch.xml";
+  const std::string back = ::testing::TempDir() + "website-launch-back.json";
+  auto r = run_ptmpl("convert samples/website-launch.json -o '" + xml + "' --start 2027-01-04");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  std::ifstream in(xml, std::ios::binary);
+  const std::string written((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(written, read_source("tests/golden/convert/website-launch.xml"));
+  r = run_ptmpl("convert '" + xml + "' -o '" + back + "'");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 }  // namespace

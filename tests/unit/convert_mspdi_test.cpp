@@ -107,6 +107,15 @@ Agreement agreement(const std::string& document) {
   return out;
 }
 
+// A task constraint other than As Soon As Possible anywhere in the file (even the start-no-
+// earlier-than on a task's own start that converts without a finding: `asap` drops it).
+bool has_constraint(std::string_view xml) {
+  for (std::size_t at = xml.find("<ConstraintType>"); at != std::string_view::npos;
+       at = xml.find("<ConstraintType>", at + 1))
+    if (xml.substr(at + 16, 2) != "0<") return true;
+  return false;
+}
+
 TEST(ConvertMspdi, ScheduleReproducesMsProjectOnAutoScheduledFiles) {
   // The files MS Project (or a compatible writer) scheduled itself. The others are listed in
   // docs/commands/convert.md with the reason they are not comparable.
@@ -114,7 +123,7 @@ TEST(ConvertMspdi, ScheduleReproducesMsProjectOnAutoScheduledFiles) {
   std::set<std::string> eligible;
   for (const std::string& name : corpus()) {
     const Conversion conversion = convert_file("tests/data/mspdi/corpus/" + name);
-    if (has_rule(conversion, "mspdi-constraint") || has_rule(conversion, "mspdi-progress") ||
+    if (has_constraint(read_source("tests/data/mspdi/corpus/" + name)) || has_rule(conversion, "mspdi-progress") ||
         has_rule(conversion, "mspdi-manual-task") || has_rule(conversion, "mspdi-off-calendar"))
       continue;
     const Agreement a = agreement(conversion.document);

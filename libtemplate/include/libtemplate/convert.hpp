@@ -9,10 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "libtemplate/calendar.hpp"
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/result.hpp"
 
 namespace ptmpl {
+
+class TemplateFile;
 
 /// The plan formats the converters read, detected from the content.
 enum class PlanFormat : std::uint8_t {
@@ -49,5 +52,19 @@ struct ConversionRule {
 /// No DTD is processed and no entity but XML's five predefined ones is expanded.
 [[nodiscard]] Result<Conversion> convert_mspdi(std::string_view text, const std::string& path,
                                                const ConvertOptions& options = {});
+
+struct ExportOptions {
+  /// The date of day 0: working-day offsets become dates through a Monday-to-Friday calendar.
+  Date start = *parse_date("2027-01-04");
+  /// What MS Project XML has no place for is an error instead of a warning.
+  bool strict = false;
+};
+
+/// Template → Microsoft Project XML, one project per file (a file with several templates is
+/// refused). Schema order, one "Standard" calendar, declared starts as start-no-earlier-than
+/// constraints, links on their successors, costs and work, notes, resources and assignments.
+/// Tags, checklists and other keys MSPDI has no place for are findings (`mspdi-export-*`).
+/// Fails on a template the reader cannot read or the scheduler cannot schedule.
+[[nodiscard]] Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options = {});
 
 }  // namespace ptmpl

@@ -44,6 +44,8 @@ constexpr ConversionRule kRules[] = {
     {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)"},
     {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days"},
     {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days"},
+    {"mspdi-export-dropped", Severity::Warning, "a story's key MS Project XML has no place for is not written"},
+    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one"},
     {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up"},
     {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded"},
     {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped"},
@@ -302,7 +304,11 @@ void Reader::read_task(pugi::xml_node node) {
   task.milestone = child_flag(node, "Milestone") || duration_minutes(child_text(node, "Duration")) == 0.0;
   task.notes = std::string(child_text(node, "Notes"));
 
-  if (const std::int64_t constraint = child_int(node, "ConstraintType").value_or(0); constraint != 0)
+  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
+  const std::int64_t constraint = child_int(node, "ConstraintType").value_or(0);
+  const bool start_no_earlier_than_start =
+      constraint == 4 && child_text(node, "ConstraintDate").substr(0, 10) == child_text(node, "Start").substr(0, 10);
+  if (constraint != 0 && !start_no_earlier_than_start)
     report("mspdi-constraint", node.child("ConstraintType"),
            task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
                "\"; only its start is kept (as a start-no-earlier-than)");
