@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 
 #include "libtemplate/model.hpp"
 
@@ -232,6 +233,80 @@ std::string write_api_body(const json::Value& project_template) {
   }
   json::Member body = build.member("project_template", build.object(fields));
   return write_compact(build.object({&body, 1}), Shape::TemplateDocument);
+}
+
+void JsonEmitter::newline() {
+  *out_ += '\n';
+  out_->append(has_items_.size() * 2, ' ');
+}
+
+void JsonEmitter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (has_items_.empty()) return;  // the root
+  if (has_items_.back()) *out_ += ',';
+  has_items_.back() = true;
+  newline();
+}
+
+void JsonEmitter::key(std::string_view name) {
+  if (has_items_.back()) *out_ += ',';
+  has_items_.back() = true;
+  newline();
+  json::append_quoted(*out_, name);
+  *out_ += ": ";
+  after_key_ = true;
+}
+
+void JsonEmitter::begin_object() {
+  before_value();
+  *out_ += '{';
+  has_items_.push_back(false);
+}
+
+void JsonEmitter::begin_array() {
+  before_value();
+  *out_ += '[';
+  has_items_.push_back(false);
+}
+
+void JsonEmitter::close(char bracket) {
+  const bool had_items = has_items_.back();
+  has_items_.pop_back();
+  if (had_items) newline();
+  *out_ += bracket;
+}
+
+void JsonEmitter::end_object() {
+  close('}');
+}
+
+void JsonEmitter::end_array() {
+  close(']');
+}
+
+void JsonEmitter::string(std::string_view text) {
+  before_value();
+  json::append_quoted(*out_, text);
+}
+
+void JsonEmitter::integer(std::int64_t n) {
+  before_value();
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  out_->append(digits, static_cast<std::size_t>(end - digits));
+}
+
+void JsonEmitter::boolean(bool b) {
+  before_value();
+  *out_ += b ? "true" : "false";
+}
+
+void JsonEmitter::number(std::string_view spelling) {
+  before_value();
+  *out_ += spelling;
 }
 
 }  // namespace ptmpl

@@ -7,8 +7,10 @@
 // half-open days. Links move from the successor (MSPDI) to the predecessor (template), with
 // the type translated and the lag turned into working days.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -82,13 +84,16 @@ std::optional<std::int64_t> child_int(pugi::xml_node node, const char* name) {
   return to_int(child_text(node, name));
 }
 
-std::optional<double> child_number(pugi::xml_node node, const char* name) {
-  const std::string_view text = child_text(node, name);
+std::optional<double> to_number(std::string_view text) {
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
     return std::nullopt;
   return value;
+}
+
+std::optional<double> child_number(pugi::xml_node node, const char* name) {
+  return to_number(child_text(node, name));
 }
 
 bool child_flag(pugi::xml_node node, const char* name) {
@@ -129,6 +134,89 @@ std::optional<double> duration_minutes(std::string_view text) {
   return negative ? -minutes : minutes;
 }
 
+// The children of a <Task> the reader looks at, found in one pass over them: a task written by
+// MS Project has about a hundred children, and looking each one up by name would compare names
+// thousands of times per task.
+enum class Field : std::uint8_t {
+  UID,
+  Name,
+  Cost,
+  Work,
+  Start,
+  Notes,
+  Active,
+  IsNull,
+  Finish,
+  Manual,
+  Duration,
+  Milestone,
+  ActualCost,
+  ActualWork,
+  CalendarUID,
+  OutlineLevel,
+  ConstraintType,
+  ConstraintDate,
+  ActualDuration,
+  DurationFormat,
+  PercentComplete,
+  PercentWorkComplete,
+  Count
+};
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(Field::Count)> kFieldNames = {
+    "UID",
+    "Name",
+    "Cost",
+    "Work",
+    "Start",
+    "Notes",
+    "Active",
+    "IsNull",
+    "Finish",
+    "Manual",
+    "Duration",
+    "Milestone",
+    "ActualCost",
+    "ActualWork",
+    "CalendarUID",
+    "OutlineLevel",
+    "ConstraintType",
+    "ConstraintDate",
+    "ActualDuration",
+    "DurationFormat",
+    "PercentComplete",
+    "PercentWorkComplete"};
+
+class TaskFields {
+ public:
+  TaskFields() = default;
+  explicit TaskFields(pugi::xml_node task) {
+    for (pugi::xml_node child : task.children()) {
+      const std::string_view name = child.name();
+      if (name == "PredecessorLink") {
+        links_.push_back(child);
+        continue;
+      }
+      for (std::size_t f = 0; f < kFieldNames.size(); ++f)
+        if (kFieldNames[f].size() == name.size() && kFieldNames[f] == name) {
+          if (!nodes_[f]) nodes_[f] = child;  // the first one, as pugixml's child() finds it
+          break;
+        }
+    }
+  }
+
+  [[nodiscard]] pugi::xml_node node(Field f) const { return nodes_[static_cast<std::size_t>(f)]; }
+  [[nodiscard]] std::string_view text(Field f) const { return node(f).text().as_string(); }
+  [[nodiscard]] std::optional<std::int64_t> integer(Field f) const { return to_int(text(f)); }
+  [[nodiscard]] std::optional<double> number(Field f) const { return to_number(text(f)); }
+  [[nodiscard]] bool flag(Field f) const { return integer(f).value_or(0) == 1; }
+  [[nodiscard]] const std::vector<pugi::xml_node>& links() const { return links_; }
+
+ private:
+  std::array<pugi::xml_node, static_cast<std::size_t>(Field::Count)> nodes_{};
+  std::vector<pugi::xml_node> links_;
+};
+
 // DurationFormat / LagFormat codes: the estimated variants (35–53) are the plain ones + 32.
 int base_format(std::int64_t code) {
   return static_cast<int>(code >= 35 ? code - 32 : code);
@@ -150,14 +238,17 @@ std::string_view constraint_name(std::int64_t type) {
 struct LinkIn {
   std::int64_t predecessor = 0;
   std::int64_t type = 1;  // MSPDI numbering
+  double lag_tenths = 0;  // LinkLag: tenths of a minute, or of a percent
+  std::int64_t lag_format = 7;
   std::int64_t lag_days = 0;
   pugi::xml_node node;
 };
 
 struct Task {
   std::int64_t uid = 0;
-  std::string title;
+  std::string_view title;  // into the XML document, or into Reader::names_
   pugi::xml_node node;
+  TaskFields fields;
   std::int64_t level = 1;
   bool milestone = false;
   std::optional<std::int64_t> start;
@@ -165,7 +256,7 @@ struct Task {
   std::optional<std::int64_t> duration;
   std::optional<std::int64_t> cost_cents;
   std::optional<std::int64_t> work_minutes;
-  std::string notes;
+  std::string_view notes;  // into the XML document
   std::vector<LinkIn> links;
   std::vector<std::int64_t> resources;
   std::vector<std::size_t> children;  // indices in the task list
@@ -191,6 +282,9 @@ class Reader {
   void place_tasks();
   void nest_tasks();
   std::string write_document();
+  void write_story_head(JsonEmitter& json, const Task& task);
+  void write_story_tail(JsonEmitter& json, const Task& task,
+                        const std::vector<std::pair<std::int64_t, const LinkIn*>>& successors);
 
   std::string_view text_;
   const std::string& path_;
@@ -204,6 +298,7 @@ class Reader {
   std::optional<DateTime> project_start_;
   mspdi::WorkCalendar calendar_;
   std::vector<Task> tasks_;
+  std::deque<std::string> names_;  // titles made up for tasks without a name
   std::unordered_map<std::int64_t, std::size_t> by_uid_;
   std::map<std::int64_t, std::string> resources_;  // by UID, named resources only
   std::vector<std::size_t> roots_;
@@ -230,7 +325,7 @@ void Reader::report(std::string_view rule, pugi::xml_node at, std::string messag
 }
 
 std::string Reader::task_name(const Task& task) const {
-  return "task " + std::to_string(task.uid) + " \"" + task.title + "\"";
+  return "task " + std::to_string(task.uid) + " \"" + std::string(task.title) + "\"";
 }
 
 Result<Conversion> Reader::run() {
@@ -274,20 +369,23 @@ void Reader::read_project() {
 }
 
 void Reader::read_tasks() {
-  for (pugi::xml_node node : project_.child("Tasks").children("Task")) read_task(node);
+  const pugi::xml_node tasks = project_.child("Tasks");
+  tasks_.reserve(static_cast<std::size_t>(std::distance(tasks.begin(), tasks.end())));
+  for (pugi::xml_node node : tasks.children("Task")) read_task(node);
 }
 
 void Reader::read_task(pugi::xml_node node) {
-  const std::optional<std::int64_t> uid = child_int(node, "UID");
-  if (!uid || child_flag(node, "IsNull")) return;
-  const std::int64_t level = child_int(node, "OutlineLevel").value_or(1);
+  TaskFields f(node);
+  const std::optional<std::int64_t> uid = f.integer(Field::UID);
+  if (!uid || f.flag(Field::IsNull)) return;
+  const std::int64_t level = f.integer(Field::OutlineLevel).value_or(1);
   if (*uid == 0 || level == 0) return;  // the project summary task
   Task task;
   task.uid = *uid;
   task.node = node;
   task.level = std::max<std::int64_t>(level, 1);
-  task.title = std::string(child_text(node, "Name"));
-  if (node.child("Active") && !child_flag(node, "Active")) {
+  task.title = f.text(Field::Name);
+  if (f.node(Field::Active) && !f.flag(Field::Active)) {
     report("mspdi-inactive-task", node, task_name(task) + " is inactive and is skipped");
     return;
   }
@@ -296,43 +394,43 @@ void Reader::read_task(pugi::xml_node node) {
     return;
   }
   if (task.title.find_first_not_of(" \t\r\n") == std::string::npos) {
-    task.title = "Task " + std::to_string(task.uid);
+    task.title = names_.emplace_back("Task " + std::to_string(task.uid));
     report("mspdi-untitled-task", node, "task " + std::to_string(task.uid) + " has no name; it is called \"" +
-                                            task.title + "\"");
+                                            std::string(task.title) + "\"");
   }
   // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
-  task.milestone = child_flag(node, "Milestone") || duration_minutes(child_text(node, "Duration")) == 0.0;
-  task.notes = std::string(child_text(node, "Notes"));
+  task.milestone = f.flag(Field::Milestone) || duration_minutes(f.text(Field::Duration)) == 0.0;
+  task.notes = f.text(Field::Notes);
 
   // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
-  const std::int64_t constraint = child_int(node, "ConstraintType").value_or(0);
+  const std::int64_t constraint = f.integer(Field::ConstraintType).value_or(0);
   const bool start_no_earlier_than_start =
-      constraint == 4 && child_text(node, "ConstraintDate").substr(0, 10) == child_text(node, "Start").substr(0, 10);
+      constraint == 4 && f.text(Field::ConstraintDate).substr(0, 10) == f.text(Field::Start).substr(0, 10);
   if (constraint != 0 && !start_no_earlier_than_start)
-    report("mspdi-constraint", node.child("ConstraintType"),
+    report("mspdi-constraint", f.node(Field::ConstraintType),
            task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
                "\"; only its start is kept (as a start-no-earlier-than)");
-  if (child_flag(node, "Manual"))
-    report("mspdi-manual-task", node.child("Manual"),
+  if (f.flag(Field::Manual))
+    report("mspdi-manual-task", f.node(Field::Manual),
            task_name(task) + " is manually scheduled; its dates are kept as declared");
   // Some writers fill ActualStart with a placeholder date on untouched tasks: progress is a
   // percentage, or actual duration, work or cost.
-  if (child_int(node, "PercentComplete").value_or(0) > 0 || child_int(node, "PercentWorkComplete").value_or(0) > 0 ||
-      duration_minutes(child_text(node, "ActualDuration")).value_or(0) > 0 ||
-      duration_minutes(child_text(node, "ActualWork")).value_or(0) > 0 ||
-      child_number(node, "ActualCost").value_or(0) != 0)
+  if (f.integer(Field::PercentComplete).value_or(0) > 0 || f.integer(Field::PercentWorkComplete).value_or(0) > 0 ||
+      duration_minutes(f.text(Field::ActualDuration)).value_or(0) > 0 ||
+      duration_minutes(f.text(Field::ActualWork)).value_or(0) > 0 ||
+      f.number(Field::ActualCost).value_or(0) != 0)
     report("mspdi-progress", node, task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
-  if (const auto calendar = child_int(node, "CalendarUID"); calendar && *calendar >= 0)
-    report("mspdi-task-calendar", node.child("CalendarUID"),
+  if (const auto calendar = f.integer(Field::CalendarUID); calendar && *calendar >= 0)
+    report("mspdi-task-calendar", f.node(Field::CalendarUID),
            task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) + "); the project calendar is used");
 
   // Duration in working days.
-  if (auto minutes = duration_minutes(child_text(node, "Duration"))) {
-    const int format = base_format(child_int(node, "DurationFormat").value_or(7));
+  if (auto minutes = duration_minutes(f.text(Field::Duration))) {
+    const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
     double days = *minutes / minutes_per_day_;
     if (is_elapsed(format)) {
       days = *minutes / (24 * 60);
-      report("mspdi-elapsed-duration", node.child("Duration"),
+      report("mspdi-elapsed-duration", f.node(Field::Duration),
              task_name(task) + " has an elapsed duration; its " + std::to_string(static_cast<long long>(std::ceil(days))) +
                  " calendar days are counted as working days");
     }
@@ -340,7 +438,7 @@ void Reader::read_task(pugi::xml_node node) {
     if (!task.milestone) {
       const double whole = std::ceil(days - 1e-9);
       if (std::fabs(whole - days) > 1e-9)
-        report("mspdi-fractional-duration", node.child("Duration"),
+        report("mspdi-fractional-duration", f.node(Field::Duration),
                task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
                    " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
       if (whole >= 0 && whole < 1e12) task.duration = static_cast<std::int64_t>(whole);
@@ -348,22 +446,22 @@ void Reader::read_task(pugi::xml_node node) {
   }
 
   // Cost (hundredths of the currency unit: cents) and work.
-  if (auto cost = child_number(node, "Cost")) {
+  if (auto cost = f.number(Field::Cost)) {
     const double rounded = std::round(*cost);
     if (std::fabs(rounded - *cost) > 1e-6)
-      report("mspdi-cost-fraction", node.child("Cost"),
-             task_name(task) + " costs " + std::string(child_text(node, "Cost")) + " hundredths; rounded to a whole cent");
+      report("mspdi-cost-fraction", f.node(Field::Cost),
+             task_name(task) + " costs " + std::string(f.text(Field::Cost)) + " hundredths; rounded to a whole cent");
     if (rounded > 0 && rounded < 9.2e18) task.cost_cents = static_cast<std::int64_t>(rounded);
   }
-  if (auto work = duration_minutes(child_text(node, "Work")); work && *work > 0) {
+  if (auto work = duration_minutes(f.text(Field::Work)); work && *work > 0) {
     const double minutes = std::round(*work);
     if (minutes <= 2147483647.0)
       task.work_minutes = static_cast<std::int64_t>(minutes);
     else
-      report("mspdi-work-overflow", node.child("Work"), task_name(task) + " has more work than a time estimate holds");
+      report("mspdi-work-overflow", f.node(Field::Work), task_name(task) + " has more work than a time estimate holds");
   }
 
-  for (pugi::xml_node link : node.children("PredecessorLink")) {
+  for (pugi::xml_node link : f.links()) {
     LinkIn in;
     in.node = link;
     const auto predecessor = child_int(link, "PredecessorUID");
@@ -384,8 +482,11 @@ void Reader::read_task(pugi::xml_node node) {
                  std::string(child_text(link, "CrossProjectName")) + "); it is dropped");
       continue;
     }
+    in.lag_tenths = child_number(link, "LinkLag").value_or(0);
+    in.lag_format = child_int(link, "LagFormat").value_or(7);
     task.links.push_back(in);
   }
+  task.fields = std::move(f);
   by_uid_.emplace(task.uid, tasks_.size());
   tasks_.push_back(std::move(task));
 }
@@ -426,8 +527,8 @@ void Reader::place_tasks() {
     last = last ? std::max(*last, d->date) : d->date;
   };
   for (const Task& task : tasks_) {
-    dates.emplace_back(mspdi::parse_datetime(child_text(task.node, "Start")),
-                       mspdi::parse_datetime(child_text(task.node, "Finish")));
+    dates.emplace_back(mspdi::parse_datetime(task.fields.text(Field::Start)),
+                       mspdi::parse_datetime(task.fields.text(Field::Finish)));
     widen(dates.back().first);
     widen(dates.back().second);
   }
@@ -451,7 +552,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule day = calendar_.day(s->date);
     const bool after_hours = !day.working || s->minute >= day.end;
     if (!day.working)
-      report("mspdi-off-calendar", task.node.child("Start"),
+      report("mspdi-off-calendar", task.fields.node(Field::Start),
              task_name(task) + " starts on " + format_date(s->date) +
                  ", not a working day of the project calendar; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
@@ -464,7 +565,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("mspdi-off-calendar", task.node.child("Finish"),
+      report("mspdi-off-calendar", task.fields.node(Field::Finish),
              task_name(task) + " finishes on " + format_date(f->date) +
                  ", not a working day of the project calendar; it finishes on the previous working day");
     std::int64_t due = before_hours ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
@@ -479,8 +580,8 @@ void Reader::place_tasks() {
   // Lags in working days (percentages against the predecessor's duration).
   for (Task& task : tasks_) {
     for (LinkIn& link : task.links) {
-      const double tenths = child_number(link.node, "LinkLag").value_or(0);
-      const int format = base_format(child_int(link.node, "LagFormat").value_or(7));
+      const double tenths = link.lag_tenths;
+      const int format = base_format(link.lag_format);
       double days = tenths / 10 / minutes_per_day_;
       if (is_percent(format)) {
         auto predecessor = by_uid_.find(link.predecessor);
@@ -509,11 +610,11 @@ void Reader::nest_tasks() {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
-      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
+      report("mspdi-outline-gap", task.fields.node(Field::OutlineLevel),
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
-      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
+      report("mspdi-outline-gap", task.fields.node(Field::OutlineLevel),
              task_name(task) + " is at outline level " + std::to_string(task.level) + " with no task above it; it becomes a top-level story");
     if (open.empty()) {
       roots_.push_back(i);
@@ -533,11 +634,6 @@ void Reader::nest_tasks() {
 }
 
 std::string Reader::write_document() {
-  json::Arena arena;
-  const json::Builder build(arena);
-  using json::Member;
-  using json::Value;
-
   // Outgoing links by predecessor, in the order the successors come.
   std::vector<std::vector<std::pair<std::int64_t, const LinkIn*>>> out(tasks_.size());
   for (const Task& task : tasks_)
@@ -555,7 +651,7 @@ std::string Reader::write_document() {
     }
     for (std::size_t c : task.children) subtree_cents[i] = add_cents(subtree_cents[i], subtree_cents[c]);
     if (task.cost_cents.value_or(0) != subtree_cents[i])
-      report("mspdi-summary-cost", task.node.child("Cost"),
+      report("mspdi-summary-cost", task.fields.node(Field::Cost),
              task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
                  std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
     task.start.reset();
@@ -570,96 +666,145 @@ std::string Reader::write_document() {
     }
   }
 
-  std::vector<Value> built(tasks_.size());
+  // The template's figures come before raw_json in canonical order: add them up first.
   std::optional<std::int64_t> min_start;
   std::optional<std::int64_t> max_due;
   std::int64_t total_cents = 0;
   bool any_cost = false;
-  // Children come after their parent: build backwards so each child is ready for its parent.
-  for (std::size_t i = tasks_.size(); i-- > 0;) {
-    const Task& task = tasks_[i];
-    const bool parent = !task.children.empty();
-    std::vector<Member> members;
-    if (task.milestone && !parent) members.push_back(build.member("story_type", build.string("milestone")));
-    members.push_back(build.member("title", build.string(task.title)));
-    members.push_back(build.member("temp_id", build.integer(task.uid)));
-    if (task.start) members.push_back(build.member("relative_start_date", build.integer(*task.start)));
-    if (task.due) members.push_back(build.member("relative_due_date", build.integer(*task.due)));
-    std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
-    if (parent && task.start && task.due) duration = *task.due - *task.start + 1;
-    if (duration) members.push_back(build.member("duration", build.integer(*duration)));
-    if (!task.notes.empty()) members.push_back(build.member("description", build.string(task.notes)));
-    if (!parent && task.cost_cents) {
-      members.push_back(build.member("budget_estimate_in_cents", build.integer(*task.cost_cents)));
+  for (const Task& task : tasks_) {
+    if (!task.children.empty()) continue;
+    if (task.cost_cents) {
       total_cents = add_cents(total_cents, *task.cost_cents);
       any_cost = true;
     }
-    if (!parent && task.work_minutes)
-      members.push_back(build.member("time_estimate_in_minutes", build.integer(*task.work_minutes)));
-    if (parent) {
-      std::vector<Value> children;
-      for (std::size_t c : task.children) children.push_back(built[c]);
-      members.push_back(build.member("sub_stories", build.array(children)));
-    }
-    if (!task.resources.empty()) {
-      std::vector<Value> list;
-      for (std::int64_t r : task.resources)
-        list.push_back(build.object(std::vector<Member>{build.member("assignee_id", build.integer(r))}));
-      members.push_back(build.member("assignments", build.array(list)));
-    }
-    if (!out[i].empty()) {
-      std::vector<Value> deps;
-      for (const auto& [successor, link] : out[i])
-        deps.push_back(build.object(std::vector<Member>{
-            build.member("source_id", build.integer(task.uid)), build.member("target_id", build.integer(successor)),
-            build.member("type", build.integer(kServiceLinkType[link->type])),
-            build.member("lag", build.integer(link->lag_days))}));
-      members.push_back(build.member("dependencies", build.array(deps)));
-    }
-    built[i] = build.object(members);
-    if (!parent && task.start) {
-      min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
-      const std::int64_t due = task.due.value_or(*task.start + std::max<std::int64_t>(duration.value_or(1), 1) - 1);
-      max_due = max_due ? std::max(*max_due, due) : due;
-    }
+    if (!task.start) continue;
+    const std::int64_t due = task.due.value_or(*task.start);
+    min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
+    max_due = max_due ? std::max(*max_due, due) : due;
   }
-  std::vector<Value> roots;
-  for (std::size_t r : roots_) roots.push_back(built[r]);
 
-  std::string title(child_text(project_, "Title"));
+  std::string text;
+  text.reserve(tasks_.size() * 400);
+  JsonEmitter json(text);
+  json.begin_object();
+  json.key("project_template");
+  json.begin_object();
+  std::string_view title = child_text(project_, "Title");
   if (title.empty()) title = child_text(project_, "Name");
+  std::string file_title;
   if (title.empty()) {
-    title = path_.substr(path_.find_last_of('/') + 1);
-    title = title.substr(0, title.find_last_of('.'));
+    file_title = path_.substr(path_.find_last_of('/') + 1);
+    title = file_title = file_title.substr(0, file_title.find_last_of('.'));
   }
-  std::vector<Member> pt;
-  pt.push_back(build.member("title", build.string(title)));
+  json.member("title", title);
   if (any_cost) {
-    pt.push_back(build.member("is_budgeted", build.boolean(true)));
-    pt.push_back(build.member("budget", build.number_spelled(arena.copy(cents_to_budget(total_cents)))));
+    json.key("is_budgeted");
+    json.boolean(true);
+    json.key("budget");
+    json.number(cents_to_budget(total_cents));
   }
   const std::string_view currency = child_text(project_, "CurrencyCode");
   if (!currency.empty()) {
     if (is_currency_code(currency))
-      pt.push_back(build.member("currency", build.string(currency)));
+      json.member("currency", currency);
     else
       report("mspdi-currency", project_.child("CurrencyCode"),
              "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
   }
-  if (min_start && max_due) pt.push_back(build.member("duration", build.integer(*max_due - *min_start + 1)));
-  pt.push_back(build.member("item_count", build.integer(static_cast<std::int64_t>(tasks_.size()))));
-  pt.push_back(build.member("raw_json", build.array(roots)));
-
-  std::vector<Member> document;
-  document.push_back(build.member("project_template", build.object(pt)));
-  if (!resources_.empty()) {
-    std::vector<Value> list;
-    for (const auto& [uid, name] : resources_)
-      list.push_back(build.object(
-          std::vector<Member>{build.member("id", build.integer(uid)), build.member("name", build.string(name))}));
-    document.push_back(build.member("project_template_assignments", build.array(list)));
+  if (min_start && max_due) json.member("duration", *max_due - *min_start + 1);
+  json.member("item_count", static_cast<std::int64_t>(tasks_.size()));
+  json.key("raw_json");
+  json.begin_array();
+  // Pre-order with an explicit stack (outline levels can be as deep as a file makes them): a
+  // story's keys up to sub_stories, its children, then the keys after sub_stories.
+  struct Open {
+    std::size_t task;
+    std::size_t next_child = 0;
+  };
+  std::vector<Open> path;
+  for (std::size_t r = 0; r < roots_.size(); ++r) {
+    path.push_back({roots_[r]});
+    write_story_head(json, tasks_[roots_[r]]);
+    while (!path.empty()) {
+      Open& top = path.back();
+      const Task& task = tasks_[top.task];
+      if (top.next_child < task.children.size()) {
+        const std::size_t child = task.children[top.next_child++];
+        path.push_back({child});
+        write_story_head(json, tasks_[child]);
+        continue;
+      }
+      write_story_tail(json, task, out[top.task]);
+      path.pop_back();
+    }
   }
-  return write_canonical(build.object(document), Shape::TemplateDocument);
+  json.end_array();
+  json.end_object();
+  if (!resources_.empty()) {
+    json.key("project_template_assignments");
+    json.begin_array();
+    for (const auto& [uid, name] : resources_) {
+      json.begin_object();
+      json.member("id", uid);
+      json.member("name", name);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  json.end_object();
+  json.finish();
+  return text;
+}
+
+// A story's keys before its sub-stories, and the opening of sub_stories when it has some.
+void Reader::write_story_head(JsonEmitter& json, const Task& task) {
+  const bool parent = !task.children.empty();
+  json.begin_object();
+  if (task.milestone && !parent) json.member("story_type", "milestone");
+  json.member("title", task.title);
+  json.member("temp_id", task.uid);
+  if (task.start) json.member("relative_start_date", *task.start);
+  if (task.due) json.member("relative_due_date", *task.due);
+  std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
+  if (parent && task.start && task.due) duration = *task.due - *task.start + 1;
+  if (duration) json.member("duration", *duration);
+  if (!task.notes.empty()) json.member("description", task.notes);
+  if (!parent && task.cost_cents) json.member("budget_estimate_in_cents", *task.cost_cents);
+  if (!parent && task.work_minutes) json.member("time_estimate_in_minutes", *task.work_minutes);
+  if (parent) {
+    json.key("sub_stories");
+    json.begin_array();
+  }
+}
+
+// The keys after sub_stories (assignments, dependencies), and the story's end.
+void Reader::write_story_tail(JsonEmitter& json, const Task& task,
+                              const std::vector<std::pair<std::int64_t, const LinkIn*>>& successors) {
+  if (!task.children.empty()) json.end_array();
+  if (!task.resources.empty()) {
+    json.key("assignments");
+    json.begin_array();
+    for (std::int64_t r : task.resources) {
+      json.begin_object();
+      json.member("assignee_id", r);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  if (!successors.empty()) {
+    json.key("dependencies");
+    json.begin_array();
+    for (const auto& [successor, link] : successors) {
+      json.begin_object();
+      json.member("source_id", task.uid);
+      json.member("target_id", successor);
+      json.member("type", kServiceLinkType[link->type]);
+      json.member("lag", link->lag_days);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  json.end_object();
 }
 
 }  // namespace
