@@ -134,3 +134,48 @@ TEST(Writer, ApiBodyKeepsARawJsonStringAsItIs) {
 
 }  // namespace
 }  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+TEST(JsonEmitter, WritesWhatWriteCanonicalWouldPrint) {
+  std::string text;
+  JsonEmitter json(text);
+  json.begin_object();
+  json.key("project_template");
+  json.begin_object();
+  json.member("title", "Quotes \" and \\ and \n");
+  json.key("is_budgeted");
+  json.boolean(false);
+  json.key("budget");
+  json.number("12.5");
+  json.key("raw_json");
+  json.begin_array();
+  json.begin_object();
+  json.member("title", "a");
+  json.member("temp_id", -7);
+  json.key("sub_stories");
+  json.begin_array();
+  json.end_array();
+  json.key("dependencies");
+  json.begin_array();
+  json.begin_object();
+  json.end_object();
+  json.end_array();
+  json.end_object();
+  json.begin_object();
+  json.member("title", "b");
+  json.end_object();
+  json.end_array();
+  json.end_object();
+  json.end_object();
+  json.finish();
+  const TemplateFile file = TemplateFile::parse("e.json", FileText(text));
+  ASSERT_TRUE(file.document().ok());
+  EXPECT_EQ(write_canonical(file.document().root(), file.shape()), text);
+  EXPECT_NE(text.find("\"sub_stories\": [],"), std::string::npos);
+  EXPECT_NE(text.find("\"dependencies\": [\n          {}\n        ]"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ptmpl
