@@ -248,6 +248,28 @@ TEST(ConvertMspdi, BadInputIsAClearError) {
   EXPECT_NE(error_of("\xEF\xBB\xBF<Project").find("not well-formed XML"), std::string::npos);
 }
 
+TEST(ConvertMspdi, HostileNestingIsBoundedNotQuadraticOrRecursive) {
+  // An outline 150 levels deep would become a template no reader accepts (and pretty JSON
+  // whose indentation grows with the square of the depth): refused, naming the task.
+  std::string outline = R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks>)";
+  for (int i = 1; i <= 150; ++i)
+    outline += "<Task><UID>" + std::to_string(i) + "</UID><Name>t</Name><OutlineLevel>" + std::to_string(i) +
+               "</OutlineLevel></Task>";
+  outline += "</Tasks></Project>";
+  const std::string error = error_of(outline);
+  EXPECT_NE(error.find("task 101 \"t\" would be nested 101 levels deep; a template holds at most 100"),
+            std::string::npos)
+      << error;
+  // A million nested elements anywhere else: pugixml parses without recursion, nothing to convert.
+  std::string deep = R"(<Project xmlns="http://schemas.microsoft.com/project">)";
+  for (int i = 0; i < 1'000'000; ++i) deep += "<a>";
+  for (int i = 0; i < 1'000'000; ++i) deep += "</a>";
+  deep += "</Project>";
+  auto converted = convert_mspdi(deep, "deep.xml");
+  ASSERT_TRUE(converted.ok());
+  EXPECT_NE(converted.value().document.find("\"item_count\": 0"), std::string::npos);
+}
+
 TEST(ConvertMspdi, EntitiesAreNeverExpanded) {
   // A billion-laughs document and an external entity: the DTD is ignored, nothing grows,
   // nothing is fetched; undefined references stay as their text.

@@ -36,6 +36,10 @@ using mspdi::DateTime;
 constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
 constexpr std::string_view kMspdiLinkName[4] = {"FF", "FS", "SF", "SS"};
 constexpr std::int64_t kNoResource = -65535;
+// Levels of sub_stories a converted template may have: each level is two levels of JSON (the
+// story and its sub_stories array), and the template document adds four, within the nesting
+// bound lint and fmt read by default (256).
+constexpr std::size_t kMaxOutlineDepth = 100;
 
 constexpr ConversionRule kRules[] = {
     {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range"},
@@ -280,7 +284,7 @@ class Reader {
   void read_resources();
   void read_assignments();
   void place_tasks();
-  void nest_tasks();
+  [[nodiscard]] Status nest_tasks();
   std::string write_document();
   void write_story_head(JsonEmitter& json, const Task& task);
   void write_story_tail(JsonEmitter& json, const Task& task,
@@ -351,7 +355,7 @@ Result<Conversion> Reader::run() {
   read_resources();
   read_assignments();
   place_tasks();
-  nest_tasks();
+  if (Status nested = nest_tasks(); !nested.ok()) return nested.error();
   Conversion out;
   out.document = write_document();
   std::sort(diagnostics_.begin(), diagnostics_.end());
@@ -604,11 +608,18 @@ void Reader::place_tasks() {
 }
 
 // The outline: each task becomes a child of the nearest task above it with a lower level.
-void Reader::nest_tasks() {
+Status Reader::nest_tasks() {
   std::vector<std::size_t> open;  // the chain of parents above the current task
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
+    if (open.size() >= kMaxOutlineDepth) {
+      const pugi::xml_node at = task.fields.node(Field::OutlineLevel) ? task.fields.node(Field::OutlineLevel) : task.node;
+      const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
+      return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
+                   " would be nested " + std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
+                   std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)"};
+    }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
       report("mspdi-outline-gap", task.fields.node(Field::OutlineLevel),
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
@@ -631,6 +642,7 @@ void Reader::nest_tasks() {
         report("mspdi-link-invalid", link.node,
                "a link into " + task_name(task) + " names task " + std::to_string(link.predecessor) +
                    ", which is not in the plan; it is dropped");
+  return Done{};
 }
 
 std::string Reader::write_document() {
