@@ -13,8 +13,9 @@ namespace {
 constexpr std::chrono::year_month_day kDefaultStart{std::chrono::year{2000}, std::chrono::January,
                                                     std::chrono::day{3}};
 
-// Mermaid's gantt grammar ends a task's text at ':' and a statement at ';' or '#' (and '%%'
-// starts a comment); its entity codes (#58; …) print the characters instead.
+// Mermaid's gantt grammar ends a task's text at ':' and a statement at ';' or '#' ('%%' starts
+// a comment), and its sanitizer drops what looks like an HTML tag; its entity codes (#58; …)
+// print the characters instead.
 std::string mermaid_text(std::string_view text) {
   std::string line = one_line(text);
   std::string out;
@@ -31,6 +32,12 @@ std::string mermaid_text(std::string_view text) {
         break;
       case '%':
         out += "#37;";
+        break;
+      case '<':
+        out += "#60;";
+        break;
+      case '>':
+        out += "#62;";
         break;
       default:
         out += c;

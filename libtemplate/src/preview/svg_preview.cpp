@@ -83,10 +83,18 @@ std::string text(double x, double y, std::string_view content, std::string_view 
 
 std::string tooltip_of(const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
   const ScheduledStory& s = schedule[row.index];
-  std::string out = row.outline + " " + display_title(schedule.graph().story(row.index)) + ": " +
-                    day_text(s.early.start, options.calendar) + " to " + day_text(s.early.due, options.calendar) +
-                    ", " + std::to_string(s.early.length()) + " working days, total float " +
-                    std::to_string(s.total_float);
+  auto day = [&](std::int64_t offset) {
+    return options.calendar ? day_text(offset, options.calendar) : "day " + std::to_string(offset);
+  };
+  std::string out = row.outline + " " + display_title(schedule.graph().story(row.index)) + ": ";
+  if (drawn_as_point(s)) {
+    out += day(s.early.start) + ", milestone";
+  } else {
+    const std::int64_t days = s.early.length();
+    out += day(s.early.start) + " to " + day(s.early.due) + ", " + std::to_string(days) +
+           (days == 1 ? " working day" : " working days");
+  }
+  out += ", total float " + std::to_string(s.total_float);
   return s.critical ? out + ", critical" : out;
 }
 
