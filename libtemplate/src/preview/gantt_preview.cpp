@@ -2,6 +2,7 @@
 // character cell per column of time, with a tick header and a legend.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
