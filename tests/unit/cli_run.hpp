@@ -1,14 +1,14 @@
-// Shared by the CLI tests: runs the built ptmpl binary from the repository root.
+// Running the built ptmpl binary from tests: exit code, standard output and standard error.
 #pragma once
 
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace ptmpl::testing {
@@ -19,19 +19,17 @@ struct CliRun {
   std::string err;
 };
 
-/// Runs `ptmpl ARGS` from the repository root (so paths in messages are relative), with
-/// `env` (e.g. "NO_COLOR=1") set for it. Standard output is a pipe, not a terminal.
+/// Runs `ptmpl ARGS` (a shell fragment) from the repository root, so paths in the output are
+/// relative; `env` is prepended (e.g. "NO_COLOR=1").
 inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
-  static int calls = 0;
-  std::string err_file =
-      ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++calls);
-  std::string command =
+  const std::string err_file = ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid());
+  const std::string command =
       "cd '" PTMPL_SOURCE_DIR "' && " + env + " '" PTMPL_BINARY "' " + args + " 2>'" + err_file + "'";
   CliRun run;
   std::FILE* pipe = ::popen(command.c_str(), "r");
   char buffer[65536];
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
-  int status = ::pclose(pipe);
+  const int status = ::pclose(pipe);
   run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(err_file);
   run.err.assign(std::istreambuf_iterator<char>(in), {});
@@ -50,7 +48,7 @@ inline std::string shell_output(const std::string& command) {
 }
 
 /// Runs `ptmpl ARGS` on a pseudo-terminal (script(1)), so it sees a terminal on standard
-/// output; carriage returns the terminal adds are dropped.
+/// output; `env` is prepended. Carriage returns the terminal adds are dropped.
 inline std::string run_ptmpl_on_terminal(const std::string& args, const std::string& env) {
   std::string out = shell_output("cd '" PTMPL_SOURCE_DIR "' && " + env + " script -qec \"'" PTMPL_BINARY "' " + args +
                                  "\" /dev/null");

@@ -15,6 +15,7 @@ constexpr std::array kCommands = {
     Command{"schedule", "preview a template's schedule: Gantt chart, table, JSON, CSV, Mermaid, SVG, HTML",
             setup_schedule},
     Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},
+    Command{"convert", "convert a Microsoft Project XML plan into a template document", setup_convert},
     Command{"rules", "list the lint rules with their default severity", setup_rules},
     Command{"explain", "print the documentation of a lint rule", setup_explain},
     Command{"schema", "print a bundled JSON Schema (raw_json, template, config)", setup_schema},

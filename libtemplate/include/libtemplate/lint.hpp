@@ -64,4 +64,8 @@ struct LintRun {
 [[nodiscard]] std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text,
                                                 const LintOptions& options = {});
 
+/// True for an ISO 4217 code a template's budget can be in: the list `currency-invalid` checks
+/// against (converters use it to decide whether a plan's currency can be carried over).
+[[nodiscard]] bool is_currency_code(std::string_view code);
+
 }  // namespace ptmpl

@@ -170,3 +170,11 @@ void check_currency_invalid(Context& context) {
 }
 
 }  // namespace ptmpl::rules
+
+namespace ptmpl {
+
+bool is_currency_code(std::string_view code) {
+  return rules::is_currency_code(code);
+}
+
+}  // namespace ptmpl

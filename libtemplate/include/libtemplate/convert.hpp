@@ -1,0 +1,70 @@
+// Converting external plans into templates (SPEC §7). Each reader turns a plan into a template
+// document in canonical form and reports every approximation or loss as a diagnostic with its
+// own id (never silently); `strict` makes those errors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/calendar.hpp"
+#include "libtemplate/diagnostic.hpp"
+#include "libtemplate/result.hpp"
+
+namespace ptmpl {
+
+class TemplateFile;
+
+/// The plan formats the converters read, detected from the content.
+enum class PlanFormat : std::uint8_t {
+  Mspdi,     ///< Microsoft Project XML (a `Project` root in the MS Project namespace)
+  Template,  ///< one of our own JSON shapes
+  Unknown,
+};
+
+/// Looks at the first bytes (after a byte order mark and XML prolog, comments and whitespace).
+[[nodiscard]] PlanFormat detect_plan_format(std::string_view text);
+
+struct ConvertOptions {
+  /// Approximations and losses are errors instead of warnings.
+  bool strict = false;
+};
+
+/// One converted plan: the template document and what the conversion could not carry over.
+struct Conversion {
+  std::string document;                 ///< a template document, canonical form
+  std::vector<Diagnostic> diagnostics;  ///< sorted (path, line, column, rule)
+};
+
+/// The conversion diagnostics a reader can report: id, default severity, one-line summary.
+struct ConversionRule {
+  std::string_view id;
+  Severity severity;
+  std::string_view summary;
+};
+[[nodiscard]] std::span<const ConversionRule> conversion_rules();
+
+/// Microsoft Project XML (MSPDI, Project 2002–2019) → template document. `path` names the
+/// file in messages. Fails (with path, line and column) only when the text is not
+/// well-formed XML or not an MSPDI project; everything else converts, with diagnostics.
+/// No DTD is processed and no entity but XML's five predefined ones is expanded.
+[[nodiscard]] Result<Conversion> convert_mspdi(std::string_view text, const std::string& path,
+                                               const ConvertOptions& options = {});
+
+struct ExportOptions {
+  /// The date of day 0: working-day offsets become dates through a Monday-to-Friday calendar.
+  Date start = *parse_date("2027-01-04");
+  /// What MS Project XML has no place for is an error instead of a warning.
+  bool strict = false;
+};
+
+/// Template → Microsoft Project XML, one project per file (a file with several templates is
+/// refused). Schema order, one "Standard" calendar, declared starts as start-no-earlier-than
+/// constraints, links on their successors, costs and work, notes, resources and assignments.
+/// Tags, checklists and other keys MSPDI has no place for are findings (`mspdi-export-*`).
+/// Fails on a template the reader cannot read or the scheduler cannot schedule.
+[[nodiscard]] Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options = {});
+
+}  // namespace ptmpl

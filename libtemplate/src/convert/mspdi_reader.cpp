@@ -1,0 +1,690 @@
+// Microsoft Project XML (MSPDI) → template document (SPEC §7).
+//
+// Tasks become stories in outline order (OutlineLevel; summary tasks become parents), with
+// their task UID as temp_id. Start and Finish become working-day offsets through the project
+// calendar: a start at or after the end of a working day (a milestone at 17:00) moves to the
+// next working day, a finish at or before its beginning to the previous one — SPEC §4's
+// half-open days. Links move from the successor (MSPDI) to the predecessor (template), with
+// the type translated and the lag turned into working days.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include <pugixml.hpp>
+
+#include "convert/mspdi_calendar.hpp"
+#include "libtemplate/convert.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/lint.hpp"
+#include "libtemplate/model.hpp"
+#include "libtemplate/rollup.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+using mspdi::DateTime;
+
+// MSPDI link types (0 = FF, 1 = FS, 2 = SF, 3 = SS) in the service's numbering (SPEC §5).
+constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
+constexpr std::string_view kMspdiLinkName[4] = {"FF", "FS", "SF", "SS"};
+constexpr std::int64_t kNoResource = -65535;
+
+constexpr ConversionRule kRules[] = {
+    {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range"},
+    {"mspdi-constraint", Severity::Warning, "a task constraint other than as-soon-as-possible is not kept"},
+    {"mspdi-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded"},
+    {"mspdi-cross-project-link", Severity::Warning, "a link to another project is dropped"},
+    {"mspdi-currency", Severity::Warning, "the project's currency is not an ISO 4217 code and is dropped"},
+    {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)"},
+    {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days"},
+    {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days"},
+    {"mspdi-export-dropped", Severity::Warning, "a story's key MS Project XML has no place for is not written"},
+    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one"},
+    {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up"},
+    {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded"},
+    {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped"},
+    {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped"},
+    {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared"},
+    {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work"},
+    {"mspdi-outline-gap", Severity::Warning, "a task more than one outline level below the previous one"},
+    {"mspdi-progress", Severity::Warning, "progress (actual dates, work, cost, percent complete) is not kept"},
+    {"mspdi-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
+    {"mspdi-summary-cost", Severity::Warning, "a summary task's cost differs from its tasks' costs; the tasks' are kept"},
+    {"mspdi-task-calendar", Severity::Warning, "a task calendar is ignored; the project calendar is used"},
+    {"mspdi-untitled-task", Severity::Warning, "a task without a name gets one"},
+    {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped"},
+};
+
+std::string_view child_text(pugi::xml_node node, const char* name) {
+  return node.child(name).text().as_string();
+}
+
+// Sums of costs never wrap: a plan whose costs leave int64 saturates (lint reports the budget).
+std::int64_t add_cents(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
+}
+
+std::optional<std::int64_t> to_int(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> child_int(pugi::xml_node node, const char* name) {
+  return to_int(child_text(node, name));
+}
+
+std::optional<double> child_number(pugi::xml_node node, const char* name) {
+  const std::string_view text = child_text(node, name);
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+bool child_flag(pugi::xml_node node, const char* name) {
+  return child_int(node, name).value_or(0) == 1;
+}
+
+// An xsd:duration as MSPDI writes it (`PT8H0M0S`, `-PT4H`, `P1DT2H`; a day is 24 hours) in minutes.
+std::optional<double> duration_minutes(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && text.front() == '-') {
+    negative = true;
+    text.remove_prefix(1);
+  }
+  if (text.empty() || text.front() != 'P') return std::nullopt;
+  text.remove_prefix(1);
+  double minutes = 0;
+  bool in_time = false;
+  bool any = false;
+  while (!text.empty()) {
+    if (text.front() == 'T') {
+      in_time = true;
+      text.remove_prefix(1);
+      continue;
+    }
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end == text.data() + text.size()) return std::nullopt;
+    const char unit = *end;
+    text.remove_prefix(static_cast<std::size_t>(end - text.data()) + 1);
+    any = true;
+    if (!in_time && unit == 'D') minutes += value * 24 * 60;
+    else if (in_time && unit == 'H') minutes += value * 60;
+    else if (in_time && unit == 'M') minutes += value;
+    else if (in_time && unit == 'S') minutes += value / 60;
+    else return std::nullopt;  // years and months have no fixed length
+  }
+  if (!any || !std::isfinite(minutes)) return std::nullopt;
+  return negative ? -minutes : minutes;
+}
+
+// DurationFormat / LagFormat codes: the estimated variants (35–53) are the plain ones + 32.
+int base_format(std::int64_t code) {
+  return static_cast<int>(code >= 35 ? code - 32 : code);
+}
+bool is_elapsed(int format) {
+  return format == 4 || format == 6 || format == 8 || format == 10 || format == 12 || format == 20;
+}
+bool is_percent(int format) {
+  return format == 19 || format == 20;
+}
+
+std::string_view constraint_name(std::int64_t type) {
+  static constexpr std::string_view kNames[] = {"As Soon As Possible", "As Late As Possible", "Must Start On",
+                                                "Must Finish On",      "Start No Earlier Than", "Start No Later Than",
+                                                "Finish No Earlier Than", "Finish No Later Than"};
+  return type >= 0 && type < 8 ? kNames[type] : "an unknown constraint";
+}
+
+struct LinkIn {
+  std::int64_t predecessor = 0;
+  std::int64_t type = 1;  // MSPDI numbering
+  std::int64_t lag_days = 0;
+  pugi::xml_node node;
+};
+
+struct Task {
+  std::int64_t uid = 0;
+  std::string title;
+  pugi::xml_node node;
+  std::int64_t level = 1;
+  bool milestone = false;
+  std::optional<std::int64_t> start;
+  std::optional<std::int64_t> due;
+  std::optional<std::int64_t> duration;
+  std::optional<std::int64_t> cost_cents;
+  std::optional<std::int64_t> work_minutes;
+  std::string notes;
+  std::vector<LinkIn> links;
+  std::vector<std::int64_t> resources;
+  std::vector<std::size_t> children;  // indices in the task list
+  bool has_parent = false;
+  double duration_days = 0;  // for percentage lags
+};
+
+class Reader {
+ public:
+  Reader(std::string_view text, const std::string& path, const ConvertOptions& options)
+      : text_(text), path_(path), options_(options), lines_(text) {}
+
+  Result<Conversion> run();
+
+ private:
+  void report(std::string_view rule, pugi::xml_node at, std::string message);
+  [[nodiscard]] std::string task_name(const Task& task) const;
+  void read_project();
+  void read_tasks();
+  void read_task(pugi::xml_node node);
+  void read_resources();
+  void read_assignments();
+  void place_tasks();
+  void nest_tasks();
+  std::string write_document();
+
+  std::string_view text_;
+  const std::string& path_;
+  ConvertOptions options_;
+  json::LineIndex lines_;
+  pugi::xml_document xml_;
+  pugi::xml_node project_;
+  std::vector<Diagnostic> diagnostics_;
+
+  double minutes_per_day_ = 480;
+  std::optional<DateTime> project_start_;
+  mspdi::WorkCalendar calendar_;
+  std::vector<Task> tasks_;
+  std::unordered_map<std::int64_t, std::size_t> by_uid_;
+  std::map<std::int64_t, std::string> resources_;  // by UID, named resources only
+  std::vector<std::size_t> roots_;
+};
+
+void Reader::report(std::string_view rule, pugi::xml_node at, std::string message) {
+  const ConversionRule* info =
+      std::find_if(std::begin(kRules), std::end(kRules), [&](const ConversionRule& r) { return r.id == rule; });
+  Diagnostic d;
+  d.rule = std::string(rule);
+  d.severity = options_.strict ? Severity::Error : info->severity;
+  d.message = std::move(message);
+  d.path = path_;
+  const std::ptrdiff_t offset = at ? at.offset_debug() : -1;
+  if (offset >= 0) {
+    const json::Position p = lines_.position(static_cast<std::uint64_t>(offset));
+    d.line = p.line;
+    d.column = p.column;
+    auto [excerpt, column] = make_excerpt(text_, static_cast<std::uint64_t>(offset));
+    d.excerpt = std::move(excerpt);
+    d.excerpt_column = column;
+  }
+  diagnostics_.push_back(std::move(d));
+}
+
+std::string Reader::task_name(const Task& task) const {
+  return "task " + std::to_string(task.uid) + " \"" + task.title + "\"";
+}
+
+Result<Conversion> Reader::run() {
+  const pugi::xml_parse_result parsed =
+      xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_doctype, pugi::encoding_auto);
+  if (!parsed) {
+    const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
+    return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                 ": not well-formed XML: " + parsed.description()};
+  }
+  project_ = xml_.document_element();
+  if (std::string_view(project_.name()) != "Project" ||
+      std::string_view(project_.attribute("xmlns").as_string()) != "http://schemas.microsoft.com/project") {
+    return Error{path_ + ": not a Microsoft Project XML file (its root element is <" + std::string(project_.name()) +
+                 ">, not <Project xmlns=\"http://schemas.microsoft.com/project\">)"};
+  }
+  for (pugi::xml_node node : xml_.children())
+    if (node.type() == pugi::node_doctype)
+      report("mspdi-doctype", node, "the document type declaration is ignored: no DTD or entity is processed");
+
+  read_project();
+  read_tasks();
+  read_resources();
+  read_assignments();
+  place_tasks();
+  nest_tasks();
+  Conversion out;
+  out.document = write_document();
+  std::sort(diagnostics_.begin(), diagnostics_.end());
+  out.diagnostics = std::move(diagnostics_);
+  return out;
+}
+
+void Reader::read_project() {
+  if (auto mpd = child_number(project_, "MinutesPerDay"); mpd && *mpd > 0) minutes_per_day_ = *mpd;
+  project_start_ = mspdi::parse_datetime(child_text(project_, "StartDate"));
+  std::vector<std::string> notes;
+  if (auto uid = child_int(project_, "CalendarUID"))
+    calendar_ = mspdi::WorkCalendar::read(project_.child("Calendars"), *uid, notes);
+  for (std::string& note : notes) report("mspdi-calendar-recurrence", project_.child("Calendars"), std::move(note));
+}
+
+void Reader::read_tasks() {
+  for (pugi::xml_node node : project_.child("Tasks").children("Task")) read_task(node);
+}
+
+void Reader::read_task(pugi::xml_node node) {
+  const std::optional<std::int64_t> uid = child_int(node, "UID");
+  if (!uid || child_flag(node, "IsNull")) return;
+  const std::int64_t level = child_int(node, "OutlineLevel").value_or(1);
+  if (*uid == 0 || level == 0) return;  // the project summary task
+  Task task;
+  task.uid = *uid;
+  task.node = node;
+  task.level = std::max<std::int64_t>(level, 1);
+  task.title = std::string(child_text(node, "Name"));
+  if (node.child("Active") && !child_flag(node, "Active")) {
+    report("mspdi-inactive-task", node, task_name(task) + " is inactive and is skipped");
+    return;
+  }
+  if (by_uid_.count(task.uid) != 0) {
+    report("mspdi-link-invalid", node, "a second task with UID " + std::to_string(task.uid) + " is skipped");
+    return;
+  }
+  if (task.title.find_first_not_of(" \t\r\n") == std::string::npos) {
+    task.title = "Task " + std::to_string(task.uid);
+    report("mspdi-untitled-task", node, "task " + std::to_string(task.uid) + " has no name; it is called \"" +
+                                            task.title + "\"");
+  }
+  // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
+  task.milestone = child_flag(node, "Milestone") || duration_minutes(child_text(node, "Duration")) == 0.0;
+  task.notes = std::string(child_text(node, "Notes"));
+
+  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
+  const std::int64_t constraint = child_int(node, "ConstraintType").value_or(0);
+  const bool start_no_earlier_than_start =
+      constraint == 4 && child_text(node, "ConstraintDate").substr(0, 10) == child_text(node, "Start").substr(0, 10);
+  if (constraint != 0 && !start_no_earlier_than_start)
+    report("mspdi-constraint", node.child("ConstraintType"),
+           task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
+               "\"; only its start is kept (as a start-no-earlier-than)");
+  if (child_flag(node, "Manual"))
+    report("mspdi-manual-task", node.child("Manual"),
+           task_name(task) + " is manually scheduled; its dates are kept as declared");
+  // Some writers fill ActualStart with a placeholder date on untouched tasks: progress is a
+  // percentage, or actual duration, work or cost.
+  if (child_int(node, "PercentComplete").value_or(0) > 0 || child_int(node, "PercentWorkComplete").value_or(0) > 0 ||
+      duration_minutes(child_text(node, "ActualDuration")).value_or(0) > 0 ||
+      duration_minutes(child_text(node, "ActualWork")).value_or(0) > 0 ||
+      child_number(node, "ActualCost").value_or(0) != 0)
+    report("mspdi-progress", node, task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
+  if (const auto calendar = child_int(node, "CalendarUID"); calendar && *calendar >= 0)
+    report("mspdi-task-calendar", node.child("CalendarUID"),
+           task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) + "); the project calendar is used");
+
+  // Duration in working days.
+  if (auto minutes = duration_minutes(child_text(node, "Duration"))) {
+    const int format = base_format(child_int(node, "DurationFormat").value_or(7));
+    double days = *minutes / minutes_per_day_;
+    if (is_elapsed(format)) {
+      days = *minutes / (24 * 60);
+      report("mspdi-elapsed-duration", node.child("Duration"),
+             task_name(task) + " has an elapsed duration; its " + std::to_string(static_cast<long long>(std::ceil(days))) +
+                 " calendar days are counted as working days");
+    }
+    task.duration_days = days;
+    if (!task.milestone) {
+      const double whole = std::ceil(days - 1e-9);
+      if (std::fabs(whole - days) > 1e-9)
+        report("mspdi-fractional-duration", node.child("Duration"),
+               task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
+                   " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
+      if (whole >= 0 && whole < 1e12) task.duration = static_cast<std::int64_t>(whole);
+    }
+  }
+
+  // Cost (hundredths of the currency unit: cents) and work.
+  if (auto cost = child_number(node, "Cost")) {
+    const double rounded = std::round(*cost);
+    if (std::fabs(rounded - *cost) > 1e-6)
+      report("mspdi-cost-fraction", node.child("Cost"),
+             task_name(task) + " costs " + std::string(child_text(node, "Cost")) + " hundredths; rounded to a whole cent");
+    if (rounded > 0 && rounded < 9.2e18) task.cost_cents = static_cast<std::int64_t>(rounded);
+  }
+  if (auto work = duration_minutes(child_text(node, "Work")); work && *work > 0) {
+    const double minutes = std::round(*work);
+    if (minutes <= 2147483647.0)
+      task.work_minutes = static_cast<std::int64_t>(minutes);
+    else
+      report("mspdi-work-overflow", node.child("Work"), task_name(task) + " has more work than a time estimate holds");
+  }
+
+  for (pugi::xml_node link : node.children("PredecessorLink")) {
+    LinkIn in;
+    in.node = link;
+    const auto predecessor = child_int(link, "PredecessorUID");
+    if (!predecessor) {
+      report("mspdi-link-invalid", link, "a link into " + task_name(task) + " names no predecessor; it is dropped");
+      continue;
+    }
+    in.predecessor = *predecessor;
+    in.type = child_int(link, "Type").value_or(1);
+    if (in.type < 0 || in.type > 3) {
+      report("mspdi-link-invalid", link.child("Type"),
+             "a link into " + task_name(task) + " has the unknown type " + std::to_string(in.type) + "; it is dropped");
+      continue;
+    }
+    if (child_flag(link, "CrossProject")) {
+      report("mspdi-cross-project-link", link,
+             "a link into " + task_name(task) + " comes from another project (" +
+                 std::string(child_text(link, "CrossProjectName")) + "); it is dropped");
+      continue;
+    }
+    task.links.push_back(in);
+  }
+  by_uid_.emplace(task.uid, tasks_.size());
+  tasks_.push_back(std::move(task));
+}
+
+void Reader::read_resources() {
+  for (pugi::xml_node node : project_.child("Resources").children("Resource")) {
+    const auto uid = child_int(node, "UID");
+    const std::string_view name = child_text(node, "Name");
+    if (!uid || *uid < 0 || child_flag(node, "IsNull") || name.empty()) continue;
+    resources_.emplace(*uid, std::string(name));
+    if (child_number(node, "StandardRate").value_or(0) != 0 || child_number(node, "OvertimeRate").value_or(0) != 0 ||
+        child_number(node, "CostPerUse").value_or(0) != 0)
+      report("mspdi-resource-rates", node,
+             "resource " + std::to_string(*uid) + " \"" + std::string(name) + "\" has rates, which a template does not keep");
+  }
+}
+
+void Reader::read_assignments() {
+  for (pugi::xml_node node : project_.child("Assignments").children("Assignment")) {
+    const auto task = child_int(node, "TaskUID");
+    const auto resource = child_int(node, "ResourceUID");
+    if (!task || !resource || *resource == kNoResource) continue;
+    auto t = by_uid_.find(*task);
+    if (t == by_uid_.end() || resources_.count(*resource) == 0) continue;
+    std::vector<std::int64_t>& list = tasks_[t->second].resources;
+    if (std::find(list.begin(), list.end(), *resource) == list.end()) list.push_back(*resource);
+  }
+}
+
+// Start and Finish → working-day offsets; lags → working days.
+void Reader::place_tasks() {
+  std::vector<std::pair<std::optional<DateTime>, std::optional<DateTime>>> dates;
+  std::optional<Date> first;
+  std::optional<Date> last;
+  auto widen = [&](const std::optional<DateTime>& d) {
+    if (!d) return;
+    first = first ? std::min(*first, d->date) : d->date;
+    last = last ? std::max(*last, d->date) : d->date;
+  };
+  for (const Task& task : tasks_) {
+    dates.emplace_back(mspdi::parse_datetime(child_text(task.node, "Start")),
+                       mspdi::parse_datetime(child_text(task.node, "Finish")));
+    widen(dates.back().first);
+    widen(dates.back().second);
+  }
+  const Date start = project_start_ ? project_start_->date : first.value_or(Date{});
+  // Day 0: the project start, moved to the next working day when it is not one (or when the
+  // project starts after the end of its first day's working time).
+  Date zero = start;
+  if (project_start_ && project_start_->minute >= calendar_.day(zero).end) zero += std::chrono::days{1};
+  const Date lo = first ? std::min(*first, zero) : zero;
+  const Date hi = last ? std::max(*last, zero) : zero;
+  if ((hi - lo).count() > 366 * 400) {
+    report("mspdi-task-calendar", project_, "the plan's dates span more than 400 years; dates are not converted");
+    return;
+  }
+  const mspdi::DayCounter counter(calendar_, zero, lo, hi);
+
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    Task& task = tasks_[i];
+    const auto& [s, f] = dates[i];
+    if (!s) continue;
+    const mspdi::DayRule day = calendar_.day(s->date);
+    const bool after_hours = !day.working || s->minute >= day.end;
+    if (!day.working)
+      report("mspdi-off-calendar", task.node.child("Start"),
+             task_name(task) + " starts on " + format_date(s->date) +
+                 ", not a working day of the project calendar; it starts on the next working day");
+    task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
+                             : counter.offset_on_or_after(s->date);
+    if (task.milestone) {
+      task.due = task.start;
+      continue;
+    }
+    if (!f) continue;
+    const mspdi::DayRule finish_day = calendar_.day(f->date);
+    const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
+    if (!finish_day.working)
+      report("mspdi-off-calendar", task.node.child("Finish"),
+             task_name(task) + " finishes on " + format_date(f->date) +
+                 ", not a working day of the project calendar; it finishes on the previous working day");
+    std::int64_t due = before_hours ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
+                                    : counter.offset_on_or_before(f->date);
+    if (due < *task.start) {  // zero-length task: no day of its own
+      task.duration = task.duration.value_or(0);
+      continue;
+    }
+    task.due = due;
+  }
+
+  // Lags in working days (percentages against the predecessor's duration).
+  for (Task& task : tasks_) {
+    for (LinkIn& link : task.links) {
+      const double tenths = child_number(link.node, "LinkLag").value_or(0);
+      const int format = base_format(child_int(link.node, "LagFormat").value_or(7));
+      double days = tenths / 10 / minutes_per_day_;
+      if (is_percent(format)) {
+        auto predecessor = by_uid_.find(link.predecessor);
+        const double pct = tenths / 10;
+        days = predecessor == by_uid_.end() ? 0 : pct / 100 * tasks_[predecessor->second].duration_days;
+      } else if (is_elapsed(format)) {
+        days = tenths / 10 / (24 * 60);
+        if (tenths != 0)
+          report("mspdi-elapsed-lag", link.node.child("LinkLag"),
+                 "the lag of a link into " + task_name(task) + " is elapsed time; its calendar days count as working days");
+      }
+      const double whole = std::round(days);
+      if (std::fabs(whole - days) > 1e-9)
+        report("mspdi-fractional-lag", link.node.child("LinkLag"),
+               "the lag of a link into " + task_name(task) + " is not a whole number of days; it is rounded to " +
+                   std::to_string(static_cast<long long>(whole)));
+      link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
+    }
+  }
+}
+
+// The outline: each task becomes a child of the nearest task above it with a lower level.
+void Reader::nest_tasks() {
+  std::vector<std::size_t> open;  // the chain of parents above the current task
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    Task& task = tasks_[i];
+    while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
+    if (!open.empty() && task.level > tasks_[open.back()].level + 1)
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
+             task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
+                 task_name(tasks_[open.back()]) + "; it becomes its sub-story");
+    else if (open.empty() && task.level > 1)
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
+             task_name(task) + " is at outline level " + std::to_string(task.level) + " with no task above it; it becomes a top-level story");
+    if (open.empty()) {
+      roots_.push_back(i);
+    } else {
+      tasks_[open.back()].children.push_back(i);
+      task.has_parent = true;
+    }
+    open.push_back(i);
+  }
+  // Links, with the names of their ends known.
+  for (Task& task : tasks_)
+    for (const LinkIn& link : task.links)
+      if (by_uid_.count(link.predecessor) == 0)
+        report("mspdi-link-invalid", link.node,
+               "a link into " + task_name(task) + " names task " + std::to_string(link.predecessor) +
+                   ", which is not in the plan; it is dropped");
+}
+
+std::string Reader::write_document() {
+  json::Arena arena;
+  const json::Builder build(arena);
+  using json::Member;
+  using json::Value;
+
+  // Outgoing links by predecessor, in the order the successors come.
+  std::vector<std::vector<std::pair<std::int64_t, const LinkIn*>>> out(tasks_.size());
+  for (const Task& task : tasks_)
+    for (const LinkIn& link : task.links)
+      if (auto p = by_uid_.find(link.predecessor); p != by_uid_.end()) out[p->second].emplace_back(task.uid, &link);
+
+  // A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
+  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short).
+  std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
+  for (std::size_t i = tasks_.size(); i-- > 0;) {
+    Task& task = tasks_[i];
+    if (task.children.empty()) {
+      subtree_cents[i] = task.cost_cents.value_or(0);
+      continue;
+    }
+    for (std::size_t c : task.children) subtree_cents[i] = add_cents(subtree_cents[i], subtree_cents[c]);
+    if (task.cost_cents.value_or(0) != subtree_cents[i])
+      report("mspdi-summary-cost", task.node.child("Cost"),
+             task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
+                 std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+    task.start.reset();
+    task.due.reset();
+    for (std::size_t c : task.children) {
+      const Task& child = tasks_[c];
+      if (!child.start) continue;
+      // A zero-length task occupies its start day, like a milestone (SPEC §4).
+      const std::int64_t due = child.due.value_or(*child.start);
+      task.start = task.start ? std::min(*task.start, *child.start) : *child.start;
+      task.due = task.due ? std::max(*task.due, due) : due;
+    }
+  }
+
+  std::vector<Value> built(tasks_.size());
+  std::optional<std::int64_t> min_start;
+  std::optional<std::int64_t> max_due;
+  std::int64_t total_cents = 0;
+  bool any_cost = false;
+  // Children come after their parent: build backwards so each child is ready for its parent.
+  for (std::size_t i = tasks_.size(); i-- > 0;) {
+    const Task& task = tasks_[i];
+    const bool parent = !task.children.empty();
+    std::vector<Member> members;
+    if (task.milestone && !parent) members.push_back(build.member("story_type", build.string("milestone")));
+    members.push_back(build.member("title", build.string(task.title)));
+    members.push_back(build.member("temp_id", build.integer(task.uid)));
+    if (task.start) members.push_back(build.member("relative_start_date", build.integer(*task.start)));
+    if (task.due) members.push_back(build.member("relative_due_date", build.integer(*task.due)));
+    std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
+    if (parent && task.start && task.due) duration = *task.due - *task.start + 1;
+    if (duration) members.push_back(build.member("duration", build.integer(*duration)));
+    if (!task.notes.empty()) members.push_back(build.member("description", build.string(task.notes)));
+    if (!parent && task.cost_cents) {
+      members.push_back(build.member("budget_estimate_in_cents", build.integer(*task.cost_cents)));
+      total_cents = add_cents(total_cents, *task.cost_cents);
+      any_cost = true;
+    }
+    if (!parent && task.work_minutes)
+      members.push_back(build.member("time_estimate_in_minutes", build.integer(*task.work_minutes)));
+    if (parent) {
+      std::vector<Value> children;
+      for (std::size_t c : task.children) children.push_back(built[c]);
+      members.push_back(build.member("sub_stories", build.array(children)));
+    }
+    if (!task.resources.empty()) {
+      std::vector<Value> list;
+      for (std::int64_t r : task.resources)
+        list.push_back(build.object(std::vector<Member>{build.member("assignee_id", build.integer(r))}));
+      members.push_back(build.member("assignments", build.array(list)));
+    }
+    if (!out[i].empty()) {
+      std::vector<Value> deps;
+      for (const auto& [successor, link] : out[i])
+        deps.push_back(build.object(std::vector<Member>{
+            build.member("source_id", build.integer(task.uid)), build.member("target_id", build.integer(successor)),
+            build.member("type", build.integer(kServiceLinkType[link->type])),
+            build.member("lag", build.integer(link->lag_days))}));
+      members.push_back(build.member("dependencies", build.array(deps)));
+    }
+    built[i] = build.object(members);
+    if (!parent && task.start) {
+      min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
+      const std::int64_t due = task.due.value_or(*task.start + std::max<std::int64_t>(duration.value_or(1), 1) - 1);
+      max_due = max_due ? std::max(*max_due, due) : due;
+    }
+  }
+  std::vector<Value> roots;
+  for (std::size_t r : roots_) roots.push_back(built[r]);
+
+  std::string title(child_text(project_, "Title"));
+  if (title.empty()) title = child_text(project_, "Name");
+  if (title.empty()) {
+    title = path_.substr(path_.find_last_of('/') + 1);
+    title = title.substr(0, title.find_last_of('.'));
+  }
+  std::vector<Member> pt;
+  pt.push_back(build.member("title", build.string(title)));
+  if (any_cost) {
+    pt.push_back(build.member("is_budgeted", build.boolean(true)));
+    pt.push_back(build.member("budget", build.number_spelled(arena.copy(cents_to_budget(total_cents)))));
+  }
+  const std::string_view currency = child_text(project_, "CurrencyCode");
+  if (!currency.empty()) {
+    if (is_currency_code(currency))
+      pt.push_back(build.member("currency", build.string(currency)));
+    else
+      report("mspdi-currency", project_.child("CurrencyCode"),
+             "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
+  }
+  if (min_start && max_due) pt.push_back(build.member("duration", build.integer(*max_due - *min_start + 1)));
+  pt.push_back(build.member("item_count", build.integer(static_cast<std::int64_t>(tasks_.size()))));
+  pt.push_back(build.member("raw_json", build.array(roots)));
+
+  std::vector<Member> document;
+  document.push_back(build.member("project_template", build.object(pt)));
+  if (!resources_.empty()) {
+    std::vector<Value> list;
+    for (const auto& [uid, name] : resources_)
+      list.push_back(build.object(
+          std::vector<Member>{build.member("id", build.integer(uid)), build.member("name", build.string(name))}));
+    document.push_back(build.member("project_template_assignments", build.array(list)));
+  }
+  return write_canonical(build.object(document), Shape::TemplateDocument);
+}
+
+}  // namespace
+
+std::span<const ConversionRule> conversion_rules() {
+  return kRules;
+}
+
+PlanFormat detect_plan_format(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return PlanFormat::Unknown;
+  if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
+  if (text[first] != '<') return PlanFormat::Unknown;
+  // The root element: the first '<' not followed by '?' or '!'.
+  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16; at = text.find('<', at + 1)) {
+    if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
+    return text.substr(at, 9) == "<Project " || text.substr(at, 9) == "<Project>" ? PlanFormat::Mspdi
+                                                                                  : PlanFormat::Unknown;
+  }
+  return PlanFormat::Unknown;
+}
+
+Result<Conversion> convert_mspdi(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  return Reader(text, path, options).run();
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,124 @@
+// ptmpl convert: external plans (MS Project XML) into template documents.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "libtemplate/convert.hpp"
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/lint.hpp"
+#include "libtemplate/report.hpp"
+#include "libtemplate/template_file.hpp"
+
+namespace ptmpl::cli {
+
+std::function<int()> setup_convert(CLI::App& app) {
+  struct Options {
+    std::string input;
+    std::string output;
+    std::string format = "text";
+    std::string to;
+    std::string start;
+    bool strict = false;
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("input", o->input, "the plan to convert (Microsoft Project XML), or a template to export")->required();
+  app.add_option("--to", o->to, "what to write: template (from a plan) or mspdi (from a template); default: from -o's extension (.xml: mspdi), else template")
+      ->check(CLI::IsMember({"template", "mspdi"}));
+  app.add_option("--start", o->start, "exporting: the date of day 0, YYYY-MM-DD (default: today)");
+  app.add_option("-o,--output", o->output, "write the template here (atomically) instead of standard output");
+  app.add_option("--format", o->format, "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
+  app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
+  app.footer(
+      "The input's format is detected from its content. Every approximation or loss (constraints,\n"
+      "progress, elapsed or fractional durations, cross-project links, resource rates, …) is reported\n"
+      "with its own id on standard error (docs/commands/convert.md lists them all).\n"
+      "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
+      "2 unreadable or not a plan.\n\n"
+      "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert template.json -o plan.xml --start 2027-01-04");
+  return [o] {
+    auto bytes = FileText::read(o->input);
+    if (!bytes.ok()) {
+      std::cerr << "ptmpl convert: " << bytes.error().message << "\n";
+      return static_cast<int>(kUsage);
+    }
+    const std::string_view text = bytes.value().text();
+    std::string to = o->to;
+    if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : "template";
+    Result<Conversion> converted = Error{""};
+    switch (detect_plan_format(text)) {
+      case PlanFormat::Mspdi:
+        if (to != "template") {
+          std::cerr << "ptmpl convert: " << o->input << ": this is already Microsoft Project XML; --to " << to
+                    << " needs a template\n";
+          return static_cast<int>(kUsage);
+        }
+        converted = convert_mspdi(text, o->input, ConvertOptions{o->strict});
+        break;
+      case PlanFormat::Template: {
+        if (to != "mspdi") {
+          std::cerr << "ptmpl convert: " << o->input
+                    << ": this is already a template (JSON); to export it, say --to mspdi (or -o FILE.xml)\n";
+          return static_cast<int>(kUsage);
+        }
+        ExportOptions options;
+        options.strict = o->strict;
+        if (!o->start.empty()) {
+          const auto start = parse_date(o->start);
+          if (!start) {
+            std::cerr << "ptmpl convert: --start " << o->start << ": not a date of the form YYYY-MM-DD\n";
+            return static_cast<int>(kUsage);
+          }
+          options.start = *start;
+        } else {
+          options.start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+        }
+        const TemplateFile file = TemplateFile::parse(o->input, FileText(std::string(text)));
+        if (!file.document().ok()) {
+          const json::ParseIssue& issue = file.document().issues().front();
+          const json::Position p = file.document().position(issue.offset);
+          std::cerr << o->input << ":" << p.line << ":" << p.column << ": error: " << issue.message << " [json-syntax]\n";
+          return static_cast<int>(kUsage);
+        }
+        converted = export_mspdi(file, options);
+        break;
+      }
+      case PlanFormat::Unknown:
+        std::cerr << "ptmpl convert: " << o->input
+                  << ": not a plan ptmpl reads (expected Microsoft Project XML: a <Project> root element)\n";
+        return static_cast<int>(kUsage);
+    }
+    if (!converted.ok()) {
+      std::cerr << "ptmpl convert: " << converted.error().message << "\n";
+      return static_cast<int>(kUsage);
+    }
+    const Conversion& conversion = converted.value();
+    LintRun run;
+    run.paths = {o->input};
+    run.diagnostics = conversion.diagnostics;
+    const Summary summary = summarize(run.diagnostics);
+    run.failed = summary.error > 0;
+    ReportOptions report;
+    report.excerpt = ::isatty(STDERR_FILENO) != 0;
+    report.colour = report.excerpt && std::getenv("NO_COLOR") == nullptr;
+    if (!run.diagnostics.empty() || o->format != "text")
+      std::cerr << format_report(*parse_report_format(o->format), run, report);
+    if (run.failed) return static_cast<int>(kFindings);
+    if (o->output.empty()) {
+      std::cout << conversion.document;
+      return static_cast<int>(kOk);
+    }
+    Status written = write_file_atomic(o->output, conversion.document);
+    if (!written.ok()) {
+      std::cerr << "ptmpl convert: " << written.error().message << "\n";
+      return static_cast<int>(kUsage);
+    }
+    return static_cast<int>(kOk);
+  };
+}
+
+}  // namespace ptmpl::cli
