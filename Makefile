@@ -23,6 +23,12 @@ demo: build
 	@echo
 	@echo '$$ ptmpl gen --stories 12 --depth 2 --seed 3 | ptmpl lint -'
 	@$(PTMPL) gen --stories 12 --depth 2 --seed 3 | $(PTMPL) lint -
+	@echo
+	@echo '$$ ptmpl schedule samples/software-release.json --format gantt --width 100'
+	@$(PTMPL) schedule samples/software-release.json --format gantt --width 100
+	@echo
+	@echo '$$ ptmpl stats samples/software-release.json'
+	@$(PTMPL) stats samples/software-release.json
 
 test: build
 	@ctest --preset release -j $(JOBS)

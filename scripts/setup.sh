@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages ptmpl needs, only those missing: `apt-get update` once, then
-# `apt-get install -y`. Used by `make demo`, `make test` and .ci/run.
+# `apt-get install -y`. Used by `make demo`, `make test` and .ci/run. Chromium is a test
+# dependency: a test opens the HTML preview in it (headless).
 set -eu
 
 packages="
@@ -8,6 +9,7 @@ packages="
   rapidjson-dev libboost-graph-dev libcli11-dev libpugixml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
+  chromium
 "
 
 missing=""

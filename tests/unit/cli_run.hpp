@@ -37,4 +37,25 @@ inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
   return run;
 }
 
+/// Runs a shell command and returns what it printed on standard output.
+inline std::string shell_output(const std::string& command) {
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
+/// Runs `ptmpl ARGS` on a pseudo-terminal (script(1)), so it sees a terminal on standard
+/// output; `env` is prepended. Carriage returns the terminal adds are dropped.
+inline std::string run_ptmpl_on_terminal(const std::string& args, const std::string& env) {
+  std::string out = shell_output("cd '" PTMPL_SOURCE_DIR "' && " + env + " script -qec \"'" PTMPL_BINARY "' " + args +
+                                 "\" /dev/null");
+  std::string clean;
+  for (char c : out)
+    if (c != '\r') clean += c;
+  return clean;
+}
+
 }  // namespace ptmpl::testing

@@ -12,6 +12,9 @@ using namespace ptmpl::cli;
 constexpr std::array kCommands = {
     Command{"lint", "check templates and report findings (text or JSON)", setup_lint},
     Command{"fmt", "print templates in canonical form, check it (--check) or rewrite (-w)", setup_fmt},
+    Command{"schedule", "preview a template's schedule: Gantt chart, table, JSON, CSV, Mermaid, SVG, HTML",
+            setup_schedule},
+    Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},
     Command{"convert", "convert a Microsoft Project XML plan into a template document", setup_convert},
     Command{"rules", "list the lint rules with their default severity", setup_rules},
     Command{"explain", "print the documentation of a lint rule", setup_explain},

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "libtemplate/calendar.hpp"
+#include "libtemplate/result.hpp"
 #include "libtemplate/rollup.hpp"
 #include "libtemplate/schedule.hpp"
+#include "libtemplate/template_file.hpp"
 
 namespace ptmpl {
 
@@ -49,6 +51,20 @@ struct PreviewRow {
 
 /// Renders a schedule that is ok() in `format`. Every output ends with a newline.
 [[nodiscard]] std::string render_preview(const Schedule& schedule, PreviewFormat format, const PreviewOptions& options);
+
+/// Whether every template of `file` has a story list to schedule. Fails with the first reason
+/// it has not, naming the file and the place: a syntax error (`FILE:LINE:COL: message`), one
+/// inside a raw_json string (at the string, with the line and column inside it), nesting
+/// beyond the bound (the stories below it were not read, and a preview must not drop them
+/// silently), a file that holds no template, a template without a raw_json story list.
+[[nodiscard]] Status check_schedulable(const TemplateFile& file);
+
+/// Why `schedule` (of template `source` of `file`) has no dates, one message per problem, each
+/// naming the file: `FILE:LINE:COL: dependency cycle: 3 → 5 → 3` at the dependency that closes
+/// each cycle (stories without a temp_id appear as their quoted title), or that the dates leave
+/// the range the scheduler computes in. Empty when schedule.ok().
+[[nodiscard]] std::vector<std::string> schedule_errors(const TemplateFile& file, const TemplateSource& source,
+                                                       const Schedule& schedule);
 
 /// The template's totals (SPEC §9, `ptmpl stats`).
 struct Stats {

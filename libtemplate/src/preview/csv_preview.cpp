@@ -1,0 +1,65 @@
+// `--format csv`: a header row, then one record per story shown (RFC 4180: CRLF line breaks,
+// fields with a comma, quote or line break quoted, quotes doubled).
+#include <array>
+
+#include "preview/renderers.hpp"
+#include "preview/story_fields.hpp"
+
+namespace ptmpl::preview {
+
+namespace {
+
+constexpr std::array<std::string_view, 13> kHeader = {
+    "outline",   "temp_id",    "title",     "story_type", "start",       "due",     "duration",
+    "early_start", "early_due", "late_start", "late_due", "total_float", "critical"};
+
+void append_field(std::string& out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += field;
+    return;
+  }
+  out += '"';
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+void append_record(std::string& out, std::span<const std::string> fields) {
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    if (f > 0) out += ',';
+    append_field(out, fields[f]);
+  }
+  out += "\r\n";
+}
+
+}  // namespace
+
+std::string render_csv(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
+  std::string out;
+  std::vector<std::string> fields(kHeader.begin(), kHeader.end());
+  append_record(out, fields);
+  const std::optional<Calendar>& calendar = options.calendar;
+  for (const PreviewRow& row : rows) {
+    const Story& story = schedule.graph().story(row.index);
+    const ScheduledStory& s = schedule[row.index];
+    fields = {row.outline,
+              temp_id_text(story),
+              std::string(story.title.value_or("")),
+              std::string(to_string(story.effective_type())),
+              day_text(s.early.start, calendar),
+              day_text(s.early.due, calendar),
+              std::to_string(s.early.length()),
+              day_text(s.early.start, calendar),
+              day_text(s.early.due, calendar),
+              day_text(s.late.start, calendar),
+              day_text(s.late.due, calendar),
+              std::to_string(s.total_float),
+              s.critical ? "true" : "false"};
+    append_record(out, fields);
+  }
+  return out;
+}
+
+}  // namespace ptmpl::preview

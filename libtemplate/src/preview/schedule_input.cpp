@@ -1,0 +1,91 @@
+// What keeps a file from being scheduled, phrased for the user with the file and the place.
+#include "libtemplate/preview.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+std::string place(const TemplateFile& file, std::uint64_t offset) {
+  json::Position p = file.document().position(offset);
+  return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+const json::ParseIssue* first_issue(const json::Document& document, json::ParseIssue::Type type) {
+  for (const json::ParseIssue& issue : document.issues())
+    if (issue.type == type) return &issue;
+  return nullptr;
+}
+
+// A syntax error or too deep a nesting inside a raw_json string, at the string.
+std::optional<Error> raw_json_problem(const TemplateFile& file, const TemplateSource& source) {
+  const json::Document& inner = *source.story_document;
+  const json::ParseIssue* issue = !inner.ok()          ? &inner.issues().front()
+                                  : inner.truncated() ? first_issue(inner, json::ParseIssue::Type::TooDeep)
+                                                      : nullptr;
+  if (issue == nullptr) return std::nullopt;
+  json::Position p = inner.position(issue->offset);
+  return Error{place(file, source.raw_json_string->offset()) + ": in the raw_json string at line " +
+               std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message};
+}
+
+std::string story_label(const Story& story) {
+  if (story.temp_id) return temp_id_key(*story.temp_id);
+  std::string out;
+  json::append_quoted(out, story.title.value_or(""));
+  return out;
+}
+
+}  // namespace
+
+Status check_schedulable(const TemplateFile& file) {
+  const json::Document& document = file.document();
+  if (!document.ok()) {
+    const json::ParseIssue& issue = document.issues().front();
+    return Error{place(file, issue.offset) + ": " + issue.message};
+  }
+  if (document.truncated()) {
+    const json::ParseIssue* deep = first_issue(document, json::ParseIssue::Type::TooDeep);
+    return Error{place(file, deep->offset) + ": " + deep->message + "; the stories below it cannot be scheduled"};
+  }
+  if (file.shape() == Shape::Unknown)
+    return Error{file.path() + ": not a template: expected a story list, a template document or an API response"};
+  if (file.templates().empty()) return Error{file.path() + ": holds no template"};
+  for (const TemplateSource& source : file.templates()) {
+    if (source.raw_json_string)
+      if (auto problem = raw_json_problem(file, source)) return *problem;
+    if (source.story_list == nullptr) {
+      const json::Value* object = json::resolve_pointer(document.root(), source.template_pointer);
+      return Error{place(file, object != nullptr ? object->offset() : 0) +
+                   ": the template has no story list (raw_json should be an array of stories, or a string "
+                   "holding one)"};
+    }
+  }
+  return Done{};
+}
+
+std::vector<std::string> schedule_errors(const TemplateFile& file, const TemplateSource& source,
+                                         const Schedule& schedule) {
+  std::vector<std::string> errors;
+  const DependencyGraph& graph = schedule.graph();
+  for (const Cycle& cycle : schedule.cycles()) {
+    const Link& closing = graph.links()[cycle.closing_link];
+    json::Position p = file.position_of(source, closing.dependency->node);
+    std::string message = file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                          ": dependency cycle";
+    if (cycle.stories.empty()) {
+      message += " closed by this dependency (its chain is not listed: too many cycles)";
+    } else {
+      message += ": ";
+      for (std::size_t k = 0; k < cycle.stories.size(); ++k)
+        message += (k > 0 ? " → " : "") + story_label(graph.story(cycle.stories[k]));
+    }
+    errors.push_back(std::move(message));
+  }
+  if (schedule.out_of_range())
+    errors.push_back(file.path() +
+                     ": the schedule leaves the range of ±2^62 working days (absurd dates or lags; ptmpl lint "
+                     "shows them)");
+  return errors;
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,58 @@
+// `ptmpl stats`: the template's totals (SPEC §9).
+#include <array>
+#include <utility>
+
+#include "libtemplate/preview.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+// SPEC §9: an amount nothing states is 0; one that overflows int64 is null (text: "overflow").
+std::string amount_text(const Amount& amount, std::string_view overflow) {
+  if (amount.overflow()) return std::string(overflow);
+  return std::to_string(amount.value);
+}
+
+std::array<std::pair<std::string_view, std::string>, 5> fields(const Stats& stats, std::string_view overflow) {
+  return {{{"item_count", std::to_string(stats.item_count)},
+           {"duration", std::to_string(stats.duration)},
+           {"budget_in_cents", amount_text(stats.budget_in_cents, overflow)},
+           {"time_estimate_in_minutes", amount_text(stats.time_estimate_in_minutes, overflow)},
+           {"critical_count", std::to_string(stats.critical_count)}}};
+}
+
+}  // namespace
+
+Stats compute_stats(const Schedule& schedule, const Rollup& rollup) {
+  Stats stats;
+  stats.item_count = rollup.item_count();
+  stats.duration = schedule.project_duration();
+  stats.budget_in_cents = rollup.total(Estimate::BudgetInCents);
+  stats.time_estimate_in_minutes = rollup.total(Estimate::TimeInMinutes);
+  stats.critical_count = schedule.critical_count();
+  return stats;
+}
+
+std::string render_stats_json(const Stats& stats) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, value] : fields(stats, "null")) {
+    out += first ? "\n  \"" : ",\n  \"";
+    first = false;
+    out += std::string(name) + "\": " + value;
+  }
+  return out + "\n}\n";
+}
+
+std::string render_stats_text(const Stats& stats) {
+  std::string out;
+  for (const auto& [name, value] : fields(stats, "overflow")) {
+    out += name;
+    out.append(26 - name.size(), ' ');
+    out += value + "\n";
+  }
+  return out;
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,50 @@
+#include "preview/story_fields.hpp"
+
+#include "preview/text_width.hpp"
+
+namespace ptmpl::preview {
+
+std::string temp_id_text(const Story& story) {
+  return story.temp_id ? temp_id_key(*story.temp_id) : std::string();
+}
+
+std::string display_title(const Story& story) {
+  std::string title = one_line(story.title.value_or(""));
+  if (title.find_first_not_of(' ') == std::string::npos) return "(untitled)";
+  return title;
+}
+
+bool drawn_as_point(const ScheduledStory& dates) {
+  return dates.early.length() == 0;
+}
+
+std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar) {
+  if (calendar)
+    if (auto date = calendar->date_of(offset)) return format_date(*date);
+  return std::to_string(offset);
+}
+
+std::string_view week_name(Calendar::Week week) {
+  return week == Calendar::Week::Workweek ? "workweek" : "7day";
+}
+
+std::string chart_title(const PreviewOptions& options) {
+  return options.title.empty() ? std::string("Schedule") : one_line(options.title);
+}
+
+std::string project_summary(const Schedule& schedule, const PreviewOptions& options) {
+  const std::optional<Interval>& project = schedule.project();
+  if (!project) return "no stories";
+  std::int64_t days = schedule.project_duration();
+  std::string out = std::to_string(days) + (days == 1 ? " working day, " : " working days, ");
+  if (options.calendar) {
+    out += day_text(project->start, options.calendar) + " to " + day_text(project->due, options.calendar);
+  } else {
+    out += "day " + std::to_string(project->start) + " to day " + std::to_string(project->due);
+  }
+  out += ", " + std::to_string(schedule.critical_count()) + " of " + std::to_string(schedule.size()) +
+         (schedule.size() == 1 ? " story critical" : " stories critical");
+  return out;
+}
+
+}  // namespace ptmpl::preview

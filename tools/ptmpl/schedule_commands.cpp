@@ -1,0 +1,239 @@
+// `ptmpl schedule` and `ptmpl stats`: read one template, schedule it (SPEC §5), print a
+// preview (SPEC §9) or the totals.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/preview.hpp"
+#include "libtemplate/template_file.hpp"
+
+namespace ptmpl::cli {
+
+namespace {
+
+constexpr std::size_t kDefaultWidth = 80;
+constexpr std::size_t kMinWidth = 40;
+
+// What both commands read: the file, the template chosen in it, and options of their own.
+struct ReadSettings {
+  std::string path;
+  std::size_t template_number = 0;  // 1-based; 0 when not given
+  bool asap = false;
+};
+
+void add_read_options(CLI::App& app, ReadSettings& settings) {
+  app.add_option("file", settings.path, "template file: a story list, a template document or an API response ('-' "
+                                        "reads standard input)")
+      ->required();
+  app.add_option("--template", settings.template_number,
+                 "which template of a file that holds several (an API response), counting from 1")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--asap", settings.asap,
+               "ignore declared start dates: every story starts as soon as its dependencies allow");
+}
+
+// The file read and checked, and the template chosen; messages go to standard error.
+struct Loaded {
+  TemplateFile file;
+  const TemplateSource* source = nullptr;
+};
+
+std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& settings) {
+  auto read = TemplateFile::read(settings.path);
+  if (!read.ok()) {
+    std::cerr << "ptmpl " << command << ": " << read.error().message << "\n";
+    return nullptr;
+  }
+  auto loaded = std::make_unique<Loaded>(Loaded{std::move(read).value(), nullptr});
+  Status usable = check_schedulable(loaded->file);
+  if (!usable.ok()) {
+    std::cerr << "ptmpl " << command << ": " << usable.error().message << "\n";
+    return nullptr;
+  }
+  const auto& templates = loaded->file.templates();
+  const std::size_t count = templates.size();
+  if (settings.template_number == 0 && count > 1) {
+    std::cerr << "ptmpl " << command << ": " << settings.path << " holds " << count
+              << " templates; choose one with --template N (1 to " << count << ")\n";
+    return nullptr;
+  }
+  if (settings.template_number > count) {
+    std::cerr << "ptmpl " << command << ": " << settings.path << " holds " << count
+              << (count == 1 ? " template" : " templates") << "; there is no template " << settings.template_number
+              << "\n";
+    return nullptr;
+  }
+  loaded->source = &templates[settings.template_number == 0 ? 0 : settings.template_number - 1];
+  return loaded;
+}
+
+// Reports why the schedule has no dates (exit 2) and warns about links it had to ignore.
+bool report_schedule(const std::string& command, const Loaded& loaded, const Schedule& schedule) {
+  std::vector<std::string> errors = schedule_errors(loaded.file, *loaded.source, schedule);
+  for (const std::string& error : errors) std::cerr << "ptmpl " << command << ": " << error << "\n";
+  if (!errors.empty()) return false;
+  const std::size_t ignored = schedule.skipped_links() + schedule.graph().dangling().size();
+  if (ignored > 0) {
+    std::cerr << "ptmpl " << command << ": " << loaded.file.path() << ": warning: " << ignored
+              << (ignored == 1 ? " dependency does" : " dependencies do")
+              << " not constrain the schedule (a missing target, a self-link, a link to a parent or sub-story, or "
+                 "an invalid type); run ptmpl lint "
+              << loaded.file.path() << "\n";
+  }
+  return true;
+}
+
+bool colour_allowed() {
+  const char* no_colour = std::getenv("NO_COLOR");  // https://no-color.org
+  return no_colour == nullptr || *no_colour == '\0';
+}
+
+// The terminal's width: $COLUMNS, else the terminal's own, else 80; never below 40.
+std::size_t terminal_width() {
+  std::size_t width = 0;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    std::string_view text(columns);
+    std::from_chars(text.data(), text.data() + text.size(), width);
+  }
+  winsize size{};
+  if (width == 0 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) width = size.ws_col;
+  if (width == 0) width = kDefaultWidth;
+  return std::max(width, kMinWidth);
+}
+
+std::string title_of(const Loaded& loaded) {
+  if (loaded.source->model.title && !loaded.source->model.title->empty()) return std::string(*loaded.source->model.title);
+  if (loaded.file.path() == "-") return "";
+  return std::filesystem::path(loaded.file.path()).filename().string();
+}
+
+Status write_output(const std::string& output, const std::string& text) {
+  if (output.empty()) {
+    std::cout << text << std::flush;
+    return Done{};
+  }
+  return write_file_atomic(output, text);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// schedule
+
+std::function<int()> setup_schedule(CLI::App& app) {
+  struct Options {
+    ReadSettings read;
+    std::string format;
+    std::string start;
+    std::string calendar = "workweek";
+    std::string holidays;
+    std::size_t depth = 0;
+    bool critical_only = false;
+    std::size_t width = 0;
+    std::string output;
+  };
+  auto o = std::make_shared<Options>();
+  add_read_options(app, o->read);
+  app.add_option("--format", o->format, "gantt (default on a terminal), table (default otherwise), json, csv, "
+                                        "mermaid, svg or html")
+      ->check(CLI::IsMember({"gantt", "table", "json", "csv", "mermaid", "svg", "html"}));
+  auto* start = app.add_option("--start", o->start, "date of day 0 (YYYY-MM-DD): show calendar dates");
+  app.add_option("--calendar", o->calendar, "with --start: workweek (Mon-Fri, default) or 7day")
+      ->check(CLI::IsMember({"workweek", "7day"}))
+      ->needs(start);
+  app.add_option("--holidays", o->holidays, "with --start: a file of non-working dates, one YYYY-MM-DD per line")
+      ->needs(start);
+  app.add_option("--depth", o->depth, "show stories down to this many levels (1 = top level only)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--critical-only", o->critical_only, "show critical stories only (and the parents that hold them)");
+  app.add_option("--width", o->width, "width of the Gantt chart in columns (default: the terminal's, else 80)")
+      ->check(CLI::Range(kMinWidth, std::size_t{100000}));
+  app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");
+  app.footer(
+      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle.\n\n"
+      "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
+  return [o] {
+    const std::string command = "schedule";
+    PreviewOptions preview;
+    if (!o->start.empty()) {
+      auto day_zero = parse_date(o->start);
+      if (!day_zero) {
+        std::cerr << "ptmpl schedule: --start: \"" << o->start << "\" is not a date (expected YYYY-MM-DD)\n";
+        return int{kUsage};
+      }
+      std::vector<Date> holidays;
+      if (!o->holidays.empty()) {
+        auto text = FileText::read(o->holidays);
+        if (!text.ok()) {
+          std::cerr << "ptmpl schedule: " << text.error().message << "\n";
+          return int{kUsage};
+        }
+        auto parsed = parse_holidays(text.value().text(), o->holidays);
+        if (!parsed.ok()) {
+          std::cerr << "ptmpl schedule: " << parsed.error().message << "\n";
+          return int{kUsage};
+        }
+        holidays = std::move(parsed).value();
+      }
+      preview.calendar.emplace(o->calendar == "7day" ? Calendar::Week::SevenDay : Calendar::Week::Workweek, *day_zero,
+                               std::move(holidays));
+    }
+    auto loaded = load(command, o->read);
+    if (!loaded) return int{kUsage};
+    DependencyGraph graph(loaded->source->model.stories);
+    Schedule schedule(graph, {.asap = o->read.asap});
+    if (!report_schedule(command, *loaded, schedule)) return int{kUsage};
+
+    const bool terminal = o->output.empty() && ::isatty(STDOUT_FILENO) != 0;
+    PreviewFormat format = terminal ? PreviewFormat::Gantt : PreviewFormat::Table;
+    if (!o->format.empty()) format = parse_preview_format(o->format).value_or(format);
+    if (o->depth > 0) preview.depth = o->depth;
+    preview.critical_only = o->critical_only;
+    preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
+    preview.color = terminal && colour_allowed();
+    preview.title = title_of(*loaded);
+    Status written = write_output(o->output, render_preview(schedule, format, preview));
+    if (!written.ok()) {
+      std::cerr << "ptmpl schedule: " << written.error().message << "\n";
+      return int{kUsage};
+    }
+    return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// stats
+
+std::function<int()> setup_stats(CLI::App& app) {
+  struct Options {
+    ReadSettings read;
+    std::string format = "text";
+  };
+  auto o = std::make_shared<Options>();
+  add_read_options(app, o->read);
+  app.add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.footer(
+      "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
+      "critical_count. Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle.\n\n"
+      "Example:\n  ptmpl stats samples/erp-implementation.json --format json");
+  return [o] {
+    auto loaded = load("stats", o->read);
+    if (!loaded) return int{kUsage};
+    std::span<const Story> stories = loaded->source->model.stories;
+    DependencyGraph graph(stories);
+    Schedule schedule(graph, {.asap = o->read.asap});
+    if (!report_schedule("stats", *loaded, schedule)) return int{kUsage};
+    Stats stats = compute_stats(schedule, Rollup(stories));
+    std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));
+    return int{kOk};
+  };
+}
+
+}  // namespace ptmpl::cli
