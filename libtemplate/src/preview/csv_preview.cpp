@@ -50,7 +50,7 @@ std::string render_csv(const Schedule& schedule, std::span<const PreviewRow> row
               std::string(to_string(story.effective_type())),
               day_text(s.early.start, calendar),
               day_text(s.early.due, calendar),
-              std::to_string(s.early.length()),
+              std::to_string(scheduled_duration(schedule, row.index)),
               day_text(s.early.start, calendar),
               day_text(s.early.due, calendar),
               day_text(s.late.start, calendar),

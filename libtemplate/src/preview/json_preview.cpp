@@ -91,7 +91,7 @@ void write_story(std::string& out, const Schedule& schedule, const PreviewRow& r
   object.string("story_type", to_string(story.effective_type()))
       .number("start", s.early.start)
       .number("due", s.early.due)
-      .number("duration", s.early.length())
+      .number("duration", scheduled_duration(schedule, row.index))
       .number("early_start", s.early.start)
       .number("early_due", s.early.due)
       .number("late_start", s.late.start)

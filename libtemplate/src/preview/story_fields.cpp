@@ -18,6 +18,12 @@ bool drawn_as_point(const ScheduledStory& dates) {
   return dates.early.length() == 0;
 }
 
+std::int64_t scheduled_duration(const Schedule& schedule, std::size_t index) {
+  const Interval& early = schedule[index].early;
+  if (!schedule.graph().story(index).is_parent()) return early.length();
+  return early.due - early.start + 1;
+}
+
 std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar) {
   if (calendar)
     if (auto date = calendar->date_of(offset)) return format_date(*date);

@@ -20,6 +20,11 @@ namespace ptmpl::preview {
 /// milestone has (a task of duration 0 is drawn the same way).
 [[nodiscard]] bool drawn_as_point(const ScheduledStory& dates);
 
+/// The duration a story would declare for its scheduled dates: a leaf's working length (0
+/// for a milestone), a parent's inclusive span due − start + 1 (a parent ending on a
+/// milestone includes the milestone's day, as lint's duration-mismatch counts it).
+[[nodiscard]] std::int64_t scheduled_duration(const Schedule& schedule, std::size_t index);
+
 /// A working day as printed: `YYYY-MM-DD` with a calendar, else the offset. A date outside
 /// years 1–9999 (absurd offsets) prints as the offset.
 [[nodiscard]] std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar);

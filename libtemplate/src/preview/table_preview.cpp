@@ -30,7 +30,7 @@ Line line_of(const Schedule& schedule, const PreviewRow& row, const PreviewOptio
           std::move(title),
           day_text(s.early.start, options.calendar),
           day_text(s.early.due, options.calendar),
-          std::to_string(s.early.length()),
+          std::to_string(scheduled_duration(schedule, row.index)),
           std::to_string(s.total_float),
           s.critical ? "yes" : "no"};
 }
