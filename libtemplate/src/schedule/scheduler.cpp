@@ -135,11 +135,21 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
   for (const DependencyGraph::Edge& edge : edges) ++first_edge[edge.from + 1];
   for (std::size_t v = 0; v < nodes; ++v) first_edge[v + 1] += first_edge[v];
 
-  auto is_leaf = [&](std::size_t node) { return node < n && graph.out_node(node) == node; };
-  auto is_parent_in = [&](std::size_t node) { return node < n && graph.out_node(node) != node; };
+  // What the passes need of each story, read once in index order: the passes visit nodes in
+  // topological order, and reaching into the stories from there would miss the cache each time.
+  enum class Kind : std::uint8_t { Leaf, ParentIn, ParentOut };
+  std::vector<Kind> kind(nodes, Kind::ParentOut);
   std::vector<std::int64_t> length(n, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    if (!graph.story(i).is_parent()) length[i] = leaf_length(graph.story(i));
+  std::vector<std::int64_t> base(n, 0);  // a leaf's earliest start: declared, or day 0
+  for (std::size_t i = 0; i < n; ++i) {
+    const Story& story = graph.story(i);
+    kind[i] = story.is_parent() ? Kind::ParentIn : Kind::Leaf;
+    if (story.is_parent()) continue;
+    length[i] = leaf_length(story);
+    if (!options.asap && story.relative_start_date) base[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
+  }
+  auto is_leaf = [&](std::size_t node) { return kind[node] == Kind::Leaf; };
+  auto is_parent_in = [&](std::size_t node) { return kind[node] == Kind::ParentIn; };
 
   Arithmetic math;
   // Forward pass.
@@ -152,9 +162,7 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
 
   for (const std::uint32_t v : order) {
     if (is_leaf(v)) {
-      const Story& story = graph.story(v);
-      std::int64_t start = (!options.asap && story.relative_start_date) ? *story.relative_start_date : 0;
-      start = std::clamp(start, -kLimit, kLimit);
+      std::int64_t start = base[v];
       // Ties go to the links, so that critical chains follow them.
       Driver why = Driver::Base;
       if (early_s[v] != kNoLowerBound && early_s[v] >= start) {
