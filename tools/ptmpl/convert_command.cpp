@@ -45,6 +45,9 @@ std::function<int()> setup_convert(CLI::App& app) {
       case PlanFormat::Mspdi:
         converted = convert_mspdi(text, o->input, ConvertOptions{o->strict});
         break;
+      case PlanFormat::Gan:
+        converted = convert_gan(text, o->input, ConvertOptions{o->strict});
+        break;
       case PlanFormat::Template:
         std::cerr << "ptmpl convert: " << o->input << ": this is already a template (JSON); see `ptmpl fmt`\n";
         return static_cast<int>(kUsage);

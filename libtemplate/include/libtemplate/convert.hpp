@@ -17,6 +17,7 @@ namespace ptmpl {
 /// The plan formats the converters read, detected from the content.
 enum class PlanFormat : std::uint8_t {
   Mspdi,     ///< Microsoft Project XML (a `Project` root in the MS Project namespace)
+  Gan,       ///< GanttProject (a `project` root element)
   Template,  ///< one of our own JSON shapes
   Unknown,
 };
@@ -49,5 +50,12 @@ struct ConversionRule {
 /// No DTD is processed and no entity but XML's five predefined ones is expanded.
 [[nodiscard]] Result<Conversion> convert_mspdi(std::string_view text, const std::string& path,
                                                const ConvertOptions& options = {});
+
+/// GanttProject `.gan` (versions 2.0–3.3) → template document. `path` names the file in
+/// messages. Fails (with path, line and column) only when the text is not well-formed XML or
+/// its root is not `<project>`; everything else converts, with diagnostics. No DTD is
+/// processed and no entity but XML's five predefined ones is expanded.
+[[nodiscard]] Result<Conversion> convert_gan(std::string_view text, const std::string& path,
+                                             const ConvertOptions& options = {});
 
 }  // namespace ptmpl
