@@ -47,11 +47,6 @@ Conversion convert_file(const std::string& relative, const ConvertOptions& optio
   return converted.ok() ? std::move(converted).value() : Conversion{};
 }
 
-bool has_rule(const Conversion& conversion, std::string_view rule) {
-  return std::any_of(conversion.diagnostics.begin(), conversion.diagnostics.end(),
-                     [&](const Diagnostic& d) { return d.rule == rule; });
-}
-
 // Set PTMPL_UPDATE_GOLDEN=1 to rewrite the golden files (then read every change before committing).
 void expect_golden(const std::string& relative, const std::string& actual) {
   if (std::getenv("PTMPL_UPDATE_GOLDEN") != nullptr) {

@@ -264,7 +264,8 @@ TEST(ConvertMspdi, DetectsFormatsByContent) {
             PlanFormat::Mspdi);
   EXPECT_EQ(detect_plan_format("  [ ]"), PlanFormat::Template);
   EXPECT_EQ(detect_plan_format("<project name=\"gan\">"), PlanFormat::Gan);
-  EXPECT_EQ(detect_plan_format("title,start\n"), PlanFormat::Unknown);
+  EXPECT_EQ(detect_plan_format("title,start\n"), PlanFormat::Csv);
+  EXPECT_EQ(detect_plan_format("name,start\n"), PlanFormat::Unknown);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// ptmpl convert: external plans (MS Project XML) into template documents.
+// ptmpl convert: external plans (MS Project XML, GanttProject, CSV) into template documents,
+// and templates into CSV.
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -17,22 +18,28 @@ std::function<int()> setup_convert(CLI::App& app) {
   struct Options {
     std::string input;
     std::string output;
+    std::string to = "template";
     std::string format = "text";
     bool strict = false;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("input", o->input, "the plan to convert: Microsoft Project XML (MSPDI)")->required();
-  app.add_option("-o,--output", o->output, "write the template here (atomically) instead of standard output");
+  app.add_option("input", o->input,
+                 "the plan to convert: Microsoft Project XML (MSPDI), GanttProject .gan, CSV; with --to csv, a template")
+      ->required();
+  app.add_option("-o,--output", o->output, "write the result here (atomically) instead of standard output");
+  app.add_option("--to", o->to, "what to write: template (from a plan) or csv (from a template)")
+      ->check(CLI::IsMember({"template", "csv"}));
   app.add_option("--format", o->format, "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
   app.footer(
       "The input's format is detected from its content. Every approximation or loss (constraints,\n"
-      "progress, elapsed or fractional durations, cross-project links, resource rates, …) is reported\n"
-      "with its own id on standard error (docs/commands/convert.md lists them all).\n"
+      "progress, calendars, rates, columns a CSV lacks, …) is reported with its own id on standard\n"
+      "error (docs/commands/convert.md lists them all, and the CSV columns).\n"
       "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
-      "2 unreadable or not a plan.\n\n"
-      "Example:\n  ptmpl convert plan.xml -o plan.json");
+      "2 unreadable, not a plan (or not a template with --to csv), or a bad CSV cell.\n\n"
+      "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
+      "  ptmpl convert --to csv template.json -o template.csv");
   return [o] {
     auto bytes = FileText::read(o->input);
     if (!bytes.ok()) {
@@ -40,22 +47,9 @@ std::function<int()> setup_convert(CLI::App& app) {
       return static_cast<int>(kUsage);
     }
     const std::string_view text = bytes.value().text();
-    Result<Conversion> converted = Error{""};
-    switch (detect_plan_format(text)) {
-      case PlanFormat::Mspdi:
-        converted = convert_mspdi(text, o->input, ConvertOptions{o->strict});
-        break;
-      case PlanFormat::Gan:
-        converted = convert_gan(text, o->input, ConvertOptions{o->strict});
-        break;
-      case PlanFormat::Template:
-        std::cerr << "ptmpl convert: " << o->input << ": this is already a template (JSON); see `ptmpl fmt`\n";
-        return static_cast<int>(kUsage);
-      case PlanFormat::Unknown:
-        std::cerr << "ptmpl convert: " << o->input
-                  << ": not a plan ptmpl reads (expected Microsoft Project XML: a <Project> root element)\n";
-        return static_cast<int>(kUsage);
-    }
+    const ConvertOptions options{o->strict};
+    Result<Conversion> converted =
+        o->to == "csv" ? export_csv(text, o->input, options) : convert_plan(text, o->input, options);
     if (!converted.ok()) {
       std::cerr << "ptmpl convert: " << converted.error().message << "\n";
       return static_cast<int>(kUsage);

@@ -9,6 +9,10 @@ namespace {
 
 // Every finding a converter can report, alphabetical (docs/commands/convert.md lists them all).
 constexpr ConversionRule kRules[] = {
+    {"csv-dropped-field", Severity::Warning, "a story field a CSV has no column for (or of the wrong type) is not written"},
+    {"csv-dropped-link", Severity::Warning, "a dependency without both ends, or of an invalid type or lag, is not written"},
+    {"csv-template-fields", Severity::Info, "template metadata and assignments are not written (a CSV holds stories)"},
+    {"csv-unknown-column", Severity::Warning, "a column ptmpl does not read is ignored"},
     {"gan-allocation-load", Severity::Info, "a resource's load on a task is not kept"},
     {"gan-baseline", Severity::Info, "a baseline is not kept"},
     {"gan-calendar", Severity::Info, "the plan's calendar differs from Monday to Friday or has events; a template keeps none"},

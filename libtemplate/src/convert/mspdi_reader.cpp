@@ -619,28 +619,6 @@ std::string Reader::write_document() {
 
 }  // namespace
 
-PlanFormat detect_plan_format(std::string_view text) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return PlanFormat::Unknown;
-  if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
-  if (text[first] != '<') return PlanFormat::Unknown;
-  // The root element: the first '<' not followed by '?' or '!'.
-  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16; at = text.find('<', at + 1)) {
-    if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
-    const std::string_view root = text.substr(at + 1, 8);
-    auto named = [&](std::string_view name) {
-      return root.substr(0, name.size()) == name && root.size() > name.size() &&
-             (root[name.size()] == '>' || root[name.size()] == ' ' || root[name.size()] == '\t' ||
-              root[name.size()] == '\r' || root[name.size()] == '\n');
-    };
-    if (named("Project")) return PlanFormat::Mspdi;
-    if (named("project")) return PlanFormat::Gan;
-    return PlanFormat::Unknown;
-  }
-  return PlanFormat::Unknown;
-}
-
 Result<Conversion> convert_mspdi(std::string_view text, const std::string& path, const ConvertOptions& options) {
   return Reader(text, path, options).run();
 }
