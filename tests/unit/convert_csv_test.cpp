@@ -220,7 +220,9 @@ TEST(ConvertCsv, EverySampleSurvivesTemplateToCsvToTemplate) {
     EXPECT_EQ(outline(back.document), expected);
     const TemplateFile a = TemplateFile::parse(sample, FileText(std::string(original)));
     const TemplateFile b = TemplateFile::parse("back.json", FileText(std::string(back.document)));
-    if (a.templates()[0].model.budget) EXPECT_EQ(b.templates()[0].model.budget->text(), a.templates()[0].model.budget->text());
+    if (a.templates()[0].model.budget) {
+      EXPECT_EQ(b.templates()[0].model.budget->text(), a.templates()[0].model.budget->text());
+    }
     EXPECT_EQ(b.templates()[0].model.item_count, a.templates()[0].model.item_count);
   }
 }
