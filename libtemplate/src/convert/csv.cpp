@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "convert/csv.hpp"
@@ -79,7 +80,8 @@ class RecordReader {
   Result<bool> next(Record& out, const std::vector<std::string>& header);
 
  private:
-  Result<bool> quoted_cell(Cell& cell, std::size_t row, const std::string& name);
+  /// Reads a quoted cell; on a quote out of place, the problem (the caller names the cell).
+  std::optional<std::string_view> quoted_cell(Cell& cell);
   [[nodiscard]] bool at_record_end() const { return at_ >= text_.size() || text_[at_] == '\r' || text_[at_] == '\n'; }
   void skip_record_end();
 
@@ -98,10 +100,9 @@ void RecordReader::skip_record_end() {
   if (at_ < text_.size() && text_[at_] == '\n') ++at_;
 }
 
-Result<bool> RecordReader::quoted_cell(Cell& cell, std::size_t row, const std::string& name) {
+std::optional<std::string_view> RecordReader::quoted_cell(Cell& cell) {
   for (++at_;; ++at_) {
-    if (at_ >= text_.size())
-      return Error{path_ + ":row " + std::to_string(row) + ", " + name + ": a quoted cell is not closed"};
+    if (at_ >= text_.size()) return "a quoted cell is not closed";
     if (text_[at_] != '"') {
       cell.text += text_[at_];
     } else if (at_ + 1 < text_.size() && text_[at_ + 1] == '"') {
@@ -112,9 +113,8 @@ Result<bool> RecordReader::quoted_cell(Cell& cell, std::size_t row, const std::s
       break;
     }
   }
-  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end())
-    return Error{path_ + ":row " + std::to_string(row) + ", " + name + ": text after the closing quote of a quoted cell"};
-  return true;
+  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end()) return "text after the closing quote of a quoted cell";
+  return std::nullopt;
 }
 
 Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& header) {
@@ -124,18 +124,19 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
   for (;;) {
     Cell cell;
     cell.offset = at_;
-    const std::string name = cell_name(header, out.cells.size());
+    std::optional<std::string_view> problem;
     if (at_ < text_.size() && text_[at_] == '"') {
-      auto read = quoted_cell(cell, out.row, name);
-      if (!read.ok()) return read.error();
+      problem = quoted_cell(cell);
     } else {
       const std::size_t end = std::min(text_.find_first_of(",\r\n", at_), text_.size());
       cell.text = std::string(text_.substr(at_, end - at_));
       if (cell.text.find('"') != std::string::npos)
-        return Error{path_ + ":row " + std::to_string(out.row) + ", " + name +
-                     ": a quote inside a cell that does not start with one (quote the whole cell and double the quote)"};
+        problem = "a quote inside a cell that does not start with one (quote the whole cell and double the quote)";
       at_ = end;
     }
+    if (problem)
+      return Error{path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) + ": " +
+                   std::string(*problem)};
     out.cells.push_back(std::move(cell));
     if (at_ < text_.size() && text_[at_] == ',') {
       ++at_;
@@ -555,9 +556,9 @@ Conversion CsvWriter::run() {
 
 // Links move to their target's row, in MS Project's notation, each with its type.
 void CsvWriter::collect_links() {
-  std::map<std::string, bool> ids;
+  std::set<std::string> ids;
   for_each_story(source_.model.stories, [&](const Story& story, int) {
-    if (story.temp_id) ids.emplace(temp_id_key(*story.temp_id), true);
+    if (story.temp_id) ids.insert(temp_id_key(*story.temp_id));
   });
   for_each_story(source_.model.stories, [&](const Story& story, int) {
     for (const Dependency& d : story.dependencies) {
