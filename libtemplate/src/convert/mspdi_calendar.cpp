@@ -7,8 +7,6 @@ namespace ptmpl::mspdi {
 
 namespace {
 
-using std::chrono::days;
-
 std::optional<int> two_digits(std::string_view text, std::size_t at) {
   if (at + 2 > text.size() || text[at] < '0' || text[at] > '9' || text[at + 1] < '0' || text[at + 1] > '9')
     return std::nullopt;
