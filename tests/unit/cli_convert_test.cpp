@@ -47,13 +47,71 @@ TEST(CliConvert, InputErrorsExitTwo) {
   EXPECT_NE(r.err.find("tests/data/mspdi/missing.xml"), std::string::npos) << r.err;
   r = run_ptmpl("convert samples/office-move.json");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_NE(r.err.find("already a template (JSON); to export it, say --to mspdi"), std::string::npos);
+  EXPECT_NE(r.err.find("already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv`"), std::string::npos)
+      << r.err;
   r = run_ptmpl("convert samples/office-move.json --to mspdi --start 2027-02-30");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("--start 2027-02-30: not a date"), std::string::npos);
   r = run_ptmpl("convert README.md");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_NE(r.err.find("not a plan ptmpl reads"), std::string::npos);
+  EXPECT_NE(r.err.find("not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV"),
+            std::string::npos);
+}
+
+TEST(CliConvert, ReadsGanttProject) {
+  const auto r = run_ptmpl("convert tests/data/gan/features.gan", "NO_COLOR=1");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_EQ(r.out, read_source("tests/golden/convert/gan/features.json"));
+  EXPECT_EQ(r.err, read_source("tests/golden/convert/gan/features.txt"));
+  const auto strict = run_ptmpl("convert --strict tests/data/gan/features.gan", "NO_COLOR=1");
+  EXPECT_EQ(strict.exit, 1);
+  EXPECT_TRUE(strict.out.empty());
+}
+
+TEST(CliConvert, ReadsCsv) {
+  const auto r = run_ptmpl("convert tests/data/csv/plan.csv", "NO_COLOR=1");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_NE(r.out.find("\"budget_estimate_in_cents\": 150050"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"title\": \"plan\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.err,
+            "tests/data/csv/plan.csv:1:104: warning: the column \"owner\" is not one ptmpl reads; it is ignored "
+            "[csv-unknown-column]\n1 file checked: 0 errors, 1 warning, 0 info\n");
+}
+
+TEST(CliConvert, BadCsvCellExitsTwoAndWritesNothing) {
+  const std::string out = ::testing::TempDir() + "converted-bad.json";
+  std::filesystem::remove(out);
+  const auto r = run_ptmpl("convert tests/data/csv/bad-cell.csv -o '" + out + "'");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl convert: tests/data/csv/bad-cell.csv:row 3, column \"start\": \"12x\" is not a whole number\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliConvert, WritesCsvFromATemplate) {
+  const std::string out = ::testing::TempDir() + "converted.csv";
+  std::filesystem::remove(out);
+  const auto r = run_ptmpl("convert --to csv samples/software-release.json -o '" + out + "' --format json");
+  EXPECT_EQ(r.exit, 0);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("\"rule\": \"csv-dropped-field\""), std::string::npos) << r.err;
+  std::ifstream in(out, std::ios::binary);
+  const std::string written((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(written.substr(0, 9), "\xEF\xBB\xBFlevel,");
+  EXPECT_NE(written.find("\r\n2,3,Capacity planning per team,task,2,2,1,2FS,630,360,planning,\r\n"), std::string::npos);
+  // And back: the CSV is a plan ptmpl reads.
+  const auto back = run_ptmpl("convert '" + out + "'");
+  EXPECT_EQ(back.exit, 0);
+  EXPECT_NE(back.out.find("\"title\": \"Capacity planning per team\""), std::string::npos);
+}
+
+TEST(CliConvert, ToCsvNeedsATemplate) {
+  const auto r = run_ptmpl("convert --to csv tests/data/gan/features.gan");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("tests/data/gan/features.gan:1:1"), std::string::npos) << r.err;
+  const auto bad = run_ptmpl("convert --to mspdi tests/data/gan/features.gan");
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_NE(bad.err.find("--to mspdi writes a template as MS Project XML; this is not a template"), std::string::npos)
+      << bad.err;
 }
 
 TEST(CliConvert, ExportsATemplateToMsProjectXmlAndBack) {

@@ -294,8 +294,9 @@ TEST(ConvertMspdi, DetectsFormatsByContent) {
   EXPECT_EQ(detect_plan_format("\xEF\xBB\xBF<?xml version=\"1.0\"?>\r\n<!-- c -->\r\n<Project xmlns=\"x\">"),
             PlanFormat::Mspdi);
   EXPECT_EQ(detect_plan_format("  [ ]"), PlanFormat::Template);
-  EXPECT_EQ(detect_plan_format("<project name=\"gan\">"), PlanFormat::Unknown);
-  EXPECT_EQ(detect_plan_format("title,start\n"), PlanFormat::Unknown);
+  EXPECT_EQ(detect_plan_format("<project name=\"gan\">"), PlanFormat::Gan);
+  EXPECT_EQ(detect_plan_format("title,start\n"), PlanFormat::Csv);
+  EXPECT_EQ(detect_plan_format("name,start\n"), PlanFormat::Unknown);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// ptmpl convert: external plans (MS Project XML) into template documents.
+// ptmpl convert: external plans (MS Project XML, GanttProject, CSV) into template documents,
+// and templates into MS Project XML or CSV.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -15,31 +16,63 @@
 
 namespace ptmpl::cli {
 
+namespace {
+
+// A template → MS Project XML, with day 0 on `start` (today when empty).
+Result<Conversion> to_mspdi(const std::string& path, std::string_view text, const std::string& start, bool strict) {
+  ExportOptions options;
+  options.strict = strict;
+  if (start.empty()) {
+    options.start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  } else if (const auto date = parse_date(start)) {
+    options.start = *date;
+  } else {
+    return Error{"--start " + start + ": not a date of the form YYYY-MM-DD"};
+  }
+  if (detect_plan_format(text) != PlanFormat::Template)
+    return Error{path + ": --to mspdi writes a template as MS Project XML; this is not a template (JSON)"};
+  const TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)));
+  if (!file.document().ok()) {
+    const json::ParseIssue& issue = file.document().issues().front();
+    const json::Position p = file.document().position(issue.offset);
+    return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message};
+  }
+  return export_mspdi(file, options);
+}
+
+}  // namespace
+
 std::function<int()> setup_convert(CLI::App& app) {
   struct Options {
     std::string input;
     std::string output;
-    std::string format = "text";
     std::string to;
     std::string start;
+    std::string format = "text";
     bool strict = false;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("input", o->input, "the plan to convert (Microsoft Project XML), or a template to export")->required();
-  app.add_option("--to", o->to, "what to write: template (from a plan) or mspdi (from a template); default: from -o's extension (.xml: mspdi), else template")
-      ->check(CLI::IsMember({"template", "mspdi"}));
-  app.add_option("--start", o->start, "exporting: the date of day 0, YYYY-MM-DD (default: today)");
-  app.add_option("-o,--output", o->output, "write the template here (atomically) instead of standard output");
+  app.add_option("input", o->input,
+                 "the plan to convert: Microsoft Project XML (MSPDI), GanttProject .gan, CSV; with --to mspdi|csv, a template")
+      ->required();
+  app.add_option("-o,--output", o->output, "write the result here (atomically) instead of standard output");
+  app.add_option("--to", o->to,
+                 "what to write: template (from a plan), mspdi or csv (from a template); default: from -o's "
+                 "extension (.xml: mspdi, .csv: csv), else template")
+      ->check(CLI::IsMember({"template", "mspdi", "csv"}));
+  app.add_option("--start", o->start, "--to mspdi: the date of day 0, YYYY-MM-DD (default: today)");
   app.add_option("--format", o->format, "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
   app.footer(
       "The input's format is detected from its content. Every approximation or loss (constraints,\n"
-      "progress, elapsed or fractional durations, cross-project links, resource rates, …) is reported\n"
-      "with its own id on standard error (docs/commands/convert.md lists them all).\n"
+      "progress, calendars, rates, columns a CSV lacks, …) is reported with its own id on standard\n"
+      "error (docs/commands/convert.md lists them all, and the CSV columns).\n"
       "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
-      "2 unreadable or not a plan.\n\n"
-      "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert template.json -o plan.xml --start 2027-01-04");
+      "2 unreadable, not a plan (or not a template with --to mspdi|csv), or a bad CSV cell.\n\n"
+      "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
+      "  ptmpl convert --to csv template.json -o template.csv\n"
+      "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
     auto bytes = FileText::read(o->input);
     if (!bytes.ok()) {
@@ -48,49 +81,13 @@ std::function<int()> setup_convert(CLI::App& app) {
     }
     const std::string_view text = bytes.value().text();
     std::string to = o->to;
-    if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : "template";
+    if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
     Result<Conversion> converted = Error{""};
-    switch (detect_plan_format(text)) {
-      case PlanFormat::Mspdi:
-        if (to != "template") {
-          std::cerr << "ptmpl convert: " << o->input << ": this is already Microsoft Project XML; --to " << to
-                    << " needs a template\n";
-          return static_cast<int>(kUsage);
-        }
-        converted = convert_mspdi(text, o->input, ConvertOptions{o->strict});
-        break;
-      case PlanFormat::Template: {
-        if (to != "mspdi") {
-          std::cerr << "ptmpl convert: " << o->input
-                    << ": this is already a template (JSON); to export it, say --to mspdi (or -o FILE.xml)\n";
-          return static_cast<int>(kUsage);
-        }
-        ExportOptions options;
-        options.strict = o->strict;
-        if (!o->start.empty()) {
-          const auto start = parse_date(o->start);
-          if (!start) {
-            std::cerr << "ptmpl convert: --start " << o->start << ": not a date of the form YYYY-MM-DD\n";
-            return static_cast<int>(kUsage);
-          }
-          options.start = *start;
-        } else {
-          options.start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-        }
-        const TemplateFile file = TemplateFile::parse(o->input, FileText(std::string(text)));
-        if (!file.document().ok()) {
-          const json::ParseIssue& issue = file.document().issues().front();
-          const json::Position p = file.document().position(issue.offset);
-          std::cerr << o->input << ":" << p.line << ":" << p.column << ": error: " << issue.message << " [json-syntax]\n";
-          return static_cast<int>(kUsage);
-        }
-        converted = export_mspdi(file, options);
-        break;
-      }
-      case PlanFormat::Unknown:
-        std::cerr << "ptmpl convert: " << o->input
-                  << ": not a plan ptmpl reads (expected Microsoft Project XML: a <Project> root element)\n";
-        return static_cast<int>(kUsage);
+    if (to == "mspdi") {
+      converted = to_mspdi(o->input, text, o->start, o->strict);
+    } else {
+      const ConvertOptions options{o->strict};
+      converted = to == "csv" ? export_csv(text, o->input, options) : convert_plan(text, o->input, options);
     }
     if (!converted.ok()) {
       std::cerr << "ptmpl convert: " << converted.error().message << "\n";

@@ -20,11 +20,15 @@ class TemplateFile;
 /// The plan formats the converters read, detected from the content.
 enum class PlanFormat : std::uint8_t {
   Mspdi,     ///< Microsoft Project XML (a `Project` root in the MS Project namespace)
+  Gan,       ///< GanttProject (a `project` root element)
+  Csv,       ///< our CSV columns (a header row naming `title` and another of them)
   Template,  ///< one of our own JSON shapes
   Unknown,
 };
 
-/// Looks at the first bytes (after a byte order mark and XML prolog, comments and whitespace).
+/// Looks at the first bytes (after a byte order mark and XML prolog, comments and whitespace):
+/// `{`/`[` is a template, an XML root `Project` MSPDI and `project` GanttProject; a first line
+/// whose comma-separated cells name `title` and at least one other CSV column is CSV.
 [[nodiscard]] PlanFormat detect_plan_format(std::string_view text);
 
 struct ConvertOptions {
@@ -34,7 +38,7 @@ struct ConvertOptions {
 
 /// One converted plan: the template document and what the conversion could not carry over.
 struct Conversion {
-  std::string document;                 ///< a template document, canonical form
+  std::string document;                 ///< a template document (canonical form); CSV from export_csv
   std::vector<Diagnostic> diagnostics;  ///< sorted (path, line, column, rule)
 };
 
@@ -52,6 +56,33 @@ struct ConversionRule {
 /// No DTD is processed and no entity but XML's five predefined ones is expanded.
 [[nodiscard]] Result<Conversion> convert_mspdi(std::string_view text, const std::string& path,
                                                const ConvertOptions& options = {});
+
+/// GanttProject `.gan` (versions 2.0–3.3) → template document. `path` names the file in
+/// messages. Fails (with path, line and column) only when the text is not well-formed XML or
+/// its root is not `<project>`; everything else converts, with diagnostics. No DTD is
+/// processed and no entity but XML's five predefined ones is expanded.
+[[nodiscard]] Result<Conversion> convert_gan(std::string_view text, const std::string& path,
+                                             const ConvertOptions& options = {});
+
+/// Any plan detect_plan_format() recognises → template document, by the reader for its format.
+/// Fails as that reader does, or with a message naming the formats when the text is none of
+/// them (or is already a template).
+[[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
+                                              const ConvertOptions& options = {});
+
+/// CSV (the columns of docs/commands/convert.md) → template document. Fails with the file,
+/// row and column (`plan.csv:row 7, column "start": "12x" is not a whole number`) on the first
+/// cell that cannot be read, a quote out of place, invalid UTF-8, or a header without a
+/// `title` column; unknown columns are findings.
+[[nodiscard]] Result<Conversion> convert_csv(std::string_view text, const std::string& path,
+                                             const ConvertOptions& options = {});
+
+/// Template (any shape of SPEC §2 holding one template) → CSV with every column, a UTF-8 byte
+/// order mark and CRLF line ends. What a CSV cannot hold (template metadata, checklists,
+/// assignments, unknown keys, values of the wrong type, links without both ends) is a
+/// finding. Fails on invalid JSON, or a file holding no template or several.
+[[nodiscard]] Result<Conversion> export_csv(std::string_view text, const std::string& path,
+                                            const ConvertOptions& options = {});
 
 struct ExportOptions {
   /// The date of day 0: working-day offsets become dates through a Monday-to-Friday calendar.

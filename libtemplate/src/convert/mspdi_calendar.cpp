@@ -7,8 +7,6 @@ namespace ptmpl::mspdi {
 
 namespace {
 
-using std::chrono::days;
-
 std::optional<int> two_digits(std::string_view text, std::size_t at) {
   if (at + 2 > text.size() || text[at] < '0' || text[at] > '9' || text[at + 1] < '0' || text[at + 1] > '9')
     return std::nullopt;
@@ -131,38 +129,6 @@ DayRule WorkCalendar::day(Date date) const {
     if (it->from <= date && date <= it->to) return it->rule;
   const unsigned weekday = std::chrono::weekday{date}.c_encoding();  // 0 = Sunday
   return week_[weekday];
-}
-
-DayCounter::DayCounter(const WorkCalendar& calendar, Date project_start, Date first, Date last)
-    : calendar_(&calendar), first_(first) {
-  // A margin on both sides: a date at either end may move to the next or previous working day.
-  first_ = std::min(first, project_start) - days{400};
-  const Date end = std::max(last, project_start) + days{400};
-  const auto count = static_cast<std::size_t>((end - first_).count()) + 1;
-  prefix_.resize(count + 1, 0);
-  for (std::size_t i = 0; i < count; ++i)
-    prefix_[i + 1] = prefix_[i] + (calendar.working(first_ + days{static_cast<std::int64_t>(i)}) ? 1 : 0);
-  day_zero_ = project_start;
-  while (!working(day_zero_) && day_zero_ < end) day_zero_ += days{1};
-  zero_ = working_before(day_zero_);
-}
-
-bool DayCounter::working(Date date) const {
-  return calendar_->working(date);
-}
-
-std::int64_t DayCounter::working_before(Date date) const {
-  const std::int64_t i = std::clamp<std::int64_t>((date - first_).count(), 0, static_cast<std::int64_t>(prefix_.size()) - 1);
-  return prefix_[static_cast<std::size_t>(i)];
-}
-
-std::int64_t DayCounter::offset_on_or_after(Date date) const {
-  // Working days before `date` is also the index of the first working day on or after it.
-  return working_before(date) - zero_;
-}
-
-std::int64_t DayCounter::offset_on_or_before(Date date) const {
-  return working_before(date + days{1}) - 1 - zero_;
 }
 
 }  // namespace ptmpl::mspdi

@@ -56,27 +56,4 @@ class WorkCalendar {
   std::vector<DateRule> exceptions_;  ///< later ones win
 };
 
-/// Counts working days from day 0 (the first working day on or after the project start) to
-/// any date, with a table built once over the dates the plan uses.
-class DayCounter {
- public:
-  DayCounter(const WorkCalendar& calendar, Date project_start, Date first, Date last);
-
-  [[nodiscard]] Date day_zero() const { return day_zero_; }
-  /// The working-day offset of `date` when it works, else of the next working day.
-  [[nodiscard]] std::int64_t offset_on_or_after(Date date) const;
-  /// The offset of `date` when it works, else of the previous working day.
-  [[nodiscard]] std::int64_t offset_on_or_before(Date date) const;
-  [[nodiscard]] bool working(Date date) const;
-
- private:
-  [[nodiscard]] std::int64_t working_before(Date date) const;  ///< working days in [first_, date)
-
-  const WorkCalendar* calendar_;
-  Date first_;
-  std::vector<std::int32_t> prefix_;  ///< working days in [first_, first_ + i)
-  Date day_zero_;
-  std::int64_t zero_ = 0;
-};
-
 }  // namespace ptmpl::mspdi

@@ -17,6 +17,8 @@
 
 #include <pugixml.hpp>
 
+#include "convert/day_counter.hpp"
+#include "convert/findings.hpp"
 #include "convert/mspdi_calendar.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
@@ -41,31 +43,6 @@ constexpr std::int64_t kNoResource = -65535;
 // bound lint and fmt read by default (256).
 constexpr std::size_t kMaxOutlineDepth = 100;
 
-constexpr ConversionRule kRules[] = {
-    {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range"},
-    {"mspdi-constraint", Severity::Warning, "a task constraint other than as-soon-as-possible is not kept"},
-    {"mspdi-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded"},
-    {"mspdi-cross-project-link", Severity::Warning, "a link to another project is dropped"},
-    {"mspdi-currency", Severity::Warning, "the project's currency is not an ISO 4217 code and is dropped"},
-    {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)"},
-    {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days"},
-    {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days"},
-    {"mspdi-export-dropped", Severity::Warning, "a story's key MS Project XML has no place for is not written"},
-    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one"},
-    {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up"},
-    {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded"},
-    {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped"},
-    {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped"},
-    {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared"},
-    {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work"},
-    {"mspdi-outline-gap", Severity::Warning, "a task more than one outline level below the previous one"},
-    {"mspdi-progress", Severity::Warning, "progress (actual dates, work, cost, percent complete) is not kept"},
-    {"mspdi-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
-    {"mspdi-summary-cost", Severity::Warning, "a summary task's cost differs from its tasks' costs; the tasks' are kept"},
-    {"mspdi-task-calendar", Severity::Warning, "a task calendar is ignored; the project calendar is used"},
-    {"mspdi-untitled-task", Severity::Warning, "a task without a name gets one"},
-    {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped"},
-};
 
 std::string_view child_text(pugi::xml_node node, const char* name) {
   return node.child(name).text().as_string();
@@ -271,7 +248,7 @@ struct Task {
 class Reader {
  public:
   Reader(std::string_view text, const std::string& path, const ConvertOptions& options)
-      : text_(text), path_(path), options_(options), lines_(text) {}
+      : text_(text), path_(path), lines_(text), findings_(text, path, options) {}
 
   Result<Conversion> run();
 
@@ -292,11 +269,10 @@ class Reader {
 
   std::string_view text_;
   const std::string& path_;
-  ConvertOptions options_;
   json::LineIndex lines_;
+  detail::FindingSink findings_;
   pugi::xml_document xml_;
   pugi::xml_node project_;
-  std::vector<Diagnostic> diagnostics_;
 
   double minutes_per_day_ = 480;
   std::optional<DateTime> project_start_;
@@ -309,23 +285,7 @@ class Reader {
 };
 
 void Reader::report(std::string_view rule, pugi::xml_node at, std::string message) {
-  const ConversionRule* info =
-      std::find_if(std::begin(kRules), std::end(kRules), [&](const ConversionRule& r) { return r.id == rule; });
-  Diagnostic d;
-  d.rule = std::string(rule);
-  d.severity = options_.strict ? Severity::Error : info->severity;
-  d.message = std::move(message);
-  d.path = path_;
-  const std::ptrdiff_t offset = at ? at.offset_debug() : -1;
-  if (offset >= 0) {
-    const json::Position p = lines_.position(static_cast<std::uint64_t>(offset));
-    d.line = p.line;
-    d.column = p.column;
-    auto [excerpt, column] = make_excerpt(text_, static_cast<std::uint64_t>(offset));
-    d.excerpt = std::move(excerpt);
-    d.excerpt_column = column;
-  }
-  diagnostics_.push_back(std::move(d));
+  findings_.report(rule, at ? at.offset_debug() : -1, std::move(message));
 }
 
 std::string Reader::task_name(const Task& task) const {
@@ -358,8 +318,7 @@ Result<Conversion> Reader::run() {
   if (Status nested = nest_tasks(); !nested.ok()) return nested.error();
   Conversion out;
   out.document = write_document();
-  std::sort(diagnostics_.begin(), diagnostics_.end());
-  out.diagnostics = std::move(diagnostics_);
+  out.diagnostics = findings_.take();
   return out;
 }
 
@@ -547,7 +506,7 @@ void Reader::place_tasks() {
     report("mspdi-task-calendar", project_, "the plan's dates span more than 400 years; dates are not converted");
     return;
   }
-  const mspdi::DayCounter counter(calendar_, zero, lo, hi);
+  const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
 
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
@@ -820,25 +779,6 @@ void Reader::write_story_tail(JsonEmitter& json, const Task& task,
 }
 
 }  // namespace
-
-std::span<const ConversionRule> conversion_rules() {
-  return kRules;
-}
-
-PlanFormat detect_plan_format(std::string_view text) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return PlanFormat::Unknown;
-  if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
-  if (text[first] != '<') return PlanFormat::Unknown;
-  // The root element: the first '<' not followed by '?' or '!'.
-  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16; at = text.find('<', at + 1)) {
-    if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
-    return text.substr(at, 9) == "<Project " || text.substr(at, 9) == "<Project>" ? PlanFormat::Mspdi
-                                                                                  : PlanFormat::Unknown;
-  }
-  return PlanFormat::Unknown;
-}
 
 Result<Conversion> convert_mspdi(std::string_view text, const std::string& path, const ConvertOptions& options) {
   return Reader(text, path, options).run();

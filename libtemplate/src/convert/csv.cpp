@@ -1,0 +1,689 @@
+// CSV ↔ template (SPEC §7): one story per row, nesting by outline level (or a parent column),
+// links as predecessors in MS Project's notation (`3FS+2`) on the successor's row. RFC 4180:
+// quoted cells may hold commas, quotes ("" inside quotes) and line breaks; records end in CRLF,
+// LF or CR; a UTF-8 byte order mark is skipped. Rows are numbered as a spreadsheet shows them:
+// the header is row 1, whatever line breaks the cells hold.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "convert/csv.hpp"
+#include "convert/findings.hpp"
+#include "libtemplate/convert.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/model.hpp"
+#include "libtemplate/rollup.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+using json::Member;
+using json::Value;
+
+enum Column : std::uint8_t {
+  kLevel, kParent, kTempId, kTitle, kType, kStart, kDue, kDuration, kPredecessors, kBudget, kMinutes, kTags,
+  kDescription, kColumnCount
+};
+constexpr std::array<std::string_view, kColumnCount> kColumnName = {
+    "level", "parent", "temp_id", "title", "type", "start", "due", "duration", "predecessors", "budget",
+    "time_estimate_minutes", "tags", "description"};
+// What export_csv writes, in this order (nesting by level, never by parent).
+constexpr Column kExportColumns[] = {kLevel,        kTempId, kTitle,   kType, kStart, kDue, kDuration,
+                                     kPredecessors, kBudget, kMinutes, kTags, kDescription};
+
+// Service numbering (SPEC §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
+constexpr std::string_view kLinkLetters[4] = {"SS", "SF", "FS", "FF"};
+
+std::string lower_trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  text = text.substr(first, text.find_last_not_of(" \t") - first + 1);
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading records (RFC 4180).
+
+struct Cell {
+  std::string text;
+  std::uint64_t offset = 0;  // of its first byte in the file
+};
+
+struct Record {
+  std::vector<Cell> cells;
+  std::size_t row = 0;  // 1 = the header
+};
+
+class RecordReader {
+ public:
+  RecordReader(std::string_view text, const std::string& path) : text_(text), path_(path) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") at_ = 3;
+  }
+
+  /// The next record into `out`; false at the end of the text. Fails on a quote out of place.
+  Result<bool> next(Record& out, const std::vector<std::string>& header);
+
+ private:
+  /// Reads a quoted cell; on a quote out of place, the problem (the caller names the cell).
+  std::optional<std::string_view> quoted_cell(Cell& cell);
+  [[nodiscard]] bool at_record_end() const { return at_ >= text_.size() || text_[at_] == '\r' || text_[at_] == '\n'; }
+  void skip_record_end();
+
+  std::string_view text_;
+  const std::string& path_;
+  std::size_t at_ = 0;
+  std::size_t row_ = 0;
+};
+
+std::string cell_name(const std::vector<std::string>& header, std::size_t index) {
+  return index < header.size() ? "column \"" + header[index] + "\"" : "cell " + std::to_string(index + 1);
+}
+
+void RecordReader::skip_record_end() {
+  if (at_ < text_.size() && text_[at_] == '\r') ++at_;
+  if (at_ < text_.size() && text_[at_] == '\n') ++at_;
+}
+
+std::optional<std::string_view> RecordReader::quoted_cell(Cell& cell) {
+  for (++at_;; ++at_) {
+    if (at_ >= text_.size()) return "a quoted cell is not closed";
+    if (text_[at_] != '"') {
+      cell.text += text_[at_];
+    } else if (at_ + 1 < text_.size() && text_[at_ + 1] == '"') {
+      cell.text += '"';
+      ++at_;
+    } else {
+      ++at_;
+      break;
+    }
+  }
+  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end()) return "text after the closing quote of a quoted cell";
+  return std::nullopt;
+}
+
+Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& header) {
+  if (at_ >= text_.size()) return false;
+  out.cells.clear();
+  out.row = ++row_;
+  for (;;) {
+    Cell cell;
+    cell.offset = at_;
+    std::optional<std::string_view> problem;
+    if (at_ < text_.size() && text_[at_] == '"') {
+      problem = quoted_cell(cell);
+    } else {
+      const std::size_t end = std::min(text_.find_first_of(",\r\n", at_), text_.size());
+      cell.text = std::string(text_.substr(at_, end - at_));
+      if (cell.text.find('"') != std::string::npos)
+        problem = "a quote inside a cell that does not start with one (quote the whole cell and double the quote)";
+      at_ = end;
+    }
+    if (problem)
+      return Error{path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) + ": " +
+                   std::string(*problem)};
+    out.cells.push_back(std::move(cell));
+    if (at_ < text_.size() && text_[at_] == ',') {
+      ++at_;
+      continue;
+    }
+    skip_record_end();
+    return true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV → template.
+
+struct Link {
+  std::size_t target = 0;  // row index
+  std::int64_t type = 2;
+  std::int64_t lag = 0;
+};
+
+struct Row {
+  std::size_t number = 0;  // the spreadsheet's row number
+  std::int64_t level = 1;
+  std::string parent;
+  std::optional<std::string> temp_id;
+  std::optional<std::string> title;
+  std::optional<std::string> type;
+  std::optional<std::int64_t> start, due, duration, budget_cents, minutes;
+  std::string predecessors;
+  std::optional<std::string> tags, description;
+  std::vector<std::size_t> children;
+  std::vector<Link> links;  // outgoing: this row is the predecessor
+};
+
+class CsvReader {
+ public:
+  CsvReader(std::string_view text, const std::string& path, const ConvertOptions& options)
+      : text_(text), path_(path), findings_(text, path, options) {}
+
+  Result<Conversion> run();
+
+ private:
+  [[nodiscard]] Error cell_error(const Row& row, Column column, std::string_view problem) const {
+    return Error{path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) +
+                 "\": " + std::string(problem)};
+  }
+  Status read_header(const Record& record);
+  Status read_row(const Record& record);
+  [[nodiscard]] std::optional<std::string_view> cell(const Record& record, Column column) const;
+  Status read_integers(const Record& record, Row& row);
+  Status nest();
+  Status link();
+  Status link_token(std::size_t target, std::string_view token);
+  [[nodiscard]] Value build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const;
+  [[nodiscard]] Value temp_id_value(const json::Builder& build, const std::string& text) const;
+  std::string write_document();
+
+  std::string_view text_;
+  const std::string& path_;
+  detail::FindingSink findings_;
+  std::vector<std::string> header_;
+  std::array<std::optional<std::size_t>, kColumnCount> index_{};  // column → cell index
+  std::vector<Row> rows_;
+  std::vector<std::size_t> roots_;
+  std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
+};
+
+// The first invalid byte of `text`, if any (valid_utf8 copies a valid prefix unchanged).
+std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
+  const std::string valid = json::valid_utf8(text);
+  if (valid == text) return std::nullopt;
+  return static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin(), text.end()).first - valid.begin());
+}
+
+Result<Conversion> CsvReader::run() {
+  if (auto bad = invalid_utf8_at(text_)) {
+    const json::Position p = findings_.position(*bad);
+    return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": not UTF-8 text"};
+  }
+  RecordReader reader(text_, path_);
+  Record record;
+  for (bool header = true;; header = false) {
+    Result<bool> more = reader.next(record, header_);
+    if (!more.ok()) return more.error();
+    if (!more.value()) {
+      if (header) return Error{path_ + ": empty: a CSV plan needs a header row (at least a \"title\" column)"};
+      break;
+    }
+    const Status read = header ? read_header(record) : read_row(record);
+    if (!read.ok()) return read.error();
+  }
+  if (Status s = nest(); !s.ok()) return s.error();
+  if (Status s = link(); !s.ok()) return s.error();
+  Conversion out;
+  out.document = write_document();
+  out.diagnostics = findings_.take();
+  return out;
+}
+
+Status CsvReader::read_header(const Record& record) {
+  for (std::size_t i = 0; i < record.cells.size(); ++i) {
+    const std::string name = lower_trimmed(record.cells[i].text);
+    header_.push_back(name);
+    const auto* known = std::find(kColumnName.begin(), kColumnName.end(), name);
+    if (known == kColumnName.end()) {
+      findings_.report("csv-unknown-column", static_cast<std::ptrdiff_t>(record.cells[i].offset),
+                       "the column \"" + record.cells[i].text + "\" is not one ptmpl reads; it is ignored");
+      continue;
+    }
+    std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];
+    if (slot)
+      return Error{path_ + ":row 1: the column \"" + name + "\" appears twice (cells " + std::to_string(*slot + 1) +
+                   " and " + std::to_string(i + 1) + ")"};
+    slot = i;
+  }
+  if (!index_[kTitle])
+    return Error{path_ + ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)"};
+  if (index_[kLevel] && index_[kParent])
+    return Error{path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them"};
+  return Done{};
+}
+
+std::optional<std::string_view> CsvReader::cell(const Record& record, Column column) const {
+  const std::optional<std::size_t> i = index_[column];
+  if (!i || *i >= record.cells.size() || record.cells[*i].text.empty()) return std::nullopt;
+  return record.cells[*i].text;
+}
+
+Status CsvReader::read_row(const Record& record) {
+  if (std::all_of(record.cells.begin(), record.cells.end(), [](const Cell& c) { return trim(c.text).empty(); }))
+    return Done{};  // spreadsheets leave empty rows (",,,,") behind
+  for (std::size_t i = header_.size(); i < record.cells.size(); ++i)
+    if (!record.cells[i].text.empty())
+      return Error{path_ + ":row " + std::to_string(record.row) + ": " + std::to_string(record.cells.size()) +
+                   " cells, but the header names " + std::to_string(header_.size()) + " columns"};
+  Row row;
+  row.number = record.row;
+  auto text = [&](Column c) -> std::optional<std::string> {
+    const auto v = cell(record, c);
+    return v ? std::optional<std::string>(*v) : std::nullopt;
+  };
+  if (const auto id = cell(record, kTempId); id && !trim(*id).empty()) row.temp_id = std::string(trim(*id));
+  row.title = text(kTitle);
+  row.tags = text(kTags);
+  row.description = text(kDescription);
+  row.parent = std::string(trim(cell(record, kParent).value_or("")));
+  row.predecessors = std::string(cell(record, kPredecessors).value_or(""));
+  if (auto type = cell(record, kType)) {
+    const std::string t = lower_trimmed(*type);
+    if (t != "task" && t != "deliverable" && t != "milestone")
+      return cell_error(row, kType, "\"" + std::string(*type) + "\" is not a story type (task, deliverable or milestone)");
+    row.type = t;
+  }
+  if (Status s = read_integers(record, row); !s.ok()) return s;
+  rows_.push_back(std::move(row));
+  return Done{};
+}
+
+Status CsvReader::read_integers(const Record& record, Row& row) {
+  auto whole = [&](Column column, std::optional<std::int64_t>& out) -> Status {
+    const std::optional<std::string_view> text = cell(record, column);
+    if (!text) return Done{};
+    out = json::parse_int64(trim(*text));
+    if (!out) return cell_error(row, column, "\"" + std::string(*text) + "\" is not a whole number");
+    return Done{};
+  };
+  for (auto [column, slot] : {std::pair{kStart, &row.start}, std::pair{kDue, &row.due},
+                              std::pair{kDuration, &row.duration}, std::pair{kMinutes, &row.minutes}})
+    if (Status s = whole(column, *slot); !s.ok()) return s;
+  std::optional<std::int64_t> level;
+  if (Status s = whole(kLevel, level); !s.ok()) return s;
+  if (level && *level < 1) return cell_error(row, kLevel, "\"" + std::to_string(*level) + "\" is not a level (1 is the top)");
+  row.level = level.value_or(index_[kLevel] ? 0 : 1);
+  if (row.level == 0) return cell_error(row, kLevel, "empty: every row needs its outline level (1 is the top)");
+  if (auto budget = cell(record, kBudget)) {
+    const BudgetCents cents = budget_to_cents(trim(*budget));
+    if (cents.status == BudgetCents::Status::FractionOfCent)
+      return cell_error(row, kBudget, "\"" + std::string(*budget) + "\" has a fraction of a cent");
+    if (cents.status != BudgetCents::Status::Exact)
+      return cell_error(row, kBudget, "\"" + std::string(*budget) +
+                                          "\" is not an amount (major units, a dot before at most two decimals: 1500.50)");
+    row.budget_cents = cents.cents;
+  }
+  return Done{};
+}
+
+// Each row becomes a child of the nearest row above it with a lower level, or of its parent.
+Status CsvReader::nest() {
+  std::vector<std::size_t> open;  // the chain of rows above the current one
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    Row& row = rows_[i];
+    if (row.temp_id) by_temp_id_.emplace(*row.temp_id, i);
+    std::optional<std::size_t> parent;
+    if (index_[kParent]) {
+      if (!row.parent.empty()) {
+        auto p = by_temp_id_.find(row.parent);
+        if (p == by_temp_id_.end() || p->second == i)
+          return cell_error(row, kParent, "no row above has the temp_id \"" + row.parent + "\"");
+        parent = p->second;
+      }
+    } else {
+      while (!open.empty() && rows_[open.back()].level >= row.level) open.pop_back();
+      const std::int64_t above = open.empty() ? 0 : rows_[open.back()].level;
+      if (row.level > above + 1)
+        return cell_error(row, kLevel, std::to_string(row.level) + " is more than one level below the row above (" +
+                                           (above == 0 ? std::string("none") : "level " + std::to_string(above)) + ")");
+      if (!open.empty()) parent = open.back();
+      open.push_back(i);
+    }
+    if (parent) rows_[*parent].children.push_back(i);
+    else roots_.push_back(i);
+  }
+  return Done{};
+}
+
+Status CsvReader::link() {
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    std::string_view list = rows_[i].predecessors;
+    while (!list.empty()) {
+      const std::size_t end = std::min(list.find_first_of(",;"), list.size());
+      const std::string_view token = trim(list.substr(0, end));
+      list.remove_prefix(std::min(end + 1, list.size()));
+      if (token.empty()) continue;
+      if (Status s = link_token(i, token); !s.ok()) return s;
+    }
+  }
+  return Done{};
+}
+
+// `ID`, `IDFS`, `IDFS+2`, `IDSS-1`: a temp_id, then an optional type (FS by default), then an
+// optional signed lag in working days, only after a type (so an id like "build-2" stays whole;
+// an id that ends in type letters needs its type written, as export_csv always does).
+Status CsvReader::link_token(std::size_t target, std::string_view token) {
+  const Row& row = rows_[target];
+  auto type_of = [](std::string_view text) -> std::optional<std::int64_t> {
+    if (text.size() < 3) return std::nullopt;  // a type needs an id before it
+    for (std::int64_t t = 0; t < 4; ++t)
+      if (text.substr(text.size() - 2) == kLinkLetters[t]) return t;
+    return std::nullopt;
+  };
+  Link link{target, 2, 0};
+  std::string_view id = token;
+  const std::size_t sign = token.find_last_of("+-");
+  if (sign != std::string_view::npos && type_of(token.substr(0, sign))) {
+    const std::string_view digits = token.substr(sign + 1);
+    const auto lag = json::parse_int64(token.substr(token[sign] == '+' ? sign + 1 : sign));
+    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos && lag) {
+      link.lag = *lag;
+      id = token.substr(0, sign);
+    }
+  }
+  if (const auto type = type_of(id)) {
+    link.type = *type;
+    id.remove_suffix(2);
+  }
+  auto source = by_temp_id_.find(std::string(id));
+  if (source == by_temp_id_.end())
+    return cell_error(row, kPredecessors,
+                      "no row has the temp_id \"" + std::string(id) + "\" (in \"" + std::string(token) +
+                          "\"; a predecessor is a temp_id, then SS, SF, FS or FF, then a lag like +2)");
+  if (!row.temp_id) return cell_error(row, kPredecessors, "this row has no temp_id, so a link cannot point to it");
+  rows_[source->second].links.push_back(link);
+  return Done{};
+}
+
+// A temp_id written as a plain integer is one; anything else is a string.
+Value CsvReader::temp_id_value(const json::Builder& build, const std::string& text) const {
+  const std::optional<std::int64_t> n = json::parse_int64(text);
+  if (n && std::to_string(*n) == text) return build.integer(*n);
+  return build.string(text);
+}
+
+Value CsvReader::build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const {
+  const Row& row = rows_[i];
+  std::vector<Member> members;
+  auto integer = [&](std::string_view key, const std::optional<std::int64_t>& v) {
+    if (v) members.push_back(build.member(key, build.integer(*v)));
+  };
+  if (row.type) members.push_back(build.member("story_type", build.string(*row.type)));
+  if (row.title) members.push_back(build.member("title", build.string(*row.title)));
+  if (row.temp_id) members.push_back(build.member("temp_id", temp_id_value(build, *row.temp_id)));
+  integer("relative_start_date", row.start);
+  integer("relative_due_date", row.due);
+  integer("duration", row.duration);
+  if (row.description) members.push_back(build.member("description", build.string(*row.description)));
+  integer("budget_estimate_in_cents", row.budget_cents);
+  integer("time_estimate_in_minutes", row.minutes);
+  if (row.tags) members.push_back(build.member("tag_list", build.string(*row.tags)));
+  if (!row.children.empty()) {
+    std::vector<Value> children;
+    for (std::size_t c : row.children) children.push_back(built[c]);
+    members.push_back(build.member("sub_stories", build.array(children)));
+  }
+  if (!row.links.empty()) {
+    std::vector<Value> deps;
+    for (const Link& link : row.links)
+      deps.push_back(build.object(std::vector<Member>{
+          build.member("source_id", temp_id_value(build, *row.temp_id)),
+          build.member("target_id", temp_id_value(build, *rows_[link.target].temp_id)),
+          build.member("type", build.integer(link.type)), build.member("lag", build.integer(link.lag))}));
+    members.push_back(build.member("dependencies", build.array(deps)));
+  }
+  return build.object(members);
+}
+
+std::string CsvReader::write_document() {
+  json::Arena arena;
+  const json::Builder build(arena);
+  std::vector<Value> built(rows_.size());
+  for (std::size_t i = rows_.size(); i-- > 0;) built[i] = build_story(build, i, built);
+  std::vector<Value> roots;
+  for (std::size_t r : roots_) roots.push_back(built[r]);
+  std::int64_t total_cents = 0;
+  bool any_budget = false;
+  for (std::size_t r : roots_) {
+    // SPEC §5: a story's effective budget is its own, else the sum of its children's.
+    std::vector<std::size_t> stack{r};
+    while (!stack.empty()) {
+      const Row& row = rows_[stack.back()];
+      stack.pop_back();
+      if (row.budget_cents) {
+        any_budget = true;
+        if (__builtin_add_overflow(total_cents, *row.budget_cents, &total_cents))
+          total_cents = std::numeric_limits<std::int64_t>::max();
+        continue;
+      }
+      stack.insert(stack.end(), row.children.begin(), row.children.end());
+    }
+  }
+  std::string title = path_.substr(path_.find_last_of('/') + 1);
+  title = title.substr(0, title.find_last_of('.'));
+  std::vector<Member> pt;
+  pt.push_back(build.member("title", build.string(title.empty() ? std::string("Imported plan") : title)));
+  if (any_budget) {
+    pt.push_back(build.member("is_budgeted", build.boolean(true)));
+    pt.push_back(build.member("budget", build.number_spelled(arena.copy(cents_to_budget(total_cents)))));
+  }
+  pt.push_back(build.member("item_count", build.integer(static_cast<std::int64_t>(rows_.size()))));
+  pt.push_back(build.member("raw_json", build.array(roots)));
+  const std::vector<Member> document{build.member("project_template", build.object(pt))};
+  return write_canonical(build.object(document), Shape::TemplateDocument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Template → CSV.
+
+void append_cell(std::string& out, std::string_view text) {
+  const bool quote = text.find_first_of(",\"\r\n") != std::string_view::npos ||
+                     (!text.empty() && (text.front() == ' ' || text.back() == ' ' || text.front() == '\t'));
+  if (!quote) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+class CsvWriter {
+ public:
+  CsvWriter(const TemplateFile& file, const ConvertOptions& options)
+      : file_(file), source_(file.templates().front()), findings_(file.text(), file.path(), options) {}
+
+  Conversion run();
+
+ private:
+  void report(std::string_view id, const json::Value& at, std::string message);
+  [[nodiscard]] const json::Value& in_file(const json::Value& value) const;
+  void collect_links();
+  void report_template_fields();
+  void report_story_fields(const Story& story);
+  void write_row(std::string& out, const Story& story, std::size_t depth);
+  [[nodiscard]] std::string story_name(const Story& story) const;
+
+  const TemplateFile& file_;
+  const TemplateSource& source_;
+  detail::FindingSink findings_;
+  std::map<std::string, std::string> predecessors_;  // by the target's temp_id
+};
+
+void CsvWriter::report(std::string_view id, const json::Value& at, std::string message) {
+  findings_.report(id, static_cast<std::ptrdiff_t>(at.offset()), std::move(message));
+}
+
+// Where a value of the story tree is in the file: inside a raw_json string, the string.
+const json::Value& CsvWriter::in_file(const json::Value& value) const {
+  return source_.raw_json_string ? *source_.raw_json_string : value;
+}
+
+std::string CsvWriter::story_name(const Story& story) const {
+  std::string name = "story";
+  if (story.temp_id) name += " " + temp_id_key(*story.temp_id);
+  if (story.title) name += " \"" + std::string(*story.title) + "\"";
+  return name;
+}
+
+Conversion CsvWriter::run() {
+  report_template_fields();
+  collect_links();
+  std::string out = "\xEF\xBB\xBF";  // spreadsheets read UTF-8 only after a byte order mark
+  for (Column c : kExportColumns) {
+    if (c != kLevel) out += ',';
+    out += kColumnName[c];
+  }
+  out += "\r\n";
+  for_each_story(source_.model.stories, [&](const Story& story, int depth) {
+    report_story_fields(story);
+    write_row(out, story, static_cast<std::size_t>(depth));
+  });
+  Conversion conversion;
+  conversion.document = std::move(out);
+  conversion.diagnostics = findings_.take();
+  return conversion;
+}
+
+// Links move to their target's row, in MS Project's notation, each with its type.
+void CsvWriter::collect_links() {
+  std::set<std::string> ids;
+  for_each_story(source_.model.stories, [&](const Story& story, int) {
+    if (story.temp_id) ids.insert(temp_id_key(*story.temp_id));
+  });
+  for_each_story(source_.model.stories, [&](const Story& story, int) {
+    for (const Dependency& d : story.dependencies) {
+      const std::optional<TempId>& source = story.temp_id;
+      std::string problem;
+      if (!source) problem = "its story has no temp_id";
+      else if (!d.target_id || ids.count(temp_id_key(*d.target_id)) == 0) problem = "its target is not in the template";
+      else if (!d.type || *d.type < 0 || *d.type > 3) problem = "its type is not 0–3";
+      else if (d.lag.has_value() != (d.node.find("lag") != nullptr)) problem = "its lag is not a whole number";
+      if (!problem.empty()) {
+        report("csv-dropped-link", in_file(d.node), "a dependency of " + story_name(story) + " is not written: " + problem);
+        continue;
+      }
+      std::string& cell = predecessors_[temp_id_key(*d.target_id)];
+      if (!cell.empty()) cell += ";";
+      cell += temp_id_key(*source) + std::string(kLinkLetters[*d.type]);
+      if (d.lag.value_or(0) != 0) cell += (*d.lag > 0 ? "+" : "") + std::to_string(*d.lag);
+    }
+  });
+}
+
+void CsvWriter::report_template_fields() {
+  const json::Value* pt = source_.template_pointer.empty() ? nullptr
+                                                           : json::resolve_pointer(file_.document().root(), source_.template_pointer);
+  std::vector<std::string> dropped;
+  if (pt != nullptr)
+    for (const json::Member& m : pt->members()) {
+      const std::string_view key = m.key.text();
+      if (key != "raw_json" && key != "item_count" && key != "duration" && key != "budget" && key != "is_budgeted")
+        dropped.emplace_back(key);
+    }
+  if (!source_.model.assignments.empty()) dropped.emplace_back("project_template_assignments");
+  if (dropped.empty()) return;
+  std::string list;
+  for (const std::string& key : dropped) list += (list.empty() ? "" : ", ") + key;
+  report("csv-template-fields", pt != nullptr ? *pt : file_.document().root(),
+         "the template's " + list + " are not written: a CSV holds the stories only");
+}
+
+// What a row has no column for, and values of the wrong type (the model leaves those out).
+void CsvWriter::report_story_fields(const Story& story) {
+  std::string dropped;
+  for (const json::Member& m : story.origin.node.members()) {
+    const std::string_view key = m.key.text();
+    bool kept = key == "sub_stories" || key == "dependencies";
+    if (key == "story_type") kept = story.story_type.has_value();
+    else if (key == "title") kept = story.title.has_value();
+    else if (key == "temp_id") kept = story.temp_id.has_value();
+    else if (key == "relative_start_date") kept = story.relative_start_date.has_value();
+    else if (key == "relative_due_date") kept = story.relative_due_date.has_value();
+    else if (key == "duration") kept = story.duration.has_value();
+    else if (key == "budget_estimate_in_cents") kept = story.budget_estimate_in_cents.has_value();
+    else if (key == "time_estimate_in_minutes") kept = story.time_estimate_in_minutes.has_value();
+    else if (key == "tag_list") kept = story.tag_list.has_value();
+    else if (key == "description") kept = story.description.has_value();
+    if (!kept) dropped += (dropped.empty() ? "" : ", ") + std::string(key);
+  }
+  if (!dropped.empty())
+    report("csv-dropped-field", in_file(story.origin.node),
+           story_name(story) + ": " + dropped + " not written (no column for it, or a value of the wrong type)");
+}
+
+void CsvWriter::write_row(std::string& out, const Story& story, std::size_t depth) {
+  auto number = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); };
+  const std::string id = story.temp_id ? temp_id_key(*story.temp_id) : std::string();
+  const auto links = predecessors_.find(id);
+  for (Column c : kExportColumns) {
+    if (c != kLevel) out += ',';
+    std::string text;
+    switch (c) {
+      case kLevel: text = std::to_string(depth + 1); break;
+      case kTempId: text = id; break;
+      case kTitle: text = std::string(story.title.value_or("")); break;
+      case kType: text = story.story_type ? std::string(to_string(*story.story_type)) : std::string(); break;
+      case kStart: text = number(story.relative_start_date); break;
+      case kDue: text = number(story.relative_due_date); break;
+      case kDuration: text = number(story.duration); break;
+      case kPredecessors: text = story.temp_id && links != predecessors_.end() ? links->second : std::string(); break;
+      case kBudget: text = story.budget_estimate_in_cents ? cents_to_budget(*story.budget_estimate_in_cents) : ""; break;
+      case kMinutes: text = number(story.time_estimate_in_minutes); break;
+      case kTags: text = std::string(story.tag_list.value_or("")); break;
+      case kDescription: text = std::string(story.description.value_or("")); break;
+      default: break;
+    }
+    append_cell(out, text);
+  }
+  out += "\r\n";
+}
+
+}  // namespace
+
+bool detail::is_csv_header(std::string_view line) {
+  bool title = false;
+  std::size_t known = 0;
+  while (true) {
+    const std::size_t end = std::min(line.find(','), line.size());
+    std::string name = lower_trimmed(line.substr(0, end));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    if (std::find(kColumnName.begin(), kColumnName.end(), name) != kColumnName.end()) {
+      ++known;
+      title = title || name == "title";
+    }
+    if (end == line.size()) break;
+    line.remove_prefix(end + 1);
+  }
+  return title && known >= 2;
+}
+
+Result<Conversion> convert_csv(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  return CsvReader(text, path, options).run();
+}
+
+Result<Conversion> export_csv(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  const TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)));
+  for (const json::ParseIssue& issue : file.document().issues()) {
+    if (issue.type != json::ParseIssue::Type::Syntax) continue;
+    const json::Position p = file.document().position(issue.offset);
+    return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message};
+  }
+  if (file.templates().size() != 1)
+    return Error{path + ": not one template (" + std::to_string(file.templates().size()) +
+                 " found); ptmpl writes one template per CSV file"};
+  if (file.templates().front().story_list == nullptr)
+    return Error{path + ": the template's raw_json is not a story list"};
+  return CsvWriter(file, options).run();
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,96 @@
+#include "convert/findings.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace ptmpl {
+
+namespace {
+
+// Every finding a converter can report, alphabetical (docs/commands/convert.md lists them all).
+constexpr ConversionRule kRules[] = {
+    {"csv-dropped-field", Severity::Warning, "a story field a CSV has no column for (or of the wrong type) is not written"},
+    {"csv-dropped-link", Severity::Warning, "a dependency without both ends, or of an invalid type or lag, is not written"},
+    {"csv-template-fields", Severity::Info, "template metadata and assignments are not written (a CSV holds stories)"},
+    {"csv-unknown-column", Severity::Warning, "a column ptmpl does not read is ignored"},
+    {"gan-allocation-load", Severity::Info, "a resource's load on a task is not kept"},
+    {"gan-baseline", Severity::Info, "a baseline is not kept"},
+    {"gan-calendar", Severity::Info, "the plan's calendar differs from Monday to Friday or has events; a template keeps none"},
+    {"gan-cost", Severity::Warning, "a cost that is calculated from rates, or not a whole number of cents, is not kept"},
+    {"gan-custom-property", Severity::Info, "a custom task property is not kept"},
+    {"gan-earliest-start", Severity::Warning, "an earliest-start constraint is kept only as the task's start"},
+    {"gan-link-invalid", Severity::Warning, "a link to a missing task, of an unknown type, repeated or within one branch is dropped"},
+    {"gan-milestone-day", Severity::Warning, "a milestone that lasts a day (older files) passes that day on as lag"},
+    {"gan-off-calendar", Severity::Warning, "a task starts on a day the plan's calendar does not work"},
+    {"gan-progress", Severity::Warning, "percent complete is not kept"},
+    {"gan-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
+    {"gan-rubber-link", Severity::Info, "a Rubber link becomes a normal link"},
+    {"gan-summary-cost", Severity::Warning, "a summary task's cost differs from its sub-tasks' costs; theirs are kept"},
+    {"gan-task-dates", Severity::Warning, "a task without a valid start or duration keeps no dates (or no due)"},
+    {"gan-task-field", Severity::Info, "a task's web link or priority is not kept"},
+    {"gan-task-id", Severity::Warning, "a task without an id of its own gets no temp_id"},
+    {"gan-untitled-task", Severity::Warning, "a task without a name gets one"},
+    {"gan-vacation", Severity::Info, "resource vacations are not kept"},
+    {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range"},
+    {"mspdi-constraint", Severity::Warning, "a task constraint other than as-soon-as-possible is not kept"},
+    {"mspdi-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded"},
+    {"mspdi-cross-project-link", Severity::Warning, "a link to another project is dropped"},
+    {"mspdi-currency", Severity::Warning, "the project's currency is not an ISO 4217 code and is dropped"},
+    {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)"},
+    {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days"},
+    {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days"},
+    {"mspdi-export-dropped", Severity::Warning, "a story's key MS Project XML has no place for is not written"},
+    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one"},
+    {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up"},
+    {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded"},
+    {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped"},
+    {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped"},
+    {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared"},
+    {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work"},
+    {"mspdi-outline-gap", Severity::Warning, "a task more than one outline level below the previous one"},
+    {"mspdi-progress", Severity::Warning, "progress (actual dates, work, cost, percent complete) is not kept"},
+    {"mspdi-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
+    {"mspdi-summary-cost", Severity::Warning, "a summary task's cost differs from its tasks' costs; the tasks' are kept"},
+    {"mspdi-task-calendar", Severity::Warning, "a task calendar is ignored; the project calendar is used"},
+    {"mspdi-untitled-task", Severity::Warning, "a task without a name gets one"},
+    {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped"},
+};
+
+}  // namespace
+
+std::span<const ConversionRule> conversion_rules() {
+  return kRules;
+}
+
+namespace detail {
+
+const ConversionRule& conversion_rule(std::string_view id) {
+  return *std::find_if(std::begin(kRules), std::end(kRules), [&](const ConversionRule& r) { return r.id == id; });
+}
+
+void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string message) {
+  Diagnostic d;
+  d.rule = std::string(id);
+  d.severity = options_.strict ? Severity::Error : conversion_rule(id).severity;
+  d.message = std::move(message);
+  d.path = path_;
+  if (offset >= 0) {
+    const json::Position p = lines_.position(static_cast<std::uint64_t>(offset));
+    d.line = p.line;
+    d.column = p.column;
+    auto [excerpt, column] = make_excerpt(text_, static_cast<std::uint64_t>(offset));
+    d.excerpt = std::move(excerpt);
+    d.excerpt_column = column;
+  }
+  diagnostics_.push_back(std::move(d));
+}
+
+std::vector<Diagnostic> FindingSink::take() {
+  std::vector<Diagnostic> out = std::move(diagnostics_);
+  diagnostics_.clear();
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace detail
+}  // namespace ptmpl

@@ -1,0 +1,53 @@
+// Telling the plan formats apart by content (SPEC §2: detection is by content, not file name).
+#include "convert/csv.hpp"
+#include "libtemplate/convert.hpp"
+
+namespace ptmpl {
+
+namespace {
+
+// The name of the XML root element that starts at `at` (a '<').
+bool root_named(std::string_view text, std::size_t at, std::string_view name) {
+  const std::string_view root = text.substr(at + 1, name.size() + 1);
+  if (root.size() <= name.size() || root.substr(0, name.size()) != name) return false;
+  const char after = root[name.size()];
+  return after == '>' || after == '/' || after == ' ' || after == '\t' || after == '\r' || after == '\n';
+}
+
+PlanFormat xml_format(std::string_view text, std::size_t first) {
+  // The root element: the first '<' not followed by '?' or '!' (prolog, comments, doctype).
+  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16; at = text.find('<', at + 1)) {
+    if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
+    if (root_named(text, at, "Project")) return PlanFormat::Mspdi;
+    if (root_named(text, at, "project")) return PlanFormat::Gan;
+    return PlanFormat::Unknown;
+  }
+  return PlanFormat::Unknown;
+}
+
+}  // namespace
+
+PlanFormat detect_plan_format(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return PlanFormat::Unknown;
+  if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
+  if (text[first] == '<') return xml_format(text, first);
+  const std::string_view line = text.substr(0, text.find_first_of("\r\n"));
+  return detail::is_csv_header(line) ? PlanFormat::Csv : PlanFormat::Unknown;
+}
+
+Result<Conversion> convert_plan(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  switch (detect_plan_format(text)) {
+    case PlanFormat::Mspdi: return convert_mspdi(text, path, options);
+    case PlanFormat::Gan: return convert_gan(text, path, options);
+    case PlanFormat::Csv: return convert_csv(text, path, options);
+    case PlanFormat::Template:
+      return Error{path + ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as MS Project XML or CSV"};
+    case PlanFormat::Unknown: break;
+  }
+  return Error{path + ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
+                      "with a header row naming a \"title\" column)"};
+}
+
+}  // namespace ptmpl
