@@ -248,13 +248,14 @@ void check_duration_mismatch(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
       if (!story.duration || *story.duration < 0) return;  // negative: a schema finding
-      const json::Value& value = *story.origin.node.find("duration");
+      auto value_of_duration = [&]() -> const json::Value& { return *story.origin.node.find("duration"); };
       const std::int64_t duration = *story.duration;
       const bool dated = story.relative_start_date && story.relative_due_date;
       if (story.effective_type() == StoryType::Milestone) {
         if (duration == 0) return;
         // Only when the dates agree that it is a milestone is 0 surely the right duration.
         std::optional<Fix> fix;
+        const json::Value& value = value_of_duration();
         if (dated && *story.relative_start_date == *story.relative_due_date)
           fix = context.replace_value(source, value, "0");
         context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
@@ -267,6 +268,7 @@ void check_duration_mismatch(Context& context) {
       const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
       if (span == static_cast<std::uint64_t>(duration)) return;
       std::optional<Fix> fix;
+      const json::Value& value = value_of_duration();
       if (span <= static_cast<std::uint64_t>(INT64_MAX))
         fix = context.replace_value(source, value, std::to_string(span));
       context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
@@ -345,8 +347,9 @@ void check_dependency_violated(Context& context) {
       const Dependency& dep = *link.dependency;
       if (!dep.lag && dep.node.find("lag") != nullptr) continue;
       const Story& owner = graph.story(link.source);
-      if (dep.node.find("source_id") != nullptr &&
-          (!dep.source_id || !owner.temp_id || temp_id_key(*dep.source_id) != temp_id_key(*owner.temp_id)))
+      // The model holds source_id when it is valid; only then is there nothing to look up.
+      if (dep.source_id ? !owner.temp_id || canonical_temp_id(*dep.source_id) != canonical_temp_id(*owner.temp_id)
+                        : dep.node.find("source_id") != nullptr)
         continue;
       check_link(context, source, intervals, earliest, link);
     }

@@ -48,15 +48,18 @@ std::string key_pointer(const Story& story, std::string_view key) {
 }
 
 // Items of an array-valued key of a story (the last of duplicate keys, as the model reads it),
-// each with its pointer; values below the nesting bound are left to nesting-depth.
+// each with a function that builds its pointer (only findings need one); values below the
+// nesting bound are left to nesting-depth. `in_model` is the model's reading of the key: when
+// absent, the key is missing or not an array, and its members need not be searched.
 template <class Visit>
-void for_each_item(const Story& story, std::string_view key, Visit&& visit) {
+void for_each_item(const Story& story, std::string_view key, bool in_model, Visit&& visit) {
+  if (!in_model) return;
   const json::Value* list = story.origin.node.find(key);
   if (list == nullptr || !list->is_array()) return;
   for (std::size_t i = 0; i < list->items().size(); ++i) {
     const json::Value& item = list->items()[i];
     if (item.kind() == json::Kind::Truncated) continue;
-    visit(item, key_pointer(story, key) + "/" + std::to_string(i));
+    visit(item, [&story, key, i] { return key_pointer(story, key) + "/" + std::to_string(i); });
   }
 }
 
@@ -103,6 +106,39 @@ TagListReport inspect_tag_list(std::string_view list) {
   return r;
 }
 
+bool same_folded(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// True when inspect_tag_list() would find nothing: no empty or untrimmed entry, no duplicate.
+// Most tag lists are like that; this answers without allocating (lists of more than a few
+// entries are left to inspect_tag_list()).
+bool tag_list_is_clean(std::string_view list) {
+  constexpr std::size_t kMaxTags = 16;
+  std::string_view tags[kMaxTags];
+  std::size_t n = 0;
+  for (std::size_t start = 0;;) {
+    std::size_t comma = list.find(',', start);
+    std::string_view entry = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    std::string_view tag = trimmed(entry);
+    if (tag.empty() || n == kMaxTags) return false;
+    std::string_view expected_lead = n == 0 || entry.front() != ' ' ? "" : " ";
+    if (entry.size() != tag.size() + expected_lead.size() || !entry.starts_with(expected_lead)) return false;
+    for (std::size_t k = 0; k < n; ++k)
+      if (same_folded(tags[k], tag)) return false;
+    tags[n++] = tag;
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
 std::string count(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
@@ -118,6 +154,8 @@ std::string quoted_list(const std::vector<std::string_view>& items) {
 void check_title_missing(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
+      // The model holds a string title: only a blank one, or none, needs the tree.
+      if (story.title && !is_blank(*story.title)) return;
       const json::Value* title = story.origin.node.find("title");
       if (title == nullptr)
         context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
@@ -132,6 +170,7 @@ void check_title_missing(Context& context) {
 void check_story_type_invalid(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (story.story_type) return;  // the model holds only valid types
       const json::Value* type = story.origin.node.find("story_type");
       if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
       std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
@@ -145,13 +184,13 @@ void check_story_type_invalid(Context& context) {
 void check_checklist_item_invalid(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "checklist", [&](const json::Value& item, std::string pointer) {
+      for_each_item(story, "checklist", story.checklist.has_value(), [&](const json::Value& item, auto pointer) {
         if (!item.is_string())
           context.report(
-              "checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
+              "checklist-item-invalid", Severity::Error, source, item, pointer(),
               "checklist item of " + story_name(story) + " is " + describe(item) + "; checklist items are strings");
         else if (is_blank(item.text()))
-          context.report("checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
+          context.report("checklist-item-invalid", Severity::Error, source, item, pointer(),
                          "checklist item of " + story_name(story) + (item.text().empty() ? " is empty" : " is blank"));
       });
     });
@@ -161,6 +200,8 @@ void check_checklist_item_invalid(Context& context) {
 void check_tag_list_format(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
+      // The model holds the last tag_list written when it is a string.
+      if (!story.tag_list || tag_list_is_clean(*story.tag_list)) return;
       const json::Value* value = story.origin.node.find("tag_list");
       if (value == nullptr || !value->is_string()) return;
       std::string_view list = value->text();
@@ -200,22 +241,22 @@ void check_tag_list_format(Context& context) {
 void check_assignment_invalid(Context& context) {
   for (const TemplateSource& source : context.file().templates()) {
     for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
+      for_each_item(story, "assignments", story.assignments.has_value(), [&](const json::Value& item, auto pointer) {
         if (!item.is_object()) {
-          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
+          context.report("assignment-invalid", Severity::Error, source, item, pointer(),
                          "assignment of " + story_name(story) + " is " + describe(item) +
                              "; an assignment is an object {\"assignee_id\": <integer>}");
           return;
         }
         const json::Value* id = item.find("assignee_id");
         if (id == nullptr) {
-          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
+          context.report("assignment-invalid", Severity::Error, source, item, pointer(),
                          "assignment of " + story_name(story) + " has no assignee_id");
         } else if (!id->as_int64()) {
           std::string why = id->is_integer_spelling()
                                 ? " is out of range: " + std::string(id->text()) + " does not fit in a 64-bit integer"
                                 : " is " + describe(*id) + ", not an integer";
-          context.report("assignment-invalid", Severity::Error, source, *id, pointer + "/assignee_id",
+          context.report("assignment-invalid", Severity::Error, source, *id, pointer() + "/assignee_id",
                          "assignee_id of " + story_name(story) + why);
         }
       });
@@ -238,11 +279,11 @@ void check_assignment_unknown(Context& context) {
       listing += (i > 0 ? ", " : "") + std::to_string(entries[i].id);
     if (entries.size() > 5) listing += ", …";
     for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
+      for_each_item(story, "assignments", story.assignments.has_value(), [&](const json::Value& item, auto pointer) {
         const json::Value* id = item.find("assignee_id");
         std::optional<std::int64_t> n = id != nullptr ? id->as_int64() : std::nullopt;
         if (!n || known.contains(*n)) return;
-        context.report("assignment-unknown", Severity::Warning, source, *id, pointer + "/assignee_id",
+        context.report("assignment-unknown", Severity::Warning, source, *id, pointer() + "/assignee_id",
                        "assignee_id " + std::to_string(*n) + " of " + story_name(story) +
                            " is not the id of any project_template_assignments entry (" + listing + ")");
       });

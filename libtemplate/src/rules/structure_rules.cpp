@@ -172,6 +172,8 @@ void check_unknown_field(Context& context) {
       for (const Dependency& dep : story.dependencies)
         for (const json::Member& m : dep.extra)
           in_stories(source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
+      // Without the model's assignments, the key is missing or not an array: no items to read.
+      if (!story.assignments) return;
       const json::Value* assignments = story.origin.node.find("assignments");
       if (assignments == nullptr) return;
       for (std::size_t i = 0; i < assignments->items().size(); ++i)
