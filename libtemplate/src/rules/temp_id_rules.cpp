@@ -4,45 +4,33 @@
 
 namespace ptmpl::rules {
 
-void check_temp_id_missing(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      // The model holds a valid temp_id; only without one can the key be missing.
-      if (story.temp_id || story.origin.node.find("temp_id") != nullptr) return;
-      std::string title = story.title ? " \"" + std::string(*story.title) + "\"" : "";
-      if (!story.dependencies.empty()) {
-        context.report("temp-id-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
-                       "story" + title + " has no temp_id, but its " + std::to_string(story.dependencies.size()) +
-                           (story.dependencies.size() == 1 ? " dependency names" : " dependencies name") +
-                           " it as source_id");
-      } else {
-        context.report("temp-id-missing", Severity::Warning, source, story.origin.node,
-                       std::string(story.origin.pointer),
-                       "story" + title + " has no temp_id, so no dependency can refer to it");
-      }
-    });
+void check_temp_id_missing_story(Context& context, const TemplateSource& source, const Story& story) {
+  // The model holds a valid temp_id; only without one can the key be missing.
+  if (story.temp_id || story.origin.node.find("temp_id") != nullptr) return;
+  std::string title = story.title ? " \"" + std::string(*story.title) + "\"" : "";
+  if (!story.dependencies.empty()) {
+    context.report("temp-id-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
+                   "story" + title + " has no temp_id, but its " + std::to_string(story.dependencies.size()) +
+                       (story.dependencies.size() == 1 ? " dependency names" : " dependencies name") +
+                       " it as source_id");
+  } else {
+    context.report("temp-id-missing", Severity::Warning, source, story.origin.node, std::string(story.origin.pointer),
+                   "story" + title + " has no temp_id, so no dependency can refer to it");
   }
 }
 
-void check_temp_id_duplicate(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    // The graph finds the first story in tree order with a temp_id of the same text: every
-    // other one is a duplicate.
-    const DependencyGraph& graph = context.graph(source);
-    for (std::size_t i = 0; i < graph.size(); ++i) {
-      const Story& story = graph.story(i);
-      if (!story.temp_id) continue;
-      const std::size_t first = graph.find(*story.temp_id);
-      if (first == i) continue;
-      const Story& earlier = graph.story(first);
-      const json::Value& value = *story.origin.node.find("temp_id");
-      context.report("temp-id-duplicate", Severity::Error, source, value,
-                     std::string(story.origin.pointer) + "/temp_id",
-                     "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
-                         context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
-                         std::string(earlier.origin.pointer) + "/temp_id)");
-    }
-  }
+void check_temp_id_duplicate_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.temp_id) return;
+  // The graph finds the first story in tree order with a temp_id of the same text: every
+  // other one is a duplicate.
+  const DependencyGraph& graph = context.graph(source);
+  const Story& earlier = graph.story(graph.find(*story.temp_id));
+  if (&earlier == &story) return;
+  const json::Value& value = *story.origin.node.find("temp_id");
+  context.report("temp-id-duplicate", Severity::Error, source, value, std::string(story.origin.pointer) + "/temp_id",
+                 "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
+                     context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
+                     std::string(earlier.origin.pointer) + "/temp_id)");
 }
 
 }  // namespace ptmpl::rules
