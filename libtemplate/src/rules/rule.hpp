@@ -147,7 +147,7 @@ std::unique_ptr<StoryCheck> rollup_mismatch_check();
 void check_schema(Context& context);
 void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_tag_list_format_story(Context& context, const TemplateSource& source, const Story& story);
-void check_temp_id_duplicate_story(Context& context, const TemplateSource& source, const Story& story);
+void check_temp_id_duplicate(Context& context);
 void check_temp_id_missing_story(Context& context, const TemplateSource& source, const Story& story);
 void check_template_budget_mismatch(Context& context);
 void check_template_duration_mismatch(Context& context);

@@ -206,7 +206,6 @@ class Properties {
   std::vector<std::pair<std::string, PropertySchema>> entries_;
 };
 
-
 // A key an object must write, and its index among the object's properties (npos if none).
 struct RequiredKey {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -601,8 +600,8 @@ void check_dependencies(const Reporter& report, const json::Value& list, std::st
                         return owned_elsewhere(property.owned, v);
                       });
     for (const RequiredKey& required : schemas.dependency_required()) {
-      const bool present = required.property < 64 ? (written >> required.property & 1) != 0
-                                                   : dep.find(required.key) != nullptr;
+      const bool present =
+          required.property < 64 ? (written >> required.property & 1) != 0 : dep.find(required.key) != nullptr;
       if (!present && !owned_elsewhere("dependency", required.key, json::Value{}))
         report(dep, path, "the dependency is missing the required key `" + required.key + "`");
     }
@@ -678,10 +677,9 @@ void check_template_fields(Context& context, const TemplateSource& source) {
   const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
   if (pt == nullptr) return;
   if (file.shape() == Shape::TemplateDocument)
-    check_members(report, root, "", schemas.document(),
-                  [](std::string_view key, const json::Value&, const PropertySchema&) {
-                    return key == "project_template";
-                  });
+    check_members(
+        report, root, "", schemas.document(),
+        [](std::string_view key, const json::Value&, const PropertySchema&) { return key == "project_template"; });
   check_members(report, *pt, source.template_pointer, schemas.project_template(),
                 [](std::string_view key, const json::Value& v, const PropertySchema& property) {
                   return owned_elsewhere(property.owned, v) || (key == "raw_json" && (v.is_array() || v.is_string()));

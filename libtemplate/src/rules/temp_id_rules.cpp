@@ -19,18 +19,20 @@ void check_temp_id_missing_story(Context& context, const TemplateSource& source,
   }
 }
 
-void check_temp_id_duplicate_story(Context& context, const TemplateSource& source, const Story& story) {
-  if (!story.temp_id) return;
-  // The graph finds the first story in tree order with a temp_id of the same text: every
-  // other one is a duplicate.
-  const DependencyGraph& graph = context.graph(source);
-  const Story& earlier = graph.story(graph.find(*story.temp_id));
-  if (&earlier == &story) return;
-  const json::Value& value = *story.origin.node.find("temp_id");
-  context.report("temp-id-duplicate", Severity::Error, source, value, std::string(story.origin.pointer) + "/temp_id",
-                 "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
-                     context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
-                     std::string(earlier.origin.pointer) + "/temp_id)");
+void check_temp_id_duplicate(Context& context) {
+  for (const TemplateSource& source : context.file().templates()) {
+    const DependencyGraph& graph = context.graph(source);
+    for (std::size_t i : graph.repeated_temp_ids()) {
+      const Story& story = graph.story(i);
+      const Story& earlier = graph.story(graph.find(*story.temp_id));
+      const json::Value& value = *story.origin.node.find("temp_id");
+      context.report("temp-id-duplicate", Severity::Error, source, value,
+                     std::string(story.origin.pointer) + "/temp_id",
+                     "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
+                         context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
+                         std::string(earlier.origin.pointer) + "/temp_id)");
+    }
+  }
 }
 
 }  // namespace ptmpl::rules
