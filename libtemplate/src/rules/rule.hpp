@@ -145,6 +145,7 @@ void check_nesting_depth(Context& context);
 void check_raw_json_shape(Context& context);
 std::unique_ptr<StoryCheck> rollup_mismatch_check();
 void check_schema(Context& context);
+std::unique_ptr<StoryCheck> schema_check();
 void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_tag_list_format_story(Context& context, const TemplateSource& source, const Story& story);
 void check_temp_id_duplicate(Context& context);

@@ -609,14 +609,9 @@ void check_dependencies(const Reporter& report, const json::Value& list, std::st
   path.resize(list_size);
 }
 
-// One story's own values; returns its sub_stories array, if it has one, for the caller.
-// `path` is the story's pointer; it is restored before returning.
+// One story's own values (`story` is an object); returns its sub_stories array, if it has
+// one, for the caller. `path` is the story's pointer; it is restored before returning.
 const json::Value* check_story(const Reporter& report, const json::Value& story, std::string& path) {
-  if (story.kind() == json::Kind::Truncated) return nullptr;
-  if (!story.is_object()) {
-    report(story, path, "a story must be an object, found " + describe_kind(story));
-    return nullptr;
-  }
   // Lists of stories and dependencies (the last of each key, as the model reads them) are
   // checked item by item.
   const json::Value* children = nullptr;
@@ -642,32 +637,51 @@ const json::Value* check_story(const Reporter& report, const json::Value& story,
   return children;
 }
 
-// Every story of a list and below it, with an explicit stack: nesting may be thousands deep.
-// One buffer holds the pointer of the story being checked.
-void check_stories(const Reporter& report, const json::Value& top, const std::string& prefix) {
-  struct Level {
-    std::span<const json::Value> items;
-    std::size_t next;
-    std::size_t path_size;  // of the list's pointer
-  };
-  std::string path = prefix;
-  std::vector<Level> stack;
-  stack.push_back({top.items(), 0, path.size()});
-  while (!stack.empty()) {
-    Level& level = stack.back();
-    if (level.next == level.items.size()) {
-      stack.pop_back();
-      continue;
-    }
-    std::size_t i = level.next++;
-    path.resize(level.path_size);
+// The items of a story list that are not objects (the model, and so the story checks, see
+// only the objects). Values below the nesting bound are nesting-depth's.
+void check_non_objects(const Reporter& report, const json::Value& list, std::string& path) {
+  const std::size_t list_size = path.size();
+  for (std::size_t i = 0; i < list.items().size(); ++i) {
+    const json::Value& item = list.items()[i];
+    if (item.is_object() || item.kind() == json::Kind::Truncated) continue;
+    path.resize(list_size);
     append_index(path, i);
-    if (const json::Value* children = check_story(report, level.items[i], path)) {
-      path += "/sub_stories";
-      stack.push_back({children->items(), 0, path.size()});  // `level` is not used after this
+    report(item, path, "a story must be an object, found " + describe_kind(item));
+  }
+  path.resize(list_size);
+}
+
+// False when the file is not a template at all: check_schema() reports that alone.
+bool stories_checked(const TemplateFile& file) {
+  if (!file.document().ok() || file.shape() == Shape::Unknown) return false;
+  return file.shape() != Shape::TemplateDocument || file.document().root().find("project_template")->is_object();
+}
+
+// The stories, in the walk that every story check shares (run_all_rules()): each story is
+// the model's, which holds every object of the story lists, with its pointer.
+class SchemaStories final : public StoryCheck {
+ public:
+  void start(Context& context, const TemplateSource& source) override {
+    active_ = stories_checked(context.file());
+    if (!active_ || source.story_list == nullptr) return;
+    path_ = source.story_prefix;
+    check_non_objects(Reporter(context, source, true), *source.story_list, path_);
+  }
+
+  void check(Context& context, const TemplateSource& source, const Story& story) override {
+    if (!active_) return;
+    const Reporter report(context, source, true);
+    path_ = story.origin.pointer;
+    if (const json::Value* children = check_story(report, story.origin.node, path_)) {
+      path_ += "/sub_stories";
+      check_non_objects(report, *children, path_);
     }
   }
-}
+
+ private:
+  bool active_ = false;
+  std::string path_;  // the pointer of the story being checked, reused
+};
 
 void check_template_fields(Context& context, const TemplateSource& source) {
   const TemplateFile& file = context.file();
@@ -695,6 +709,7 @@ std::optional<SchemaViolation> check_config_schema(const json::Value& config) {
 }
 
 void check_schema(Context& context) {
+  // The template's own fields; its stories are schema_check()'s.
   const TemplateFile& file = context.file();
   if (!file.document().ok()) return;
   const json::Value& root = file.document().root();
@@ -717,9 +732,11 @@ void check_schema(Context& context) {
                      "the raw_json string must hold a JSON array of stories, found " +
                          describe_kind(source.story_document->root()));
     }
-    if (source.story_list != nullptr)
-      check_stories(Reporter(context, source, true), *source.story_list, source.story_prefix);
   }
+}
+
+std::unique_ptr<StoryCheck> schema_check() {
+  return std::make_unique<SchemaStories>();
 }
 
 }  // namespace ptmpl::rules
