@@ -163,20 +163,14 @@ void check_dependency_self_story(Context& context, const TemplateSource& source,
 
 namespace {
 
-// A link is its source (source_id, or the holding story's temp_id without one), its target and
-// its type; temp_ids compare as text (canonical_temp_id()).
+// Collects the template's links as the stories go by, and finds those written twice at the end.
 class DependencyDuplicate final : public StoryCheck {
  public:
   void start(Context&, const TemplateSource&) override { entries_.clear(); }
 
   void check(Context&, const TemplateSource&, const Story& owner) override {
-    for (const Dependency& dependency : owner.dependencies) {
-      // Links with an invalid target or type are other rules' findings, not comparable here.
-      const std::optional<TempId>& from = dependency.source_id ? dependency.source_id : owner.temp_id;
-      if (!from || !dependency.target_id || !dependency.type || *dependency.type < 0 || *dependency.type > 3) continue;
-      entries_.push_back(
-          {canonical_temp_id(*from), canonical_temp_id(*dependency.target_id), *dependency.type, &owner, &dependency});
-    }
+    for (const Dependency& dependency : owner.dependencies)
+      if (std::optional<Key> key = key_of(owner, dependency)) entries_.push_back({key->hash(), &owner, &dependency});
   }
 
   void finish(Context& context, const TemplateSource& source) override {
@@ -187,8 +181,8 @@ class DependencyDuplicate final : public StoryCheck {
     std::vector<std::size_t> table(slots, kFree);
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& entry = entries_[i];
-      std::size_t slot = entry.hash() & (slots - 1);
-      while (table[slot] != kFree && !entries_[table[slot]].same_link(entry)) slot = (slot + 1) & (slots - 1);
+      std::size_t slot = entry.hash & (slots - 1);
+      while (table[slot] != kFree && !same_link(entries_[table[slot]], entry)) slot = (slot + 1) & (slots - 1);
       if (table[slot] == kFree) {
         table[slot] = i;
         continue;
@@ -196,7 +190,7 @@ class DependencyDuplicate final : public StoryCheck {
       const Entry& earlier = entries_[table[slot]];
       const Dependency& dependency = *entry.dependency;
       std::string message = "duplicate " + dependency_name(*entry.owner, dependency) + " (" +
-                            std::string(kTypeNames[entry.type]) + "), first at " +
+                            std::string(kTypeNames[*dependency.type]) + "), first at " +
                             context.line_of(source, earlier.dependency->node) + ", " +
                             dependency_pointer(*earlier.owner, *earlier.dependency);
       if (dependency.lag.value_or(0) != earlier.dependency->lag.value_or(0))
@@ -208,20 +202,36 @@ class DependencyDuplicate final : public StoryCheck {
   }
 
  private:
-  struct Entry {
+  // A link: its source (source_id, or the holding story's temp_id without one), its target and
+  // its type; temp_ids compare as text (canonical_temp_id()).
+  struct Key {
     TempId from;
     TempId to;
     std::int64_t type;
-    const Story* owner;
-    const Dependency* dependency;
-    [[nodiscard]] bool same_link(const Entry& other) const {
-      return type == other.type && from == other.from && to == other.to;
-    }
+    friend bool operator==(const Key&, const Key&) = default;
     [[nodiscard]] std::size_t hash() const {
       const TempIdHash h;
       return h(from) * 31 + h(to) * 7 + static_cast<std::size_t>(type);
     }
   };
+  // Only the hash is kept per link (the key is rebuilt to confirm a match): the list stays small.
+  struct Entry {
+    std::size_t hash;
+    const Story* owner;
+    const Dependency* dependency;
+  };
+
+  // None for links with an invalid target or type: other rules' findings, not comparable here.
+  static std::optional<Key> key_of(const Story& owner, const Dependency& dependency) {
+    const std::optional<TempId>& from = dependency.source_id ? dependency.source_id : owner.temp_id;
+    if (!from || !dependency.target_id || !dependency.type || *dependency.type < 0 || *dependency.type > 3)
+      return std::nullopt;
+    return Key{canonical_temp_id(*from), canonical_temp_id(*dependency.target_id), *dependency.type};
+  }
+  static bool same_link(const Entry& a, const Entry& b) {
+    return a.hash == b.hash && key_of(*a.owner, *a.dependency) == key_of(*b.owner, *b.dependency);
+  }
+
   std::vector<Entry> entries_;
 };
 

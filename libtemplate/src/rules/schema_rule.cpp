@@ -49,9 +49,10 @@ struct PlainType {
       case json::Kind::Number:
         break;
     }
-    if (!number && !(integer && v.as_int64())) return false;
+    const std::optional<std::int64_t> n = v.as_int64();
+    if (!number && !(integer && n)) return false;
     if (!minimum && !maximum) return true;
-    double x = v.as_int64() ? static_cast<double>(*v.as_int64()) : std::strtod(std::string(v.text()).c_str(), nullptr);
+    double x = n ? static_cast<double>(*n) : std::strtod(std::string(v.text()).c_str(), nullptr);
     // Near the ends of int64 a double is not exact: let the validator decide.
     if (std::abs(x) > 9.0e15) return false;
     return (!minimum || x >= *minimum) && (!maximum || x <= *maximum);
@@ -193,7 +194,8 @@ class Properties {
   const PropertySchema* find(std::string_view key, std::size_t& cursor, std::size_t* index = nullptr) const {
     for (std::size_t n = 0, i = cursor; n < entries_.size(); ++n, ++i) {
       if (i >= entries_.size()) i = 0;
-      if (entries_[i].first != key) continue;
+      const std::string& name = entries_[i].first;
+      if (name.size() != key.size() || name != key) continue;
       cursor = i + 1;
       if (index != nullptr) *index = i;
       return &entries_[i].second;
