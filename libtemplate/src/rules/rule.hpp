@@ -150,7 +150,7 @@ void check_story_type_invalid_story(Context& context, const TemplateSource& sour
 void check_tag_list_format_story(Context& context, const TemplateSource& source, const Story& story);
 void check_temp_id_duplicate(Context& context);
 void check_temp_id_missing_story(Context& context, const TemplateSource& source, const Story& story);
-void check_template_budget_mismatch(Context& context);
+std::unique_ptr<StoryCheck> template_budget_mismatch_check();
 void check_template_duration_mismatch(Context& context);
 void check_template_item_count_mismatch(Context& context);
 void check_template_title_missing(Context& context);
