@@ -200,11 +200,12 @@ class RollupMismatch final : public StoryCheck {
         const json::Value& value = *story.origin.node.find(key_of(estimate));
         std::string unit(unit_of(estimate));
         std::size_t count = story.sub_stories.size();
+        std::string message(key_of(estimate));
+        message += " is " + std::to_string(*own) + " " + unit;
+        message += ", but its " + std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add");
+        message += " up to " + std::to_string(*sum) + " " + unit;
         context.report("rollup-mismatch", Severity::Warning, source, value,
-                       story_value_pointer(story, key_of(estimate)),
-                       std::string(key_of(estimate)) + " is " + std::to_string(*own) + " " + unit + ", but its " +
-                           std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add") + " up to " +
-                           std::to_string(*sum) + " " + unit);
+                       story_value_pointer(story, key_of(estimate)), std::move(message));
       }
     }
   }
