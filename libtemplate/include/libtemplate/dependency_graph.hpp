@@ -116,6 +116,9 @@ class DependencyGraph {
   /// The first story in tree order whose temp_id has the same text as `temp_id`
   /// (`temp_id_key()`: 7, "7" and std::string("7") all find temp_id 7), or npos.
   [[nodiscard]] std::size_t find(const TempId& temp_id) const;
+  /// The stories whose temp_id an earlier story in tree order already has (same text), in tree
+  /// order: every story with a temp_id but the one find() returns for it.
+  [[nodiscard]] std::span<const std::size_t> repeated_temp_ids() const { return repeated_temp_ids_; }
 
   /// Every dependency whose target was found, in tree order of the stories that hold them and
   /// then in the order written. Links of one story are consecutive.
@@ -171,6 +174,7 @@ class DependencyGraph {
 
   std::vector<Node> stories_;
   std::vector<KeySlot> by_key_;  ///< open addressing by canonical temp_id
+  std::vector<std::size_t> repeated_temp_ids_;
   std::vector<Link> links_;
   std::vector<DanglingLink> dangling_;
   std::vector<std::size_t> node_story_;

@@ -128,6 +128,29 @@ struct RollupTotals {
 
 [[nodiscard]] RollupTotals rollup_totals(std::span<const Story> stories);
 
+/// rollup_totals() fed one story at a time, for a walk that visits the stories anyway (lint's
+/// story checks): add() every story of `stories` in tree order (pre-order, as
+/// for_each_story() visits them), then totals(). Memory in the nesting depth.
+class RollupTotalsBuilder {
+ public:
+  explicit RollupTotalsBuilder(std::span<const Story> stories);
+  RollupTotalsBuilder(const RollupTotalsBuilder&) = delete;
+  RollupTotalsBuilder& operator=(const RollupTotalsBuilder&) = delete;
+  ~RollupTotalsBuilder();
+
+  void add(const Story& story);
+  /// The totals once every story has been added.
+  [[nodiscard]] RollupTotals totals() const;
+
+ private:
+  struct Frame;  // an open parent (the first is the template itself)
+  /// A story below the innermost open parent is complete, with `effective` estimates.
+  void complete(std::array<Amount, 2> effective);
+
+  std::vector<Frame> stack_;
+  std::size_t item_count_ = 0;
+};
+
 /// A template `budget` (major currency units; SPEC §5: budget = cents / 100) read exactly from
 /// its JSON number spelling, without floating point: "903190.5" is 90319050 cents, and so are
 /// "903190.50" and "9.031905e5".

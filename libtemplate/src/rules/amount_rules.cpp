@@ -61,19 +61,21 @@ bool stories_complete(const TemplateSource& source) {
 
 }  // namespace
 
+void check_amount_negative_story(Context& context, const TemplateSource& source, const Story& story) {
+  for (Estimate estimate : kEstimates) {
+    const std::optional<std::int64_t>& n = model_value(story, estimate);
+    const json::Value* value =
+        n ? (*n < 0 ? story.origin.node.find(key_of(estimate)) : nullptr) : too_large_for_model(story, estimate);
+    if (value == nullptr || !is_negative_integer(*value)) continue;
+    context.report("amount-negative", Severity::Error, source, *value, story_value_pointer(story, key_of(estimate)),
+                   std::string(key_of(estimate)) + " is " + std::string(value->text()) + " " +
+                       std::string(unit_of(estimate)) + "; an estimate cannot be negative");
+  }
+}
+
 void check_amount_negative(Context& context) {
+  // The template's own budget (the stories' estimates are check_amount_negative_story's).
   for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for (Estimate estimate : kEstimates) {
-        const std::optional<std::int64_t>& n = model_value(story, estimate);
-        const json::Value* value =
-            n ? (*n < 0 ? story.origin.node.find(key_of(estimate)) : nullptr) : too_large_for_model(story, estimate);
-        if (value == nullptr || !is_negative_integer(*value)) continue;
-        context.report("amount-negative", Severity::Error, source, *value, story_value_pointer(story, key_of(estimate)),
-                       std::string(key_of(estimate)) + " is " + std::string(value->text()) + " " +
-                           std::string(unit_of(estimate)) + "; an estimate cannot be negative");
-      }
-    });
     const json::Value* pt = template_object(context, source);
     const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
     if (budget != nullptr && budget->is_number() && budget_to_cents(budget->text()).negative)
@@ -83,40 +85,41 @@ void check_amount_negative(Context& context) {
   }
 }
 
-void check_amount_overflow(Context& context) {
-  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-  constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
-  const std::string int64_max = std::to_string(std::numeric_limits<std::int64_t>::max());
-  for (const TemplateSource& source : context.file().templates()) {
-    // Values as written: budgets must fit int64, time estimates int32 (SPEC §3).
-    std::uint64_t magnitude = 0;  // of all values that fit, saturating
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for (Estimate estimate : kEstimates) {
-        const std::optional<std::int64_t>& n = model_value(story, estimate);
-        if (n) {
-          const std::uint64_t m = *n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(*n) : *n;
-          magnitude = magnitude > kNoBound - m ? kNoBound : magnitude + m;
-        }
-        const json::Value* value = nullptr;
-        if (n && estimate == Estimate::TimeInMinutes && *n > kInt32Max)
-          value = story.origin.node.find(key_of(estimate));
-        else if (!n)
-          value = too_large_for_model(story, estimate);
-        if (value == nullptr || is_negative_integer(*value)) continue;  // negative: amount-negative
-        const std::string key(key_of(estimate));
-        context.report("amount-overflow", Severity::Error, source, *value, story_value_pointer(story, key),
-                       key + " " + std::string(value->text()) + " does not fit in " +
-                           (estimate == Estimate::BudgetInCents
-                                ? "a 64-bit integer (at most " + int64_max + " cents)"
-                                : "the service's 32-bit integer (at most " + std::to_string(kInt32Max) + " minutes)"));
-      }
-    });
+namespace {
 
+class AmountOverflow final : public StoryCheck {
+ public:
+  void start(Context&, const TemplateSource&) override { magnitude_ = 0; }
+
+  // Values as written: budgets must fit int64, time estimates int32 (SPEC §3).
+  void check(Context& context, const TemplateSource& source, const Story& story) override {
+    for (Estimate estimate : kEstimates) {
+      const std::optional<std::int64_t>& n = model_value(story, estimate);
+      if (n) {
+        const std::uint64_t m = *n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(*n) : *n;
+        magnitude_ = magnitude_ > kNoBound - m ? kNoBound : magnitude_ + m;
+      }
+      const json::Value* value = nullptr;
+      if (n && estimate == Estimate::TimeInMinutes && *n > kInt32Max)
+        value = story.origin.node.find(key_of(estimate));
+      else if (!n)
+        value = too_large_for_model(story, estimate);
+      if (value == nullptr || is_negative_integer(*value)) continue;  // negative: amount-negative
+      const std::string key(key_of(estimate));
+      context.report("amount-overflow", Severity::Error, source, *value, story_value_pointer(story, key),
+                     key + " " + std::string(value->text()) + " does not fit in " +
+                         (estimate == Estimate::BudgetInCents
+                              ? "a 64-bit integer (at most " + int64_max() + " cents)"
+                              : "the service's 32-bit integer (at most " + std::to_string(kInt32Max) + " minutes)"));
+    }
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
     // Roll-ups: reported where a sum of values that each fit first leaves int64 (a value that
     // does not fit is reported above, and every sum above it is unknown, not reported again).
     // Every roll-up sums some of the values, so none can overflow while all of them together
     // stay within int64: then the tree need not be rolled up at all.
-    if (stories_complete(source) && magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    if (stories_complete(source) && magnitude_ > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
       const Rollup& rollup = context.rollup(source);
       auto overflows_here = [&](const Amount& sum, std::size_t first, std::size_t end, Estimate estimate) {
         if (!sum.overflow()) return false;
@@ -131,7 +134,7 @@ void check_amount_overflow(Context& context) {
             context.report(
                 "amount-overflow", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
                 "the " + std::string(key_of(estimate)) + " of the " + std::to_string(story.sub_stories.size()) +
-                    " sub_stories add up to more than a 64-bit integer holds (" + int64_max + " " +
+                    " sub_stories add up to more than a 64-bit integer holds (" + int64_max() + " " +
                     std::string(unit_of(estimate)) + ")");
       }
       for (Estimate estimate : kEstimates)
@@ -139,14 +142,14 @@ void check_amount_overflow(Context& context) {
           context.report("amount-overflow", Severity::Error, source, *source.story_list, source.story_prefix,
                          "the " + std::string(key_of(estimate)) + " of the " +
                              std::to_string(source.model.stories.size()) +
-                             " top-level stories add up to more than a 64-bit integer holds (" + int64_max + " " +
+                             " top-level stories add up to more than a 64-bit integer holds (" + int64_max() + " " +
                              std::string(unit_of(estimate)) + ")");
     }
 
     // The template's budget, in major units, must be a whole number of cents that fits int64.
     const json::Value* pt = template_object(context, source);
     const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
-    if (budget == nullptr || !budget->is_number()) continue;
+    if (budget == nullptr || !budget->is_number()) return;
     BudgetCents cents = budget_to_cents(budget->text());
     if (cents.status == BudgetCents::Status::OutOfRange && !cents.negative)
       context.report_at_offset("amount-overflow", Severity::Error, budget->offset(),
@@ -155,17 +158,34 @@ void check_amount_overflow(Context& context) {
                                    " does not fit in a 64-bit integer of cents (at most " +
                                    cents_to_budget(std::numeric_limits<std::int64_t>::max()) + ")");
   }
+
+ private:
+  static constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+  static constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
+  static std::string int64_max() { return std::to_string(std::numeric_limits<std::int64_t>::max()); }
+
+  std::uint64_t magnitude_ = 0;  // of all values that fit, saturating
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> amount_overflow_check() {
+  return std::make_unique<AmountOverflow>();
 }
 
-void check_rollup_mismatch(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    if (!stories_complete(source)) continue;
-    // Only parents that state an estimate of their own have one to compare.
-    bool any = false;
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      any = any || (story.is_parent() && (story.budget_estimate_in_cents || story.time_estimate_in_minutes));
-    });
-    if (!any) continue;
+namespace {
+
+class RollupMismatch final : public StoryCheck {
+ public:
+  void start(Context&, const TemplateSource&) override { any_ = false; }
+
+  // Only parents that state an estimate of their own have one to compare.
+  void check(Context&, const TemplateSource&, const Story& story) override {
+    any_ = any_ || (story.is_parent() && (story.budget_estimate_in_cents || story.time_estimate_in_minutes));
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
+    if (!stories_complete(source) || !any_) return;
     const Rollup& rollup = context.rollup(source);
     for (std::size_t i = 0; i < rollup.item_count(); ++i) {
       const Story& story = rollup.story(i);
@@ -180,61 +200,89 @@ void check_rollup_mismatch(Context& context) {
         const json::Value& value = *story.origin.node.find(key_of(estimate));
         std::string unit(unit_of(estimate));
         std::size_t count = story.sub_stories.size();
+        std::string message(key_of(estimate));
+        message += " is " + std::to_string(*own) + " " + unit;
+        message += ", but its " + std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add");
+        message += " up to " + std::to_string(*sum) + " " + unit;
         context.report("rollup-mismatch", Severity::Warning, source, value,
-                       story_value_pointer(story, key_of(estimate)),
-                       std::string(key_of(estimate)) + " is " + std::to_string(*own) + " " + unit + ", but its " +
-                           std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add") + " up to " +
-                           std::to_string(*sum) + " " + unit);
+                       story_value_pointer(story, key_of(estimate)), std::move(message));
       }
     }
   }
+
+ private:
+  bool any_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> rollup_mismatch_check() {
+  return std::make_unique<RollupMismatch>();
 }
 
-void check_budget_unbudgeted_template(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    const json::Value* pt = template_object(context, source);
-    if (pt == nullptr) continue;  // a bare story list has no is_budgeted
-    const json::Value* flag = pt->find("is_budgeted");
+namespace {
+
+class BudgetUnbudgetedTemplate final : public StoryCheck {
+ public:
+  void start(Context& context, const TemplateSource& source) override {
+    stories_ = 0;
+    first_ = nullptr;
+    pt_ = template_object(context, source);  // a bare story list has no is_budgeted
+    flag_ = pt_ != nullptr ? pt_->find("is_budgeted") : nullptr;
     // is_budgeted defaults to false on create (API reference, "Project templates"); a value that
     // is not a boolean is the schema rule's.
-    if (flag != nullptr && !flag->is_bool()) continue;
-    if (flag != nullptr && flag->as_bool() == true) continue;
+    if (flag_ != nullptr && (!flag_->is_bool() || flag_->as_bool() == true)) pt_ = nullptr;
+  }
 
-    // Money the template carries: non-zero story budgets and a non-zero template budget.
-    std::size_t stories = 0;
-    const Story* first = nullptr;
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      Amount own = own_estimate(story, Estimate::BudgetInCents);
-      if (own.absent() || (own.known() && own.value == 0)) return;
-      if (first == nullptr) first = &story;
-      ++stories;
-    });
-    const json::Value* budget = pt->find("budget");
+  // Money the template carries: non-zero story budgets (and, in finish(), its own budget).
+  void check(Context&, const TemplateSource&, const Story& story) override {
+    if (pt_ == nullptr) return;
+    Amount own = own_estimate(story, Estimate::BudgetInCents);
+    if (own.absent() || (own.known() && own.value == 0)) return;
+    if (first_ == nullptr) first_ = &story;
+    ++stories_;
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
+    if (pt_ == nullptr) return;
+    const json::Value* budget = pt_->find("budget");
     bool has_budget = budget != nullptr && budget->is_number();
     if (has_budget) {
       BudgetCents cents = budget_to_cents(budget->text());
       has_budget = !(cents.status == BudgetCents::Status::Exact && cents.cents == 0);
     }
-    if (stories == 0 && !has_budget) continue;
+    if (stories_ == 0 && !has_budget) return;
 
     std::string money = has_budget ? "the template has a budget of " + std::string(budget->text()) : "";
-    if (stories > 0)
-      money += (has_budget ? " and " : "") + std::to_string(stories) +
-               (stories == 1 ? " story carries" : " stories carry") + " budget_estimate_in_cents (first at " +
-               context.line_of(source, *first->origin.node.find("budget_estimate_in_cents")) + ", " +
-               story_value_pointer(*first, "budget_estimate_in_cents") + ")";
-    if (flag != nullptr)
-      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, flag->offset(),
+    if (stories_ > 0)
+      money += (has_budget ? " and " : "") + std::to_string(stories_) +
+               (stories_ == 1 ? " story carries" : " stories carry") + " budget_estimate_in_cents (first at " +
+               context.line_of(source, *first_->origin.node.find("budget_estimate_in_cents")) + ", " +
+               story_value_pointer(*first_, "budget_estimate_in_cents") + ")";
+    if (flag_ != nullptr)
+      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, flag_->offset(),
                                source.template_pointer + "/is_budgeted",
                                money +
                                    ", but is_budgeted is false, so the service treats the template as one "
                                    "without financial attributes");
     else
-      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, pt->offset(), source.template_pointer,
+      context.report_at_offset("budget-unbudgeted-template", Severity::Warning, pt_->offset(), source.template_pointer,
                                money +
                                    ", but the template has no is_budgeted, which the service takes as false: "
                                    "set \"is_budgeted\": true");
   }
+
+ private:
+  const json::Value* pt_ = nullptr;  // the project_template object, when the rule applies to it
+  const json::Value* flag_ = nullptr;
+  std::size_t stories_ = 0;
+  const Story* first_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> budget_unbudgeted_template_check() {
+  return std::make_unique<BudgetUnbudgetedTemplate>();
 }
 
 }  // namespace ptmpl::rules

@@ -193,104 +193,122 @@ std::pair<Side, Side> extent_of(const DeclaredIntervals& intervals, std::size_t 
 
 }  // namespace
 
-void check_date_order(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      if (!story.relative_start_date || !story.relative_due_date) return;
-      const std::int64_t start = *story.relative_start_date;
-      const std::int64_t due = *story.relative_due_date;
-      if (due >= start) return;
-      report_at_key(context, "date-order", Severity::Error, source, story, "relative_due_date",
-                    "story " + name_of(story) + " is due on " + day(due) + ", " + working_days(gap(due, start)) +
-                        " before it starts (" + day(start) + ")");
-    });
-  }
+void check_date_order_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.relative_start_date || !story.relative_due_date) return;
+  const std::int64_t start = *story.relative_start_date;
+  const std::int64_t due = *story.relative_due_date;
+  if (due >= start) return;
+  report_at_key(context, "date-order", Severity::Error, source, story, "relative_due_date",
+                "story " + name_of(story) + " is due on " + day(due) + ", " + working_days(gap(due, start)) +
+                    " before it starts (" + day(start) + ")");
 }
 
-void check_date_missing(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
+namespace {
+
+class DateMissing final : public StoryCheck {
+ public:
+  void start(Context&, const TemplateSource&) override {
+    dated_ = false;
+    candidates_.clear();
+  }
+
+  void check(Context&, const TemplateSource&, const Story& story) override {
+    dated_ = dated_ || story.relative_start_date || story.relative_due_date || story.duration;
+    // A parent's own dates are not scheduled (SPEC §5: parents are rolled up).
+    if (!story.is_parent() && lacks_dates(story)) candidates_.push_back(&story);
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
     // A template where no story has a date or a duration is an undated checklist: its
     // schedule means nothing, and an info on every story would be noise.
-    bool dated = false;
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      dated = dated || story.relative_start_date || story.relative_due_date || story.duration;
-    });
-    if (!dated) continue;
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      // A parent's own dates are not scheduled (SPEC §5: parents are rolled up).
-      if (story.is_parent() || any_date_invalid(story)) return;
-      const bool milestone = story.effective_type() == StoryType::Milestone;
-      const bool start = story.relative_start_date.has_value();
-      const bool due = story.relative_due_date.has_value();
-      const bool duration = story.duration.has_value();
-      std::string message;
-      if (due && !start) {
-        message = "story " + name_of(story) + " has relative_due_date " + std::to_string(*story.relative_due_date) +
-                  " but no relative_start_date: the schedule places it by its links alone and does not use the due "
-                  "date";
-      } else if (!milestone && !due && !duration) {
-        // A milestone's length is 0 by definition, and a start alone fixes its day.
-        message = "story " + name_of(story) +
-                  (start ? " has relative_start_date " + std::to_string(*story.relative_start_date) +
-                               " but neither relative_due_date nor duration: the schedule gives it 1 working day"
-                         : " has no relative_start_date, relative_due_date or duration: the schedule gives it 1 "
-                           "working day, placed by its links alone");
-      } else {
-        return;
-      }
-      context.report("date-missing", Severity::Info, source, story.origin.node, std::string(story.origin.pointer),
-                     std::move(message));
-    });
+    if (!dated_) return;
+    for (const Story* story : candidates_) {
+      if (any_date_invalid(*story)) continue;
+      context.report("date-missing", Severity::Info, source, story->origin.node, std::string(story->origin.pointer),
+                     message(*story));
+    }
   }
+
+ private:
+  // A leaf whose dates leave the schedule guessing.
+  static bool lacks_dates(const Story& story) {
+    const bool due = story.relative_due_date.has_value();
+    return (due && !story.relative_start_date) ||
+           (story.effective_type() != StoryType::Milestone && !due && !story.duration);
+  }
+
+  // The finding about a leaf for which lacks_dates().
+  static std::string message(const Story& story) {
+    const bool milestone = story.effective_type() == StoryType::Milestone;
+    const bool start = story.relative_start_date.has_value();
+    const bool due = story.relative_due_date.has_value();
+    const bool duration = story.duration.has_value();
+    if (due && !start) {
+      return "story " + name_of(story) + " has relative_due_date " + std::to_string(*story.relative_due_date) +
+             " but no relative_start_date: the schedule places it by its links alone and does not use the due "
+             "date";
+    }
+    if (!milestone && !due && !duration) {
+      // A milestone's length is 0 by definition, and a start alone fixes its day.
+      return "story " + name_of(story) +
+             (start ? " has relative_start_date " + std::to_string(*story.relative_start_date) +
+                          " but neither relative_due_date nor duration: the schedule gives it 1 working day"
+                    : " has no relative_start_date, relative_due_date or duration: the schedule gives it 1 "
+                      "working day, placed by its links alone");
+    }
+    return {};  // not reached: lacks_dates() is true
+  }
+
+  bool dated_ = false;
+  std::vector<const Story*> candidates_;  // leaves with a finding, unless a date is invalid
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> date_missing_check() {
+  return std::make_unique<DateMissing>();
 }
 
-void check_duration_mismatch(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      if (!story.duration || *story.duration < 0) return;  // negative: a schema finding
-      const json::Value& value = *story.origin.node.find("duration");
-      const std::int64_t duration = *story.duration;
-      const bool dated = story.relative_start_date && story.relative_due_date;
-      if (story.effective_type() == StoryType::Milestone) {
-        if (duration == 0) return;
-        // Only when the dates agree that it is a milestone is 0 surely the right duration.
-        std::optional<Fix> fix;
-        if (dated && *story.relative_start_date == *story.relative_due_date)
-          fix = context.replace_value(source, value, "0");
-        context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
-                       "milestone " + name_of(story) + " has duration " + std::to_string(duration) +
-                           "; a milestone's duration is 0",
-                       std::move(fix));
-        return;
-      }
-      if (!dated || *story.relative_due_date < *story.relative_start_date) return;  // date-order
-      const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
-      if (span == static_cast<std::uint64_t>(duration)) return;
-      std::optional<Fix> fix;
-      if (span <= static_cast<std::uint64_t>(INT64_MAX))
-        fix = context.replace_value(source, value, std::to_string(span));
-      context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
-                     "duration " + std::to_string(duration) + " of story " + name_of(story) +
-                         " differs from its span of " + working_days(span) + " (" + day(*story.relative_start_date) +
-                         " to " + day(*story.relative_due_date) + ")",
-                     std::move(fix));
-    });
+void check_duration_mismatch_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.duration || *story.duration < 0) return;  // negative: a schema finding
+  auto value_of_duration = [&]() -> const json::Value& { return *story.origin.node.find("duration"); };
+  const std::int64_t duration = *story.duration;
+  const bool dated = story.relative_start_date && story.relative_due_date;
+  if (story.effective_type() == StoryType::Milestone) {
+    if (duration == 0) return;
+    // Only when the dates agree that it is a milestone is 0 surely the right duration.
+    std::optional<Fix> fix;
+    const json::Value& value = value_of_duration();
+    if (dated && *story.relative_start_date == *story.relative_due_date)
+      fix = context.replace_value(source, value, "0");
+    context.report(
+        "duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+        "milestone " + name_of(story) + " has duration " + std::to_string(duration) + "; a milestone's duration is 0",
+        std::move(fix));
+    return;
   }
+  if (!dated || *story.relative_due_date < *story.relative_start_date) return;  // date-order
+  const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
+  if (span == static_cast<std::uint64_t>(duration)) return;
+  std::optional<Fix> fix;
+  const json::Value& value = value_of_duration();
+  if (span <= static_cast<std::uint64_t>(INT64_MAX)) fix = context.replace_value(source, value, std::to_string(span));
+  context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+                 "duration " + std::to_string(duration) + " of story " + name_of(story) + " differs from its span of " +
+                     working_days(span) + " (" + day(*story.relative_start_date) + " to " +
+                     day(*story.relative_due_date) + ")",
+                 std::move(fix));
 }
 
-void check_milestone_span(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      if (story.effective_type() != StoryType::Milestone) return;
-      if (!story.relative_start_date || !story.relative_due_date) return;
-      const std::int64_t start = *story.relative_start_date;
-      const std::int64_t due = *story.relative_due_date;
-      if (due <= start) return;  // due before start is date-order's
-      report_at_key(context, "milestone-span", Severity::Warning, source, story, "relative_due_date",
-                    "milestone " + name_of(story) + " starts on " + day(start) + " but is due on " + day(due) + ", " +
-                        working_days(gap(start, due)) + " later; a milestone starts and is due on the same day");
-    });
-  }
+void check_milestone_span_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (story.effective_type() != StoryType::Milestone) return;
+  if (!story.relative_start_date || !story.relative_due_date) return;
+  const std::int64_t start = *story.relative_start_date;
+  const std::int64_t due = *story.relative_due_date;
+  if (due <= start) return;  // due before start is date-order's
+  report_at_key(context, "milestone-span", Severity::Warning, source, story, "relative_due_date",
+                "milestone " + name_of(story) + " starts on " + day(start) + " but is due on " + day(due) + ", " +
+                    working_days(gap(start, due)) + " later; a milestone starts and is due on the same day");
 }
 
 void check_child_outside_parent(Context& context) {
@@ -345,8 +363,9 @@ void check_dependency_violated(Context& context) {
       const Dependency& dep = *link.dependency;
       if (!dep.lag && dep.node.find("lag") != nullptr) continue;
       const Story& owner = graph.story(link.source);
-      if (dep.node.find("source_id") != nullptr &&
-          (!dep.source_id || !owner.temp_id || temp_id_key(*dep.source_id) != temp_id_key(*owner.temp_id)))
+      // The model holds source_id when it is valid; only then is there nothing to look up.
+      if (dep.source_id ? !owner.temp_id || canonical_temp_id(*dep.source_id) != canonical_temp_id(*owner.temp_id)
+                        : dep.node.find("source_id") != nullptr)
         continue;
       check_link(context, source, intervals, earliest, link);
     }

@@ -83,11 +83,8 @@ bool integer_text(std::string_view text) {
 }
 
 template <class Visit>
-void for_each_dependency(Context& context, Visit&& visit) {
-  for (const TemplateSource& source : context.file().templates())
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for (const Dependency& dependency : story.dependencies) visit(source, story, dependency);
-    });
+void for_each_dependency(const Story& story, Visit&& visit) {
+  for (const Dependency& dependency : story.dependencies) visit(dependency);
 }
 
 // Where a finding about a whole dependency, or about one of its keys, points.
@@ -123,98 +120,77 @@ void check_dependency_target_missing(Context& context) {
   }
 }
 
-void check_dependency_source_mismatch(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    std::optional<DependencyGraph> graph;  // built only to name the story a source_id belongs to
-    for_each_story(source.model.stories, [&](const Story& owner, int) {
-      for (const Dependency& dependency : owner.dependencies) {
-        if (!dependency.source_id) continue;  // missing or mistyped: the schema rule's
-        if (owner.temp_id && same_temp_id(*owner.temp_id, *dependency.source_id)) continue;
-        if (!graph) graph.emplace(source.model.stories);
-        const std::size_t named = graph->find(*dependency.source_id);
-        const std::string written_id = temp_id_key(*dependency.source_id);
-        const json::Value& value = *dependency.node.find("source_id");
-        std::string message;
-        if (owner.temp_id) {
-          const std::string own = temp_id_key(*owner.temp_id);
-          message = dependency_name(owner, dependency);
-          message += " is stored on story " + own;
-          message += ", so its source_id should be " + own;
-          message += ", not " + written_id;
-          if (named != DependencyGraph::npos)
-            message += " (or move the dependency to story " + written_id + ", " +
-                       context.line_of(source, graph->story(named).origin.node) + ")";
-        } else if (named != DependencyGraph::npos) {
-          // Without a temp_id of its own, the story is temp-id-missing's finding; a source_id
-          // that names another story is still a mismatch, and the likelier mistake.
-          message = dependency_name(owner, dependency) + " is stored on a story without a temp_id, but its source_id " +
-                    written_id + " is the temp_id of another story (" +
-                    context.line_of(source, graph->story(named).origin.node) +
-                    "): move the dependency there, or give this story a temp_id and use it as source_id";
-        } else {
-          continue;  // temp-id-missing reports the story (it names the dependencies that need an id)
-        }
-        context.report("dependency-source-mismatch", Severity::Error, source, value,
-                       dependency_pointer(owner, dependency, "source_id"), std::move(message));
-      }
-    });
+void check_dependency_source_mismatch_story(Context& context, const TemplateSource& source, const Story& owner) {
+  for (const Dependency& dependency : owner.dependencies) {
+    if (!dependency.source_id) continue;  // missing or mistyped: the schema rule's
+    if (owner.temp_id && same_temp_id(*owner.temp_id, *dependency.source_id)) continue;
+    const DependencyGraph& graph = context.graph(source);  // to name the story a source_id belongs to
+    const std::size_t named = graph.find(*dependency.source_id);
+    const std::string written_id = temp_id_key(*dependency.source_id);
+    const json::Value& value = *dependency.node.find("source_id");
+    std::string message;
+    if (owner.temp_id) {
+      const std::string own = temp_id_key(*owner.temp_id);
+      message = dependency_name(owner, dependency);
+      message += " is stored on story " + own;
+      message += ", so its source_id should be " + own;
+      message += ", not " + written_id;
+      if (named != DependencyGraph::npos)
+        message += " (or move the dependency to story " + written_id + ", " +
+                   context.line_of(source, graph.story(named).origin.node) + ")";
+    } else if (named != DependencyGraph::npos) {
+      // Without a temp_id of its own, the story is temp-id-missing's finding; a source_id
+      // that names another story is still a mismatch, and the likelier mistake.
+      message = dependency_name(owner, dependency) + " is stored on a story without a temp_id, but its source_id " +
+                written_id + " is the temp_id of another story (" +
+                context.line_of(source, graph.story(named).origin.node) +
+                "): move the dependency there, or give this story a temp_id and use it as source_id";
+    } else {
+      continue;  // temp-id-missing reports the story (it names the dependencies that need an id)
+    }
+    context.report("dependency-source-mismatch", Severity::Error, source, value,
+                   dependency_pointer(owner, dependency, "source_id"), std::move(message));
   }
 }
 
-void check_dependency_self(Context& context) {
-  for_each_dependency(context, [&](const TemplateSource& source, const Story& owner, const Dependency& dependency) {
+void check_dependency_self_story(Context& context, const TemplateSource& source, const Story& owner) {
+  for_each_dependency(owner, [&](const Dependency& dependency) {
     if (!owner.temp_id || !dependency.target_id || !same_temp_id(*owner.temp_id, *dependency.target_id)) return;
     context.report("dependency-self", Severity::Error, source, dependency.node, dependency_pointer(owner, dependency),
                    dependency_name(owner, dependency) + " links story " + temp_id_key(*owner.temp_id) + " to itself");
   });
 }
 
-void check_dependency_duplicate(Context& context) {
-  // A link is its source (source_id, or the holding story's temp_id without one), its target
-  // and its type; temp_ids compare as text (canonical_temp_id()).
-  struct Entry {
-    TempId from;
-    TempId to;
-    std::int64_t type;
-    const Story* owner;
-    const Dependency* dependency;
-    [[nodiscard]] bool same_link(const Entry& other) const {
-      return type == other.type && from == other.from && to == other.to;
-    }
-    [[nodiscard]] std::size_t hash() const {
-      const TempIdHash h;
-      return h(from) * 31 + h(to) * 7 + static_cast<std::size_t>(type);
-    }
-  };
-  for (const TemplateSource& source : context.file().templates()) {
-    std::vector<Entry> entries;
-    for_each_story(source.model.stories, [&](const Story& owner, int) {
-      for (const Dependency& dependency : owner.dependencies) {
-        // Links with an invalid target or type are other rules' findings, not comparable here.
-        const std::optional<TempId>& from = dependency.source_id ? dependency.source_id : owner.temp_id;
-        if (!from || !dependency.target_id || !dependency.type || *dependency.type < 0 || *dependency.type > 3)
-          continue;
-        entries.push_back({canonical_temp_id(*from), canonical_temp_id(*dependency.target_id), *dependency.type, &owner,
-                           &dependency});
-      }
-    });
-    // Open addressing over `entries`, in file order: the first of equal links keeps the slot.
+namespace {
+
+// Collects the template's links as the stories go by, and finds those written twice at the end.
+class DependencyDuplicate final : public StoryCheck {
+ public:
+  void start(Context&, const TemplateSource&) override { entries_.clear(); }
+
+  void check(Context&, const TemplateSource&, const Story& owner) override {
+    for (const Dependency& dependency : owner.dependencies)
+      if (std::optional<Key> key = key_of(owner, dependency)) entries_.push_back({key->hash(), &owner, &dependency});
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
+    // Open addressing over `entries_`, in file order: the first of equal links keeps the slot.
     std::size_t slots = 16;
-    while (slots < 2 * entries.size()) slots *= 2;
+    while (slots < 2 * entries_.size()) slots *= 2;
     constexpr std::size_t kFree = static_cast<std::size_t>(-1);
     std::vector<std::size_t> table(slots, kFree);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const Entry& entry = entries[i];
-      std::size_t slot = entry.hash() & (slots - 1);
-      while (table[slot] != kFree && !entries[table[slot]].same_link(entry)) slot = (slot + 1) & (slots - 1);
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& entry = entries_[i];
+      std::size_t slot = entry.hash & (slots - 1);
+      while (table[slot] != kFree && !same_link(entries_[table[slot]], entry)) slot = (slot + 1) & (slots - 1);
       if (table[slot] == kFree) {
         table[slot] = i;
         continue;
       }
-      const Entry& earlier = entries[table[slot]];
+      const Entry& earlier = entries_[table[slot]];
       const Dependency& dependency = *entry.dependency;
       std::string message = "duplicate " + dependency_name(*entry.owner, dependency) + " (" +
-                            std::string(kTypeNames[entry.type]) + "), first at " +
+                            std::string(kTypeNames[*dependency.type]) + "), first at " +
                             context.line_of(source, earlier.dependency->node) + ", " +
                             dependency_pointer(*earlier.owner, *earlier.dependency);
       if (dependency.lag.value_or(0) != earlier.dependency->lag.value_or(0))
@@ -224,10 +200,49 @@ void check_dependency_duplicate(Context& context) {
                      dependency_pointer(*entry.owner, dependency), std::move(message));
     }
   }
+
+ private:
+  // A link: its source (source_id, or the holding story's temp_id without one), its target and
+  // its type; temp_ids compare as text (canonical_temp_id()).
+  struct Key {
+    TempId from;
+    TempId to;
+    std::int64_t type;
+    friend bool operator==(const Key&, const Key&) = default;
+    [[nodiscard]] std::size_t hash() const {
+      const TempIdHash h;
+      return h(from) * 31 + h(to) * 7 + static_cast<std::size_t>(type);
+    }
+  };
+  // Only the hash is kept per link (the key is rebuilt to confirm a match): the list stays small.
+  struct Entry {
+    std::size_t hash;
+    const Story* owner;
+    const Dependency* dependency;
+  };
+
+  // None for links with an invalid target or type: other rules' findings, not comparable here.
+  static std::optional<Key> key_of(const Story& owner, const Dependency& dependency) {
+    const std::optional<TempId>& from = dependency.source_id ? dependency.source_id : owner.temp_id;
+    if (!from || !dependency.target_id || !dependency.type || *dependency.type < 0 || *dependency.type > 3)
+      return std::nullopt;
+    return Key{canonical_temp_id(*from), canonical_temp_id(*dependency.target_id), *dependency.type};
+  }
+  static bool same_link(const Entry& a, const Entry& b) {
+    return a.hash == b.hash && key_of(*a.owner, *a.dependency) == key_of(*b.owner, *b.dependency);
+  }
+
+  std::vector<Entry> entries_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> dependency_duplicate_check() {
+  return std::make_unique<DependencyDuplicate>();
 }
 
-void check_dependency_type_invalid(Context& context) {
-  for_each_dependency(context, [&](const TemplateSource& source, const Story& owner, const Dependency& dependency) {
+void check_dependency_type_invalid_story(Context& context, const TemplateSource& source, const Story& owner) {
+  for_each_dependency(owner, [&](const Dependency& dependency) {
     if (dependency.type && *dependency.type >= 0 && *dependency.type <= 3) return;
     const json::Value* type = dependency.node.find("type");
     if (type != nullptr && type->kind() == json::Kind::Truncated) return;  // nesting-depth's
@@ -261,8 +276,8 @@ void check_dependency_type_invalid(Context& context) {
   });
 }
 
-void check_dependency_lag_invalid(Context& context) {
-  for_each_dependency(context, [&](const TemplateSource& source, const Story& owner, const Dependency& dependency) {
+void check_dependency_lag_invalid_story(Context& context, const TemplateSource& source, const Story& owner) {
+  for_each_dependency(owner, [&](const Dependency& dependency) {
     if (dependency.lag) return;
     const json::Value* lag = dependency.node.find("lag");
     // Absent means 0 working days.

@@ -10,73 +10,97 @@ namespace {
 
 struct Rule {
   RuleInfo info;
-  rules::Check check;
+  rules::Check check = nullptr;             ///< looks at the whole file, or nullptr
+  rules::MakeStoryCheck stories = nullptr;  ///< looks at one story at a time, or nullptr
 };
 
 constexpr std::array kRules = {
-    Rule{{"amount-negative", Severity::Error, "a budget or time estimate is negative"}, rules::check_amount_negative},
+    Rule{{"amount-negative", Severity::Error, "a budget or time estimate is negative"},
+         rules::check_amount_negative,
+         rules::each_story<rules::check_amount_negative_story>},
     Rule{{"amount-overflow", Severity::Error, "an amount, or a roll-up of amounts, does not fit its integer type"},
-         rules::check_amount_overflow},
+         nullptr,
+         rules::amount_overflow_check},
     Rule{{"assignment-invalid", Severity::Error, "an assignment is not an object with an integer assignee_id"},
-         rules::check_assignment_invalid},
+         nullptr,
+         rules::each_story<rules::check_assignment_invalid_story>},
     Rule{{"assignment-unknown", Severity::Warning, "an assignee_id names no entry of project_template_assignments"},
-         rules::check_assignment_unknown},
+         nullptr,
+         rules::assignment_unknown_check},
     Rule{{"budget-unbudgeted-template", Severity::Warning, "a template that is not budgeted carries budgets"},
-         rules::check_budget_unbudgeted_template},
+         nullptr,
+         rules::budget_unbudgeted_template_check},
     Rule{{"checklist-item-invalid", Severity::Error, "a checklist item is not a string, or is empty or blank"},
-         rules::check_checklist_item_invalid},
+         nullptr,
+         rules::each_story<rules::check_checklist_item_invalid_story>},
     Rule{{"child-outside-parent", Severity::Warning, "a sub-story's dates lie (partly) outside its parent's own dates"},
          rules::check_child_outside_parent},
     Rule{{"currency-invalid", Severity::Error, "the template's currency is not an ISO 4217 currency code"},
          rules::check_currency_invalid},
     Rule{{"date-missing", Severity::Info,
           "a leaf story lacks the dates the schedule needs, so it falls back on a guess"},
-         rules::check_date_missing},
+         nullptr,
+         rules::date_missing_check},
     Rule{{"date-order", Severity::Error, "a story's relative_due_date is before its relative_start_date"},
-         rules::check_date_order},
+         nullptr,
+         rules::each_story<rules::check_date_order_story>},
     Rule{{"dependency-cycle", Severity::Error, "dependencies form a cycle (the whole chain is printed)"},
          rules::check_dependency_cycle},
     Rule{{"dependency-duplicate", Severity::Warning, "the same link (source, target, type) is written twice"},
-         rules::check_dependency_duplicate},
+         nullptr,
+         rules::dependency_duplicate_check},
     Rule{{"dependency-lag-invalid", Severity::Error, "a dependency's lag is not an integer number of working days"},
-         rules::check_dependency_lag_invalid},
+         nullptr,
+         rules::each_story<rules::check_dependency_lag_invalid_story>},
     Rule{{"dependency-parent-child", Severity::Error, "a dependency links a story to its own parent or sub-story"},
          rules::check_dependency_parent_child},
-    Rule{{"dependency-self", Severity::Error, "a dependency links a story to itself"}, rules::check_dependency_self},
+    Rule{{"dependency-self", Severity::Error, "a dependency links a story to itself"},
+         nullptr,
+         rules::each_story<rules::check_dependency_self_story>},
     Rule{{"dependency-source-mismatch", Severity::Error,
           "a dependency's source_id is not the temp_id of the story that holds it"},
-         rules::check_dependency_source_mismatch},
+         nullptr,
+         rules::each_story<rules::check_dependency_source_mismatch_story>},
     Rule{{"dependency-target-missing", Severity::Error, "a dependency's target_id names no story"},
          rules::check_dependency_target_missing},
     Rule{{"dependency-type-invalid", Severity::Error, "a dependency's type is missing or not 0, 1, 2 or 3"},
-         rules::check_dependency_type_invalid},
+         nullptr,
+         rules::each_story<rules::check_dependency_type_invalid_story>},
     Rule{{"dependency-violated", Severity::Warning,
           "declared dates break a dependency (which constraint, by how many working days)"},
          rules::check_dependency_violated},
     Rule{{"duplicate-key", Severity::Warning, "the same key appears twice in one object"}, rules::check_duplicate_key},
     Rule{{"duration-mismatch", Severity::Warning,
           "duration differs from the span of the story's dates, or is not 0 on a milestone"},
-         rules::check_duration_mismatch},
+         nullptr,
+         rules::each_story<rules::check_duration_mismatch_story>},
     Rule{{"json-syntax", Severity::Error, "the file is not valid JSON (or not valid UTF-8)"}, rules::check_json_syntax},
     Rule{{"milestone-span", Severity::Warning, "a milestone's relative_due_date is after its relative_start_date"},
-         rules::check_milestone_span},
+         nullptr,
+         rules::each_story<rules::check_milestone_span_story>},
     Rule{{"nesting-depth", Severity::Warning, "arrays and objects nest deeper than the bound (default 256)"},
          rules::check_nesting_depth},
     Rule{{"raw-json-shape", Severity::Info, "the story list is an object with a stories array, not an array"},
          rules::check_raw_json_shape},
     Rule{{"rollup-mismatch", Severity::Warning, "a parent's own estimate differs from the sum of its children's"},
-         rules::check_rollup_mismatch},
+         nullptr,
+         rules::rollup_mismatch_check},
     Rule{{"schema", Severity::Error, "a value has the wrong type or shape for the bundled JSON Schema"},
-         rules::check_schema},
+         rules::check_schema,
+         rules::schema_check},
     Rule{{"story-type-invalid", Severity::Error, "story_type is not task, deliverable or milestone"},
-         rules::check_story_type_invalid},
+         nullptr,
+         rules::each_story<rules::check_story_type_invalid_story>},
     Rule{{"tag-list-format", Severity::Warning, "tag_list has empty, untrimmed or duplicate entries, or is empty"},
-         rules::check_tag_list_format},
+         nullptr,
+         rules::each_story<rules::check_tag_list_format_story>},
     Rule{{"temp-id-duplicate", Severity::Error, "two stories share a temp_id"}, rules::check_temp_id_duplicate},
     Rule{{"temp-id-missing", Severity::Error, "a story has no temp_id (error when its dependencies need one)"},
-         rules::check_temp_id_missing},
+         nullptr,
+         rules::each_story<rules::check_temp_id_missing_story>},
     Rule{{"template-budget-mismatch", Severity::Warning, "the template's budget differs from its stories' total"},
-         rules::check_template_budget_mismatch},
+         nullptr,
+         rules::template_budget_mismatch_check},
     Rule{{"template-duration-mismatch", Severity::Warning,
           "the template's duration differs from its stories' span in working days"},
          rules::check_template_duration_mismatch},
@@ -84,11 +108,15 @@ constexpr std::array kRules = {
          rules::check_template_item_count_mismatch},
     Rule{{"template-title-missing", Severity::Error, "the template has no title, or a blank one"},
          rules::check_template_title_missing},
-    Rule{{"title-missing", Severity::Error, "a story has no title, or a blank one"}, rules::check_title_missing},
+    Rule{{"title-missing", Severity::Error, "a story has no title, or a blank one"},
+         nullptr,
+         rules::each_story<rules::check_title_missing_story>},
     Rule{{"unknown-field", Severity::Info, "a key that is not documented (with a did-you-mean for near misses)"},
-         rules::check_unknown_field},
+         rules::check_unknown_field,
+         rules::each_story<rules::check_unknown_field_story>},
     Rule{{"weight-not-milestone", Severity::Warning, "a story that is not a milestone has a weight"},
-         rules::check_weight_not_milestone},
+         nullptr,
+         rules::each_story<rules::check_weight_not_milestone_story>},
 };
 
 constexpr bool sorted_by_id() {
@@ -121,7 +149,18 @@ const RuleInfo* find_rule(std::string_view id) {
 namespace rules {
 
 void run_all_rules(Context& context) {
-  for (const Rule& rule : kRules) rule.check(context);
+  std::vector<std::unique_ptr<StoryCheck>> story_checks;
+  for (const Rule& rule : kRules) {
+    if (rule.check != nullptr) rule.check(context);
+    if (rule.stories != nullptr) story_checks.push_back(rule.stories());
+  }
+  for (const TemplateSource& source : context.file().templates()) {
+    for (const auto& check : story_checks) check->start(context, source);
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      for (const auto& check : story_checks) check->check(context, source, story);
+    });
+    for (const auto& check : story_checks) check->finish(context, source);
+  }
 }
 
 }  // namespace rules

@@ -65,7 +65,42 @@ class Context {
   std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups_;
 };
 
+/// A rule's look at the file as a whole.
 using Check = void (*)(Context&);
+
+/// A rule's look at one story at a time. run_all_rules() reads the stories of each template once,
+/// in tree order, and hands every story to every story check in turn: fetching a story and its
+/// members from memory costs more than most checks, so one walk serves them all. A check may
+/// keep what it learns between stories and report at the end of a template (`finish`). One
+/// instance serves one lint run.
+class StoryCheck {
+ public:
+  StoryCheck() = default;
+  StoryCheck(const StoryCheck&) = delete;
+  StoryCheck& operator=(const StoryCheck&) = delete;
+  virtual ~StoryCheck() = default;
+
+  /// Before the first story of `source`.
+  virtual void start(Context& /*context*/, const TemplateSource& /*source*/) {}
+  /// Every story of `source`, in tree order (pre-order).
+  virtual void check(Context& context, const TemplateSource& source, const Story& story) = 0;
+  /// After the last story of `source`.
+  virtual void finish(Context& /*context*/, const TemplateSource& /*source*/) {}
+};
+
+using MakeStoryCheck = std::unique_ptr<StoryCheck> (*)();
+
+/// A story check that keeps nothing between stories: a function.
+template <void (*Function)(Context&, const TemplateSource&, const Story&)>
+std::unique_ptr<StoryCheck> each_story() {
+  class Each final : public StoryCheck {
+   public:
+    void check(Context& context, const TemplateSource& source, const Story& story) override {
+      Function(context, source, story);
+    }
+  };
+  return std::make_unique<Each>();
+}
 
 struct SchemaViolation {
   std::string pointer;  ///< of the offending value in the checked document
@@ -79,44 +114,49 @@ struct SchemaViolation {
 /// Runs every registered rule (registry.cpp) on the file of `context`.
 void run_all_rules(Context& context);
 
-// One function per rule; each lives in the file of its family.
+// The checks of each rule, in the file of its family: a function that looks at the file
+// (`check_<rule>`), a function that looks at one story (`check_<rule>_story`, see each_story()),
+// or a story check that keeps state (`<rule>_check()`), or two of them.
 void check_amount_negative(Context& context);
-void check_amount_overflow(Context& context);
-void check_assignment_invalid(Context& context);
-void check_assignment_unknown(Context& context);
-void check_budget_unbudgeted_template(Context& context);
-void check_checklist_item_invalid(Context& context);
+void check_amount_negative_story(Context& context, const TemplateSource& source, const Story& story);
+std::unique_ptr<StoryCheck> amount_overflow_check();
+void check_assignment_invalid_story(Context& context, const TemplateSource& source, const Story& story);
+std::unique_ptr<StoryCheck> assignment_unknown_check();
+std::unique_ptr<StoryCheck> budget_unbudgeted_template_check();
+void check_checklist_item_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_child_outside_parent(Context& context);
 void check_currency_invalid(Context& context);
-void check_date_missing(Context& context);
-void check_date_order(Context& context);
+std::unique_ptr<StoryCheck> date_missing_check();
+void check_date_order_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_cycle(Context& context);
-void check_dependency_duplicate(Context& context);
-void check_dependency_lag_invalid(Context& context);
+std::unique_ptr<StoryCheck> dependency_duplicate_check();
+void check_dependency_lag_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_parent_child(Context& context);
-void check_dependency_self(Context& context);
-void check_dependency_source_mismatch(Context& context);
+void check_dependency_self_story(Context& context, const TemplateSource& source, const Story& story);
+void check_dependency_source_mismatch_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_target_missing(Context& context);
-void check_dependency_type_invalid(Context& context);
+void check_dependency_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_violated(Context& context);
 void check_duplicate_key(Context& context);
-void check_duration_mismatch(Context& context);
+void check_duration_mismatch_story(Context& context, const TemplateSource& source, const Story& story);
 void check_json_syntax(Context& context);
-void check_milestone_span(Context& context);
+void check_milestone_span_story(Context& context, const TemplateSource& source, const Story& story);
 void check_nesting_depth(Context& context);
 void check_raw_json_shape(Context& context);
-void check_rollup_mismatch(Context& context);
+std::unique_ptr<StoryCheck> rollup_mismatch_check();
 void check_schema(Context& context);
-void check_story_type_invalid(Context& context);
-void check_tag_list_format(Context& context);
+std::unique_ptr<StoryCheck> schema_check();
+void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);
+void check_tag_list_format_story(Context& context, const TemplateSource& source, const Story& story);
 void check_temp_id_duplicate(Context& context);
-void check_temp_id_missing(Context& context);
-void check_template_budget_mismatch(Context& context);
+void check_temp_id_missing_story(Context& context, const TemplateSource& source, const Story& story);
+std::unique_ptr<StoryCheck> template_budget_mismatch_check();
 void check_template_duration_mismatch(Context& context);
 void check_template_item_count_mismatch(Context& context);
 void check_template_title_missing(Context& context);
-void check_title_missing(Context& context);
+void check_title_missing_story(Context& context, const TemplateSource& source, const Story& story);
 void check_unknown_field(Context& context);
-void check_weight_not_milestone(Context& context);
+void check_unknown_field_story(Context& context, const TemplateSource& source, const Story& story);
+void check_weight_not_milestone_story(Context& context, const TemplateSource& source, const Story& story);
 
 }  // namespace ptmpl::rules

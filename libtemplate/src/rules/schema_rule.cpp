@@ -4,10 +4,12 @@
 // its own against the schema of its key (a story's `duration` against
 // raw_json.schema.json#/definitions/story/properties/duration, and so on): one finding per
 // bad value, each at its exact place. Values a dedicated rule reports are left to it (kOwned).
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <memory>
+#include <utility>
 
 #include <rapidjson/document.h>
 #include <rapidjson/schema.h>
@@ -27,6 +29,7 @@ namespace {
 struct PlainType {
   bool null = false, boolean = false, integer = false, number = false, string = false, array = false, object = false;
   std::optional<double> minimum, maximum;
+  std::optional<std::uint64_t> min_length;  // of strings, in code points (JSON Schema's minLength)
 
   [[nodiscard]] bool accepts(const json::Value& v) const {
     switch (v.kind()) {
@@ -36,7 +39,7 @@ struct PlainType {
       case json::Kind::False:
         return boolean;
       case json::Kind::String:
-        return string;
+        return string && (!min_length || code_points_at_least(v.text(), *min_length));
       case json::Kind::Array:
         return array;
       case json::Kind::Object:
@@ -46,12 +49,23 @@ struct PlainType {
       case json::Kind::Number:
         break;
     }
-    if (!number && !(integer && v.as_int64())) return false;
+    const std::optional<std::int64_t> n = v.as_int64();
+    if (!number && !(integer && n)) return false;
     if (!minimum && !maximum) return true;
-    double x = v.as_int64() ? static_cast<double>(*v.as_int64()) : std::strtod(std::string(v.text()).c_str(), nullptr);
+    double x = n ? static_cast<double>(*n) : std::strtod(std::string(v.text()).c_str(), nullptr);
     // Near the ends of int64 a double is not exact: let the validator decide.
     if (std::abs(x) > 9.0e15) return false;
     return (!minimum || x >= *minimum) && (!maximum || x <= *maximum);
+  }
+
+  // The text is valid UTF-8 (the reader checked it): every byte that does not continue a
+  // sequence starts a code point.
+  static bool code_points_at_least(std::string_view text, std::uint64_t n) {
+    if (text.size() < n) return false;
+    std::uint64_t count = 0;
+    for (char c : text)
+      if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && ++count >= n) return true;
+    return count >= n;
   }
 
   static std::optional<PlainType> of(const rapidjson::Value& schema) {
@@ -65,6 +79,8 @@ struct PlainType {
         plain.minimum = m.value.GetDouble();
       } else if (key == "maximum" && m.value.IsNumber()) {
         plain.maximum = m.value.GetDouble();
+      } else if (key == "minLength" && m.value.IsUint64()) {
+        plain.min_length = m.value.GetUint64();
       } else if (key == "type") {
         typed = true;
         auto add = [&](std::string_view t) {
@@ -103,118 +119,6 @@ struct PlainType {
   }
 };
 
-struct PropertySchema {
-  std::unique_ptr<rapidjson::Document> wrapper;  // {"$ref": "<file>#<pointer>"}
-  std::unique_ptr<rapidjson::SchemaDocument> validator;
-  const rapidjson::Value* json = nullptr;  // the property's schema, for messages
-  const rapidjson::Document* file = nullptr;
-  std::optional<PlainType> plain;
-};
-
-using Properties = std::map<std::string, PropertySchema, std::less<>>;
-
-class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
- public:
-  Schemas() {
-    parse(raw_text_, "raw_json");
-    parse(template_text_, "template");
-    parse(config_text_, "config");
-    raw_ = std::make_unique<rapidjson::SchemaDocument>(raw_text_, this);
-    template_ = std::make_unique<rapidjson::SchemaDocument>(template_text_, this);
-    config_ = std::make_unique<rapidjson::SchemaDocument>(config_text_, this);
-    whole_config_ = whole("config.schema.json", config_text_);
-    story_ = properties("raw_json.schema.json", raw_text_, "/definitions/story");
-    dependency_ = properties("raw_json.schema.json", raw_text_, "/definitions/dependency");
-    project_template_ = properties("template.schema.json", template_text_, "/definitions/project_template");
-    document_ = properties("template.schema.json", template_text_, "");
-    dependency_required_ = required(raw_text_, "/definitions/dependency");
-  }
-
-  const rapidjson::SchemaDocument* GetRemoteDocument(const char* uri, rapidjson::SizeType length) override {
-    // RapidJSON 1.1 passes the URI one character short ("raw_json.schema.jso"); match the stem.
-    std::string_view name(uri, length);
-    if (name.starts_with("raw_json.schema.jso")) return raw_.get();
-    if (name.starts_with("template.schema.jso")) return template_.get();
-    if (name.starts_with("config.schema.jso")) return config_.get();
-    return nullptr;
-  }
-
-  [[nodiscard]] const Properties& story() const { return story_; }
-  [[nodiscard]] const Properties& dependency() const { return dependency_; }
-  [[nodiscard]] const Properties& project_template() const { return project_template_; }
-  [[nodiscard]] const Properties& document() const { return document_; }
-  [[nodiscard]] const std::vector<std::string>& dependency_required() const { return dependency_required_; }
-  [[nodiscard]] const PropertySchema& whole_config() const { return whole_config_; }
-  [[nodiscard]] const rapidjson::Document* file(std::string_view name) const {
-    if (name.starts_with("raw_json.schema.json")) return &raw_text_;
-    if (name.starts_with("template.schema.json")) return &template_text_;
-    if (name.starts_with("config.schema.json")) return &config_text_;
-    return nullptr;
-  }
-
-  static const Schemas& get() {
-    static const Schemas schemas;  // immutable once built; thread-safe initialisation
-    return schemas;
-  }
-
- private:
-  static void parse(rapidjson::Document& doc, std::string_view name) {
-    std::string_view text = bundled_schema(name).value_or("{}");
-    doc.Parse(text.data(), text.size());
-  }
-
-  Properties properties(const std::string& file, const rapidjson::Document& doc, const std::string& object) {
-    Properties out;
-    const rapidjson::Value* props = rapidjson::Pointer((object + "/properties").c_str()).Get(doc);
-    if (props == nullptr || !props->IsObject()) return out;
-    for (const auto& m : props->GetObject()) {
-      std::string key = m.name.GetString();
-      PropertySchema p;
-      p.wrapper = std::make_unique<rapidjson::Document>();
-      std::string ref = file;
-      ref.append("#").append(object).append("/properties/").append(json::pointer_escape(key));
-      p.wrapper->SetObject();
-      p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
-      p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
-      p.json = &m.value;
-      p.file = &doc;
-      p.plain = PlainType::of(m.value);
-      out.emplace(key, std::move(p));
-    }
-    return out;
-  }
-
-  PropertySchema whole(const std::string& file, const rapidjson::Document& doc) {
-    PropertySchema p;
-    p.wrapper = std::make_unique<rapidjson::Document>();
-    p.wrapper->SetObject();
-    p.wrapper->AddMember("$ref", rapidjson::Value((file + "#").c_str(), p.wrapper->GetAllocator()),
-                         p.wrapper->GetAllocator());
-    p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
-    p.json = &doc;
-    p.file = &doc;
-    return p;
-  }
-
-  static std::vector<std::string> required(const rapidjson::Document& doc, const std::string& object) {
-    std::vector<std::string> out;
-    const rapidjson::Value* list = rapidjson::Pointer((object + "/required").c_str()).Get(doc);
-    if (list != nullptr && list->IsArray())
-      for (const auto& key : list->GetArray()) out.emplace_back(key.GetString());
-    return out;
-  }
-
-  rapidjson::Document raw_text_;
-  rapidjson::Document template_text_;
-  rapidjson::Document config_text_;
-  std::unique_ptr<rapidjson::SchemaDocument> raw_;
-  std::unique_ptr<rapidjson::SchemaDocument> template_;
-  std::unique_ptr<rapidjson::SchemaDocument> config_;
-  PropertySchema whole_config_;
-  Properties story_, dependency_, project_template_, document_;
-  std::vector<std::string> dependency_required_;
-};
-
 // Values a dedicated rule checks, which the schema rule therefore leaves alone — as soon as
 // that rule is registered. `when` narrows it to values of one kind (a non-string title, say,
 // is still a schema finding).
@@ -241,24 +145,187 @@ constexpr Owned kOwned[] = {
     {"project_template", "budget", When::Number, "amount-negative"},
 };
 
-bool owned_elsewhere(std::string_view object, std::string_view key, const json::Value& value) {
-  for (const Owned& owned : kOwned) {
-    if (owned.object != object || owned.key != key || find_rule(owned.rule) == nullptr) continue;
-    switch (owned.when) {
-      case When::Always:
-        return true;
-      case When::String:
-        return value.is_string();
-      case When::Array:
-        return value.is_array();
-      case When::Integer:
-        return value.is_integer_spelling();
-      case When::Number:
-        return value.is_number();
-    }
+// The entry of kOwned that takes `key` of `object` away from the schema rule, if its rule is
+// registered; looked up once per property, when the schemas are loaded.
+const Owned* owner_of(std::string_view object, std::string_view key) {
+  for (const Owned& owned : kOwned)
+    if (owned.object == object && owned.key == key && find_rule(owned.rule) != nullptr) return &owned;
+  return nullptr;
+}
+
+bool owned_elsewhere(const Owned* owned, const json::Value& value) {
+  if (owned == nullptr) return false;
+  switch (owned->when) {
+    case When::Always:
+      return true;
+    case When::String:
+      return value.is_string();
+    case When::Array:
+      return value.is_array();
+    case When::Integer:
+      return value.is_integer_spelling();
+    case When::Number:
+      return value.is_number();
   }
   return false;
 }
+
+bool owned_elsewhere(std::string_view object, std::string_view key, const json::Value& value) {
+  return owned_elsewhere(owner_of(object, key), value);
+}
+
+struct PropertySchema {
+  std::unique_ptr<rapidjson::Document> wrapper;  // {"$ref": "<file>#<pointer>"}
+  std::unique_ptr<rapidjson::SchemaDocument> validator;
+  const rapidjson::Value* json = nullptr;  // the property's schema, for messages
+  const rapidjson::Document* file = nullptr;
+  std::optional<PlainType> plain;
+  const Owned* owned = nullptr;  // the rule that checks values of this key instead, if any
+};
+
+// The properties of one kind of object, in the schema's order. Objects usually list their keys
+// in that order too (the canonical form does), so a lookup starts after the previous match
+// (`cursor`, one per object) and most keys are found at the first comparison.
+class Properties {
+ public:
+  void add(std::string key, PropertySchema schema) { entries_.push_back({std::move(key), std::move(schema)}); }
+
+  /// The schema of `key` and its index (< size()), or nullptr.
+  const PropertySchema* find(std::string_view key, std::size_t& cursor, std::size_t* index = nullptr) const {
+    for (std::size_t n = 0, i = cursor; n < entries_.size(); ++n, ++i) {
+      if (i >= entries_.size()) i = 0;
+      const std::string& name = entries_[i].first;
+      if (name.size() != key.size() || name != key) continue;
+      cursor = i + 1;
+      if (index != nullptr) *index = i;
+      return &entries_[i].second;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] std::size_t size() const { return entries_.size(); }
+
+ private:
+  std::vector<std::pair<std::string, PropertySchema>> entries_;
+};
+
+// A key an object must write, and its index among the object's properties (npos if none).
+struct RequiredKey {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::string key;
+  std::size_t property = npos;
+};
+
+class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
+ public:
+  Schemas() {
+    parse(raw_text_, "raw_json");
+    parse(template_text_, "template");
+    parse(config_text_, "config");
+    raw_ = std::make_unique<rapidjson::SchemaDocument>(raw_text_, this);
+    template_ = std::make_unique<rapidjson::SchemaDocument>(template_text_, this);
+    config_ = std::make_unique<rapidjson::SchemaDocument>(config_text_, this);
+    whole_config_ = whole("config.schema.json", config_text_);
+    story_ = properties("raw_json.schema.json", raw_text_, "/definitions/story", "story");
+    dependency_ = properties("raw_json.schema.json", raw_text_, "/definitions/dependency", "dependency");
+    project_template_ =
+        properties("template.schema.json", template_text_, "/definitions/project_template", "project_template");
+    document_ = properties("template.schema.json", template_text_, "", "document");
+    dependency_required_ = required(raw_text_, "/definitions/dependency", dependency_);
+  }
+
+  const rapidjson::SchemaDocument* GetRemoteDocument(const char* uri, rapidjson::SizeType length) override {
+    // RapidJSON 1.1 passes the URI one character short ("raw_json.schema.jso"); match the stem.
+    std::string_view name(uri, length);
+    if (name.starts_with("raw_json.schema.jso")) return raw_.get();
+    if (name.starts_with("template.schema.jso")) return template_.get();
+    if (name.starts_with("config.schema.jso")) return config_.get();
+    return nullptr;
+  }
+
+  [[nodiscard]] const Properties& story() const { return story_; }
+  [[nodiscard]] const Properties& dependency() const { return dependency_; }
+  [[nodiscard]] const Properties& project_template() const { return project_template_; }
+  [[nodiscard]] const Properties& document() const { return document_; }
+  [[nodiscard]] const std::vector<RequiredKey>& dependency_required() const { return dependency_required_; }
+  [[nodiscard]] const PropertySchema& whole_config() const { return whole_config_; }
+  [[nodiscard]] const rapidjson::Document* file(std::string_view name) const {
+    if (name.starts_with("raw_json.schema.json")) return &raw_text_;
+    if (name.starts_with("template.schema.json")) return &template_text_;
+    if (name.starts_with("config.schema.json")) return &config_text_;
+    return nullptr;
+  }
+
+  static const Schemas& get() {
+    static const Schemas schemas;  // immutable once built; thread-safe initialisation
+    return schemas;
+  }
+
+ private:
+  static void parse(rapidjson::Document& doc, std::string_view name) {
+    std::string_view text = bundled_schema(name).value_or("{}");
+    doc.Parse(text.data(), text.size());
+  }
+
+  Properties properties(const std::string& file, const rapidjson::Document& doc, const std::string& object,
+                        std::string_view kind) {
+    Properties out;
+    const rapidjson::Value* props = rapidjson::Pointer((object + "/properties").c_str()).Get(doc);
+    if (props == nullptr || !props->IsObject()) return out;
+    for (const auto& m : props->GetObject()) {
+      std::string key = m.name.GetString();
+      PropertySchema p;
+      p.wrapper = std::make_unique<rapidjson::Document>();
+      std::string ref = file;
+      ref.append("#").append(object).append("/properties/").append(json::pointer_escape(key));
+      p.wrapper->SetObject();
+      p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
+      p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
+      p.json = &m.value;
+      p.file = &doc;
+      p.plain = PlainType::of(m.value);
+      p.owned = owner_of(kind, key);
+      out.add(key, std::move(p));
+    }
+    return out;
+  }
+
+  PropertySchema whole(const std::string& file, const rapidjson::Document& doc) {
+    PropertySchema p;
+    p.wrapper = std::make_unique<rapidjson::Document>();
+    p.wrapper->SetObject();
+    p.wrapper->AddMember("$ref", rapidjson::Value((file + "#").c_str(), p.wrapper->GetAllocator()),
+                         p.wrapper->GetAllocator());
+    p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
+    p.json = &doc;
+    p.file = &doc;
+    return p;
+  }
+
+  static std::vector<RequiredKey> required(const rapidjson::Document& doc, const std::string& object,
+                                           const Properties& properties) {
+    std::vector<RequiredKey> out;
+    const rapidjson::Value* list = rapidjson::Pointer((object + "/required").c_str()).Get(doc);
+    if (list != nullptr && list->IsArray()) {
+      for (const auto& key : list->GetArray()) {
+        RequiredKey& required = out.emplace_back();
+        required.key = key.GetString();
+        std::size_t cursor = 0;
+        if (properties.find(required.key, cursor, &required.property) == nullptr) required.property = RequiredKey::npos;
+      }
+    }
+    return out;
+  }
+
+  rapidjson::Document raw_text_;
+  rapidjson::Document template_text_;
+  rapidjson::Document config_text_;
+  std::unique_ptr<rapidjson::SchemaDocument> raw_;
+  std::unique_ptr<rapidjson::SchemaDocument> template_;
+  std::unique_ptr<rapidjson::SchemaDocument> config_;
+  PropertySchema whole_config_;
+  Properties story_, dependency_, project_template_, document_;
+  std::vector<RequiredKey> dependency_required_;
+};
 
 // Sends `v` to the validator as SAX events; of duplicate keys only the last (the one the
 // service keeps). Depth is bounded by the parser's nesting bound.
@@ -474,83 +541,149 @@ class Reporter {
   bool in_stories_;
 };
 
-// Each member of `object` (last of duplicates) against the schema of its key, except those
-// `skip` leaves to other checks.
-template <class Skip>
-void check_members(const Reporter& report, const json::Value& object, const std::string& pointer,
-                   const Properties& properties, Skip&& skip) {
-  std::vector<bool> last = json::last_occurrences(object);
-  for (std::size_t i = 0; i < object.members().size(); ++i) {
-    const json::Member& m = object.members()[i];
-    std::string_view key = m.key.text();
-    // Values below the nesting bound were not read; nesting-depth reports them.
-    if (!last[i] || m.value.kind() == json::Kind::Truncated || skip(key, m.value)) continue;
-    auto property = properties.find(key);
-    if (property == properties.end()) continue;  // unknown keys are allowed
-    if (auto violation = validate(property->second, m.value, key)) {
-      const json::Value* at = json::resolve_pointer(m.value, violation->pointer);
-      report(at != nullptr ? *at : m.value, pointer + "/" + json::pointer_escape(key) + violation->pointer,
-             violation->message);
-    }
-  }
+// Appends "/<index>" to a JSON pointer.
+void append_index(std::string& pointer, std::size_t index) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  pointer += '/';
+  pointer.append(digits, end);
 }
 
-void check_dependencies(const Reporter& report, const json::Value& list, const std::string& prefix) {
+// Each member of `object` (last of duplicates) against the schema of its key, except those
+// `checked_elsewhere` leaves to other checks. Returns the properties the object writes, for
+// its required keys: bit i for the property at index i of `properties` (the first 64).
+template <class CheckedElsewhere>
+std::uint64_t check_members(const Reporter& report, const json::Value& object, std::string_view pointer,
+                            const Properties& properties, CheckedElsewhere&& checked_elsewhere) {
+  std::vector<bool> last;  // which members are the last of their key; only needed with duplicates
+  if (!object.unique_keys()) last = json::last_occurrences(object);
+  std::uint64_t written = 0;
+  std::size_t cursor = 0;
+  const std::span<const json::Member> members = object.members();
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const json::Member& m = members[i];
+    std::string_view key = m.key.text();
+    std::size_t index = 0;
+    const PropertySchema* property = properties.find(key, cursor, &index);
+    if (property == nullptr) continue;  // unknown keys are allowed
+    if (index < 64) written |= std::uint64_t{1} << index;
+    // Values below the nesting bound were not read; nesting-depth reports them.
+    if ((!last.empty() && !last[i]) || m.value.kind() == json::Kind::Truncated ||
+        checked_elsewhere(key, m.value, *property))
+      continue;
+    if (auto violation = validate(*property, m.value, key)) {
+      const json::Value* at = json::resolve_pointer(m.value, violation->pointer);
+      std::string place(pointer);
+      place += '/';
+      place += json::pointer_escape(key);
+      place += violation->pointer;
+      report(at != nullptr ? *at : m.value, std::move(place), violation->message);
+    }
+  }
+  return written;
+}
+
+// `path` is the pointer of the list; it is restored before returning.
+void check_dependencies(const Reporter& report, const json::Value& list, std::string& path) {
   const Schemas& schemas = Schemas::get();
+  const std::size_t list_size = path.size();
   for (std::size_t i = 0; i < list.items().size(); ++i) {
     const json::Value& dep = list.items()[i];
-    std::string pointer = prefix + "/" + std::to_string(i);
     if (dep.kind() == json::Kind::Truncated) continue;
+    path.resize(list_size);
+    append_index(path, i);
     if (!dep.is_object()) {
-      report(dep, pointer, "a dependency must be an object, found " + describe_kind(dep));
+      report(dep, path, "a dependency must be an object, found " + describe_kind(dep));
       continue;
     }
-    for (const std::string& key : schemas.dependency_required())
-      if (dep.find(key) == nullptr && !owned_elsewhere("dependency", key, json::Value{}))
-        report(dep, pointer, "the dependency is missing the required key `" + key + "`");
-    check_members(report, dep, pointer, schemas.dependency(),
-                  [](std::string_view key, const json::Value& v) { return owned_elsewhere("dependency", key, v); });
-  }
-}
-
-// One story's own values; returns its sub_stories array, if it has one, for the caller.
-const json::Value* check_story(const Reporter& report, const json::Value& story, const std::string& pointer) {
-  if (story.kind() == json::Kind::Truncated) return nullptr;
-  if (!story.is_object()) {
-    report(story, pointer, "a story must be an object, found " + describe_kind(story));
-    return nullptr;
-  }
-  check_members(report, story, pointer, Schemas::get().story(), [](std::string_view key, const json::Value& v) {
-    // Lists of stories and dependencies are checked item by item.
-    return owned_elsewhere("story", key, v) || ((key == "sub_stories" || key == "dependencies") && v.is_array());
-  });
-  if (const json::Value* deps = story.find("dependencies"); deps != nullptr && deps->is_array())
-    check_dependencies(report, *deps, pointer + "/dependencies");
-  const json::Value* children = story.find("sub_stories");
-  return children != nullptr && children->is_array() ? children : nullptr;
-}
-
-// Every story of a list and below it, with an explicit stack: nesting may be thousands deep.
-void check_stories(const Reporter& report, const json::Value& top, const std::string& prefix) {
-  struct Level {
-    std::span<const json::Value> items;
-    std::size_t next;
-    std::string prefix;
-  };
-  std::vector<Level> stack;
-  stack.push_back({top.items(), 0, prefix});
-  while (!stack.empty()) {
-    Level& level = stack.back();
-    if (level.next == level.items.size()) {
-      stack.pop_back();
-      continue;
+    const std::uint64_t written =
+        check_members(report, dep, path, schemas.dependency(),
+                      [](std::string_view, const json::Value& v, const PropertySchema& property) {
+                        return owned_elsewhere(property.owned, v);
+                      });
+    for (const RequiredKey& required : schemas.dependency_required()) {
+      const bool present =
+          required.property < 64 ? (written >> required.property & 1) != 0 : dep.find(required.key) != nullptr;
+      if (!present && !owned_elsewhere("dependency", required.key, json::Value{}))
+        report(dep, path, "the dependency is missing the required key `" + required.key + "`");
     }
-    std::size_t i = level.next++;
-    std::string pointer = level.prefix + "/" + std::to_string(i);
-    if (const json::Value* children = check_story(report, level.items[i], pointer))
-      stack.push_back({children->items(), 0, pointer + "/sub_stories"});  // `level` is not used after this
   }
+  path.resize(list_size);
 }
+
+// One story's own values (`story` is an object); returns its sub_stories array, if it has
+// one, for the caller. `path` is the story's pointer; it is restored before returning.
+const json::Value* check_story(const Reporter& report, const json::Value& story, std::string& path) {
+  // Lists of stories and dependencies (the last of each key, as the model reads them) are
+  // checked item by item.
+  const json::Value* children = nullptr;
+  const json::Value* dependencies = nullptr;
+  check_members(report, story, path, Schemas::get().story(),
+                [&](std::string_view key, const json::Value& v, const PropertySchema& property) {
+                  if (key == "sub_stories") {
+                    children = v.is_array() ? &v : nullptr;
+                    return children != nullptr;
+                  }
+                  if (key == "dependencies") {
+                    dependencies = v.is_array() ? &v : nullptr;
+                    return dependencies != nullptr;
+                  }
+                  return owned_elsewhere(property.owned, v);
+                });
+  if (dependencies != nullptr) {
+    const std::size_t story_size = path.size();
+    path += "/dependencies";
+    check_dependencies(report, *dependencies, path);
+    path.resize(story_size);
+  }
+  return children;
+}
+
+// The items of a story list that are not objects (the model, and so the story checks, see
+// only the objects). Values below the nesting bound are nesting-depth's.
+void check_non_objects(const Reporter& report, const json::Value& list, std::string& path) {
+  const std::size_t list_size = path.size();
+  for (std::size_t i = 0; i < list.items().size(); ++i) {
+    const json::Value& item = list.items()[i];
+    if (item.is_object() || item.kind() == json::Kind::Truncated) continue;
+    path.resize(list_size);
+    append_index(path, i);
+    report(item, path, "a story must be an object, found " + describe_kind(item));
+  }
+  path.resize(list_size);
+}
+
+// False when the file is not a template at all: check_schema() reports that alone.
+bool stories_checked(const TemplateFile& file) {
+  if (!file.document().ok() || file.shape() == Shape::Unknown) return false;
+  return file.shape() != Shape::TemplateDocument || file.document().root().find("project_template")->is_object();
+}
+
+// The stories, in the walk that every story check shares (run_all_rules()): each story is
+// the model's, which holds every object of the story lists, with its pointer.
+class SchemaStories final : public StoryCheck {
+ public:
+  void start(Context& context, const TemplateSource& source) override {
+    active_ = stories_checked(context.file());
+    if (!active_ || source.story_list == nullptr) return;
+    path_ = source.story_prefix;
+    check_non_objects(Reporter(context, source, true), *source.story_list, path_);
+  }
+
+  void check(Context& context, const TemplateSource& source, const Story& story) override {
+    if (!active_) return;
+    const Reporter report(context, source, true);
+    path_ = story.origin.pointer;
+    if (const json::Value* children = check_story(report, story.origin.node, path_)) {
+      path_ += "/sub_stories";
+      check_non_objects(report, *children, path_);
+    }
+  }
+
+ private:
+  bool active_ = false;
+  std::string path_;  // the pointer of the story being checked, reused
+};
 
 void check_template_fields(Context& context, const TemplateSource& source) {
   const TemplateFile& file = context.file();
@@ -560,12 +693,13 @@ void check_template_fields(Context& context, const TemplateSource& source) {
   const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
   if (pt == nullptr) return;
   if (file.shape() == Shape::TemplateDocument)
-    check_members(report, root, "", schemas.document(),
-                  [](std::string_view key, const json::Value&) { return key == "project_template"; });
-  check_members(
-      report, *pt, source.template_pointer, schemas.project_template(), [](std::string_view key, const json::Value& v) {
-        return owned_elsewhere("project_template", key, v) || (key == "raw_json" && (v.is_array() || v.is_string()));
-      });
+    check_members(
+        report, root, "", schemas.document(),
+        [](std::string_view key, const json::Value&, const PropertySchema&) { return key == "project_template"; });
+  check_members(report, *pt, source.template_pointer, schemas.project_template(),
+                [](std::string_view key, const json::Value& v, const PropertySchema& property) {
+                  return owned_elsewhere(property.owned, v) || (key == "raw_json" && (v.is_array() || v.is_string()));
+                });
 }
 
 }  // namespace
@@ -577,6 +711,7 @@ std::optional<SchemaViolation> check_config_schema(const json::Value& config) {
 }
 
 void check_schema(Context& context) {
+  // The template's own fields; its stories are schema_check()'s.
   const TemplateFile& file = context.file();
   if (!file.document().ok()) return;
   const json::Value& root = file.document().root();
@@ -599,9 +734,11 @@ void check_schema(Context& context) {
                      "the raw_json string must hold a JSON array of stories, found " +
                          describe_kind(source.story_document->root()));
     }
-    if (source.story_list != nullptr)
-      check_stories(Reporter(context, source, true), *source.story_list, source.story_prefix);
   }
+}
+
+std::unique_ptr<StoryCheck> schema_check() {
+  return std::make_unique<SchemaStories>();
 }
 
 }  // namespace ptmpl::rules

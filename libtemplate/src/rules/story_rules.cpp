@@ -1,6 +1,7 @@
 // Rules about a single story's own fields: title-missing, story-type-invalid,
 // checklist-item-invalid, tag-list-format, assignment-invalid, assignment-unknown,
 // weight-not-milestone.
+#include <algorithm>
 #include <set>
 #include <unordered_set>
 
@@ -48,15 +49,18 @@ std::string key_pointer(const Story& story, std::string_view key) {
 }
 
 // Items of an array-valued key of a story (the last of duplicate keys, as the model reads it),
-// each with its pointer; values below the nesting bound are left to nesting-depth.
+// each with a function that builds its pointer (only findings need one); values below the
+// nesting bound are left to nesting-depth. `in_model` is the model's reading of the key: when
+// absent, the key is missing or not an array, and its members need not be searched.
 template <class Visit>
-void for_each_item(const Story& story, std::string_view key, Visit&& visit) {
+void for_each_item(const Story& story, std::string_view key, bool in_model, Visit&& visit) {
+  if (!in_model) return;
   const json::Value* list = story.origin.node.find(key);
   if (list == nullptr || !list->is_array()) return;
   for (std::size_t i = 0; i < list->items().size(); ++i) {
     const json::Value& item = list->items()[i];
     if (item.kind() == json::Kind::Truncated) continue;
-    visit(item, key_pointer(story, key) + "/" + std::to_string(i));
+    visit(item, [&story, key, i] { return key_pointer(story, key) + "/" + std::to_string(i); });
   }
 }
 
@@ -103,6 +107,39 @@ TagListReport inspect_tag_list(std::string_view list) {
   return r;
 }
 
+bool same_folded(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// True when inspect_tag_list() would find nothing: no empty or untrimmed entry, no duplicate.
+// Most tag lists are like that; this answers without allocating (lists of more than a few
+// entries are left to inspect_tag_list()).
+bool tag_list_is_clean(std::string_view list) {
+  constexpr std::size_t kMaxTags = 16;
+  std::string_view tags[kMaxTags];
+  std::size_t n = 0;
+  for (std::size_t start = 0;;) {
+    std::size_t comma = list.find(',', start);
+    std::string_view entry = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    std::string_view tag = trimmed(entry);
+    if (tag.empty() || n == kMaxTags) return false;
+    std::string_view expected_lead = n == 0 || entry.front() != ' ' ? "" : " ";
+    if (entry.size() != tag.size() + expected_lead.size() || !entry.starts_with(expected_lead)) return false;
+    for (std::size_t k = 0; k < n; ++k)
+      if (same_folded(tags[k], tag)) return false;
+    tags[n++] = tag;
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
 std::string count(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
@@ -115,156 +152,156 @@ std::string quoted_list(const std::vector<std::string_view>& items) {
 
 }  // namespace
 
-void check_title_missing(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      const json::Value* title = story.origin.node.find("title");
-      if (title == nullptr)
-        context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
-                       "story has no title");
-      else if (title->is_string() && is_blank(title->text()))
-        context.report("title-missing", Severity::Error, source, *title, std::string(story.origin.pointer) + "/title",
-                       "story title is blank");
-    });
-  }
+void check_title_missing_story(Context& context, const TemplateSource& source, const Story& story) {
+  // The model holds a string title: only a blank one, or none, needs the tree.
+  if (story.title && !is_blank(*story.title)) return;
+  const json::Value* title = story.origin.node.find("title");
+  if (title == nullptr)
+    context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
+                   "story has no title");
+  else if (title->is_string() && is_blank(title->text()))
+    context.report("title-missing", Severity::Error, source, *title, std::string(story.origin.pointer) + "/title",
+                   "story title is blank");
 }
 
-void check_story_type_invalid(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      const json::Value* type = story.origin.node.find("story_type");
-      if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
-      std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
-      context.report("story-type-invalid", Severity::Error, source, *type,
-                     std::string(story.origin.pointer) + "/story_type",
-                     "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
-    });
-  }
+void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (story.story_type) return;  // the model holds only valid types
+  const json::Value* type = story.origin.node.find("story_type");
+  if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
+  std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
+  context.report("story-type-invalid", Severity::Error, source, *type,
+                 std::string(story.origin.pointer) + "/story_type",
+                 "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
 }
 
-void check_checklist_item_invalid(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "checklist", [&](const json::Value& item, std::string pointer) {
-        if (!item.is_string())
-          context.report(
-              "checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
-              "checklist item of " + story_name(story) + " is " + describe(item) + "; checklist items are strings");
-        else if (is_blank(item.text()))
-          context.report("checklist-item-invalid", Severity::Error, source, item, std::move(pointer),
-                         "checklist item of " + story_name(story) + (item.text().empty() ? " is empty" : " is blank"));
-      });
-    });
-  }
+void check_checklist_item_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
+  for_each_item(story, "checklist", story.checklist.has_value(), [&](const json::Value& item, auto pointer) {
+    if (!item.is_string())
+      context.report(
+          "checklist-item-invalid", Severity::Error, source, item, pointer(),
+          "checklist item of " + story_name(story) + " is " + describe(item) + "; checklist items are strings");
+    else if (is_blank(item.text()))
+      context.report("checklist-item-invalid", Severity::Error, source, item, pointer(),
+                     "checklist item of " + story_name(story) + (item.text().empty() ? " is empty" : " is blank"));
+  });
 }
 
-void check_tag_list_format(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      const json::Value* value = story.origin.node.find("tag_list");
-      if (value == nullptr || !value->is_string()) return;
-      std::string_view list = value->text();
-      std::string pointer = key_pointer(story, "tag_list");
-      if (is_blank(list)) {
-        context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
-                       "tag_list of " + story_name(story) + (list.empty() ? " is empty" : " is blank") +
-                           "; leave the key out when the story has no tags");
-        return;
-      }
-      TagListReport r = inspect_tag_list(list);
-      std::vector<std::string> problems;
-      if (r.empty_entries > 0) problems.push_back(count(r.empty_entries, "empty entry", "empty entries"));
-      if (!r.untrimmed.empty())
-        problems.push_back(count(r.untrimmed.size(), "untrimmed entry", "untrimmed entries") + " (" +
-                           quoted_list(r.untrimmed) + ")");
-      if (!r.duplicates.empty())
-        problems.push_back(count(r.duplicates.size(), "duplicate tag", "duplicate tags") + " (" +
-                           quoted_list(r.duplicates) + ")");
-      if (problems.empty()) return;
-      std::string message = "tag_list " + quoted(list) + " of " + story_name(story) + " has ";
-      for (std::size_t i = 0; i < problems.size(); ++i)
-        message += (i == 0 ? "" : i + 1 == problems.size() ? " and " : ", ") + problems[i];
-      if (r.normalised.empty()) {
-        // Only commas: no tag remains, and an empty tag_list is no better; the author decides.
-        context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
-                       message + " and no tag; leave the key out when the story has no tags");
-        return;
-      }
-      message += "; normalised: " + quoted(r.normalised);
-      context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer), std::move(message),
-                     context.replace_value(source, *value, quoted(r.normalised)));
-    });
+void check_tag_list_format_story(Context& context, const TemplateSource& source, const Story& story) {
+  // The model holds the last tag_list written when it is a string.
+  if (!story.tag_list || tag_list_is_clean(*story.tag_list)) return;
+  const json::Value* value = story.origin.node.find("tag_list");
+  if (value == nullptr || !value->is_string()) return;
+  std::string_view list = value->text();
+  std::string pointer = key_pointer(story, "tag_list");
+  if (is_blank(list)) {
+    context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
+                   "tag_list of " + story_name(story) + (list.empty() ? " is empty" : " is blank") +
+                       "; leave the key out when the story has no tags");
+    return;
   }
+  TagListReport r = inspect_tag_list(list);
+  std::vector<std::string> problems;
+  if (r.empty_entries > 0) problems.push_back(count(r.empty_entries, "empty entry", "empty entries"));
+  if (!r.untrimmed.empty())
+    problems.push_back(count(r.untrimmed.size(), "untrimmed entry", "untrimmed entries") + " (" +
+                       quoted_list(r.untrimmed) + ")");
+  if (!r.duplicates.empty())
+    problems.push_back(count(r.duplicates.size(), "duplicate tag", "duplicate tags") + " (" +
+                       quoted_list(r.duplicates) + ")");
+  if (problems.empty()) return;
+  std::string message = "tag_list " + quoted(list) + " of " + story_name(story) + " has ";
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    message += (i == 0 ? "" : i + 1 == problems.size() ? " and " : ", ") + problems[i];
+  if (r.normalised.empty()) {
+    // Only commas: no tag remains, and an empty tag_list is no better; the author decides.
+    context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer),
+                   message + " and no tag; leave the key out when the story has no tags");
+    return;
+  }
+  message += "; normalised: " + quoted(r.normalised);
+  context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer), std::move(message),
+                 context.replace_value(source, *value, quoted(r.normalised)));
 }
 
-void check_assignment_invalid(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
-        if (!item.is_object()) {
-          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
-                         "assignment of " + story_name(story) + " is " + describe(item) +
-                             "; an assignment is an object {\"assignee_id\": <integer>}");
-          return;
-        }
-        const json::Value* id = item.find("assignee_id");
-        if (id == nullptr) {
-          context.report("assignment-invalid", Severity::Error, source, item, std::move(pointer),
-                         "assignment of " + story_name(story) + " has no assignee_id");
-        } else if (!id->as_int64()) {
-          std::string why = id->is_integer_spelling()
-                                ? " is out of range: " + std::string(id->text()) + " does not fit in a 64-bit integer"
-                                : " is " + describe(*id) + ", not an integer";
-          context.report("assignment-invalid", Severity::Error, source, *id, pointer + "/assignee_id",
-                         "assignee_id of " + story_name(story) + why);
-        }
-      });
-    });
-  }
+void check_assignment_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
+  for_each_item(story, "assignments", story.assignments.has_value(), [&](const json::Value& item, auto pointer) {
+    if (!item.is_object()) {
+      context.report("assignment-invalid", Severity::Error, source, item, pointer(),
+                     "assignment of " + story_name(story) + " is " + describe(item) +
+                         "; an assignment is an object {\"assignee_id\": <integer>}");
+      return;
+    }
+    const json::Value* id = item.find("assignee_id");
+    if (id == nullptr) {
+      context.report("assignment-invalid", Severity::Error, source, item, pointer(),
+                     "assignment of " + story_name(story) + " has no assignee_id");
+    } else if (!id->as_int64()) {
+      std::string why = id->is_integer_spelling()
+                            ? " is out of range: " + std::string(id->text()) + " does not fit in a 64-bit integer"
+                            : " is " + describe(*id) + ", not an integer";
+      context.report("assignment-invalid", Severity::Error, source, *id, pointer() + "/assignee_id",
+                     "assignee_id of " + story_name(story) + why);
+    }
+  });
 }
 
-void check_assignment_unknown(Context& context) {
-  // Only a file that lists project_template_assignments says which ids exist; a bare story
-  // list (or a template without the list) has nothing to compare with.
-  const json::Value* listed = context.file().document().root().find("project_template_assignments");
-  if (listed == nullptr || !(listed->is_array() || listed->is_object())) return;
-  for (const TemplateSource& source : context.file().templates()) {
-    if (source.template_pointer.empty()) continue;
-    std::unordered_set<std::int64_t> known;
-    for (const TemplateAssignment& a : source.model.assignments) known.insert(a.id);
+namespace {
+
+class AssignmentUnknown final : public StoryCheck {
+ public:
+  void start(Context& context, const TemplateSource& source) override {
+    // Only a file that lists project_template_assignments says which ids exist; a bare story
+    // list (or a template without the list) has nothing to compare with.
+    const json::Value* listed = context.file().document().root().find("project_template_assignments");
+    active_ = listed != nullptr && (listed->is_array() || listed->is_object()) && !source.template_pointer.empty();
+    if (!active_) return;
+    known_.clear();
+    for (const TemplateAssignment& a : source.model.assignments) known_.insert(a.id);
     const std::vector<TemplateAssignment>& entries = source.model.assignments;
-    std::string listing = entries.empty() ? "the file lists none" : "the file lists ";
+    listing_ = entries.empty() ? "the file lists none" : "the file lists ";
     for (std::size_t i = 0; i < entries.size() && i < 5; ++i)
-      listing += (i > 0 ? ", " : "") + std::to_string(entries[i].id);
-    if (entries.size() > 5) listing += ", …";
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for_each_item(story, "assignments", [&](const json::Value& item, std::string pointer) {
-        const json::Value* id = item.find("assignee_id");
-        std::optional<std::int64_t> n = id != nullptr ? id->as_int64() : std::nullopt;
-        if (!n || known.contains(*n)) return;
-        context.report("assignment-unknown", Severity::Warning, source, *id, pointer + "/assignee_id",
-                       "assignee_id " + std::to_string(*n) + " of " + story_name(story) +
-                           " is not the id of any project_template_assignments entry (" + listing + ")");
-      });
+      listing_ += (i > 0 ? ", " : "") + std::to_string(entries[i].id);
+    if (entries.size() > 5) listing_ += ", …";
+  }
+
+  void check(Context& context, const TemplateSource& source, const Story& story) override {
+    if (!active_ || !story.assignments) return;
+    // The model holds every integer assignee_id: when all are known, there is nothing to find.
+    if (std::all_of(story.assignments->begin(), story.assignments->end(),
+                    [&](std::int64_t id) { return known_.contains(id); }))
+      return;
+    for_each_item(story, "assignments", true, [&](const json::Value& item, auto pointer) {
+      const json::Value* id = item.find("assignee_id");
+      std::optional<std::int64_t> n = id != nullptr ? id->as_int64() : std::nullopt;
+      if (!n || known_.contains(*n)) return;
+      context.report("assignment-unknown", Severity::Warning, source, *id, pointer() + "/assignee_id",
+                     "assignee_id " + std::to_string(*n) + " of " + story_name(story) +
+                         " is not the id of any project_template_assignments entry (" + listing_ + ")");
     });
   }
+
+ private:
+  bool active_ = false;
+  std::unordered_set<std::int64_t> known_;
+  std::string listing_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> assignment_unknown_check() {
+  return std::make_unique<AssignmentUnknown>();
 }
 
-void check_weight_not_milestone(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      if (!story.weight || story.effective_type() == StoryType::Milestone) return;
-      // An invalid story_type is story-type-invalid's finding; the intended type is unknown.
-      const json::Value* type = story.origin.node.find("story_type");
-      if (type != nullptr && !story.story_type) return;
-      std::string is =
-          type == nullptr ? "a task (no story_type)" : "a " + std::string(to_string(story.effective_type()));
-      context.report("weight-not-milestone", Severity::Warning, source, *story.origin.node.find("weight"),
-                     key_pointer(story, "weight"),
-                     "weight " + std::to_string(*story.weight) + " on " + story_name(story) + ", which is " + is +
-                         "; weight counts only on milestones");
-    });
-  }
+void check_weight_not_milestone_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.weight || story.effective_type() == StoryType::Milestone) return;
+  // An invalid story_type is story-type-invalid's finding; the intended type is unknown.
+  const json::Value* type = story.origin.node.find("story_type");
+  if (type != nullptr && !story.story_type) return;
+  std::string is = type == nullptr ? "a task (no story_type)" : "a " + std::string(to_string(story.effective_type()));
+  context.report("weight-not-milestone", Severity::Warning, source, *story.origin.node.find("weight"),
+                 key_pointer(story, "weight"),
+                 "weight " + std::to_string(*story.weight) + " on " + story_name(story) + ", which is " + is +
+                     "; weight counts only on milestones");
 }
 
 }  // namespace ptmpl::rules

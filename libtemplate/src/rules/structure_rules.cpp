@@ -136,14 +136,21 @@ void check_raw_json_shape(Context& context) {
   }
 }
 
+namespace {
+
+// Reports an unknown key of a story, dependency or assignment (in the story list).
+void report_unknown_in_stories(Context& context, const TemplateSource& source, const json::Member& m,
+                               std::string pointer, std::string_view what, std::span<const std::string_view> keys) {
+  context.report("unknown-field", Severity::Info, source, m.key,
+                 std::move(pointer) + "/" + json::pointer_escape(m.key.text()),
+                 unknown_key_message(what, m.key.text(), keys));
+}
+
+}  // namespace
+
 void check_unknown_field(Context& context) {
+  // The file's own levels; the stories are check_unknown_field_story's.
   const TemplateFile& file = context.file();
-  auto in_stories = [&](const TemplateSource& source, const json::Member& m, std::string pointer, std::string_view what,
-                        std::span<const std::string_view> keys) {
-    context.report("unknown-field", Severity::Info, source, m.key,
-                   std::move(pointer) + "/" + json::pointer_escape(m.key.text()),
-                   unknown_key_message(what, m.key.text(), keys));
-  };
   auto in_file = [&](const json::Member& m, const std::string& pointer, std::string_view what,
                      std::span<const std::string_view> keys) {
     context.report_at_offset("unknown-field", Severity::Info, m.key.offset(),
@@ -164,23 +171,27 @@ void check_unknown_field(Context& context) {
         in_file(m, source.template_pointer, "project_template", project_template);
     if (source.story_prefix == "/stories")
       for (const json::Member& m : source.story_document->root().members())
-        if (!documented(m.key.text(), kStoriesObjectKeys)) in_stories(source, m, "", "story list", kStoriesObjectKeys);
-
-    for_each_story(source.model.stories, [&](const Story& story, int) {
-      for (const json::Member& m : story.extra)
-        in_stories(source, m, std::string(story.origin.pointer), "story", story_keys());
-      for (const Dependency& dep : story.dependencies)
-        for (const json::Member& m : dep.extra)
-          in_stories(source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
-      const json::Value* assignments = story.origin.node.find("assignments");
-      if (assignments == nullptr) return;
-      for (std::size_t i = 0; i < assignments->items().size(); ++i)
-        for (const json::Member& m : assignments->items()[i].members())
-          if (!documented(m.key.text(), kAssignmentKeys))
-            in_stories(source, m, std::string(story.origin.pointer) + "/assignments/" + std::to_string(i), "assignment",
-                       kAssignmentKeys);
-    });
+        if (!documented(m.key.text(), kStoriesObjectKeys))
+          report_unknown_in_stories(context, source, m, "", "story list", kStoriesObjectKeys);
   }
+}
+
+void check_unknown_field_story(Context& context, const TemplateSource& source, const Story& story) {
+  for (const json::Member& m : story.extra)
+    report_unknown_in_stories(context, source, m, std::string(story.origin.pointer), "story", story_keys());
+  for (const Dependency& dep : story.dependencies)
+    for (const json::Member& m : dep.extra)
+      report_unknown_in_stories(context, source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
+  // Without the model's assignments, the key is missing or not an array: no items to read.
+  if (!story.assignments) return;
+  const json::Value* assignments = story.origin.node.find("assignments");
+  if (assignments == nullptr) return;
+  for (std::size_t i = 0; i < assignments->items().size(); ++i)
+    for (const json::Member& m : assignments->items()[i].members())
+      if (!documented(m.key.text(), kAssignmentKeys))
+        report_unknown_in_stories(context, source, m,
+                                  std::string(story.origin.pointer) + "/assignments/" + std::to_string(i), "assignment",
+                                  kAssignmentKeys);
 }
 
 }  // namespace ptmpl::rules

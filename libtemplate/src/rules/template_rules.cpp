@@ -100,8 +100,9 @@ void check_template_item_count_mismatch(Context& context) {
     const json::Value* value = pt->find("item_count");
     std::optional<std::int64_t> written = value != nullptr ? value->as_int64() : std::nullopt;
     if (!written) continue;  // absent, or not an integer (schema)
-    // SPEC §5: item_count is the number of stories at every level.
-    const auto count = static_cast<std::int64_t>(item_count(source.model.stories));
+    // SPEC §5: item_count is the number of stories at every level, which the dependency graph
+    // (shared by the rules) numbers.
+    const auto count = static_cast<std::int64_t>(context.graph(source).size());
     if (*written == count) continue;
     context.report_at_offset(
         "template-item-count-mismatch", Severity::Warning, value->offset(), source.template_pointer + "/item_count",
@@ -111,34 +112,60 @@ void check_template_item_count_mismatch(Context& context) {
   }
 }
 
-void check_template_budget_mismatch(Context& context) {
-  for (const TemplateSource& source : context.file().templates()) {
+namespace {
+
+class TemplateBudgetMismatch final : public StoryCheck {
+ public:
+  void start(Context& context, const TemplateSource& source) override {
+    budget_ = nullptr;
+    totals_.reset();
     const json::Value* pt = template_object(context, source);
-    if (pt == nullptr || source.model.is_budgeted != true || !stories_complete(source)) continue;
+    if (pt == nullptr || source.model.is_budgeted != true || !stories_complete(source)) return;
     const json::Value* budget = pt->find("budget");
-    if (budget == nullptr || !budget->is_number()) continue;
+    if (budget == nullptr || !budget->is_number()) return;
     // Negative and out-of-range budgets are amount-negative's and amount-overflow's findings.
-    BudgetCents written = budget_to_cents(budget->text());
-    if (written.negative ||
-        (written.status != BudgetCents::Status::Exact && written.status != BudgetCents::Status::FractionOfCent))
-      continue;
+    written_ = budget_to_cents(budget->text());
+    if (written_.negative ||
+        (written_.status != BudgetCents::Status::Exact && written_.status != BudgetCents::Status::FractionOfCent))
+      return;
+    budget_ = budget;
+    totals_.emplace(source.model.stories);
+  }
+
+  void check(Context&, const TemplateSource&, const Story& story) override {
+    if (totals_) totals_->add(story);
+  }
+
+  void finish(Context& context, const TemplateSource& source) override {
+    if (budget_ == nullptr) return;
     // SPEC §5: budget = cents / 100 of the template total, the sum of the top-level stories'
     // effective budgets. Without any story budget the budget is a top-down figure: nothing to
     // compare. A total that does not fit, or is negative, is reported by the amount rules.
-    std::optional<std::int64_t> total = rollup_totals(source.model.stories).budget_in_cents.get();
-    if (!total || *total < 0) continue;
-    if (written.status == BudgetCents::Status::Exact && written.cents == *total) continue;
+    std::optional<std::int64_t> total = totals_->totals().budget_in_cents.get();
+    if (!total || *total < 0) return;
+    if (written_.status == BudgetCents::Status::Exact && written_.cents == *total) return;
     const std::string expected = cents_to_budget(*total);
-    std::string message = written.status == BudgetCents::Status::FractionOfCent
-                              ? "budget " + std::string(budget->text()) + " is not a whole number of cents"
-                              : "budget is " + std::string(budget->text());
-    message += (written.status == BudgetCents::Status::FractionOfCent ? "; " : ", but ") +
+    std::string message = written_.status == BudgetCents::Status::FractionOfCent
+                              ? "budget " + std::string(budget_->text()) + " is not a whole number of cents"
+                              : "budget is " + std::string(budget_->text());
+    message += (written_.status == BudgetCents::Status::FractionOfCent ? "; " : ", but ") +
                std::string("the top-level stories' budgets add up to ") + expected + " (" + std::to_string(*total) +
                " cents)";
-    context.report_at_offset("template-budget-mismatch", Severity::Warning, budget->offset(),
+    context.report_at_offset("template-budget-mismatch", Severity::Warning, budget_->offset(),
                              source.template_pointer + "/budget", std::move(message),
-                             replace_template_value(context, *budget, expected));
+                             replace_template_value(context, *budget_, expected));
   }
+
+ private:
+  const json::Value* budget_ = nullptr;  // the template's budget, when there is one to compare
+  BudgetCents written_;
+  std::optional<RollupTotalsBuilder> totals_;  // of the stories, as they go by
+};
+
+}  // namespace
+
+std::unique_ptr<StoryCheck> template_budget_mismatch_check() {
+  return std::make_unique<TemplateBudgetMismatch>();
 }
 
 void check_currency_invalid(Context& context) {

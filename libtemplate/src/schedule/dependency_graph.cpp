@@ -129,6 +129,8 @@ DependencyGraph::DependencyGraph(std::span<const Story> stories) {
     if (by_key_[slot].story == kFreeSlot)
       by_key_[slot] =
           KeySlot{tag_of(*node.key), static_cast<std::uint32_t>(i), std::holds_alternative<std::int64_t>(*node.key)};
+    else
+      repeated_temp_ids_.push_back(i);
   }
   // Children come after their parent: walking backwards completes each subtree before its
   // parent takes it in.

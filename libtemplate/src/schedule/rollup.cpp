@@ -138,41 +138,57 @@ std::size_t item_count(std::span<const Story> stories) {
 }
 
 RollupTotals rollup_totals(std::span<const Story> stories) {
-  // Depth first with an explicit stack: one frame per open parent, holding its own estimates
-  // and the running sums of its children's effective ones.
-  struct Frame {
-    std::span<const Story> rest;
-    std::array<Amount, 2> own;
-    std::array<Accumulator, 2> sums;
-  };
-  std::vector<Frame> stack;
-  stack.push_back({stories, {}, {}});  // the template: no own estimate, so its total is the sum
-  RollupTotals out;
-  for (;;) {
-    Frame& frame = stack.back();
-    if (frame.rest.empty()) {
-      std::array<Amount, 2> effective = frame.own;
-      for (Estimate e : kEstimates)
-        if (effective[slot(e)].absent()) effective[slot(e)] = frame.sums[slot(e)].result();
-      stack.pop_back();
-      if (stack.empty()) {
-        out.budget_in_cents = effective[slot(Estimate::BudgetInCents)];
-        out.time_in_minutes = effective[slot(Estimate::TimeInMinutes)];
-        return out;
-      }
-      for (Estimate e : kEstimates) stack.back().sums[slot(e)].add(effective[slot(e)]);
-      continue;
-    }
-    const Story& story = frame.rest.front();
-    frame.rest = frame.rest.subspan(1);
-    ++out.item_count;
-    const std::array<Amount, 2> own = own_estimates(story);
-    if (story.is_parent()) {
-      stack.push_back({story.sub_stories, own, {}});  // `frame` is not used past this point
-    } else {
-      for (Estimate e : kEstimates) frame.sums[slot(e)].add(own[slot(e)]);
-    }
+  RollupTotalsBuilder builder(stories);
+  for_each_story(stories, [&](const Story& story, int) { builder.add(story); });
+  return builder.totals();
+}
+
+// One frame per open parent, holding its own estimates, the running sums of its children's
+// effective ones, and how many of its children are not complete yet.
+struct RollupTotalsBuilder::Frame {
+  std::size_t open_children = 0;
+  std::array<Amount, 2> own;
+  std::array<Accumulator, 2> sums;
+
+  [[nodiscard]] std::array<Amount, 2> effective() const {
+    std::array<Amount, 2> out = own;
+    for (Estimate e : kEstimates)
+      if (out[slot(e)].absent()) out[slot(e)] = sums[slot(e)].result();
+    return out;
   }
+};
+
+RollupTotalsBuilder::RollupTotalsBuilder(std::span<const Story> stories) {
+  // The template: no own estimate, so its total is the sum of its top-level stories'.
+  stack_.push_back({stories.size(), {}, {}});
+}
+
+RollupTotalsBuilder::~RollupTotalsBuilder() = default;
+
+void RollupTotalsBuilder::add(const Story& story) {
+  ++item_count_;
+  const std::array<Amount, 2> own = own_estimates(story);
+  if (story.is_parent())
+    stack_.push_back({story.sub_stories.size(), own, {}});  // complete once its children are
+  else
+    complete(own);
+}
+
+void RollupTotalsBuilder::complete(std::array<Amount, 2> effective) {
+  // Its last child completes a parent, which may complete its own parent in turn (a loop, not
+  // recursion: the nesting may be thousands deep).
+  for (;;) {
+    Frame& parent = stack_.back();
+    for (Estimate e : kEstimates) parent.sums[slot(e)].add(effective[slot(e)]);
+    if (--parent.open_children != 0 || stack_.size() == 1) return;
+    effective = parent.effective();
+    stack_.pop_back();  // `parent` is not used past this point
+  }
+}
+
+RollupTotals RollupTotalsBuilder::totals() const {
+  const std::array<Amount, 2> total = stack_.front().effective();
+  return {item_count_, total[slot(Estimate::BudgetInCents)], total[slot(Estimate::TimeInMinutes)]};
 }
 
 BudgetCents budget_to_cents(std::string_view spelling) {
