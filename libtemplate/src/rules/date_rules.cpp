@@ -9,6 +9,7 @@
 
 #include "libtemplate/dependency_graph.hpp"
 #include "libtemplate/intervals.hpp"
+#include "libtemplate/schedule.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {
@@ -72,19 +73,8 @@ void report_at_key(Context& context, std::string_view rule, Severity severity, c
 // ---------------------------------------------------------------------------------------------
 // dependency-violated
 
-struct LinkKind {
-  std::string_view name;
-  bool from_finish;  // the constraint reads F_A (else S_A)
-  bool to_finish;    // and bounds F_B (else S_B)
-};
-
-// SPEC §5, in the service's numbering (0 = SS, 1 = SF, 2 = FS, 3 = FF).
-constexpr LinkKind kLinkKinds[] = {
-    {"start-to-start", false, false},
-    {"start-to-finish", false, true},
-    {"finish-to-start", true, false},
-    {"finish-to-finish", true, true},
-};
+// The ends each link type ties (SPEC §5) come from the scheduler's own table, link_ends(), so
+// lint and the schedule read a link the same way.
 
 // For links into a parent (SPEC §5: they constrain every story of its subtree): the leaf with
 // the earliest start and the one with the earliest finish in each subtree, npos when no leaf
@@ -117,7 +107,7 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
   const Dependency& dep = *link.dependency;
   const Story& owner = intervals.story(a);
   const Story& target = intervals.story(b);
-  const LinkKind& kind = kLinkKinds[static_cast<std::size_t>(*link.type)];
+  const LinkEnds& kind = link_ends(*link.type);
   const std::int64_t lag = link.lag;
 
   const std::optional<Interval>& from = intervals.interval(a);
