@@ -22,6 +22,7 @@
 namespace ptmpl {
 namespace {
 
+using testing::expect_golden;
 using testing::read_source;
 using testing::source_path;
 
@@ -52,14 +53,6 @@ bool has_rule(const Conversion& conversion, std::string_view rule) {
                      [&](const Diagnostic& d) { return d.rule == rule; });
 }
 
-// Set PTMPL_UPDATE_GOLDEN=1 to rewrite the golden files (then read every change before committing).
-void expect_golden(const std::string& relative, const std::string& actual) {
-  if (std::getenv("PTMPL_UPDATE_GOLDEN") != nullptr) {
-    std::filesystem::create_directories(std::filesystem::path(source_path(relative)).parent_path());
-    std::ofstream(source_path(relative), std::ios::binary) << actual;
-  }
-  EXPECT_EQ(read_source(relative), actual) << relative;
-}
 
 TEST(ConvertMspdi, EveryCorpusFileConvertsLintsCleanAndMatchesItsGolden) {
   const std::vector<std::string> files = corpus();

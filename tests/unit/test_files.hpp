@@ -1,7 +1,10 @@
 // Shared by the unit tests: the repository's files.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +31,16 @@ inline std::vector<std::string> json_files(const std::string& folder) {
     if (entry.path().extension() == ".json") out.push_back(folder + "/" + entry.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+/// Compares `actual` with the golden file `relative`. With PTMPL_UPDATE_GOLDEN=1 set, writes it
+/// first (then read every change before committing it).
+inline void expect_golden(const std::string& relative, const std::string& actual) {
+  if (std::getenv("PTMPL_UPDATE_GOLDEN") != nullptr) {
+    std::filesystem::create_directories(std::filesystem::path(source_path(relative)).parent_path());
+    std::ofstream(source_path(relative), std::ios::binary) << actual;
+  }
+  EXPECT_EQ(read_source(relative), actual) << relative;
 }
 
 }  // namespace ptmpl::testing
