@@ -229,7 +229,11 @@ struct Task {
   std::int64_t uid = 0;
   std::string_view title;  // into the XML document, or into Reader::names_
   pugi::xml_node node;
-  TaskFields fields;
+  // The elements later findings point at (the task's other children are read at once).
+  pugi::xml_node start_node;
+  pugi::xml_node finish_node;
+  pugi::xml_node level_node;
+  pugi::xml_node cost_node;
   std::int64_t level = 1;
   bool milestone = false;
   std::optional<std::int64_t> start;
@@ -243,6 +247,9 @@ struct Task {
   std::vector<std::size_t> children;  // indices in the task list
   bool has_parent = false;
   double duration_days = 0;  // for percentage lags
+  // Start and Finish, read with the rest of the task while its nodes are in the cache.
+  std::optional<DateTime> start_at;
+  std::optional<DateTime> finish_at;
 };
 
 class Reader {
@@ -449,7 +456,12 @@ void Reader::read_task(pugi::xml_node node) {
     in.lag_format = child_int(link, "LagFormat").value_or(7);
     task.links.push_back(in);
   }
-  task.fields = std::move(f);
+  task.start_at = mspdi::parse_datetime(f.text(Field::Start));
+  task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
+  task.start_node = f.node(Field::Start);
+  task.finish_node = f.node(Field::Finish);
+  task.level_node = f.node(Field::OutlineLevel);
+  task.cost_node = f.node(Field::Cost);
   by_uid_.emplace(task.uid, tasks_.size());
   tasks_.push_back(std::move(task));
 }
@@ -481,7 +493,6 @@ void Reader::read_assignments() {
 
 // Start and Finish → working-day offsets; lags → working days.
 void Reader::place_tasks() {
-  std::vector<std::pair<std::optional<DateTime>, std::optional<DateTime>>> dates;
   std::optional<Date> first;
   std::optional<Date> last;
   auto widen = [&](const std::optional<DateTime>& d) {
@@ -490,10 +501,8 @@ void Reader::place_tasks() {
     last = last ? std::max(*last, d->date) : d->date;
   };
   for (const Task& task : tasks_) {
-    dates.emplace_back(mspdi::parse_datetime(task.fields.text(Field::Start)),
-                       mspdi::parse_datetime(task.fields.text(Field::Finish)));
-    widen(dates.back().first);
-    widen(dates.back().second);
+    widen(task.start_at);
+    widen(task.finish_at);
   }
   const Date start = project_start_ ? project_start_->date : first.value_or(Date{});
   // Day 0: the project start, moved to the next working day when it is not one (or when the
@@ -510,12 +519,13 @@ void Reader::place_tasks() {
 
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
-    const auto& [s, f] = dates[i];
+    const std::optional<DateTime>& s = task.start_at;
+    const std::optional<DateTime>& f = task.finish_at;
     if (!s) continue;
     const mspdi::DayRule day = calendar_.day(s->date);
     const bool after_hours = !day.working || s->minute >= day.end;
     if (!day.working)
-      report("mspdi-off-calendar", task.fields.node(Field::Start),
+      report("mspdi-off-calendar", task.start_node,
              task_name(task) + " starts on " + format_date(s->date) +
                  ", not a working day of the project calendar; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
@@ -528,7 +538,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("mspdi-off-calendar", task.fields.node(Field::Finish),
+      report("mspdi-off-calendar", task.finish_node,
              task_name(task) + " finishes on " + format_date(f->date) +
                  ", not a working day of the project calendar; it finishes on the previous working day");
     std::int64_t due = before_hours ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
@@ -573,18 +583,18 @@ Status Reader::nest_tasks() {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
     if (open.size() >= kMaxOutlineDepth) {
-      const pugi::xml_node at = task.fields.node(Field::OutlineLevel) ? task.fields.node(Field::OutlineLevel) : task.node;
+      const pugi::xml_node at = task.level_node ? task.level_node : task.node;
       const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
       return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
                    " would be nested " + std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
                    std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)"};
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
-      report("mspdi-outline-gap", task.fields.node(Field::OutlineLevel),
+      report("mspdi-outline-gap", task.level_node,
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
-      report("mspdi-outline-gap", task.fields.node(Field::OutlineLevel),
+      report("mspdi-outline-gap", task.level_node,
              task_name(task) + " is at outline level " + std::to_string(task.level) + " with no task above it; it becomes a top-level story");
     if (open.empty()) {
       roots_.push_back(i);
@@ -622,7 +632,7 @@ std::string Reader::write_document() {
     }
     for (std::size_t c : task.children) subtree_cents[i] = add_cents(subtree_cents[i], subtree_cents[c]);
     if (task.cost_cents.value_or(0) != subtree_cents[i])
-      report("mspdi-summary-cost", task.fields.node(Field::Cost),
+      report("mspdi-summary-cost", task.cost_node,
              task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
                  std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
     task.start.reset();
