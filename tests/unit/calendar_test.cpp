@@ -28,9 +28,9 @@ TEST(Dates, StrictParsing) {
   EXPECT_EQ(format_date(date("2028-02-29")), "2028-02-29");
   EXPECT_EQ(format_date(date("0001-01-01")), "0001-01-01");
   EXPECT_EQ(format_date(date("9999-12-31")), "9999-12-31");
-  for (const char* bad : {"2027-02-29", "2100-02-29", "2027-1-04", "2027-01-4", "0000-01-01", "2027-13-01",
-                          "2027-00-10", "2027-04-31", "2027-01-04 ", " 2027-01-04", "2027/01/04", "", "20270104",
-                          "2027-01-0x", "+027-01-04"})
+  for (const char* bad :
+       {"2027-02-29", "2100-02-29", "2027-1-04", "2027-01-4", "0000-01-01", "2027-13-01", "2027-00-10", "2027-04-31",
+        "2027-01-04 ", " 2027-01-04", "2027/01/04", "", "20270104", "2027-01-0x", "+027-01-04"})
     EXPECT_FALSE(parse_date(bad)) << bad;
 }
 
@@ -68,9 +68,9 @@ TEST(Calendar, SevenDayAcrossLeapDaysAndYearEnds) {
 }
 
 TEST(Calendar, HolidaysAreSkippedBothWays) {
-  const Calendar c(Calendar::Week::Workweek, date("2027-01-04"),
-                   {date("2027-01-06"), date("2027-01-09") /* a Saturday: no effect */, date("2027-01-06"),
-                    date("2026-12-31")});
+  const Calendar c(
+      Calendar::Week::Workweek, date("2027-01-04"),
+      {date("2027-01-06"), date("2027-01-09") /* a Saturday: no effect */, date("2027-01-06"), date("2026-12-31")});
   ASSERT_EQ(c.holidays().size(), 2u);
   EXPECT_FALSE(c.is_working_day(date("2027-01-06")));
   EXPECT_EQ(shown(c.date_of(1)), "2027-01-05");
@@ -131,7 +131,8 @@ TEST(Calendar, OffsetsOutsideYearsOneToNineThousandAreRefused) {
 }
 
 TEST(Holidays, FileWithCommentsBlankLinesAndCrlf) {
-  const auto parsed = parse_holidays("# public holidays\r\n2027-01-01\r\n\r\n  2027-12-25  \n# end\n2027-12-26", "h.txt");
+  const auto parsed =
+      parse_holidays("# public holidays\r\n2027-01-01\r\n\r\n  2027-12-25  \n# end\n2027-12-26", "h.txt");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   ASSERT_EQ(parsed.value().size(), 3u);
   EXPECT_EQ(format_date(parsed.value()[2]), "2027-12-26");

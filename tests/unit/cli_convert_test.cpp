@@ -83,7 +83,8 @@ TEST(CliConvert, BadCsvCellExitsTwoAndWritesNothing) {
   std::filesystem::remove(out);
   const auto r = run_ptmpl("convert tests/data/csv/bad-cell.csv -o '" + out + "'");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_EQ(r.err, "ptmpl convert: tests/data/csv/bad-cell.csv:row 3, column \"start\": \"12x\" is not a whole number\n");
+  EXPECT_EQ(r.err,
+            "ptmpl convert: tests/data/csv/bad-cell.csv:row 3, column \"start\": \"12x\" is not a whole number\n");
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

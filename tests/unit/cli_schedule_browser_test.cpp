@@ -59,8 +59,8 @@ TEST(CliScheduleBrowser, ChromiumDrawsTheHtmlChart) {
   std::filesystem::create_directories(dir);
   const std::string page = dir + "/plan.html";
   const std::string empty = dir + "/empty.html";
-  testing::CliRun r = testing::run_ptmpl("schedule samples/software-release.json --format html --start 2027-01-04 -o '" +
-                                         page + "'");
+  testing::CliRun r =
+      testing::run_ptmpl("schedule samples/software-release.json --format html --start 2027-01-04 -o '" + page + "'");
   ASSERT_EQ(r.exit, 0) << r.err;
   std::ofstream(empty) << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>empty</title>"
                           "</head><body></body></html>\n";

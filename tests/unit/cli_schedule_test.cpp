@@ -2,8 +2,8 @@
 // tests/golden/schedule/), the JSON output field by field, every SVG parsed as XML, terminal
 // behaviour (default format, colour, NO_COLOR), errors and exit codes.
 #include <gtest/gtest.h>
-#include <pugixml.hpp>
 #include <rapidjson/document.h>
+#include <pugixml.hpp>
 
 #include <map>
 #include <set>
@@ -28,27 +28,38 @@ struct GoldenCase {
 // Generated once by running these commands, then read line by line before being committed.
 const GoldenCase kGoldenCases[] = {
     {"software-release.gantt.txt", "schedule samples/software-release.json --format gantt --width 100"},
-    {"software-release.gantt-start.txt", "schedule samples/software-release.json --format gantt --width 80 --start 2027-01-04 --holidays tests/data/schedule/holidays.txt"},
-    {"software-release.critical-only.gantt.txt", "schedule samples/software-release.json --format gantt --width 72 --critical-only"},
+    {"software-release.gantt-start.txt",
+     "schedule samples/software-release.json --format gantt --width 80 --start 2027-01-04 --holidays "
+     "tests/data/schedule/holidays.txt"},
+    {"software-release.critical-only.gantt.txt",
+     "schedule samples/software-release.json --format gantt --width 72 --critical-only"},
     {"software-release.table.txt", "schedule samples/software-release.json"},
     {"software-release.table-start.txt", "schedule samples/software-release.json --format table --start 2027-01-04"},
     {"software-release.json", "schedule samples/software-release.json --format json"},
-    {"software-release.start.json", "schedule samples/software-release.json --format json --start 2027-01-04 --holidays tests/data/schedule/holidays.txt"},
+    {"software-release.start.json",
+     "schedule samples/software-release.json --format json --start 2027-01-04 --holidays "
+     "tests/data/schedule/holidays.txt"},
     {"software-release.csv", "schedule samples/software-release.json --format csv"},
     {"software-release.mermaid", "schedule samples/software-release.json --format mermaid"},
-    {"software-release.start.mermaid", "schedule samples/software-release.json --format mermaid --start 2027-01-04 --holidays tests/data/schedule/holidays.txt"},
+    {"software-release.start.mermaid",
+     "schedule samples/software-release.json --format mermaid --start 2027-01-04 --holidays "
+     "tests/data/schedule/holidays.txt"},
     {"software-release.svg", "schedule samples/software-release.json --format svg"},
     {"software-release.html", "schedule samples/software-release.json --format html --start 2027-01-04"},
     {"software-release.stats.txt", "stats samples/software-release.json"},
     {"software-release.stats.json", "stats samples/software-release.json --format json"},
     {"small.asap.table.txt", "schedule tests/data/schedule/small.json --asap"},
     {"erp-implementation.gantt.txt", "schedule samples/erp-implementation.json --format gantt --width 80"},
-    {"erp-implementation.depth2.gantt.txt", "schedule samples/erp-implementation.json --format gantt --width 120 --depth 2 --start 2027-01-04"},
+    {"erp-implementation.depth2.gantt.txt",
+     "schedule samples/erp-implementation.json --format gantt --width 120 --depth 2 --start 2027-01-04"},
     {"erp-implementation.table.txt", "schedule samples/erp-implementation.json --format table"},
-    {"erp-implementation.critical-only.table.txt", "schedule samples/erp-implementation.json --critical-only --start 2027-01-04 --calendar 7day"},
+    {"erp-implementation.critical-only.table.txt",
+     "schedule samples/erp-implementation.json --critical-only --start 2027-01-04 --calendar 7day"},
     {"erp-implementation.json", "schedule samples/erp-implementation.json --format json"},
-    {"erp-implementation.csv", "schedule samples/erp-implementation.json --format csv --start 2027-01-04 --calendar 7day"},
-    {"erp-implementation.mermaid", "schedule samples/erp-implementation.json --format mermaid --start 2027-01-04 --depth 2"},
+    {"erp-implementation.csv",
+     "schedule samples/erp-implementation.json --format csv --start 2027-01-04 --calendar 7day"},
+    {"erp-implementation.mermaid",
+     "schedule samples/erp-implementation.json --format mermaid --start 2027-01-04 --depth 2"},
     {"erp-implementation.svg", "schedule samples/erp-implementation.json --format svg --start 2027-01-04"},
     {"erp-implementation.html", "schedule samples/erp-implementation.json --format html --depth 2"},
     {"erp-implementation.stats.txt", "stats samples/erp-implementation.json"},
@@ -74,7 +85,8 @@ TEST_P(ScheduleGolden, MatchesExactly) {
 
 std::string case_name(const ::testing::TestParamInfo<GoldenCase>& info) {
   std::string name;
-  for (const char* p = info.param.golden; *p != '\0'; ++p) name += std::isalnum(static_cast<unsigned char>(*p)) ? *p : '_';
+  for (const char* p = info.param.golden; *p != '\0'; ++p)
+    name += std::isalnum(static_cast<unsigned char>(*p)) ? *p : '_';
   return name;
 }
 
@@ -105,9 +117,9 @@ TEST(CliSchedule, JsonHasExactlyTheSpecifiedFields) {
   EXPECT_EQ(project["duration"].GetInt64(), 42);
   EXPECT_EQ(project.MemberCount(), 3u);
 
-  const std::vector<std::string> story_keys = {"temp_id",    "outline",     "title",      "story_type", "start",
-                                               "due",        "duration",    "early_start", "early_due", "late_start",
-                                               "late_due",   "total_float", "critical"};
+  const std::vector<std::string> story_keys = {"temp_id",  "outline",     "title",       "story_type", "start",
+                                               "due",      "duration",    "early_start", "early_due",  "late_start",
+                                               "late_due", "total_float", "critical"};
   const auto& stories = doc["stories"].GetArray();
   ASSERT_EQ(stories.Size(), 35u);
   std::set<std::int64_t> ids;
@@ -340,8 +352,9 @@ TEST(CliSchedule, CriticalOnlyKeepsParentsAndOutlineNumbers) {
   std::vector<std::string> shown = outlines(r.out);
   // Parents 2 and 3 hold critical stories and stay; 2.2–2.5 and 3.1–3.3 have float and go;
   // part 4 has no critical story at all. Stories keep their numbers.
-  EXPECT_EQ(shown, (std::vector<std::string>{"1", "1.1", "1.2", "1.3", "1.4", "2", "2.1", "2.6", "3", "3.4", "3.5",
-                                             "3.6", "3.7", "3.8", "3.9", "5", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6"}));
+  EXPECT_EQ(shown,
+            (std::vector<std::string>{"1",   "1.1", "1.2", "1.3", "1.4", "2",   "2.1", "2.6", "3",   "3.4", "3.5",
+                                      "3.6", "3.7", "3.8", "3.9", "5",   "5.1", "5.2", "5.3", "5.4", "5.5", "5.6"}));
   EXPECT_EQ(r.out.find(" no\n"), std::string::npos);
 }
 
@@ -349,11 +362,13 @@ TEST(CliSchedule, CriticalOnlyKeepsParentsAndOutlineNumbers) {
 // Terminal: default format, colour, NO_COLOR, width
 
 TEST(CliSchedule, OnATerminalTheDefaultIsAColouredGantt) {
-  std::string coloured = testing::run_ptmpl_on_terminal("schedule samples/software-release.json", "COLUMNS=100 NO_COLOR=");
+  std::string coloured =
+      testing::run_ptmpl_on_terminal("schedule samples/software-release.json", "COLUMNS=100 NO_COLOR=");
   EXPECT_TRUE(coloured.starts_with("Software Release – v4.2 Release Train: 42 working days")) << coloured;
   EXPECT_NE(coloured.find("\033[31m"), std::string::npos);
   EXPECT_NE(coloured.find("\033[1;31m!\033[0m"), std::string::npos);
-  std::string plain = testing::run_ptmpl_on_terminal("schedule samples/software-release.json", "COLUMNS=100 NO_COLOR=1");
+  std::string plain =
+      testing::run_ptmpl_on_terminal("schedule samples/software-release.json", "COLUMNS=100 NO_COLOR=1");
   EXPECT_EQ(plain.find('\033'), std::string::npos);
   // Without colour the chart is exactly the one --width 100 prints to a pipe, markers included.
   EXPECT_EQ(plain, read_source("tests/golden/schedule/software-release.gantt.txt"));
@@ -462,7 +477,8 @@ TEST(CliSchedule, UsageErrorsExitTwo) {
   CliRun date = run_ptmpl("schedule samples/software-release.json --start 2027-02-29");
   EXPECT_EQ(date.exit, 2);
   EXPECT_EQ(date.err, "ptmpl schedule: --start: \"2027-02-29\" is not a date (expected YYYY-MM-DD)\n");
-  CliRun holidays = run_ptmpl("schedule samples/software-release.json --start 2027-01-04 --holidays samples/software-release.json");
+  CliRun holidays =
+      run_ptmpl("schedule samples/software-release.json --start 2027-01-04 --holidays samples/software-release.json");
   EXPECT_EQ(holidays.exit, 2);
   EXPECT_TRUE(holidays.err.starts_with("ptmpl schedule: samples/software-release.json:1")) << holidays.err;
   EXPECT_EQ(run_ptmpl("stats samples/software-release.json --format xml").exit, 2);

@@ -58,8 +58,8 @@ std::string outline(const std::string& document) {
     out += std::to_string(depth) + " " + (s.temp_id ? temp_id_key(*s.temp_id) : "-") + " [" +
            std::string(s.title.value_or("<none>")) + "] " +
            (s.story_type ? std::string(to_string(*s.story_type)) : "-") + " " + number(s.relative_start_date) + ".." +
-           number(s.relative_due_date) + " d" + number(s.duration) + " $" + number(s.budget_estimate_in_cents) +
-           " m" + number(s.time_estimate_in_minutes) + " {" + std::string(s.tag_list.value_or("")) + "} <" +
+           number(s.relative_due_date) + " d" + number(s.duration) + " $" + number(s.budget_estimate_in_cents) + " m" +
+           number(s.time_estimate_in_minutes) + " {" + std::string(s.tag_list.value_or("")) + "} <" +
            std::string(s.description.value_or("")) + ">";
     std::set<std::tuple<std::string, std::int64_t, std::int64_t>> links;
     for (const Dependency& d : s.dependencies)
@@ -116,8 +116,7 @@ TEST(ConvertCsv, NestsByParentColumn) {
 TEST(ConvertCsv, PredecessorNotation) {
   // A lag only after a type, so ids with a dash stay whole; an id ending in type letters is
   // read with its type written after it.
-  const std::string csv =
-      "title,temp_id,predecessors\nA,build-2,\nB,QAFS,\nC,7,\"build-2, QAFSSS+3;build-2FF-10\"\n";
+  const std::string csv = "title,temp_id,predecessors\nA,build-2,\nB,QAFS,\nC,7,\"build-2, QAFSSS+3;build-2FF-10\"\n";
   EXPECT_EQ(outline(from_csv(csv).document),
             "0 build-2 [A] - -..- d- $- m- {} <> →7:2:0 →7:3:-10\n"
             "0 QAFS [B] - -..- d- $- m- {} <> →7:0:3\n"
@@ -127,7 +126,8 @@ TEST(ConvertCsv, PredecessorNotation) {
 TEST(ConvertCsv, EveryBadCellIsAClearError) {
   const std::string h = "level,temp_id,title,type,start,due,duration,predecessors,budget,time_estimate_minutes\n";
   const std::string first = "1,1,First,,,,,,,\n";
-  EXPECT_EQ(csv_error(h + first + "1,2,Second,,12x,,,,,\n"), "plan.csv:row 3, column \"start\": \"12x\" is not a whole number");
+  EXPECT_EQ(csv_error(h + first + "1,2,Second,,12x,,,,,\n"),
+            "plan.csv:row 3, column \"start\": \"12x\" is not a whole number");
   EXPECT_EQ(csv_error(h + "1,2,A,,,3.5,,,,\n"), "plan.csv:row 2, column \"due\": \"3.5\" is not a whole number");
   EXPECT_EQ(csv_error(h + "1,2,A,,,,two,,,\n"), "plan.csv:row 2, column \"duration\": \"two\" is not a whole number");
   EXPECT_EQ(csv_error(h + "1,2,A,,,,,,,1h\n"),
@@ -139,9 +139,11 @@ TEST(ConvertCsv, EveryBadCellIsAClearError) {
   EXPECT_EQ(csv_error(h + "1,2,A,,,,,,\"1,500\",\n"),
             "plan.csv:row 2, column \"budget\": \"1,500\" is not an amount (major units, a dot before at most two "
             "decimals: 1500.50)");
-  EXPECT_EQ(csv_error(h + "1,2,A,,,,,,12.345,\n"), "plan.csv:row 2, column \"budget\": \"12.345\" has a fraction of a cent");
+  EXPECT_EQ(csv_error(h + "1,2,A,,,,,,12.345,\n"),
+            "plan.csv:row 2, column \"budget\": \"12.345\" has a fraction of a cent");
   EXPECT_EQ(csv_error(h + "0,2,A,,,,,,,\n"), "plan.csv:row 2, column \"level\": \"0\" is not a level (1 is the top)");
-  EXPECT_EQ(csv_error(h + ",2,A,,,,,,,\n"), "plan.csv:row 2, column \"level\": empty: every row needs its outline level (1 is the top)");
+  EXPECT_EQ(csv_error(h + ",2,A,,,,,,,\n"),
+            "plan.csv:row 2, column \"level\": empty: every row needs its outline level (1 is the top)");
   EXPECT_EQ(csv_error(h + first + "3,2,A,,,,,,,\n"),
             "plan.csv:row 3, column \"level\": 3 is more than one level below the row above (level 1)");
   EXPECT_EQ(csv_error(h + "2,2,A,,,,,,,\n"),
@@ -212,10 +214,16 @@ TEST(ConvertCsv, EverySampleSurvivesTemplateToCsvToTemplate) {
       // Its story without a temp_id has a link, which no CSV row can name as a predecessor:
       // reported by export_csv, and the only thing lost.
       const auto& findings = conversion_of(original, sample).diagnostics;
-      EXPECT_EQ(std::count_if(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "csv-dropped-link"; }), 1);
-      const std::size_t at = expected.find(" \u2192" "9:2:1\n");
+      EXPECT_EQ(std::count_if(findings.begin(), findings.end(),
+                              [](const Diagnostic& d) { return d.rule == "csv-dropped-link"; }),
+                1);
+      const std::size_t at = expected.find(
+          " \u2192"
+          "9:2:1\n");
       ASSERT_NE(at, std::string::npos);
-      expected.erase(at, std::string(" \u2192" "9:2:1").size());
+      expected.erase(at, std::string(" \u2192"
+                                     "9:2:1")
+                             .size());
     }
     EXPECT_EQ(outline(back.document), expected);
     const TemplateFile a = TemplateFile::parse(sample, FileText(std::string(original)));
@@ -237,19 +245,21 @@ TEST(ConvertCsv, ExportReportsWhatACsvCannotHold) {
   ASSERT_TRUE(exported.ok());
   std::vector<std::string> messages;
   for (const Diagnostic& d : exported.value().diagnostics) messages.push_back(d.rule + ": " + d.message);
-  EXPECT_EQ(messages, (std::vector<std::string>{
-                          "csv-template-fields: the template's title, currency are not written: a CSV holds the stories only",
-                          "csv-dropped-field: story 1 \"A\": billable, checklist, duration not written (no column for "
-                          "it, or a value of the wrong type)",
-                          "csv-dropped-link: a dependency of story 1 \"A\" is not written: its target is not in the template",
-                          "csv-dropped-link: a dependency of story 1 \"A\" is not written: its type is not 0–3"}));
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "csv-template-fields: the template's title, currency are not written: a CSV holds the stories only",
+                "csv-dropped-field: story 1 \"A\": billable, checklist, duration not written (no column for "
+                "it, or a value of the wrong type)",
+                "csv-dropped-link: a dependency of story 1 \"A\" is not written: its target is not in the template",
+                "csv-dropped-link: a dependency of story 1 \"A\" is not written: its type is not 0–3"}));
 }
 
 TEST(ConvertCsv, ExportErrors) {
   auto bad = export_csv("{\"project_template\": ", "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message.substr(0, 9), "t.json:1:");
-  const std::string envelope = R"({"count": 2, "results": [{"key": "project_templates", "id": 1}, {"key": "project_templates", "id": 2}],
+  const std::string envelope =
+      R"({"count": 2, "results": [{"key": "project_templates", "id": 1}, {"key": "project_templates", "id": 2}],
     "project_templates": {
     "1": {"id": 1, "title": "A", "raw_json": "[]"}, "2": {"id": 2, "title": "B", "raw_json": "[]"}}})";
   auto two = export_csv(envelope, "e.json");
@@ -261,7 +271,9 @@ TEST(ConvertCsv, ExportErrors) {
 }
 
 TEST(ConvertCsv, DetectedByItsHeader) {
-  EXPECT_EQ(detect_plan_format("\xEF\xBB\xBF" "level,temp_id,title\r\n1,1,A\r\n"), PlanFormat::Csv);
+  EXPECT_EQ(detect_plan_format("\xEF\xBB\xBF"
+                               "level,temp_id,title\r\n1,1,A\r\n"),
+            PlanFormat::Csv);
   EXPECT_EQ(detect_plan_format("\"Title\", \"Start\"\n"), PlanFormat::Csv);
   EXPECT_EQ(detect_plan_format("title\n"), PlanFormat::Unknown);  // one column says too little
   EXPECT_EQ(detect_plan_format("start,due\n"), PlanFormat::Unknown);

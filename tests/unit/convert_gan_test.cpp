@@ -48,7 +48,6 @@ Conversion convert_file(const std::string& relative, const ConvertOptions& optio
   return converted.ok() ? std::move(converted).value() : Conversion{};
 }
 
-
 TEST(ConvertGan, EveryCorpusFileConvertsLintsCleanAndMatchesItsGolden) {
   const std::vector<std::string> files = corpus();
   ASSERT_EQ(files.size(), 14u);

@@ -27,8 +27,7 @@ struct Loaded {
   DependencyGraph graph;
   DeclaredIntervals intervals;
   Rollup rollup;
-  explicit Loaded(TemplateFile f)
-      : file(std::move(f)), graph(stories()), intervals(stories()), rollup(stories()) {}
+  explicit Loaded(TemplateFile f) : file(std::move(f)), graph(stories()), intervals(stories()), rollup(stories()) {}
   [[nodiscard]] std::span<const Story> stories() const { return file.templates().at(0).model.stories; }
 };
 
@@ -103,7 +102,8 @@ TEST(ConvertMspdiRoundTrip, EverySampleComesBackWithEverythingBothFormatsHold) {
 }
 
 TEST(ConvertMspdiRoundTrip, WhatMspdiCannotHoldIsReported) {
-  const TemplateFile office = TemplateFile::parse("samples/office-move.json", FileText(read_source("samples/office-move.json")));
+  const TemplateFile office =
+      TemplateFile::parse("samples/office-move.json", FileText(read_source("samples/office-move.json")));
   auto exported = export_mspdi(office);
   ASSERT_TRUE(exported.ok());
   std::map<std::string, int> count;
@@ -125,10 +125,10 @@ TEST(ConvertMspdiRoundTrip, XmlFollowsTheSchemaOrder) {
   const pugi::xml_node project = xml.child("Project");
   EXPECT_STREQ(project.child_value("StartDate"), "2027-03-01T08:00:00");
   // Order of the MSPDI schema's sequences for the elements we write.
-  const std::vector<std::string> task_order = {"UID", "ID", "Name", "Type", "IsNull", "OutlineNumber", "OutlineLevel",
-                                               "Start", "Finish", "Duration", "DurationFormat", "Work", "Estimated",
-                                               "Milestone", "Summary", "Cost", "ConstraintType", "ConstraintDate",
-                                               "Notes", "PredecessorLink"};
+  const std::vector<std::string> task_order = {
+      "UID",     "ID",     "Name",           "Type",           "IsNull", "OutlineNumber",  "OutlineLevel",
+      "Start",   "Finish", "Duration",       "DurationFormat", "Work",   "Estimated",      "Milestone",
+      "Summary", "Cost",   "ConstraintType", "ConstraintDate", "Notes",  "PredecessorLink"};
   std::size_t tasks = 0;
   for (pugi::xml_node task : project.child("Tasks").children("Task")) {
     std::size_t last = 0;
@@ -142,11 +142,25 @@ TEST(ConvertMspdiRoundTrip, XmlFollowsTheSchemaOrder) {
     ++tasks;
   }
   EXPECT_EQ(tasks, 164u);
-  const std::vector<std::string> project_order = {"SaveVersion", "Name", "Title", "ScheduleFromStart", "StartDate",
-                                                  "CurrencyCode", "CalendarUID", "DefaultStartTime",
-                                                  "DefaultFinishTime", "MinutesPerDay", "MinutesPerWeek",
-                                                  "DaysPerMonth", "DurationFormat", "WorkFormat", "NewTasksEstimated",
-                                                  "Calendars", "Tasks", "Resources", "Assignments"};
+  const std::vector<std::string> project_order = {"SaveVersion",
+                                                  "Name",
+                                                  "Title",
+                                                  "ScheduleFromStart",
+                                                  "StartDate",
+                                                  "CurrencyCode",
+                                                  "CalendarUID",
+                                                  "DefaultStartTime",
+                                                  "DefaultFinishTime",
+                                                  "MinutesPerDay",
+                                                  "MinutesPerWeek",
+                                                  "DaysPerMonth",
+                                                  "DurationFormat",
+                                                  "WorkFormat",
+                                                  "NewTasksEstimated",
+                                                  "Calendars",
+                                                  "Tasks",
+                                                  "Resources",
+                                                  "Assignments"};
   std::vector<std::string> names;
   for (pugi::xml_node child : project.children()) names.push_back(child.name());
   std::vector<std::string> expected;
@@ -156,7 +170,8 @@ TEST(ConvertMspdiRoundTrip, XmlFollowsTheSchemaOrder) {
 }
 
 TEST(ConvertMspdiRoundTrip, RefusesWhatItCannotSchedule) {
-  const std::string cyclic = R"([{"title": "a", "temp_id": 1, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 0}]},
+  const std::string cyclic =
+      R"([{"title": "a", "temp_id": 1, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 0}]},
     {"title": "b", "temp_id": 2, "dependencies": [{"source_id": 2, "target_id": 1, "type": 2, "lag": 0}]}])";
   auto exported = export_mspdi(TemplateFile::parse("cyclic.json", FileText(cyclic)));
   ASSERT_FALSE(exported.ok());

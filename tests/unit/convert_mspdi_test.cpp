@@ -53,7 +53,6 @@ bool has_rule(const Conversion& conversion, std::string_view rule) {
                      [&](const Diagnostic& d) { return d.rule == rule; });
 }
 
-
 TEST(ConvertMspdi, EveryCorpusFileConvertsLintsCleanAndMatchesItsGolden) {
   const std::vector<std::string> files = corpus();
   ASSERT_GE(files.size(), 9u);
@@ -93,8 +92,8 @@ Agreement agreement(const std::string& document) {
       ++out.agree;
     } else {
       out.differences += "; task " + temp_id_key(*story.temp_id) + ": MS Project " +
-                             std::to_string(*story.relative_start_date) + ".." + std::to_string(due) + ", scheduled " +
-                             std::to_string(early.start) + ".." + std::to_string(early.due);
+                         std::to_string(*story.relative_start_date) + ".." + std::to_string(due) + ", scheduled " +
+                         std::to_string(early.start) + ".." + std::to_string(early.due);
     }
   }
   return out;
@@ -176,13 +175,13 @@ TEST(ConvertMspdi, FeaturesOfTheFormat) {
     return find_story(list, from)->find("dependencies")->items()[index];
   };
   EXPECT_EQ(int_of(&link(2, 0), "target_id"), 3);
-  EXPECT_EQ(int_of(&link(2, 0), "type"), 2);  // MSPDI 1 = FS
-  EXPECT_EQ(int_of(&link(2, 0), "lag"), 1);   // 4800 tenths of a minute
-  EXPECT_EQ(int_of(&link(3, 0), "type"), 0);  // MSPDI 3 = SS
-  EXPECT_EQ(int_of(&link(3, 0), "lag"), 2);   // 50 % of 3 days, rounded
-  EXPECT_EQ(int_of(&link(4, 0), "type"), 3);  // MSPDI 0 = FF
-  EXPECT_EQ(int_of(&link(6, 0), "type"), 1);  // MSPDI 2 = SF
-  EXPECT_EQ(int_of(&link(6, 0), "lag"), -2);  // a lead
+  EXPECT_EQ(int_of(&link(2, 0), "type"), 2);                       // MSPDI 1 = FS
+  EXPECT_EQ(int_of(&link(2, 0), "lag"), 1);                        // 4800 tenths of a minute
+  EXPECT_EQ(int_of(&link(3, 0), "type"), 0);                       // MSPDI 3 = SS
+  EXPECT_EQ(int_of(&link(3, 0), "lag"), 2);                        // 50 % of 3 days, rounded
+  EXPECT_EQ(int_of(&link(4, 0), "type"), 3);                       // MSPDI 0 = FF
+  EXPECT_EQ(int_of(&link(6, 0), "type"), 1);                       // MSPDI 2 = SF
+  EXPECT_EQ(int_of(&link(6, 0), "lag"), -2);                       // a lead
   EXPECT_EQ(find_story(list, 12)->find("dependencies"), nullptr);  // cross-project and dangling: dropped
 
   // A milestone at 17:00 sits on the next working day (SPEC §4: its day starts there).
@@ -272,8 +271,9 @@ TEST(ConvertMspdi, EntitiesAreNeverExpanded) {
     for (int i = 0; i < 10; ++i) refs += std::string("&") + static_cast<char>(c - 1) + ";";
     bomb += std::string(" <!ENTITY ") + c + " \"" + refs + "\">\n";
   }
-  bomb += " <!ENTITY ext SYSTEM \"file:///etc/passwd\">\n]>\n"
-          "<Project xmlns=\"http://schemas.microsoft.com/project\"><Title>&j;&ext;</Title><Tasks/></Project>";
+  bomb +=
+      " <!ENTITY ext SYSTEM \"file:///etc/passwd\">\n]>\n"
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Title>&j;&ext;</Title><Tasks/></Project>";
   auto converted = convert_mspdi(bomb, "bomb.xml");
   ASSERT_TRUE(converted.ok()) << converted.error().message;
   EXPECT_LT(converted.value().document.size(), 200u);

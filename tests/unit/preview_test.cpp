@@ -3,8 +3,8 @@
 #include "libtemplate/preview.hpp"
 
 #include <gtest/gtest.h>
-#include <pugixml.hpp>
 #include <rapidjson/document.h>
+#include <pugixml.hpp>
 
 #include <string>
 
@@ -14,8 +14,8 @@
 namespace ptmpl {
 namespace {
 
-constexpr PreviewFormat kAllFormats[] = {PreviewFormat::Gantt,   PreviewFormat::Table, PreviewFormat::Json,
-                                         PreviewFormat::Csv,     PreviewFormat::Mermaid, PreviewFormat::Svg,
+constexpr PreviewFormat kAllFormats[] = {PreviewFormat::Gantt, PreviewFormat::Table,   PreviewFormat::Json,
+                                         PreviewFormat::Csv,   PreviewFormat::Mermaid, PreviewFormat::Svg,
                                          PreviewFormat::Html};
 
 /// A template file parsed from text, its graph and schedule; pinned in place.

@@ -50,13 +50,13 @@ struct Scheduled {
 
 /// A task with temp_id `id`, `duration` days, optional declared start and links.
 std::string task(int id, int duration, std::string extra = "") {
-  return R"({"title": "t)" + std::to_string(id) + R"(", "temp_id": )" + std::to_string(id) +
-         R"(, "duration": )" + std::to_string(duration) + (extra.empty() ? "" : ", " + extra) + "}";
+  return R"({"title": "t)" + std::to_string(id) + R"(", "temp_id": )" + std::to_string(id) + R"(, "duration": )" +
+         std::to_string(duration) + (extra.empty() ? "" : ", " + extra) + "}";
 }
 
 std::string link(int from, int to, int type, int lag) {
-  return R"({"source_id": )" + std::to_string(from) + R"(, "target_id": )" + std::to_string(to) +
-         R"(, "type": )" + std::to_string(type) + R"(, "lag": )" + std::to_string(lag) + "}";
+  return R"({"source_id": )" + std::to_string(from) + R"(, "target_id": )" + std::to_string(to) + R"(, "type": )" +
+         std::to_string(type) + R"(, "lag": )" + std::to_string(lag) + "}";
 }
 
 std::string links(std::initializer_list<std::string> list) {
@@ -108,7 +108,8 @@ TEST(Schedule, StartToFinish) {
   EXPECT_EQ(successor_of_three_day_task(SF, 0), (Interval{0, 2, 1}));
   EXPECT_EQ(successor_of_three_day_task(SF, 5), (Interval{3, 5, 4}));
   EXPECT_EQ(successor_of_three_day_task(SF, -1), (Interval{0, 2, 1}));
-  Scheduled s("[" + task(1, 3, R"("relative_start_date": 6, )" + links({link(1, 2, SF, -1)})) + ", " + task(2, 2) + "]");
+  Scheduled s("[" + task(1, 3, R"("relative_start_date": 6, )" + links({link(1, 2, SF, -1)})) + ", " + task(2, 2) +
+              "]");
   EXPECT_EQ(s.at(2).early, (Interval{3, 5, 4}));  // F_B ≥ 6 − 1 = 5
 }
 
@@ -128,8 +129,8 @@ TEST(Schedule, LeafLengths) {
 }
 
 TEST(Schedule, DeclaredStartIsANoEarlierThanAndAsapDropsIt) {
-  const std::string text = "[" + task(1, 2, links({link(1, 2, FS, 0)})) + ", " +
-                           task(2, 3, R"("relative_start_date": 5)") + "]";
+  const std::string text =
+      "[" + task(1, 2, links({link(1, 2, FS, 0)})) + ", " + task(2, 3, R"("relative_start_date": 5)") + "]";
   Scheduled gap(text);
   EXPECT_EQ(gap.at(2).early, (Interval{5, 8, 7}));  // the intended gap survives
   EXPECT_EQ(gap.at(1).total_float, 3);              // A could slip until day 5
@@ -150,7 +151,8 @@ TEST(Schedule, LinkIntoAParentBoundsItsWholeSubtree) {
   Scheduled s("[" + task(1, 4, links({link(1, 10, FS, 1)})) + R"(,
     {"title": "phase", "temp_id": 10, "sub_stories": [)" +
               task(11, 2) + ", " + task(12, 3, R"("relative_start_date": 7)") + R"(,
-      {"title": "nested", "temp_id": 13, "sub_stories": [)" + task(14, 1) + R"(]}]}])");
+      {"title": "nested", "temp_id": 13, "sub_stories": [)" +
+              task(14, 1) + R"(]}]}])");
   ASSERT_TRUE(s.schedule.ok());
   EXPECT_EQ(s.at(11).early, (Interval{5, 7, 6}));
   EXPECT_EQ(s.at(12).early, (Interval{7, 10, 9}));  // its own later start stands
@@ -159,7 +161,8 @@ TEST(Schedule, LinkIntoAParentBoundsItsWholeSubtree) {
   EXPECT_EQ(s.at(10).early, (Interval{5, 10, 9}));  // rolled up: min start, max finish
   // Finish-to-finish into a parent bounds every finish inside it.
   Scheduled ff("[" + task(1, 6, links({link(1, 10, FF, 0)})) + R"(,
-    {"title": "phase", "temp_id": 10, "sub_stories": [)" + task(11, 2) + ", " + task(12, 4) + "]}]");
+    {"title": "phase", "temp_id": 10, "sub_stories": [)" +
+               task(11, 2) + ", " + task(12, 4) + "]}]");
   EXPECT_EQ(ff.at(11).early, (Interval{4, 6, 5}));
   EXPECT_EQ(ff.at(12).early, (Interval{2, 6, 5}));
 }
@@ -250,9 +253,11 @@ TEST(Schedule, CycleThroughAParent) {
 }
 
 TEST(Schedule, AbsurdLagsAreOutOfRangeNotUndefined) {
-  Scheduled s("[" + task(1, 1, R"("dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 9223372036854775807}])") +
-              ", " + task(2, 1, R"("dependencies": [{"source_id": 2, "target_id": 3, "type": 2, "lag": 9223372036854775807}])") +
-              ", " + task(3, 1) + "]");
+  Scheduled s(
+      "[" + task(1, 1, R"("dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 9223372036854775807}])") +
+      ", " +
+      task(2, 1, R"("dependencies": [{"source_id": 2, "target_id": 3, "type": 2, "lag": 9223372036854775807}])") +
+      ", " + task(3, 1) + "]");
   EXPECT_FALSE(s.schedule.ok());
   EXPECT_TRUE(s.schedule.out_of_range());
   EXPECT_TRUE(s.schedule.cycles().empty());
@@ -295,9 +300,7 @@ struct RandomTemplate {
   std::vector<Node> nodes;  // pre-order: a parent precedes its subtree
   std::vector<int> end;     // one past the subtree
 
-  [[nodiscard]] bool related(int a, int b) const {
-    return (a <= b && b < end[a]) || (b <= a && a < end[b]);
-  }
+  [[nodiscard]] bool related(int a, int b) const { return (a <= b && b < end[a]) || (b <= a && a < end[b]); }
 
   static RandomTemplate make(std::mt19937& rng) {
     RandomTemplate t;
@@ -329,8 +332,8 @@ struct RandomTemplate {
       const int a = std::uniform_int_distribution<int>(0, count - 1)(rng);
       const int b = std::uniform_int_distribution<int>(0, count - 1)(rng);
       if (a >= b || t.related(a, b)) continue;
-      t.nodes[a].links.push_back({b, std::uniform_int_distribution<int>(0, 3)(rng),
-                                  std::uniform_int_distribution<int>(-3, 4)(rng)});
+      t.nodes[a].links.push_back(
+          {b, std::uniform_int_distribution<int>(0, 3)(rng), std::uniform_int_distribution<int>(-3, 4)(rng)});
     }
     return t;
   }
@@ -387,7 +390,7 @@ struct RandomTemplate {
   // The least start of leaf `d` that every link into it (or into an ancestor) allows under `start`.
   // Without `with_base`, only the links count (for late dates, which have no start bound).
   [[nodiscard]] int bound(int d, const std::vector<int>& start, bool asap, bool with_base = true) const {
-    int least = !with_base ? std::numeric_limits<int>::min()
+    int least = !with_base                           ? std::numeric_limits<int>::min()
                 : (!asap && nodes[d].declared_start) ? *nodes[d].declared_start
                                                      : 0;
     for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
@@ -450,7 +453,8 @@ TEST(ScheduleProperty, ThousandsOfRandomDagsMeetEveryConstraintAsEarlyAsPossible
       EXPECT_EQ(early[d], expected[d]) << "story " << d + 1 << " in " << t.json();
       EXPECT_GE(early[d], t.bound(d, early, asap));
       // The late schedule is feasible too, within the project finish, and never before the early one.
-      EXPECT_GE(late[d], t.bound(d, late, asap, false)) << "late dates break a link, story " << d + 1 << " in " << t.json();
+      EXPECT_GE(late[d], t.bound(d, late, asap, false))
+          << "late dates break a link, story " << d + 1 << " in " << t.json();
       EXPECT_LE(late[d] + t.nodes[d].length, project_finish);
       EXPECT_GE(s.schedule[d].total_float, 0);
       EXPECT_EQ(s.schedule[d].total_float, late[d] - early[d]);

@@ -52,8 +52,9 @@ std::function<int()> setup_convert(CLI::App& app) {
     bool strict = false;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("input", o->input,
-                 "the plan to convert: Microsoft Project XML (MSPDI), GanttProject .gan, CSV; with --to mspdi|csv, a template")
+  app.add_option(
+         "input", o->input,
+         "the plan to convert: Microsoft Project XML (MSPDI), GanttProject .gan, CSV; with --to mspdi|csv, a template")
       ->required();
   app.add_option("-o,--output", o->output, "write the result here (atomically) instead of standard output");
   app.add_option("--to", o->to,
@@ -61,7 +62,8 @@ std::function<int()> setup_convert(CLI::App& app) {
                  "extension (.xml: mspdi, .csv: csv), else template")
       ->check(CLI::IsMember({"template", "mspdi", "csv"}));
   app.add_option("--start", o->start, "--to mspdi: the date of day 0, YYYY-MM-DD (default: today)");
-  app.add_option("--format", o->format, "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
+  app.add_option("--format", o->format,
+                 "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
   app.footer(

@@ -29,8 +29,9 @@ struct ReadSettings {
 };
 
 void add_read_options(CLI::App& app, ReadSettings& settings) {
-  app.add_option("file", settings.path, "template file: a story list, a template document or an API response ('-' "
-                                        "reads standard input)")
+  app.add_option("file", settings.path,
+                 "template file: a story list, a template document or an API response ('-' "
+                 "reads standard input)")
       ->required();
   app.add_option("--template", settings.template_number,
                  "which template of a file that holds several (an API response), counting from 1")
@@ -109,7 +110,8 @@ std::size_t terminal_width() {
 }
 
 std::string title_of(const Loaded& loaded) {
-  if (loaded.source->model.title && !loaded.source->model.title->empty()) return std::string(*loaded.source->model.title);
+  if (loaded.source->model.title && !loaded.source->model.title->empty())
+    return std::string(*loaded.source->model.title);
   if (loaded.file.path() == "-") return "";
   return std::filesystem::path(loaded.file.path()).filename().string();
 }
@@ -141,8 +143,9 @@ std::function<int()> setup_schedule(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   add_read_options(app, o->read);
-  app.add_option("--format", o->format, "gantt (default on a terminal), table (default otherwise), json, csv, "
-                                        "mermaid, svg or html")
+  app.add_option("--format", o->format,
+                 "gantt (default on a terminal), table (default otherwise), json, csv, "
+                 "mermaid, svg or html")
       ->check(CLI::IsMember({"gantt", "table", "json", "csv", "mermaid", "svg", "html"}));
   auto* start = app.add_option("--start", o->start, "date of day 0 (YYYY-MM-DD): show calendar dates");
   app.add_option("--calendar", o->calendar, "with --start: workweek (Mon-Fri, default) or 7day")

@@ -29,15 +29,37 @@ using json::Member;
 using json::Value;
 
 enum Column : std::uint8_t {
-  kLevel, kParent, kTempId, kTitle, kType, kStart, kDue, kDuration, kPredecessors, kBudget, kMinutes, kTags,
-  kDescription, kColumnCount
+  kLevel,
+  kParent,
+  kTempId,
+  kTitle,
+  kType,
+  kStart,
+  kDue,
+  kDuration,
+  kPredecessors,
+  kBudget,
+  kMinutes,
+  kTags,
+  kDescription,
+  kColumnCount
 };
-constexpr std::array<std::string_view, kColumnCount> kColumnName = {
-    "level", "parent", "temp_id", "title", "type", "start", "due", "duration", "predecessors", "budget",
-    "time_estimate_minutes", "tags", "description"};
+constexpr std::array<std::string_view, kColumnCount> kColumnName = {"level",
+                                                                    "parent",
+                                                                    "temp_id",
+                                                                    "title",
+                                                                    "type",
+                                                                    "start",
+                                                                    "due",
+                                                                    "duration",
+                                                                    "predecessors",
+                                                                    "budget",
+                                                                    "time_estimate_minutes",
+                                                                    "tags",
+                                                                    "description"};
 // What export_csv writes, in this order (nesting by level, never by parent).
-constexpr Column kExportColumns[] = {kLevel,        kTempId, kTitle,   kType, kStart, kDue, kDuration,
-                                     kPredecessors, kBudget, kMinutes, kTags, kDescription};
+constexpr Column kExportColumns[] = {kLevel,    kTempId,       kTitle,  kType,    kStart, kDue,
+                                     kDuration, kPredecessors, kBudget, kMinutes, kTags,  kDescription};
 
 // Service numbering (SPEC §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
 constexpr std::string_view kLinkLetters[4] = {"SS", "SF", "FS", "FF"};
@@ -47,7 +69,8 @@ std::string lower_trimmed(std::string_view text) {
   if (first == std::string_view::npos) return {};
   text = text.substr(first, text.find_last_not_of(" \t") - first + 1);
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -113,7 +136,8 @@ std::optional<std::string_view> RecordReader::quoted_cell(Cell& cell) {
       break;
     }
   }
-  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end()) return "text after the closing quote of a quoted cell";
+  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end())
+    return "text after the closing quote of a quoted cell";
   return std::nullopt;
 }
 
@@ -207,7 +231,8 @@ class CsvReader {
 std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
   const std::string valid = json::valid_utf8(text);
   if (valid == text) return std::nullopt;
-  return static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin(), text.end()).first - valid.begin());
+  return static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin(), text.end()).first -
+                                  valid.begin());
 }
 
 Result<Conversion> CsvReader::run() {
@@ -252,7 +277,8 @@ Status CsvReader::read_header(const Record& record) {
     slot = i;
   }
   if (!index_[kTitle])
-    return Error{path_ + ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)"};
+    return Error{path_ +
+                 ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)"};
   if (index_[kLevel] && index_[kParent])
     return Error{path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them"};
   return Done{};
@@ -286,7 +312,8 @@ Status CsvReader::read_row(const Record& record) {
   if (auto type = cell(record, kType)) {
     const std::string t = lower_trimmed(*type);
     if (t != "task" && t != "deliverable" && t != "milestone")
-      return cell_error(row, kType, "\"" + std::string(*type) + "\" is not a story type (task, deliverable or milestone)");
+      return cell_error(row, kType,
+                        "\"" + std::string(*type) + "\" is not a story type (task, deliverable or milestone)");
     row.type = t;
   }
   if (Status s = read_integers(record, row); !s.ok()) return s;
@@ -307,7 +334,8 @@ Status CsvReader::read_integers(const Record& record, Row& row) {
     if (Status s = whole(column, *slot); !s.ok()) return s;
   std::optional<std::int64_t> level;
   if (Status s = whole(kLevel, level); !s.ok()) return s;
-  if (level && *level < 1) return cell_error(row, kLevel, "\"" + std::to_string(*level) + "\" is not a level (1 is the top)");
+  if (level && *level < 1)
+    return cell_error(row, kLevel, "\"" + std::to_string(*level) + "\" is not a level (1 is the top)");
   row.level = level.value_or(index_[kLevel] ? 0 : 1);
   if (row.level == 0) return cell_error(row, kLevel, "empty: every row needs its outline level (1 is the top)");
   if (auto budget = cell(record, kBudget)) {
@@ -315,8 +343,9 @@ Status CsvReader::read_integers(const Record& record, Row& row) {
     if (cents.status == BudgetCents::Status::FractionOfCent)
       return cell_error(row, kBudget, "\"" + std::string(*budget) + "\" has a fraction of a cent");
     if (cents.status != BudgetCents::Status::Exact)
-      return cell_error(row, kBudget, "\"" + std::string(*budget) +
-                                          "\" is not an amount (major units, a dot before at most two decimals: 1500.50)");
+      return cell_error(row, kBudget,
+                        "\"" + std::string(*budget) +
+                            "\" is not an amount (major units, a dot before at most two decimals: 1500.50)");
     row.budget_cents = cents.cents;
   }
   return Done{};
@@ -340,13 +369,16 @@ Status CsvReader::nest() {
       while (!open.empty() && rows_[open.back()].level >= row.level) open.pop_back();
       const std::int64_t above = open.empty() ? 0 : rows_[open.back()].level;
       if (row.level > above + 1)
-        return cell_error(row, kLevel, std::to_string(row.level) + " is more than one level below the row above (" +
-                                           (above == 0 ? std::string("none") : "level " + std::to_string(above)) + ")");
+        return cell_error(row, kLevel,
+                          std::to_string(row.level) + " is more than one level below the row above (" +
+                              (above == 0 ? std::string("none") : "level " + std::to_string(above)) + ")");
       if (!open.empty()) parent = open.back();
       open.push_back(i);
     }
-    if (parent) rows_[*parent].children.push_back(i);
-    else roots_.push_back(i);
+    if (parent)
+      rows_[*parent].children.push_back(i);
+    else
+      roots_.push_back(i);
   }
   return Done{};
 }
@@ -564,12 +596,17 @@ void CsvWriter::collect_links() {
     for (const Dependency& d : story.dependencies) {
       const std::optional<TempId>& source = story.temp_id;
       std::string problem;
-      if (!source) problem = "its story has no temp_id";
-      else if (!d.target_id || ids.count(temp_id_key(*d.target_id)) == 0) problem = "its target is not in the template";
-      else if (!d.type || *d.type < 0 || *d.type > 3) problem = "its type is not 0–3";
-      else if (d.lag.has_value() != (d.node.find("lag") != nullptr)) problem = "its lag is not a whole number";
+      if (!source)
+        problem = "its story has no temp_id";
+      else if (!d.target_id || ids.count(temp_id_key(*d.target_id)) == 0)
+        problem = "its target is not in the template";
+      else if (!d.type || *d.type < 0 || *d.type > 3)
+        problem = "its type is not 0–3";
+      else if (d.lag.has_value() != (d.node.find("lag") != nullptr))
+        problem = "its lag is not a whole number";
       if (!problem.empty()) {
-        report("csv-dropped-link", in_file(d.node), "a dependency of " + story_name(story) + " is not written: " + problem);
+        report("csv-dropped-link", in_file(d.node),
+               "a dependency of " + story_name(story) + " is not written: " + problem);
         continue;
       }
       std::string& cell = predecessors_[temp_id_key(*d.target_id)];
@@ -581,8 +618,9 @@ void CsvWriter::collect_links() {
 }
 
 void CsvWriter::report_template_fields() {
-  const json::Value* pt = source_.template_pointer.empty() ? nullptr
-                                                           : json::resolve_pointer(file_.document().root(), source_.template_pointer);
+  const json::Value* pt = source_.template_pointer.empty()
+                              ? nullptr
+                              : json::resolve_pointer(file_.document().root(), source_.template_pointer);
   std::vector<std::string> dropped;
   if (pt != nullptr)
     for (const json::Member& m : pt->members()) {
@@ -604,16 +642,26 @@ void CsvWriter::report_story_fields(const Story& story) {
   for (const json::Member& m : story.origin.node.members()) {
     const std::string_view key = m.key.text();
     bool kept = key == "sub_stories" || key == "dependencies";
-    if (key == "story_type") kept = story.story_type.has_value();
-    else if (key == "title") kept = story.title.has_value();
-    else if (key == "temp_id") kept = story.temp_id.has_value();
-    else if (key == "relative_start_date") kept = story.relative_start_date.has_value();
-    else if (key == "relative_due_date") kept = story.relative_due_date.has_value();
-    else if (key == "duration") kept = story.duration.has_value();
-    else if (key == "budget_estimate_in_cents") kept = story.budget_estimate_in_cents.has_value();
-    else if (key == "time_estimate_in_minutes") kept = story.time_estimate_in_minutes.has_value();
-    else if (key == "tag_list") kept = story.tag_list.has_value();
-    else if (key == "description") kept = story.description.has_value();
+    if (key == "story_type")
+      kept = story.story_type.has_value();
+    else if (key == "title")
+      kept = story.title.has_value();
+    else if (key == "temp_id")
+      kept = story.temp_id.has_value();
+    else if (key == "relative_start_date")
+      kept = story.relative_start_date.has_value();
+    else if (key == "relative_due_date")
+      kept = story.relative_due_date.has_value();
+    else if (key == "duration")
+      kept = story.duration.has_value();
+    else if (key == "budget_estimate_in_cents")
+      kept = story.budget_estimate_in_cents.has_value();
+    else if (key == "time_estimate_in_minutes")
+      kept = story.time_estimate_in_minutes.has_value();
+    else if (key == "tag_list")
+      kept = story.tag_list.has_value();
+    else if (key == "description")
+      kept = story.description.has_value();
     if (!kept) dropped += (dropped.empty() ? "" : ", ") + std::string(key);
   }
   if (!dropped.empty())
@@ -629,19 +677,44 @@ void CsvWriter::write_row(std::string& out, const Story& story, std::size_t dept
     if (c != kLevel) out += ',';
     std::string text;
     switch (c) {
-      case kLevel: text = std::to_string(depth + 1); break;
-      case kTempId: text = id; break;
-      case kTitle: text = std::string(story.title.value_or("")); break;
-      case kType: text = story.story_type ? std::string(to_string(*story.story_type)) : std::string(); break;
-      case kStart: text = number(story.relative_start_date); break;
-      case kDue: text = number(story.relative_due_date); break;
-      case kDuration: text = number(story.duration); break;
-      case kPredecessors: text = story.temp_id && links != predecessors_.end() ? links->second : std::string(); break;
-      case kBudget: text = story.budget_estimate_in_cents ? cents_to_budget(*story.budget_estimate_in_cents) : ""; break;
-      case kMinutes: text = number(story.time_estimate_in_minutes); break;
-      case kTags: text = std::string(story.tag_list.value_or("")); break;
-      case kDescription: text = std::string(story.description.value_or("")); break;
-      default: break;
+      case kLevel:
+        text = std::to_string(depth + 1);
+        break;
+      case kTempId:
+        text = id;
+        break;
+      case kTitle:
+        text = std::string(story.title.value_or(""));
+        break;
+      case kType:
+        text = story.story_type ? std::string(to_string(*story.story_type)) : std::string();
+        break;
+      case kStart:
+        text = number(story.relative_start_date);
+        break;
+      case kDue:
+        text = number(story.relative_due_date);
+        break;
+      case kDuration:
+        text = number(story.duration);
+        break;
+      case kPredecessors:
+        text = story.temp_id && links != predecessors_.end() ? links->second : std::string();
+        break;
+      case kBudget:
+        text = story.budget_estimate_in_cents ? cents_to_budget(*story.budget_estimate_in_cents) : "";
+        break;
+      case kMinutes:
+        text = number(story.time_estimate_in_minutes);
+        break;
+      case kTags:
+        text = std::string(story.tag_list.value_or(""));
+        break;
+      case kDescription:
+        text = std::string(story.description.value_or(""));
+        break;
+      default:
+        break;
     }
     append_cell(out, text);
   }

@@ -26,7 +26,8 @@ bool DayCounter::working(Date date) const {
 }
 
 std::int64_t DayCounter::working_before(Date date) const {
-  const std::int64_t i = std::clamp<std::int64_t>((date - first_).count(), 0, static_cast<std::int64_t>(prefix_.size()) - 1);
+  const std::int64_t i =
+      std::clamp<std::int64_t>((date - first_).count(), 0, static_cast<std::int64_t>(prefix_.size()) - 1);
   return prefix_[static_cast<std::size_t>(i)];
 }
 

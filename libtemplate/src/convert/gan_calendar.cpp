@@ -53,7 +53,8 @@ void WorkCalendar::add_event(pugi::xml_node node, std::vector<std::pair<pugi::xm
                            node.attribute("month").as_string() + "\" date=\"" + node.attribute("date").as_string() +
                            "\"";
   if (!type) {
-    problems.emplace_back(node, what + " has the unknown type \"" + node.attribute("type").as_string() + "\"; it is ignored");
+    problems.emplace_back(node,
+                          what + " has the unknown type \"" + node.attribute("type").as_string() + "\"; it is ignored");
     return;
   }
   if (!month || !day || *month < 1 || *month > 12 || *day < 1 || *day > 31) {
@@ -66,11 +67,11 @@ void WorkCalendar::add_event(pugi::xml_node node, std::vector<std::pair<pugi::xm
   }
   char text[11];
   const auto y = json::parse_int64(year);
-  const std::optional<Date> date =
-      y && *y >= 1 && *y <= 9999 && std::snprintf(text, sizeof text, "%04d-%02d-%02d", static_cast<int>(*y),
-                                                  static_cast<int>(*month), static_cast<int>(*day)) == 10
-          ? parse_date(text)
-          : std::nullopt;
+  const std::optional<Date> date = y && *y >= 1 && *y <= 9999 &&
+                                           std::snprintf(text, sizeof text, "%04d-%02d-%02d", static_cast<int>(*y),
+                                                         static_cast<int>(*month), static_cast<int>(*day)) == 10
+                                       ? parse_date(text)
+                                       : std::nullopt;
   if (!date) {
     problems.emplace_back(node, what + " is not a date; it is ignored");
     return;

@@ -179,7 +179,8 @@ void Reader::read_calendar() {
 // with another week or other holidays moves its dates. Said once per kind of difference.
 void Reader::report_calendar() {
   const pugi::xml_node calendars = project_.child("calendars");
-  constexpr std::string_view kDayName[7] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+  constexpr std::string_view kDayName[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                            "Thursday", "Friday", "Saturday"};
   const std::array<bool, 7> week = calendar_.week();
   if (calendar_.weekends_work()) {
     report("gan-calendar", calendars,
@@ -245,8 +246,10 @@ std::size_t Reader::read_task(pugi::xml_node node, std::optional<std::size_t> pa
   report_task_fields(task);
   const std::size_t index = tasks_.size();
   if (task.has_id) by_id_.emplace(task.id, index);
-  if (parent) tasks_[*parent].children.push_back(index);
-  else roots_.push_back(index);
+  if (parent)
+    tasks_[*parent].children.push_back(index);
+  else
+    roots_.push_back(index);
   tasks_.push_back(std::move(task));
   return index;
 }
@@ -332,7 +335,8 @@ void Reader::read_link(Task& task, pugi::xml_node depend, std::set<std::pair<std
   const std::string link = from + " to " + task_name(tasks_[target->second]);
   const std::int64_t type = attr_int(depend, "type").value_or(2);
   if (type < 1 || type > 4) {
-    report("gan-link-invalid", depend, link + " has the unknown type " + std::string(attr(depend, "type")) + "; it is dropped");
+    report("gan-link-invalid", depend,
+           link + " has the unknown type " + std::string(attr(depend, "type")) + "; it is dropped");
     return;
   }
   if (&tasks_[target->second] == &task || related(target->second, static_cast<std::size_t>(&task - tasks_.data()))) {
@@ -345,12 +349,14 @@ void Reader::read_link(Task& task, pugi::xml_node depend, std::set<std::pair<std
   }
   const std::optional<std::int64_t> lag = attr_int(depend, "difference");
   if (!lag && depend.attribute("difference"))
-    report("gan-link-invalid", depend, link + " has the lag \"" + std::string(attr(depend, "difference")) +
-                                           "\", which is not a whole number of days; it is read as 0");
+    report("gan-link-invalid", depend,
+           link + " has the lag \"" + std::string(attr(depend, "difference")) +
+               "\", which is not a whole number of days; it is read as 0");
   if (attr(depend, "hardness") == "Rubber")
     report("gan-rubber-link", depend,
-           link + " is Rubber (the successor may start later than the link requires); it is kept as a normal link, "
-                  "which is a minimum too");
+           link +
+               " is Rubber (the successor may start later than the link requires); it is kept as a normal link, "
+               "which is a minimum too");
   task.links.push_back(Link{*successor, kServiceLinkType[type], lag.value_or(0)});
 }
 
@@ -428,14 +434,14 @@ void Reader::report_calculated_costs() {
 }
 
 void Reader::report_other_sections() {
-  const std::size_t vacations = static_cast<std::size_t>(
-      std::distance(project_.child("vacations").children("vacation").begin(), project_.child("vacations").children("vacation").end()));
+  const std::size_t vacations =
+      static_cast<std::size_t>(std::distance(project_.child("vacations").children("vacation").begin(),
+                                             project_.child("vacations").children("vacation").end()));
   if (vacations > 0)
     report("gan-vacation", project_.child("vacations"),
            std::to_string(vacations) + " resource vacation(s) are not kept (template assignments are roles)");
   for (pugi::xml_node baseline : project_.child("previous").children("previous-tasks"))
-    report("gan-baseline", baseline,
-           "the baseline \"" + std::string(attr(baseline, "name")) + "\" is not kept");
+    report("gan-baseline", baseline, "the baseline \"" + std::string(attr(baseline, "name")) + "\" is not kept");
 }
 
 // Start dates → working-day offsets from day 0 (the earliest start, moved to a working day).
@@ -449,7 +455,8 @@ void Reader::place_tasks() {
   }
   if (!first) return;
   if ((*last - *first).count() > 366 * 400) {
-    report("gan-task-dates", project_.child("tasks"), "the plan's dates span more than 400 years; dates are not converted");
+    report("gan-task-dates", project_.child("tasks"),
+           "the plan's dates span more than 400 years; dates are not converted");
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, *first, *first, *last);

@@ -116,9 +116,9 @@ void WorkCalendar::apply(pugi::xml_node calendar, std::vector<std::string>& note
     // Type 1 is a plain daily range; other types recur (weekly, monthly, yearly) within it.
     const std::int64_t type = child_int(exception, "Type").value_or(1);
     if (type != 1) {
-      notes.push_back("calendar exception \"" + std::string(child_text(exception, "Name")) +
-                      "\" recurs (type " + std::to_string(type) + "); it is applied to every day from " +
-                      format_date(rule->from) + " to " + format_date(rule->to));
+      notes.push_back("calendar exception \"" + std::string(child_text(exception, "Name")) + "\" recurs (type " +
+                      std::to_string(type) + "); it is applied to every day from " + format_date(rule->from) + " to " +
+                      format_date(rule->to));
     }
     exceptions_.push_back(*rule);
   }

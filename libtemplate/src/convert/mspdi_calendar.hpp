@@ -52,7 +52,7 @@ class WorkCalendar {
  private:
   void apply(pugi::xml_node calendar, std::vector<std::string>& notes);
 
-  std::array<DayRule, 7> week_;  ///< index 0 = Sunday (MSPDI DayType 1)
+  std::array<DayRule, 7> week_;       ///< index 0 = Sunday (MSPDI DayType 1)
   std::vector<DateRule> exceptions_;  ///< later ones win
 };
 

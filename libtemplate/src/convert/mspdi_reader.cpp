@@ -43,7 +43,6 @@ constexpr std::int64_t kNoResource = -65535;
 // bound lint and fmt read by default (256).
 constexpr std::size_t kMaxOutlineDepth = 100;
 
-
 std::string_view child_text(pugi::xml_node node, const char* name) {
   return node.child(name).text().as_string();
 }
@@ -105,11 +104,16 @@ std::optional<double> duration_minutes(std::string_view text) {
     const char unit = *end;
     text.remove_prefix(static_cast<std::size_t>(end - text.data()) + 1);
     any = true;
-    if (!in_time && unit == 'D') minutes += value * 24 * 60;
-    else if (in_time && unit == 'H') minutes += value * 60;
-    else if (in_time && unit == 'M') minutes += value;
-    else if (in_time && unit == 'S') minutes += value / 60;
-    else return std::nullopt;  // years and months have no fixed length
+    if (!in_time && unit == 'D')
+      minutes += value * 24 * 60;
+    else if (in_time && unit == 'H')
+      minutes += value * 60;
+    else if (in_time && unit == 'M')
+      minutes += value;
+    else if (in_time && unit == 'S')
+      minutes += value / 60;
+    else
+      return std::nullopt;  // years and months have no fixed length
   }
   if (!any || !std::isfinite(minutes)) return std::nullopt;
   return negative ? -minutes : minutes;
@@ -144,29 +148,28 @@ enum class Field : std::uint8_t {
   Count
 };
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(Field::Count)> kFieldNames = {
-    "UID",
-    "Name",
-    "Cost",
-    "Work",
-    "Start",
-    "Notes",
-    "Active",
-    "IsNull",
-    "Finish",
-    "Manual",
-    "Duration",
-    "Milestone",
-    "ActualCost",
-    "ActualWork",
-    "CalendarUID",
-    "OutlineLevel",
-    "ConstraintType",
-    "ConstraintDate",
-    "ActualDuration",
-    "DurationFormat",
-    "PercentComplete",
-    "PercentWorkComplete"};
+constexpr std::array<std::string_view, static_cast<std::size_t>(Field::Count)> kFieldNames = {"UID",
+                                                                                              "Name",
+                                                                                              "Cost",
+                                                                                              "Work",
+                                                                                              "Start",
+                                                                                              "Notes",
+                                                                                              "Active",
+                                                                                              "IsNull",
+                                                                                              "Finish",
+                                                                                              "Manual",
+                                                                                              "Duration",
+                                                                                              "Milestone",
+                                                                                              "ActualCost",
+                                                                                              "ActualWork",
+                                                                                              "CalendarUID",
+                                                                                              "OutlineLevel",
+                                                                                              "ConstraintType",
+                                                                                              "ConstraintDate",
+                                                                                              "ActualDuration",
+                                                                                              "DurationFormat",
+                                                                                              "PercentComplete",
+                                                                                              "PercentWorkComplete"};
 
 class TaskFields {
  public:
@@ -210,9 +213,9 @@ bool is_percent(int format) {
 }
 
 std::string_view constraint_name(std::int64_t type) {
-  static constexpr std::string_view kNames[] = {"As Soon As Possible", "As Late As Possible", "Must Start On",
-                                                "Must Finish On",      "Start No Earlier Than", "Start No Later Than",
-                                                "Finish No Earlier Than", "Finish No Later Than"};
+  static constexpr std::string_view kNames[] = {
+      "As Soon As Possible",   "As Late As Possible", "Must Start On",          "Must Finish On",
+      "Start No Earlier Than", "Start No Later Than", "Finish No Earlier Than", "Finish No Later Than"};
   return type >= 0 && type < 8 ? kNames[type] : "an unknown constraint";
 }
 
@@ -365,8 +368,8 @@ void Reader::read_task(pugi::xml_node node) {
   }
   if (task.title.find_first_not_of(" \t\r\n") == std::string::npos) {
     task.title = names_.emplace_back("Task " + std::to_string(task.uid));
-    report("mspdi-untitled-task", node, "task " + std::to_string(task.uid) + " has no name; it is called \"" +
-                                            std::string(task.title) + "\"");
+    report("mspdi-untitled-task", node,
+           "task " + std::to_string(task.uid) + " has no name; it is called \"" + std::string(task.title) + "\"");
   }
   // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
   task.milestone = f.flag(Field::Milestone) || duration_minutes(f.text(Field::Duration)) == 0.0;
@@ -387,12 +390,13 @@ void Reader::read_task(pugi::xml_node node) {
   // percentage, or actual duration, work or cost.
   if (f.integer(Field::PercentComplete).value_or(0) > 0 || f.integer(Field::PercentWorkComplete).value_or(0) > 0 ||
       duration_minutes(f.text(Field::ActualDuration)).value_or(0) > 0 ||
-      duration_minutes(f.text(Field::ActualWork)).value_or(0) > 0 ||
-      f.number(Field::ActualCost).value_or(0) != 0)
-    report("mspdi-progress", node, task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
+      duration_minutes(f.text(Field::ActualWork)).value_or(0) > 0 || f.number(Field::ActualCost).value_or(0) != 0)
+    report("mspdi-progress", node,
+           task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
   if (const auto calendar = f.integer(Field::CalendarUID); calendar && *calendar >= 0)
     report("mspdi-task-calendar", f.node(Field::CalendarUID),
-           task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) + "); the project calendar is used");
+           task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
+               "); the project calendar is used");
 
   // Duration in working days.
   if (auto minutes = duration_minutes(f.text(Field::Duration))) {
@@ -401,7 +405,8 @@ void Reader::read_task(pugi::xml_node node) {
     if (is_elapsed(format)) {
       days = *minutes / (24 * 60);
       report("mspdi-elapsed-duration", f.node(Field::Duration),
-             task_name(task) + " has an elapsed duration; its " + std::to_string(static_cast<long long>(std::ceil(days))) +
+             task_name(task) + " has an elapsed duration; its " +
+                 std::to_string(static_cast<long long>(std::ceil(days))) +
                  " calendar days are counted as working days");
     }
     task.duration_days = days;
@@ -475,7 +480,8 @@ void Reader::read_resources() {
     if (child_number(node, "StandardRate").value_or(0) != 0 || child_number(node, "OvertimeRate").value_or(0) != 0 ||
         child_number(node, "CostPerUse").value_or(0) != 0)
       report("mspdi-resource-rates", node,
-             "resource " + std::to_string(*uid) + " \"" + std::string(name) + "\" has rates, which a template does not keep");
+             "resource " + std::to_string(*uid) + " \"" + std::string(name) +
+                 "\" has rates, which a template does not keep");
   }
 }
 
@@ -541,8 +547,9 @@ void Reader::place_tasks() {
       report("mspdi-off-calendar", task.finish_node,
              task_name(task) + " finishes on " + format_date(f->date) +
                  ", not a working day of the project calendar; it finishes on the previous working day");
-    std::int64_t due = before_hours ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
-                                    : counter.offset_on_or_before(f->date);
+    std::int64_t due = before_hours
+                           ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
+                           : counter.offset_on_or_before(f->date);
     if (due < *task.start) {  // zero-length task: no day of its own
       task.duration = task.duration.value_or(0);
       continue;
@@ -564,7 +571,8 @@ void Reader::place_tasks() {
         days = tenths / 10 / (24 * 60);
         if (tenths != 0)
           report("mspdi-elapsed-lag", link.node.child("LinkLag"),
-                 "the lag of a link into " + task_name(task) + " is elapsed time; its calendar days count as working days");
+                 "the lag of a link into " + task_name(task) +
+                     " is elapsed time; its calendar days count as working days");
       }
       const double whole = std::round(days);
       if (std::fabs(whole - days) > 1e-9)
@@ -584,7 +592,8 @@ Status Reader::nest_tasks() {
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
     if (open.size() >= kMaxOutlineDepth) {
       const pugi::xml_node at = task.level_node ? task.level_node : task.node;
-      const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
+      const json::Position p =
+          lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
       return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
                    " would be nested " + std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
                    std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)"};
@@ -595,7 +604,8 @@ Status Reader::nest_tasks() {
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
       report("mspdi-outline-gap", task.level_node,
-             task_name(task) + " is at outline level " + std::to_string(task.level) + " with no task above it; it becomes a top-level story");
+             task_name(task) + " is at outline level " + std::to_string(task.level) +
+                 " with no task above it; it becomes a top-level story");
     if (open.empty()) {
       roots_.push_back(i);
     } else {

@@ -97,10 +97,11 @@ void Writer::assign_uids() {
     uid_[i] = next;
     taken.insert(next);
     const Story& story = graph_->story(i);
-    report("mspdi-export-temp-id", story.origin.node, std::string(story.origin.pointer),
-           "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
-               std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) +
-               (story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique)" : " (it has no temp_id)"));
+    report(
+        "mspdi-export-temp-id", story.origin.node, std::string(story.origin.pointer),
+        "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
+            std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) +
+            (story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique)" : " (it has no temp_id)"));
   }
 }
 
@@ -270,7 +271,8 @@ void Writer::report_losses() {
       lost("time_estimate_in_minutes", "of a parent: MS Project rolls a summary's work up from its tasks");
     }
     for (const json::Member& extra : story.extra)
-      report("mspdi-export-dropped", extra.value, std::string(story.origin.pointer) + "/" + std::string(extra.key.text()),
+      report("mspdi-export-dropped", extra.value,
+             std::string(story.origin.pointer) + "/" + std::string(extra.key.text()),
              "story \"" + std::string(story.title.value_or("")) + "\": unknown key \"" + std::string(extra.key.text()) +
                  "\" has no place in MS Project XML");
   }
@@ -302,7 +304,8 @@ Result<Conversion> Writer::run() {
   report_losses();
   for (const Link& link : graph_->links())
     if (!link.type || link.nesting != LinkNesting::Unrelated)
-      report("mspdi-export-dropped", link.dependency->node, graph_->story(link.source).dependency_pointer(*link.dependency),
+      report("mspdi-export-dropped", link.dependency->node,
+             graph_->story(link.source).dependency_pointer(*link.dependency),
              "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML");
 
   std::ostringstream out;

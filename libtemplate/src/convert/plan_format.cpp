@@ -16,7 +16,8 @@ bool root_named(std::string_view text, std::size_t at, std::string_view name) {
 
 PlanFormat xml_format(std::string_view text, std::size_t first) {
   // The root element: the first '<' not followed by '?' or '!' (prolog, comments, doctype).
-  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16; at = text.find('<', at + 1)) {
+  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16;
+       at = text.find('<', at + 1)) {
     if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
     if (root_named(text, at, "Project")) return PlanFormat::Mspdi;
     if (root_named(text, at, "project")) return PlanFormat::Gan;
@@ -39,15 +40,22 @@ PlanFormat detect_plan_format(std::string_view text) {
 
 Result<Conversion> convert_plan(std::string_view text, const std::string& path, const ConvertOptions& options) {
   switch (detect_plan_format(text)) {
-    case PlanFormat::Mspdi: return convert_mspdi(text, path, options);
-    case PlanFormat::Gan: return convert_gan(text, path, options);
-    case PlanFormat::Csv: return convert_csv(text, path, options);
+    case PlanFormat::Mspdi:
+      return convert_mspdi(text, path, options);
+    case PlanFormat::Gan:
+      return convert_gan(text, path, options);
+    case PlanFormat::Csv:
+      return convert_csv(text, path, options);
     case PlanFormat::Template:
-      return Error{path + ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as MS Project XML or CSV"};
-    case PlanFormat::Unknown: break;
+      return Error{path +
+                   ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as "
+                   "MS Project XML or CSV"};
+    case PlanFormat::Unknown:
+      break;
   }
-  return Error{path + ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
-                      "with a header row naming a \"title\" column)"};
+  return Error{path +
+               ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
+               "with a header row naming a \"title\" column)"};
 }
 
 }  // namespace ptmpl

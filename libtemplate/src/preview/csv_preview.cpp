@@ -10,8 +10,8 @@ namespace ptmpl::preview {
 namespace {
 
 constexpr std::array<std::string_view, 13> kHeader = {
-    "outline",   "temp_id",    "title",     "story_type", "start",       "due",     "duration",
-    "early_start", "early_due", "late_start", "late_due", "total_float", "critical"};
+    "outline",     "temp_id",   "title",      "story_type", "start",       "due",     "duration",
+    "early_start", "early_due", "late_start", "late_due",   "total_float", "critical"};
 
 void append_field(std::string& out, std::string_view field) {
   if (field.find_first_of(",\"\r\n") == std::string_view::npos) {

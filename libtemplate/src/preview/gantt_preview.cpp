@@ -77,8 +77,7 @@ class Scale {
   /// Columns the whole project takes.
   [[nodiscard]] std::size_t used() const { return per_day_ > 0 ? per_day_ * days_ : columns_; }
   [[nodiscard]] double columns_per_day() const {
-    return per_day_ > 0 ? static_cast<double>(per_day_)
-                        : static_cast<double>(columns_) / static_cast<double>(days_);
+    return per_day_ > 0 ? static_cast<double>(per_day_) : static_cast<double>(columns_) / static_cast<double>(days_);
   }
 
  private:
@@ -167,7 +166,8 @@ std::string legend(const Scale& scale, const PreviewOptions& options) {
   char scale_text[64];
   double per_day = scale.columns_per_day();
   if (per_day >= 1.0 && std::floor(per_day) == per_day) {
-    std::snprintf(scale_text, sizeof scale_text, "   1 working day = %.0f column%s", per_day, per_day == 1.0 ? "" : "s");
+    std::snprintf(scale_text, sizeof scale_text, "   1 working day = %.0f column%s", per_day,
+                  per_day == 1.0 ? "" : "s");
   } else {
     std::snprintf(scale_text, sizeof scale_text, "   1 column = %.1f working days", 1.0 / per_day);
   }

@@ -20,7 +20,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr.critical td { color: #b01e1f; }
 )";
 
-constexpr std::array<std::string_view, 8> kHeadings = {"Outline", "temp_id", "Title", "Start",
+constexpr std::array<std::string_view, 8> kHeadings = {"Outline", "temp_id",  "Title", "Start",
                                                        "Due",     "Duration", "Float", "Critical"};
 
 std::string cell(std::string_view content, bool number = false) {
@@ -39,8 +39,8 @@ std::string table(const Schedule& schedule, std::span<const PreviewRow> rows, co
     for (std::size_t level = 0; level < row.depth && level < 8; ++level) indent += "\u00A0\u00A0\u00A0";
     out += cell(row.outline) + cell(temp_id_text(story)) + cell(indent + display_title(story)) +
            cell(day_text(s.early.start, options.calendar), true) + cell(day_text(s.early.due, options.calendar), true) +
-           cell(std::to_string(scheduled_duration(schedule, row.index)), true) + cell(std::to_string(s.total_float), true) +
-           cell(s.critical ? "yes" : "no");
+           cell(std::to_string(scheduled_duration(schedule, row.index)), true) +
+           cell(std::to_string(s.total_float), true) + cell(s.critical ? "yes" : "no");
     out += "</tr>\n";
   }
   return out + "</tbody>\n</table>\n";

@@ -32,7 +32,8 @@ std::string markup_escape(std::string_view text) {
       default:
         // U+FFFE and U+FFFF: EF BF BE and EF BF BF.
         if (static_cast<unsigned char>(c) == 0xEFU && i + 2 < line.size() &&
-            static_cast<unsigned char>(line[i + 1]) == 0xBFU && (static_cast<unsigned char>(line[i + 2]) & 0xFEU) == 0xBEU) {
+            static_cast<unsigned char>(line[i + 1]) == 0xBFU &&
+            (static_cast<unsigned char>(line[i + 2]) & 0xFEU) == 0xBEU) {
           out += ' ';
           i += 2;
         } else {

@@ -10,8 +10,7 @@ namespace ptmpl::preview {
 namespace {
 
 // A fixed Monday, so the output does not depend on the day it is made.
-constexpr std::chrono::year_month_day kDefaultStart{std::chrono::year{2000}, std::chrono::January,
-                                                    std::chrono::day{3}};
+constexpr std::chrono::year_month_day kDefaultStart{std::chrono::year{2000}, std::chrono::January, std::chrono::day{3}};
 
 // Mermaid's gantt grammar ends a task's text at ':' and a statement at ';' or '#' ('%%' starts
 // a comment), and its sanitizer drops what looks like an HTML tag; its entity codes (#58; …)
@@ -77,7 +76,8 @@ std::string task_line(const Schedule& schedule, const PreviewRow& row, const Cal
   if (!start || !due) return "    %% " + row.outline + ": outside the years 1–9999\n";
   std::string tags;
   if (s.critical) tags += "crit, ";
-  if (drawn_as_point(s)) return text + " :" + tags + "milestone, " + task_id(row) + ", " + format_date(*start) + ", 0d\n";
+  if (drawn_as_point(s))
+    return text + " :" + tags + "milestone, " + task_id(row) + ", " + format_date(*start) + ", 0d\n";
   return text + " :" + tags + task_id(row) + ", " + format_date(*start) + ", " +
          format_date(*due + std::chrono::days{1}) + "\n";
 }

@@ -19,7 +19,7 @@ const json::ParseIssue* first_issue(const json::Document& document, json::ParseI
 // A syntax error or too deep a nesting inside a raw_json string, at the string.
 std::optional<Error> raw_json_problem(const TemplateFile& file, const TemplateSource& source) {
   const json::Document& inner = *source.story_document;
-  const json::ParseIssue* issue = !inner.ok()          ? &inner.issues().front()
+  const json::ParseIssue* issue = !inner.ok()         ? &inner.issues().front()
                                   : inner.truncated() ? first_issue(inner, json::ParseIssue::Type::TooDeep)
                                                       : nullptr;
   if (issue == nullptr) return std::nullopt;
@@ -70,8 +70,8 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   for (const Cycle& cycle : schedule.cycles()) {
     const Link& closing = graph.links()[cycle.closing_link];
     json::Position p = file.position_of(source, closing.dependency->node);
-    std::string message = file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                          ": dependency cycle";
+    std::string message =
+        file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": dependency cycle";
     if (cycle.stories.empty()) {
       message += " closed by this dependency (its chain is not listed: too many cycles)";
     } else {

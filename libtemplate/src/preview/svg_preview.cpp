@@ -118,7 +118,8 @@ std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y
   const Story& story = schedule.graph().story(row.index);
   const double middle = y + kRowHeight / 2;
   const double indent = kIndentPerLevel * static_cast<double>(std::min(row.depth, kMaxIndentLevels));
-  std::string label = truncate_to_width(row.outline + " " + display_title(story), kLabelChars - 2 * std::min(row.depth, kMaxIndentLevels));
+  std::string label = truncate_to_width(row.outline + " " + display_title(story),
+                                        kLabelChars - 2 * std::min(row.depth, kMaxIndentLevels));
   std::string out = text(kMargin + indent, middle + 4, label, story.is_parent() ? "font-weight=\"bold\"" : "");
   std::string tooltip = tooltip_of(schedule, row, options);
   if (drawn_as_point(s))
@@ -148,9 +149,9 @@ std::string legend(double y) {
   entry(rect("legend", x, y - 5, 14, 10, kCriticalColour), "critical");
   entry(rect("legend", x, y - 3, 14, 6, kParentColour), "parent (rolled up)");
   entry(rect("legend", x, y - 5, 14, 10, kFloatColour), "total float");
-  entry("<polygon class=\"legend\" points=\"" + svg_number(x + 7) + "," + svg_number(y - 6) + " " +
-            svg_number(x + 13) + "," + svg_number(y) + " " + svg_number(x + 7) + "," + svg_number(y + 6) + " " +
-            svg_number(x + 1) + "," + svg_number(y) + "\" fill=\"" + std::string(kMilestoneColour) + "\"/>\n",
+  entry("<polygon class=\"legend\" points=\"" + svg_number(x + 7) + "," + svg_number(y - 6) + " " + svg_number(x + 13) +
+            "," + svg_number(y) + " " + svg_number(x + 7) + "," + svg_number(y + 6) + " " + svg_number(x + 1) + "," +
+            svg_number(y) + "\" fill=\"" + std::string(kMilestoneColour) + "\"/>\n",
         "milestone");
   return out + "</g>\n";
 }

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kMaxIndentLevels = 8;
 constexpr std::size_t kColumns = 8;
-constexpr std::array<std::string_view, kColumns> kHeadings = {"outline", "temp_id", "title", "start",
+constexpr std::array<std::string_view, kColumns> kHeadings = {"outline", "temp_id",  "title", "start",
                                                               "due",     "duration", "float", "critical"};
 // Numbers (and dates) are right-aligned; text is left-aligned.
 constexpr std::array<bool, kColumns> kRightAligned = {false, false, false, true, true, true, true, false};

@@ -60,9 +60,8 @@ Calendar::Calendar(Week week, Date start, std::vector<Date> holidays) : week_(we
   std::sort(holidays_.begin(), holidays_.end());
   holidays_.erase(std::unique(holidays_.begin(), holidays_.end()), holidays_.end());
   // Only holidays on days the week works change anything.
-  std::erase_if(holidays_, [this](Date d) {
-    return week_ == Week::Workweek && std::chrono::weekday{d}.iso_encoding() > 5;
-  });
+  std::erase_if(holidays_,
+                [this](Date d) { return week_ == Week::Workweek && std::chrono::weekday{d}.iso_encoding() > 5; });
   day_zero_ = start;
   while (!is_working_day(day_zero_)) day_zero_ += days{1};  // at most a weekend plus the holidays
   day_zero_index_ = working_days_before(day_zero_);
