@@ -309,4 +309,14 @@ void JsonEmitter::number(std::string_view spelling) {
   *out_ += spelling;
 }
 
+void JsonEmitter::null() {
+  before_value();
+  *out_ += "null";
+}
+
+void JsonEmitter::raw(std::string_view json_text) {
+  before_value();
+  *out_ += json_text;
+}
+
 }  // namespace ptmpl

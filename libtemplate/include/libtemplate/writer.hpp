@@ -45,6 +45,10 @@ class JsonEmitter {
   void boolean(bool b);
   /// A number given as valid JSON number text.
   void number(std::string_view spelling);
+  /// `null`.
+  void null();
+  /// A value given as valid JSON text, written as it is (on one line where it stands).
+  void raw(std::string_view json_text);
   /// `"name": value` in one call.
   void member(std::string_view name, std::string_view text) { key(name), string(text); }
   void member(std::string_view name, std::int64_t n) { key(name), integer(n); }

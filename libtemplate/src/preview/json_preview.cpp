@@ -1,54 +1,13 @@
 // `--format json` (SPEC §9): {"project", "stories", "critical_path"}, pretty-printed with
 // two-space indentation like the canonical form, stories in tree order.
 #include "libtemplate/json.hpp"
+#include "libtemplate/writer.hpp"
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
 
 namespace ptmpl::preview {
 
 namespace {
-
-// A JSON object written member by member at one indentation level.
-class ObjectWriter {
- public:
-  ObjectWriter(std::string& out, std::size_t indent) : out_(out), indent_(indent) { out_ += "{"; }
-
-  ObjectWriter& key(std::string_view name) {
-    out_ += first_ ? "\n" : ",\n";
-    first_ = false;
-    out_.append(indent_ + 2, ' ');
-    json::append_quoted(out_, name);
-    out_ += ": ";
-    return *this;
-  }
-  ObjectWriter& number(std::string_view name, std::int64_t value) {
-    key(name);
-    out_ += std::to_string(value);
-    return *this;
-  }
-  ObjectWriter& string(std::string_view name, std::string_view value) {
-    key(name);
-    json::append_quoted(out_, value);
-    return *this;
-  }
-  ObjectWriter& raw(std::string_view name, std::string_view text) {
-    key(name);
-    out_ += text;
-    return *this;
-  }
-  void close() {
-    if (!first_) {
-      out_ += "\n";
-      out_.append(indent_, ' ');
-    }
-    out_ += "}";
-  }
-
- private:
-  std::string& out_;
-  std::size_t indent_;
-  bool first_ = true;
-};
 
 // A temp_id as written: an integer, a string, or null.
 std::string temp_id_json(const Story& story) {
@@ -59,92 +18,96 @@ std::string temp_id_json(const Story& story) {
   return out;
 }
 
-std::string date_json(std::int64_t offset, const Calendar& calendar) {
-  auto date = calendar.date_of(offset);
-  if (!date) return "null";
-  return "\"" + format_date(*date) + "\"";
+// `"key": day` as an offset, or as a date with a calendar (null when there is no such day).
+void write_day(JsonEmitter& json, std::string_view key, std::optional<std::int64_t> offset,
+               const Calendar* calendar = nullptr) {
+  json.key(key);
+  if (!offset) return json.null();
+  if (calendar == nullptr) return json.integer(*offset);
+  const auto date = calendar->date_of(*offset);
+  if (date)
+    json.string(format_date(*date));
+  else
+    json.null();
 }
 
-void write_project(std::string& out, const Schedule& schedule, const PreviewOptions& options) {
-  ObjectWriter project(out, 2);
+void write_project(JsonEmitter& json, const Schedule& schedule, const PreviewOptions& options) {
+  json.key("project");
+  json.begin_object();
   const std::optional<Interval>& span = schedule.project();
-  project.raw("start", span ? std::to_string(span->start) : "null")
-      .raw("due", span ? std::to_string(span->due) : "null")
-      .number("duration", schedule.project_duration());
+  const auto start = span ? std::optional(span->start) : std::nullopt;
+  const auto due = span ? std::optional(span->due) : std::nullopt;
+  write_day(json, "start", start);
+  write_day(json, "due", due);
+  json.member("duration", schedule.project_duration());
   if (options.calendar) {
-    project.raw("start_date", span ? date_json(span->start, *options.calendar) : "null")
-        .raw("due_date", span ? date_json(span->due, *options.calendar) : "null")
-        .string("calendar", week_name(options.calendar->week()));
+    write_day(json, "start_date", start, &*options.calendar);
+    write_day(json, "due_date", due, &*options.calendar);
+    json.member("calendar", week_name(options.calendar->week()));
   }
-  project.close();
+  json.end_object();
 }
 
-void write_story(std::string& out, const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
+void write_story(JsonEmitter& json, const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
   const Story& story = schedule.graph().story(row.index);
   const ScheduledStory& s = schedule[row.index];
-  ObjectWriter object(out, 4);
-  object.raw("temp_id", temp_id_json(story)).string("outline", row.outline);
+  json.begin_object();
+  json.key("temp_id");
+  json.raw(temp_id_json(story));
+  json.member("outline", row.outline);
+  json.key("title");
   if (story.title)
-    object.string("title", *story.title);
+    json.string(*story.title);
   else
-    object.raw("title", "null");
-  object.string("story_type", to_string(story.effective_type()))
-      .number("start", s.early.start)
-      .number("due", s.early.due)
-      .number("duration", scheduled_duration(schedule, row.index))
-      .number("early_start", s.early.start)
-      .number("early_due", s.early.due)
-      .number("late_start", s.late.start)
-      .number("late_due", s.late.due)
-      .number("total_float", s.total_float)
-      .raw("critical", s.critical ? "true" : "false");
+    json.null();
+  json.member("story_type", to_string(story.effective_type()));
+  json.member("start", s.early.start);
+  json.member("due", s.early.due);
+  json.member("duration", scheduled_duration(schedule, row.index));
+  json.member("early_start", s.early.start);
+  json.member("early_due", s.early.due);
+  json.member("late_start", s.late.start);
+  json.member("late_due", s.late.due);
+  json.member("total_float", s.total_float);
+  json.key("critical");
+  json.boolean(s.critical);
   if (options.calendar) {
-    object.raw("start_date", date_json(s.early.start, *options.calendar))
-        .raw("due_date", date_json(s.early.due, *options.calendar));
+    write_day(json, "start_date", s.early.start, &*options.calendar);
+    write_day(json, "due_date", s.early.due, &*options.calendar);
   }
-  object.close();
+  json.end_object();
 }
 
-void write_critical_path(std::string& out, const Schedule& schedule) {
-  std::span<const std::vector<std::size_t>> chains = schedule.critical_chains();
-  if (chains.empty()) {
-    out += "[]";
-    return;
-  }
-  out += "[";
-  for (std::size_t c = 0; c < chains.size(); ++c) {
-    out += c == 0 ? "\n    [" : ",\n    [";
-    for (std::size_t k = 0; k < chains[c].size(); ++k) {
-      if (k > 0) out += ", ";
-      out += temp_id_json(schedule.graph().story(chains[c][k]));
+// Each chain on one line: `[1, 2, "go"]`.
+void write_critical_path(JsonEmitter& json, const Schedule& schedule) {
+  json.key("critical_path");
+  json.begin_array();
+  for (const std::vector<std::size_t>& chain : schedule.critical_chains()) {
+    std::string line = "[";
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+      if (k > 0) line += ", ";
+      line += temp_id_json(schedule.graph().story(chain[k]));
     }
-    out += "]";
+    json.raw(line + "]");
   }
-  out += "\n  ]";
+  json.end_array();
 }
 
 }  // namespace
 
 std::string render_json(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
   std::string out;
-  ObjectWriter root(out, 0);
-  root.key("project");
-  write_project(out, schedule, options);
-  root.key("stories");
-  if (rows.empty()) {
-    out += "[]";
-  } else {
-    out += "[";
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      out += r == 0 ? "\n    " : ",\n    ";
-      write_story(out, schedule, rows[r], options);
-    }
-    out += "\n  ]";
-  }
-  root.key("critical_path");
-  write_critical_path(out, schedule);
-  root.close();
-  return out + "\n";
+  JsonEmitter json(out);
+  json.begin_object();
+  write_project(json, schedule, options);
+  json.key("stories");
+  json.begin_array();
+  for (const PreviewRow& row : rows) write_story(json, schedule, row, options);
+  json.end_array();
+  write_critical_path(json, schedule);
+  json.end_object();
+  json.finish();
+  return out;
 }
 
 }  // namespace ptmpl::preview
