@@ -35,8 +35,12 @@ void write_project(JsonEmitter& json, const Schedule& schedule, const PreviewOpt
   json.key("project");
   json.begin_object();
   const std::optional<Interval>& span = schedule.project();
-  const auto start = span ? std::optional(span->start) : std::nullopt;
-  const auto due = span ? std::optional(span->due) : std::nullopt;
+  std::optional<std::int64_t> start;
+  std::optional<std::int64_t> due;
+  if (span) {
+    start = span->start;
+    due = span->due;
+  }
   write_day(json, "start", start);
   write_day(json, "due", due);
   json.member("duration", schedule.project_duration());
