@@ -23,6 +23,7 @@ std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
 std::function<int()> setup_rules(CLI::App& app);
+std::function<int()> setup_sandbox(CLI::App& app);
 std::function<int()> setup_schedule(CLI::App& app);
 std::function<int()> setup_schema(CLI::App& app);
 std::function<int()> setup_stats(CLI::App& app);

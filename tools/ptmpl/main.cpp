@@ -16,6 +16,8 @@ constexpr std::array kCommands = {
             setup_schedule},
     Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},
     Command{"convert", "convert a Microsoft Project XML plan into a template document", setup_convert},
+    Command{"sandbox", "serve a local stand-in for the service's project templates API (HTTPS, durable)",
+            setup_sandbox},
     Command{"rules", "list the lint rules with their default severity", setup_rules},
     Command{"explain", "print the documentation of a lint rule", setup_explain},
     Command{"schema", "print a bundled JSON Schema (raw_json, template, config)", setup_schema},
