@@ -23,6 +23,9 @@ class FakeTransport final : public Transport {
  public:
   std::deque<Result<HttpResponse>> script;
   std::vector<HttpRequest> sent;
+  bool permanent = false;
+
+  [[nodiscard]] bool last_failure_permanent() const override { return permanent; }
 
   Result<HttpResponse> send(const HttpRequest& request) override {
     sent.push_back(request);
@@ -159,6 +162,18 @@ TEST(ApiClient, APostThatDidNotLandIsSentAgainAfterTheLookup) {
   EXPECT_EQ(t.value().id, 4);
   EXPECT_EQ(h.transport->sent.size(), 3u);
   EXPECT_EQ(h.transport->sent[2].method, "POST");
+}
+
+TEST(ApiClient, DoesNotRetryAFailureRetryingCannotFix) {
+  Harness h;
+  h.transport->permanent = true;
+  h.transport->script.push_back(Error{"SSL certificate problem: unable to get local issuer certificate"});
+  auto t = h.client->create(R"({"project_template":{"title":"A"}})", "A");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message,
+            "creating template \"A\": no response: SSL certificate problem: unable to get local issuer certificate");
+  EXPECT_EQ(h.transport->sent.size(), 1u);  // neither retried nor looked up
+  EXPECT_TRUE(h.waits.empty());
 }
 
 TEST(ApiClient, TakesTemplatesInTheOrderOfResultsNotOfTheMap) {

@@ -148,6 +148,7 @@ TEST_F(ApiSandboxTest, RefusesAServerItCannotVerify) {
   ASSERT_FALSE(listed.ok());
   EXPECT_NE(listed.error().message.find("no response"), std::string::npos) << listed.error().message;
   EXPECT_NE(listed.error().message.find("curl error 60"), std::string::npos) << listed.error().message;
+  EXPECT_EQ(listed.error().message.find("gave up"), std::string::npos);  // not retried
 }
 
 }  // namespace

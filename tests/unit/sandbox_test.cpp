@@ -135,7 +135,7 @@ TEST_F(SandboxTest, CreatesShowsAndUpdatesTemplates) {
   EXPECT_STREQ(after["title"].GetString(), "Launch");
   EXPECT_STREQ(after["description"].GetString(), "v2");
   EXPECT_EQ(after["duration"].GetInt(), 12);
-  EXPECT_GE(std::string(after["updated_at"].GetString()), std::string((*made[0])["updated_at"].GetString()));
+  EXPECT_GT(std::string(after["updated_at"].GetString()), std::string((*made[0])["updated_at"].GetString()));
 
   // Shared: another user sees it but may not change it.
   EXPECT_EQ(call(*s, "GET", "/project_templates/" + id + ".json", "", "bob-token").status, 200);

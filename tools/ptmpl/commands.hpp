@@ -22,6 +22,8 @@ std::function<int()> setup_explain(CLI::App& app);
 std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
+std::function<int()> setup_list(CLI::App& app);
+std::function<int()> setup_pull(CLI::App& app);
 std::function<int()> setup_rules(CLI::App& app);
 std::function<int()> setup_sandbox(CLI::App& app);
 std::function<int()> setup_schedule(CLI::App& app);

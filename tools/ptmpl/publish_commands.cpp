@@ -1,6 +1,11 @@
-// The publishing commands: sandbox (the local stand-in for the service).
+// The publishing commands: list, pull, and sandbox (the local stand-in for the service).
 #include <signal.h>
+#include <unistd.h>
 
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -8,9 +13,209 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/writer.hpp"
 #include "libtemplate/sandbox.hpp"
 
 namespace ptmpl::cli {
+namespace {
+
+// Options every command that talks to the service takes (SPEC §8; fixed interface).
+struct ServiceOptions {
+  std::string base_url;
+  std::string cacert;
+  std::string token_file;
+  bool verbose = false;
+};
+
+void add_service_options(CLI::App& app, ServiceOptions& o) {
+  app.add_option("--base-url", o.base_url, "the service's API root, ending in /api/v1 (default: $PTMPL_BASE_URL)");
+  app.add_option("--cacert", o.cacert, "CA certificate (PEM) to verify the service with, e.g. the sandbox's");
+  app.add_option("--token-file", o.token_file, "file holding the access token, mode 600 (default: $PTMPL_TOKEN)");
+  app.add_flag("--verbose", o.verbose, "trace requests and responses on standard error (the token redacted)");
+}
+
+/// The client for `o`, or a message (usage or set-up problem: exit code 2).
+Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o) {
+  std::string base_url = o.base_url;
+  if (base_url.empty())
+    if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base_url = env;
+  if (base_url.empty()) return Error{"no service address: pass --base-url or set PTMPL_BASE_URL"};
+  if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
+  auto token = api::load_token(o.token_file);
+  if (!token.ok()) return token.error();
+  api::ClientOptions options;
+  options.base_url = base_url;
+  options.token = token.value();
+  options.trace = o.verbose ? &std::cerr : nullptr;
+  api::TransportOptions transport;
+  transport.cacert = o.cacert;
+  return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
+}
+
+std::string slug(const std::string& title) {
+  std::string out;
+  for (unsigned char c : title) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+    if (out.size() >= 60) break;
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "template" : out;
+}
+
+std::string field_text(const api::RemoteTemplate& t, const char* key) {
+  json::Document doc = json::Document::parse(t.json);
+  const json::Value* v = doc.ok() ? doc.root().find(key) : nullptr;
+  if (v == nullptr || v->is_null()) return "";
+  if (auto b = v->as_bool()) return *b ? "yes" : "no";
+  return std::string(v->text());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// list
+
+std::function<int()> setup_list(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    bool mine = false;
+    std::string title;
+    std::string order;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_flag("--mine", o->mine, "only templates made by the token's user");
+  app.add_option("--title", o->title, "only templates whose title matches (the service's by_title filter)");
+  app.add_option("--order", o->order, "FIELD:asc|desc; fields: title, updated_at, duration, budget, description, "
+                                      "is_budgeted (default: updated_at:desc)");
+  app.add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  app.footer("Example:\n  PTMPL_TOKEN=… ptmpl list --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem --mine");
+  return [o] {
+    auto client = make_client(o->service);
+    if (!client.ok()) {
+      std::cerr << "ptmpl list: " << client.error().message << "\n";
+      return int{kUsage};
+    }
+    api::ListQuery query;
+    query.mine = o->mine;
+    query.by_title = o->title;
+    query.order = o->order;
+    auto all = client.value()->list_all(query);
+    if (!all.ok()) {
+      std::cerr << "ptmpl list: " << all.error().message << "\n";
+      return int{kNetwork};
+    }
+    if (o->format == "json") {
+      std::string out = "{\"count\":" + std::to_string(all.value().size()) + ",\"templates\":[";
+      for (std::size_t i = 0; i < all.value().size(); ++i) out += (i ? "," : "") + all.value()[i].json;
+      out += "]}";
+      json::Document doc = json::Document::parse(out);
+      std::cout << write_canonical(doc.root(), Shape::Unknown);
+      return int{kOk};
+    }
+    std::size_t width = 5;
+    for (const auto& t : all.value()) width = std::max(width, std::min<std::size_t>(t.title.size(), 60));
+    std::cout << std::left << std::setw(8) << "ID" << std::setw(static_cast<int>(width) + 2) << "TITLE"
+              << std::setw(7) << "ITEMS" << std::setw(10) << "DURATION" << std::setw(8) << "SHARED" << "UPDATED\n";
+    for (const auto& t : all.value()) {
+      std::string title = t.title.size() > 60 ? t.title.substr(0, 57) + "..." : t.title;
+      std::cout << std::setw(8) << t.id << std::setw(static_cast<int>(width) + 2) << title << std::setw(7)
+                << field_text(t, "item_count") << std::setw(10) << field_text(t, "duration") << std::setw(8)
+                << field_text(t, "shared") << t.updated_at << "\n";
+    }
+    return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// pull
+
+std::function<int()> setup_pull(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    std::vector<std::int64_t> ids;
+    bool all = false;
+    bool mine = false;
+    std::string title;
+    std::string output_dir = ".";
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_option("ids", o->ids, "ids of the templates to pull");
+  app.add_flag("--all", o->all, "every template the token's user can see");
+  app.add_flag("--mine", o->mine, "every template made by the token's user");
+  app.add_option("--title", o->title, "the templates whose title is exactly this");
+  app.add_option("-o,--output-dir", o->output_dir, "directory to write <id>-<title>.json files into")
+      ->capture_default_str();
+  app.footer("Example:\n  ptmpl pull --mine -o templates/");
+  return [o] {
+    int selectors = (o->ids.empty() ? 0 : 1) + o->all + o->mine + (o->title.empty() ? 0 : 1);
+    if (selectors != 1) {
+      std::cerr << "ptmpl pull: name what to pull: ids, --all, --mine or --title (one of them)\n";
+      return int{kUsage};
+    }
+    auto client = make_client(o->service);
+    if (!client.ok()) {
+      std::cerr << "ptmpl pull: " << client.error().message << "\n";
+      return int{kUsage};
+    }
+    std::vector<api::RemoteTemplate> templates;
+    if (!o->ids.empty()) {
+      for (auto id : o->ids) {
+        auto t = client.value()->get(id, true);
+        if (!t.ok()) {
+          std::cerr << "ptmpl pull: " << t.error().message << "\n";
+          return int{kNetwork};
+        }
+        templates.push_back(std::move(t).value());
+      }
+    } else {
+      api::ListQuery query;
+      query.mine = o->mine;
+      query.by_title = o->title;
+      query.with_raw_json = true;
+      auto all = client.value()->list_all(query);
+      if (!all.ok()) {
+        std::cerr << "ptmpl pull: " << all.error().message << "\n";
+        return int{kNetwork};
+      }
+      for (auto& t : all.value())
+        if (o->title.empty() || t.title == o->title) templates.push_back(std::move(t));
+      if (!o->title.empty() && templates.empty()) {
+        std::cerr << "ptmpl pull: no template is titled \"" << o->title << "\"\n";
+        return int{kNetwork};
+      }
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(o->output_dir, ec);
+    if (ec) {
+      std::cerr << "ptmpl pull: " << o->output_dir << ": cannot create the directory: " << ec.message() << "\n";
+      return int{kUsage};
+    }
+    for (const auto& t : templates) {
+      auto document = api::template_document(t);
+      if (!document.ok()) {
+        std::cerr << "ptmpl pull: " << document.error().message << "\n";
+        return int{kNetwork};
+      }
+      std::string path = (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
+      if (auto written = write_file_atomic(path, document.value()); !written.ok()) {
+        std::cerr << "ptmpl pull: " << written.error().message << "\n";
+        return int{kUsage};
+      }
+      std::cout << path << "\n";
+    }
+    return int{kOk};
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // sandbox

@@ -37,6 +37,9 @@ class Transport {
  public:
   virtual ~Transport() = default;
   virtual Result<HttpResponse> send(const HttpRequest& request) = 0;
+  /// Whether the last send() failed in a way retrying cannot fix and before anything was sent
+  /// (the server's certificate does not verify, an unreadable CA file, a malformed URL).
+  [[nodiscard]] virtual bool last_failure_permanent() const { return false; }
 };
 
 struct TransportOptions {
@@ -130,5 +133,10 @@ class Client {
   std::unique_ptr<Transport> transport_;
   std::uint64_t jitter_state_;
 };
+
+/// The template document of `remote` (SPEC §2), in canonical form: id, the template's fields,
+/// and raw_json as a pretty story array (as the service's string when that is not valid JSON).
+/// Service-only fields (user_id, timestamps) are left out.
+Result<std::string> template_document(const RemoteTemplate& remote);
 
 }  // namespace ptmpl::api

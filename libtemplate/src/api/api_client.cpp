@@ -257,6 +257,7 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
     if (!sent.ok()) {
       last_problem = "no response: " + sent.error().message;
       if (options_.trace != nullptr) *options_.trace << redact("< " + last_problem + "\n", options_.token);
+      if (transport_->last_failure_permanent()) return fail(what + ": " + last_problem);
       if (!idempotent) {
         if (outcome_unknown != nullptr) *outcome_unknown = true;
         return fail(what + ": " + last_problem);

@@ -42,7 +42,9 @@ class CurlTransport final : public Transport {
   CurlTransport& operator=(const CurlTransport&) = delete;
 
   Result<HttpResponse> send(const HttpRequest& request) override {
+    permanent_ = true;
     if (curl_ == nullptr) return Error{"cannot initialise libcurl"};
+    permanent_ = true;
     if (auto allowed = check_base_url(request.url); !allowed.ok()) return allowed.error();
     CURL* c = curl_;
     curl_easy_reset(c);
@@ -76,6 +78,8 @@ class CurlTransport final : public Transport {
     }
     CURLcode code = curl_easy_perform(c);
     curl_slist_free_all(headers);
+    permanent_ = code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE ||
+                 code == CURLE_SSL_CERTPROBLEM || code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
     if (code != CURLE_OK)
       return Error{std::string(error[0] != '\0' ? error : curl_easy_strerror(code)) + " (curl error " +
                    std::to_string(static_cast<int>(code)) + ")"};
@@ -85,9 +89,12 @@ class CurlTransport final : public Transport {
     return response;
   }
 
+  [[nodiscard]] bool last_failure_permanent() const override { return permanent_; }
+
  private:
   TransportOptions options_;
   CURL* curl_ = nullptr;
+  bool permanent_ = false;
 };
 
 }  // namespace

@@ -17,17 +17,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string now_iso8601() {
-  using namespace std::chrono;
-  auto now = system_clock::now();
-  std::time_t seconds = system_clock::to_time_t(now);
-  auto millis = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
+std::string iso8601(std::int64_t unix_millis) {
+  std::time_t seconds = static_cast<std::time_t>(unix_millis / 1000);
   std::tm utc{};
   ::gmtime_r(&seconds, &utc);
   char text[96];
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(unix_millis % 1000));
   return text;
+}
+
+// Milliseconds since the epoch of a stamp written by iso8601(); 0 when it is not one.
+std::int64_t parse_stamp(const std::string& stamp) {
+  std::tm utc{};
+  int millis = 0;
+  if (std::sscanf(stamp.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
+                  &utc.tm_min, &utc.tm_sec, &millis) != 7)
+    return 0;
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  return static_cast<std::int64_t>(::timegm(&utc)) * 1000 + millis;
 }
 
 std::int64_t count_in(const rapidjson::Value& stories) {
@@ -67,7 +76,7 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   str("title", t.title);
   str("description", t.description);
   str("currency", t.currency);
-  str("raw_json", t.raw_json);
+  str("raw_json", t.raw_json);  // kept as stored, even ""
   str("created_at", t.created_at);
   str("updated_at", t.updated_at);
   if (auto v = doc.FindMember("shared"); v != doc.MemberEnd() && v->value.IsBool()) t.shared = v->value.GetBool();
@@ -157,6 +166,7 @@ Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& di
     auto t = parse_stored(entry.path().string(), text.value().text());
     if (!t.ok()) return t.error();
     store->next_id_ = std::max(store->next_id_, t.value().id + 1);
+    store->last_stamp_ = std::max(store->last_stamp_, parse_stamp(t.value().updated_at));
     store->by_id_[t.value().id] = std::move(t).value();
   }
   if (ec) return Error{templates.string() + ": cannot list the directory: " + ec.message()};
@@ -201,6 +211,16 @@ std::optional<StoredTemplate> TemplateStore::find(std::int64_t id) const {
   return it->second;
 }
 
+std::string TemplateStore::next_stamp() {
+  // Strictly increasing across the store, so `updated_at` orders every change, even two in one
+  // millisecond or after the clock stepped back.
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  last_stamp_ = std::max<std::int64_t>(now, last_stamp_ + 1);
+  return iso8601(last_stamp_);
+}
+
 Status TemplateStore::persist(const StoredTemplate& t) const {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
@@ -213,7 +233,7 @@ Status TemplateStore::persist(const StoredTemplate& t) const {
 Result<StoredTemplate> TemplateStore::create(StoredTemplate t) {
   std::lock_guard lock(mutex_);
   t.id = next_id_;
-  t.created_at = t.updated_at = now_iso8601();
+  t.created_at = t.updated_at = next_stamp();
   t.item_count = count_stories(t.raw_json);
   if (auto s = persist(t); !s.ok()) return s.error();
   ++next_id_;
@@ -225,9 +245,7 @@ Result<StoredTemplate> TemplateStore::update(StoredTemplate t) {
   std::lock_guard lock(mutex_);
   auto it = by_id_.find(t.id);
   if (it == by_id_.end()) return Error{"template " + std::to_string(t.id) + " not found"};
-  std::string stamp = now_iso8601();
-  // updated_at never goes backwards, even if the clock does.
-  t.updated_at = stamp > it->second.updated_at ? stamp : it->second.updated_at;
+  t.updated_at = next_stamp();
   t.item_count = count_stories(t.raw_json);
   if (auto s = persist(t); !s.ok()) return s.error();
   it->second = t;

@@ -29,9 +29,9 @@ struct StoredTemplate {
   std::string currency = "USD";
   std::optional<std::int64_t> duration;
   std::int64_t item_count = 0;
-  std::string raw_json;  // JSON text, as the service keeps it: a string
+  std::string raw_json = "[]";  // JSON text, as the service keeps it: a string (no stories: [])
   std::string created_at;
-  std::string updated_at;  // ISO 8601 with milliseconds, UTC
+  std::string updated_at;  // ISO 8601 with milliseconds, UTC; strictly increasing across the store
 };
 
 /// Filters and order of `GET /project_templates.json`.
@@ -69,11 +69,13 @@ class TemplateStore {
  private:
   explicit TemplateStore(std::string dir) : dir_(std::move(dir)) {}
   Status persist(const StoredTemplate& t) const;
+  std::string next_stamp();
 
   std::string dir_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, StoredTemplate> by_id_;
   std::int64_t next_id_ = 1;
+  std::int64_t last_stamp_ = 0;  // milliseconds of the latest updated_at given out
 };
 
 }  // namespace ptmpl::sandbox
