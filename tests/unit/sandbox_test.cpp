@@ -293,3 +293,110 @@ TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
 
 }  // namespace
 }  // namespace ptmpl::testing
+
+namespace ptmpl::testing {
+namespace {
+
+class SandboxOAuthTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"sandbox-oauth"};
+  std::string tokens = dir.write("tokens", "static-token 1\n");
+  std::string clients = dir.write("clients", "app-1 app-secret https://app.example/callback\n");
+
+  std::unique_ptr<SandboxProcess> start() {
+    auto s = std::make_unique<SandboxProcess>(std::vector<std::string>{
+        "--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients", clients, "--oauth-user", "5"});
+    EXPECT_TRUE(s->ready()) << s->first_line();
+    return s;
+  }
+
+  static httplib::Client client(const SandboxProcess& s) {
+    httplib::Client c(s.origin());
+    c.set_ca_cert_path(s.ca_path().c_str());
+    c.enable_server_certificate_verification(true);
+    return c;
+  }
+
+  // The query parameter `name` of a redirect's Location.
+  static std::string query_value(const std::string& location, const std::string& name) {
+    auto at = location.find(name + "=");
+    if (at == std::string::npos) return "";
+    auto end = location.find('&', at);
+    return location.substr(at + name.size() + 1, end == std::string::npos ? std::string::npos : end - at - name.size() - 1);
+  }
+
+  static std::string authorize(const SandboxProcess& s, const std::string& extra = "") {
+    auto c = client(s);
+    auto r = c.Get(("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback&state=xyz" + extra).c_str());
+    EXPECT_TRUE(r);
+    if (!r) return "";
+    EXPECT_EQ(r->status, 302);
+    return r->get_header_value("Location");
+  }
+
+  static httplib::Result exchange(const SandboxProcess& s, const std::string& code, const std::string& secret = "app-secret") {
+    auto c = client(s);
+    httplib::Params form = {{"client_id", "app-1"},
+                            {"client_secret", secret},
+                            {"grant_type", "authorization_code"},
+                            {"code", code},
+                            {"redirect_uri", "https://app.example/callback"}};
+    return c.Post("/oauth/token", form);
+  }
+};
+
+TEST_F(SandboxOAuthTest, ExchangesACodeForATokenThatWorksAndSurvivesRestarts) {
+  std::string token;
+  {
+    auto s = start();
+    std::string location = authorize(*s);
+    EXPECT_TRUE(location.starts_with("https://app.example/callback?code=")) << location;
+    EXPECT_EQ(query_value(location, "state"), "xyz");
+    std::string code = query_value(location, "code");
+    auto r = exchange(*s, code);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    rapidjson::Document doc;
+    doc.Parse(r->body.c_str());
+    EXPECT_STREQ(doc["token_type"].GetString(), "bearer");
+    token = doc["access_token"].GetString();
+
+    // Used once only.
+    auto again = exchange(*s, code);
+    EXPECT_EQ(again->status, 400);
+    EXPECT_NE(again->body.find("\"error\":\"invalid_grant\""), std::string::npos) << again->body;
+  }
+  auto s = start();
+  auto c = client(*s);
+  auto created = c.Post("/api/v1/project_templates.json", {{"Authorization", "Bearer " + token}},
+                        R"({"project_template":{"title":"via OAuth"}})", "application/json");
+  ASSERT_TRUE(created);
+  EXPECT_EQ(created->status, 200) << created->body;
+  EXPECT_NE(created->body.find("\"user_id\":5"), std::string::npos) << created->body;
+  EXPECT_EQ(std::filesystem::status(dir.file("data/oauth-tokens")).permissions() &
+                (std::filesystem::perms::group_all | std::filesystem::perms::others_all),
+            std::filesystem::perms::none);
+}
+
+TEST_F(SandboxOAuthTest, AnswersTheReferencesErrors) {
+  auto s = start();
+  std::string denied = authorize(*s, "&deny=1");
+  EXPECT_EQ(query_value(denied, "error"), "access_denied") << denied;
+  EXPECT_FALSE(query_value(denied, "error_description").empty());
+  auto c = client(*s);
+  auto wrong_type = c.Get("/oauth/authorize?client_id=app-1&response_type=token&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback");
+  EXPECT_EQ(query_value(wrong_type->get_header_value("Location"), "error"), "unsupported_response_type");
+  auto wrong_redirect = c.Get("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fevil.example%2F");
+  EXPECT_EQ(wrong_redirect->status, 400);  // never redirected to an unregistered address
+
+  std::string code = query_value(authorize(*s), "code");
+  auto bad_secret = exchange(*s, code, "wrong");
+  EXPECT_EQ(bad_secret->status, 401);
+  EXPECT_NE(bad_secret->body.find("invalid_client"), std::string::npos);
+  auto bad_code = exchange(*s, "not-a-code");
+  EXPECT_EQ(bad_code->status, 400);
+  EXPECT_NE(bad_code->body.find("invalid_grant"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptmpl::testing

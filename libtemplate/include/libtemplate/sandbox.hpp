@@ -25,6 +25,10 @@ struct SandboxOptions {
   /// Fault kinds: "429" (with Retry-After), "503", "drop" (connection closed before the request
   /// is applied), "drop-after" (applied, then the connection closed: an unknown outcome).
   std::vector<std::string> faults = {"429", "503", "drop"};
+  /// OAuth applications for /oauth/authorize and /oauth/token: one `client_id client_secret
+  /// redirect_uri` per line. Empty: those endpoints answer 404.
+  std::string oauth_clients_file;
+  std::int64_t oauth_user_id = 1;  // the user who approves at /oauth/authorize
   int retry_after_seconds = 1;
   std::uint64_t seed = 1;
 };
@@ -40,7 +44,7 @@ class Sandbox {
   Sandbox(const Sandbox&) = delete;
   Sandbox& operator=(const Sandbox&) = delete;
 
-  /// `https://127.0.0.1:PORT/api/v1` (or http://).
+  /// `https://127.0.0.1:PORT/api/v1` (or http://). The OAuth endpoints are at the origin.
   [[nodiscard]] std::string base_url() const;
   /// The CA certificate clients verify against; "-" with plain HTTP.
   [[nodiscard]] std::string ca_path() const;

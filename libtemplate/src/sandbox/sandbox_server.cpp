@@ -2,6 +2,8 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -11,6 +13,12 @@
 #include <random>
 #include <sstream>
 
+#include <openssl/rand.h>
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "libtemplate/file_io.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/template_store.hpp"
@@ -233,11 +241,77 @@ Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
   return tokens;
 }
 
+namespace {
+
+struct OAuthClient {
+  std::string id, secret, redirect_uri;
+};
+
+Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{path + ": cannot read the OAuth clients file: " + std::strerror(errno)};
+  std::vector<OAuthClient> clients;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    OAuthClient c;
+    std::string extra;
+    if (!(fields >> c.id) || c.id[0] == '#') continue;
+    if (!(fields >> c.secret >> c.redirect_uri) || (fields >> extra))
+      return Error{path + ":" + std::to_string(number) + ": expected `client_id client_secret redirect_uri`"};
+    clients.push_back(std::move(c));
+  }
+  return clients;
+}
+
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) return {};
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : raw) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+std::string with_query(const std::string& uri, const std::string& query) {
+  return uri + (uri.find('?') == std::string::npos ? "?" : "&") + query;
+}
+
+std::string form_encode(const std::string& text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 struct Sandbox::Impl {
   SandboxOptions options;
   std::unique_ptr<httplib::Server> server;
   std::unique_ptr<TemplateStore> store;
+  mutable std::mutex tokens_mutex;  // guards tokens: /oauth/token adds to them
   std::vector<SandboxToken> tokens;
+  std::vector<OAuthClient> oauth_clients;
+  struct Grant {
+    std::string client_id, redirect_uri;
+    std::int64_t user_id = 0;
+    std::chrono::steady_clock::time_point expires;
+  };
+  std::map<std::string, Grant> grants;  // by code; guarded by tokens_mutex
+  std::string issued_tokens_path;       // tokens issued by /oauth/token, kept across restarts
+  std::vector<SandboxToken> issued;
   std::string ca_path = "-";
   std::string base_url;
   std::mutex random_mutex;
@@ -269,6 +343,7 @@ struct Sandbox::Impl {
     constexpr std::string_view kBearer = "Bearer ";
     if (!header.starts_with(kBearer)) return std::nullopt;
     std::string_view token = std::string_view(header).substr(kBearer.size());
+    std::lock_guard lock(tokens_mutex);
     for (const auto& t : tokens)
       if (t.token == token) return t.user_id;
     return std::nullopt;
@@ -302,6 +377,97 @@ struct Sandbox::Impl {
       (this->*handler)(req, res, *user);
       if (fault == Fault::kDropAfter) drop_connection(res);
     };
+  }
+
+  const OAuthClient* oauth_client(const std::string& id) const {
+    for (const auto& c : oauth_clients)
+      if (c.id == id) return &c;
+    return nullptr;
+  }
+
+  static void oauth_error(httplib::Response& res, int status, const std::string& error, const std::string& description) {
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    w.Key("error");
+    w.String(error.c_str());
+    w.Key("error_description");
+    w.String(description.c_str());
+    w.EndObject();
+    res.status = status;
+    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+  }
+
+  // API reference, Authentication: the user is sent here; the sandbox approves at once as
+  // `oauth_user_id` (or refuses when `deny=1`, to rehearse the error path) and redirects.
+  void authorize(const httplib::Request& req, httplib::Response& res) {
+    auto param = [&](const char* name) { return req.has_param(name) ? req.get_param_value(name) : std::string(); };
+    const OAuthClient* client = oauth_client(param("client_id"));
+    if (client == nullptr) return oauth_error(res, 400, "invalid_client", "unknown client_id");
+    if (param("redirect_uri") != client->redirect_uri)
+      return oauth_error(res, 400, "invalid_request", "redirect_uri does not match the registered callback");
+    std::string state = req.has_param("state") ? "&state=" + form_encode(param("state")) : "";
+    if (param("response_type") != "code") {
+      res.set_redirect(with_query(client->redirect_uri, "error=unsupported_response_type&error_description=" +
+                                                            form_encode("response_type must be code") + state));
+      return;
+    }
+    if (param("deny") == "1") {
+      res.set_redirect(with_query(client->redirect_uri, "error=access_denied&error_description=" +
+                                                            form_encode("the user refused access") + state));
+      return;
+    }
+    std::string code = random_hex(16);
+    {
+      std::lock_guard lock(tokens_mutex);
+      grants[code] = Grant{client->id, client->redirect_uri, options.oauth_user_id,
+                           std::chrono::steady_clock::now() + std::chrono::minutes(5)};  // reference: 5 minutes
+    }
+    res.set_redirect(with_query(client->redirect_uri, "code=" + code + state));
+  }
+
+  void token(const httplib::Request& req, httplib::Response& res) {
+    std::map<std::string, std::string> fields;
+    rapidjson::Document doc;
+    doc.Parse(req.body.data(), req.body.size());
+    if (!doc.HasParseError() && doc.IsObject()) {
+      for (const auto& m : doc.GetObject())
+        if (m.value.IsString()) fields[m.name.GetString()] = m.value.GetString();
+    } else {
+      for (const auto& [key, value] : req.params) fields[key] = value;  // form-urlencoded body
+    }
+    const OAuthClient* client = oauth_client(fields["client_id"]);
+    if (client == nullptr || fields["client_secret"] != client->secret)
+      return oauth_error(res, 401, "invalid_client", "unknown client_id or wrong client_secret");
+    if (fields["grant_type"] != "authorization_code")
+      return oauth_error(res, 400, "unsupported_grant_type", "grant_type must be authorization_code");
+    SandboxToken issued_token;
+    {
+      std::lock_guard lock(tokens_mutex);
+      auto grant = grants.find(fields["code"]);
+      if (grant == grants.end() || grant->second.client_id != client->id ||
+          grant->second.expires < std::chrono::steady_clock::now())
+        return oauth_error(res, 400, "invalid_grant", "the code is unknown, used or expired");
+      if (fields["redirect_uri"] != grant->second.redirect_uri)
+        return oauth_error(res, 400, "invalid_grant", "redirect_uri differs from the authorization request");
+      issued_token = SandboxToken{random_hex(32), grant->second.user_id};
+      grants.erase(grant);  // a code is used once
+      issued.push_back(issued_token);
+      std::string text;
+      for (const auto& t : issued) text += t.token + " " + std::to_string(t.user_id) + "\n";
+      if (auto s = write_file_atomic(issued_tokens_path, text); !s.ok())
+        return oauth_error(res, 503, "temporarily_unavailable", "cannot store the token");
+      tokens.push_back(issued_token);
+    }
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    w.Key("access_token");
+    w.String(issued_token.token.c_str());
+    w.Key("token_type");
+    w.String("bearer");
+    w.EndObject();
+    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
   }
 
   void list(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
@@ -455,9 +621,26 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   auto tokens = read_tokens_file(options.tokens_file);
   if (!tokens.ok()) return tokens.error();
   impl->tokens = std::move(tokens).value();
+  if (!options.oauth_clients_file.empty()) {
+    auto clients = read_oauth_clients(options.oauth_clients_file);
+    if (!clients.ok()) return clients.error();
+    impl->oauth_clients = std::move(clients).value();
+  }
   auto store = TemplateStore::open(options.data_dir);
   if (!store.ok()) return store.error();
   impl->store = std::move(store).value();
+  // Tokens issued through /oauth/token never expire (API reference), so they survive restarts.
+  impl->issued_tokens_path = options.data_dir + "/oauth-tokens";
+  if (std::filesystem::exists(impl->issued_tokens_path) && std::filesystem::file_size(impl->issued_tokens_path) > 0) {
+    auto issued = read_tokens_file(impl->issued_tokens_path);
+    if (!issued.ok()) return issued.error();
+    impl->issued = std::move(issued).value();
+    impl->tokens.insert(impl->tokens.end(), impl->issued.begin(), impl->issued.end());
+  } else if (!std::filesystem::exists(impl->issued_tokens_path)) {
+    std::ofstream(impl->issued_tokens_path).close();
+    if (::chmod(impl->issued_tokens_path.c_str(), 0600) != 0)
+      return Error{impl->issued_tokens_path + ": cannot make it private"};
+  }
 
   if (options.http) {
     impl->server = std::make_unique<httplib::Server>();
@@ -487,6 +670,10 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   server.Post(kCollection, self->route(&Impl::create));
   server.Get(kMember, self->route(&Impl::show));
   server.Put(kMember, self->route(&Impl::update));
+  if (!impl->oauth_clients.empty()) {
+    server.Get("/oauth/authorize", [self](const httplib::Request& req, httplib::Response& res) { self->authorize(req, res); });
+    server.Post("/oauth/token", [self](const httplib::Request& req, httplib::Response& res) { self->token(req, res); });
+  }
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     if (res.status == 404) send_error(res, 404, "system", "no route for " + req.method + " " + req.path);
