@@ -1,7 +1,9 @@
 // The real client (libcurl) against the real sandbox over HTTPS on 127.0.0.1.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "libtemplate/api_client.hpp"
 #include "sandbox_process.hpp"
@@ -109,6 +111,52 @@ TEST_F(ApiSandboxTest, RetriesInjectedFaultsWithNothingDuplicatedOrLost) {
   for (const auto& t : all.value()) titles.insert(t.title);
   EXPECT_EQ(titles.size(), 60u);
   for (int i = 0; i < 60; ++i) EXPECT_EQ(titles.count("F" + std::to_string(i)), 1u) << i;
+}
+
+TEST_F(ApiSandboxTest, Kill9DuringManyCreatesThenRestartAndRedoEndsWithEachTemplateOnce) {
+  constexpr int kTemplates = 200;
+  auto raw_of = [](int i) { return R"([{"title":"story of )" + std::to_string(i) + R"(","temp_id":1}])"; };
+  auto title_of = [](int i) { return "K" + std::to_string(i); };
+  {
+    auto s = start();
+    Client client = client_for(*s);
+    std::atomic<int> done{0};
+    std::atomic<bool> finished{false};
+    // Killed from another thread while creates are in flight, at no particular request.
+    std::thread killer([&] {
+      while (done.load() < 70 && !finished.load()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      s->stop(SIGKILL);
+    });
+    for (int i = 0; i < kTemplates; ++i) {
+      if (!client.create(body(title_of(i), raw_of(i)), title_of(i)).ok()) break;
+      ++done;
+    }
+    finished = true;
+    killer.join();
+    EXPECT_LT(done.load(), kTemplates);
+  }
+  // Restart on the same data; redo everything, creating only what is not there yet.
+  auto s = start();
+  Client client = client_for(*s);
+  for (int i = 0; i < kTemplates; ++i) {
+    auto existing = client.find_by_title(title_of(i));
+    ASSERT_TRUE(existing.ok()) << existing.error().message;
+    ASSERT_LE(existing.value().size(), 1u) << title_of(i);
+    if (existing.value().empty()) {
+      ASSERT_TRUE(client.create(body(title_of(i), raw_of(i)), title_of(i)).ok());
+    }
+  }
+  ListQuery query;
+  query.with_raw_json = true;
+  auto all = client.list_all(query);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  ASSERT_EQ(all.value().size(), static_cast<std::size_t>(kTemplates));
+  std::set<std::string> titles;
+  for (const auto& t : all.value()) {
+    titles.insert(t.title);
+    EXPECT_EQ(t.raw_json, raw_of(std::stoi(t.title.substr(1)))) << t.title;
+  }
+  EXPECT_EQ(titles.size(), static_cast<std::size_t>(kTemplates));
 }
 
 TEST_F(ApiSandboxTest, SurfacesServiceErrorsWithStatusAndTemplate) {
