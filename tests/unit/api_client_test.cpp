@@ -1,6 +1,7 @@
 // The templates client without sockets: retries, backoff, unknown outcomes, envelopes, errors,
 // URL and token rules, redaction.
 #include "libtemplate/api_client.hpp"
+#include "libtemplate/oauth.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -275,6 +276,31 @@ TEST(ApiClient, LoadsATokenFromAPrivateFileOrTheEnvironment) {
   ::unsetenv("PTMPL_TOKEN");
   EXPECT_FALSE(load_token("").ok());
   EXPECT_FALSE(load_token(dir.write("empty", "\n")).ok());
+}
+
+TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {
+  FakeTransport transport;
+  OAuthApp app{"https://app.example", "cid", "https://ci.example/cb"};
+  transport.script.push_back(reply(200, R"({"access_token":"tok-1","token_type":"bearer"})"));
+  auto token = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  EXPECT_EQ(token.value(), "tok-1");
+  ASSERT_EQ(transport.sent.size(), 1u);
+  EXPECT_EQ(transport.sent[0].url, "https://app.example/oauth/token");
+  EXPECT_EQ(transport.sent[0].body,
+            "client_id=cid&client_secret=the-secret&grant_type=authorization_code&code=the-code&redirect_uri=https%3A%2F%"
+            "2Fci.example%2Fcb");
+
+  transport.script.push_back(
+      reply(400, R"({"error":"invalid_grant","error_description":"code the-code for secret the-secret expired"})"));
+  auto refused = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "exchanging the code: HTTP 400: invalid_grant: code [REDACTED] for secret [REDACTED] expired");
+  EXPECT_EQ(authorize_url(app, ""),
+            "https://app.example/oauth/authorize?client_id=cid&response_type=code&redirect_uri=https%3A%2F%2Fci.example%"
+            "2Fcb");
+  EXPECT_FALSE(exchange_code(transport, {"http://app.example", "cid", "x"}, "s", "c").ok());  // https only
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ struct Command {
   Setup setup;
 };
 
+std::function<int()> setup_auth(CLI::App& app);
 std::function<int()> setup_convert(CLI::App& app);
 std::function<int()> setup_explain(CLI::App& app);
 std::function<int()> setup_fmt(CLI::App& app);

@@ -19,6 +19,7 @@ constexpr std::array kCommands = {
     Command{"list", "list the templates on the service (table or JSON), with the API's filters and order", setup_list},
     Command{"pull", "write templates from the service as template documents (raw_json as a pretty array)",
             setup_pull},
+    Command{"auth", "OAuth: print the authorization URL, or exchange a code for an access token", setup_auth},
     Command{"sandbox", "serve a local stand-in for the service's project templates API (HTTPS, durable)",
             setup_sandbox},
     Command{"rules", "list the lint rules with their default severity", setup_rules},

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
+#include "libtemplate/oauth.hpp"
 #include "libtemplate/writer.hpp"
 #include "libtemplate/sandbox.hpp"
 
@@ -78,6 +80,97 @@ std::string field_text(const api::RemoteTemplate& t, const char* key) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// auth
+
+std::function<int()> setup_auth(CLI::App& app) {
+  struct Options {
+    std::string base_url;
+    std::string app_url;
+    std::string client_id;
+    std::string redirect_uri;
+    std::string state;
+    std::string code;
+    std::string client_secret_file;
+    std::string output;
+    std::string cacert;
+    CLI::App* url = nullptr;
+    CLI::App* token = nullptr;
+  };
+  auto o = std::make_shared<Options>();
+  app.require_subcommand(1);
+  auto common = [o](CLI::App* sub) {
+    sub->add_option("--client-id", o->client_id, "the registered application's client id")->required();
+    sub->add_option("--redirect-uri", o->redirect_uri, "the registered callback URL")->required();
+    sub->add_option("--app-url", o->app_url, "the web application's address (default: --base-url without /api/v1)");
+    sub->add_option("--base-url", o->base_url, "the API root (default: $PTMPL_BASE_URL)");
+  };
+  o->url = app.add_subcommand("url", "print the address that sends a user to approve the application");
+  common(o->url);
+  o->url->add_option("--state", o->state, "opaque value the redirect carries back");
+  o->token = app.add_subcommand("token", "exchange an authorization code for an access token, written to a file");
+  common(o->token);
+  o->token->add_option("--code", o->code, "the code the redirect carried (valid for 5 minutes)")->required();
+  o->token->add_option("--client-secret-file", o->client_secret_file,
+                       "file holding the client secret, mode 600 (default: $PTMPL_CLIENT_SECRET)");
+  o->token->add_option("-o,--output", o->output, "file to write the access token to (mode 600)")->required();
+  o->token->add_option("--cacert", o->cacert, "CA certificate (PEM) to verify the service with");
+  app.footer(
+      "Example:\n  ptmpl auth url --client-id ID --redirect-uri https://ci.example/callback\n"
+      "  ptmpl auth token --client-id ID --redirect-uri https://ci.example/callback --code CODE -o ~/.ptmpl-token");
+  return [o] {
+    api::OAuthApp oauth{o->app_url, o->client_id, o->redirect_uri};
+    if (oauth.app_url.empty()) {
+      std::string base = o->base_url;
+      if (base.empty())
+        if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base = env;
+      oauth.app_url = api::app_url_of(base);
+    }
+    while (!oauth.app_url.empty() && oauth.app_url.back() == '/') oauth.app_url.pop_back();
+    if (oauth.app_url.empty()) {
+      std::cerr << "ptmpl auth: no service address: pass --app-url or --base-url, or set PTMPL_BASE_URL\n";
+      return int{kUsage};
+    }
+    if (auto allowed = api::check_base_url(oauth.app_url); !allowed.ok()) {
+      std::cerr << "ptmpl auth: " << allowed.error().message << "\n";
+      return int{kUsage};
+    }
+    if (o->url->parsed()) {
+      std::cout << api::authorize_url(oauth, o->state) << "\n";
+      return int{kOk};
+    }
+    auto secret = api::load_secret(o->client_secret_file, "PTMPL_CLIENT_SECRET", "client secret");
+    if (!secret.ok()) {
+      std::cerr << "ptmpl auth token: " << secret.error().message << "\n";
+      return int{kUsage};
+    }
+    api::TransportOptions transport_options;
+    transport_options.cacert = o->cacert;
+    auto transport = api::make_curl_transport(transport_options);
+    auto token = api::exchange_code(*transport, oauth, secret.value(), o->code);
+    if (!token.ok()) {
+      std::cerr << "ptmpl auth token: " << token.error().message << "\n";
+      return int{kNetwork};
+    }
+    // Private before the token is in it: write_file_atomic keeps an existing file's mode.
+    if (!std::filesystem::exists(o->output)) std::ofstream(o->output).close();
+    std::error_code ec;
+    std::filesystem::permissions(o->output, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                 ec);
+    if (ec) {
+      std::cerr << "ptmpl auth token: " << o->output << ": cannot make it private: " << ec.message() << "\n";
+      return int{kUsage};
+    }
+    if (auto written = write_file_atomic(o->output, token.value() + "\n"); !written.ok()) {
+      std::cerr << "ptmpl auth token: " << written.error().message << "\n";
+      return int{kUsage};
+    }
+    std::cerr << "ptmpl auth token: wrote the access token to " << o->output << " (use --token-file " << o->output
+              << ")\n";
+    return int{kOk};
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // list
