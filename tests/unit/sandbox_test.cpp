@@ -284,6 +284,19 @@ TEST_F(SandboxTest, KeepsEveryTemplateAcrossKill9AndRestart) {
   EXPECT_EQ((*templates_of(next.json)[0])["id"].GetInt(), 21);
 }
 
+TEST_F(SandboxTest, RefusesAnAddressInUseOrMalformed) {
+  auto s = start();
+  const std::string port = s->origin().substr(s->origin().rfind(':') + 1);
+  CliRun busy = run_ptmpl("sandbox --listen 127.0.0.1:" + port + " --data-dir '" + dir.file("data2") +
+                          "' --tokens-file '" + tokens + "'");
+  EXPECT_EQ(busy.exit, 2);
+  EXPECT_EQ(busy.err, "ptmpl sandbox: cannot listen on 127.0.0.1:" + port + "\n");
+  CliRun malformed = run_ptmpl("sandbox --listen 127.0.0.1 --data-dir '" + dir.file("data2") + "' --tokens-file '" +
+                               tokens + "'");
+  EXPECT_EQ(malformed.exit, 2);
+  EXPECT_EQ(malformed.err, "ptmpl sandbox: --listen: expected HOST:PORT, got '127.0.0.1'\n");
+}
+
 TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
   dir.write("bad-tokens", "alice-token 1\njust-a-token\n");
   CliRun run = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + dir.file("bad-tokens") + "'");

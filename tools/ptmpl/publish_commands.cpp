@@ -383,7 +383,11 @@ std::function<int()> setup_sandbox(CLI::App& app) {
     Sandbox& server = *sandbox.value();
     std::cout << "listening on " << server.base_url() << " ca=" << server.ca_path() << std::endl;
     bool served = true;
-    std::thread serving([&] { served = server.serve(); });
+    std::thread serving([&] {
+      served = server.serve();
+      // Serving ended by itself: wake the sigwait below (a process-directed signal).
+      if (!served) ::kill(::getpid(), SIGTERM);
+    });
     int signal_number = 0;
     sigwait(&stop_signals, &signal_number);
     server.stop();

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include <openssl/rand.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -682,6 +683,12 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   // Headers and body go out as separate writes; without this, Nagle's algorithm and the
   // client's delayed ACK add ~40 ms to every response.
   server.set_tcp_nodelay(true);
+  // cpp-httplib's default sets SO_REUSEPORT, which lets a second sandbox share a port that is
+  // in use; SO_REUSEADDR alone allows quick restarts and makes a busy port an error.
+  server.set_socket_options([](int sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   // An idle keep-alive connection holds a worker, and SIGTERM waits for the workers.
   server.set_keep_alive_timeout(2);
 
