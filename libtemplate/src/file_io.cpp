@@ -138,6 +138,15 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
     ::unlink(temp.c_str());
     return Error{path + ": cannot replace: " + std::strerror(err)};
   }
+  // The rename is only durable once the directory entry is on disk too.
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return Error{dir + ": cannot open the directory to flush it: " + std::strerror(errno)};
+  int sync_result = ::fsync(dir_fd);
+  int sync_errno = errno;
+  ::close(dir_fd);
+  if (sync_result != 0) return Error{dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno)};
   return Done{};
 }
 

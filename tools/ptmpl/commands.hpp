@@ -17,12 +17,16 @@ struct Command {
   Setup setup;
 };
 
+std::function<int()> setup_auth(CLI::App& app);
 std::function<int()> setup_convert(CLI::App& app);
 std::function<int()> setup_explain(CLI::App& app);
 std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
+std::function<int()> setup_list(CLI::App& app);
+std::function<int()> setup_pull(CLI::App& app);
 std::function<int()> setup_rules(CLI::App& app);
+std::function<int()> setup_sandbox(CLI::App& app);
 std::function<int()> setup_schedule(CLI::App& app);
 std::function<int()> setup_schema(CLI::App& app);
 std::function<int()> setup_stats(CLI::App& app);

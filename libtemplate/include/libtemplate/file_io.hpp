@@ -43,7 +43,8 @@ class FileText {
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written
-/// and fsync'ed, given the original's permission bits, then renamed over it. On failure the
+/// and fsync'ed, given the original's permission bits, then renamed over it, and the directory
+/// fsync'ed so the rename survives a crash. On failure the
 /// original is untouched and no temporary file is left behind.
 Status write_file_atomic(const std::string& path, std::string_view content);
 

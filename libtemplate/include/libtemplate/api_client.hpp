@@ -1,0 +1,142 @@
+// The client of the service's project templates endpoints (SPEC §8): requests, retries, errors.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "libtemplate/result.hpp"
+
+namespace ptmpl::api {
+
+struct HttpRequest {
+  std::string method;  // GET, POST, PUT
+  std::string url;     // absolute
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+struct HttpResponse {
+  int status = 0;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  /// The value of header `name` (case-insensitive), or "" when absent.
+  [[nodiscard]] std::string header(std::string_view name) const;
+};
+
+/// Performs one HTTP exchange. An Error means no complete response arrived (connection refused
+/// or dropped, timeout, TLS failure): for a request that changes data, its outcome is unknown.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual Result<HttpResponse> send(const HttpRequest& request) = 0;
+  /// Whether the last send() failed in a way retrying cannot fix and before anything was sent
+  /// (the server's certificate does not verify, an unreadable CA file, a malformed URL).
+  [[nodiscard]] virtual bool last_failure_permanent() const { return false; }
+};
+
+struct TransportOptions {
+  std::string cacert;  // CA certificate file (PEM) to verify the server with; "": the system's
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds timeout{120'000};  // whole exchange
+};
+
+/// libcurl: HTTPS with peer and host verification always on; plain http:// is refused unless
+/// the host is a loopback address. One transport is used by one thread at a time.
+std::unique_ptr<Transport> make_curl_transport(const TransportOptions& options);
+
+/// Accepts `https://…`, and `http://…` only for localhost, 127.0.0.0/8 and ::1.
+Status check_base_url(std::string_view url);
+
+/// The bearer token: from `token_file` when given (refused when its group or others may read
+/// it; surrounding whitespace dropped), else from the environment variable PTMPL_TOKEN.
+Result<std::string> load_token(const std::string& token_file);
+
+/// Replaces every occurrence of `secret` in `text` with "[REDACTED]".
+std::string redact(std::string text, std::string_view secret);
+
+struct RetryPolicy {
+  int max_attempts = 6;                            // per request, the first one included
+  std::chrono::milliseconds base_delay{500};       // doubled after each failure
+  std::chrono::milliseconds max_delay{30'000};     // cap of one wait, Retry-After included
+};
+
+struct ClientOptions {
+  std::string base_url;  // ends in /api/v1
+  std::string token;
+  RetryPolicy retry;
+  /// Waits between attempts; tests pass a recorder. Default: std::this_thread::sleep_for.
+  std::function<void(std::chrono::milliseconds)> sleep;
+  std::uint64_t jitter_seed = 0;  // 0: from the clock
+  /// `--verbose`: one line per request and response, the token redacted. Null: quiet.
+  std::ostream* trace = nullptr;
+};
+
+/// A template as the service returned it.
+struct RemoteTemplate {
+  std::int64_t id = 0;
+  std::string title;
+  std::string updated_at;
+  std::optional<std::string> raw_json;  // only when asked for (optional_fields=raw_json)
+  std::string json;                     // the whole template object, as JSON text
+};
+
+/// Filters, order and page of `GET /project_templates.json` (API reference).
+struct ListQuery {
+  bool mine = false;
+  std::string by_title;
+  std::vector<std::int64_t> only;  // with_raw_json needs this (the service refuses it otherwise)
+  std::string order;               // "title:asc", …; "": the service's default
+  int page = 1;
+  int per_page = 20;  // at most 200
+  bool with_raw_json = false;
+};
+
+struct TemplatePage {
+  std::int64_t count = 0;  // matches of the whole query
+  std::vector<RemoteTemplate> templates;  // in the order of `results`
+};
+
+class Client {
+ public:
+  Client(ClientOptions options, std::unique_ptr<Transport> transport);
+
+  /// One page, templates in the order of the envelope's `results` (never the map's order).
+  Result<TemplatePage> list(const ListQuery& query);
+  /// Every page of `query` (per_page 200); `with_raw_json` fetches raw_json by `only` batches.
+  Result<std::vector<RemoteTemplate>> list_all(ListQuery query);
+  Result<RemoteTemplate> get(std::int64_t id, bool with_raw_json = true);
+  /// POST `body` (a JSON object with key `project_template`). When the outcome of an attempt is
+  /// unknown (no response), the template is looked up by exact `title` among the caller's
+  /// before trying again, so it is never created twice.
+  Result<RemoteTemplate> create(const std::string& body, const std::string& title);
+  /// PUT `body` to template `id` (idempotent, so retried as is).
+  Result<RemoteTemplate> update(std::int64_t id, const std::string& body, const std::string& title);
+  /// The caller's templates whose title is exactly `title`, oldest id first.
+  Result<std::vector<RemoteTemplate>> find_by_title(const std::string& title);
+
+ private:
+  /// Sends with retries of 429/503 (and of lost responses when `idempotent`).
+  Result<HttpResponse> exchange(const std::string& method, const std::string& path, const std::string& body,
+                                const std::string& what, bool idempotent, bool* outcome_unknown = nullptr);
+  std::chrono::milliseconds backoff(int attempt, const HttpResponse* response);
+  Error fail(std::string message) const;
+
+  ClientOptions options_;
+  std::unique_ptr<Transport> transport_;
+  std::uint64_t jitter_state_;
+};
+
+/// The template document of `remote` (SPEC §2), in canonical form: id, the template's fields,
+/// and raw_json as a pretty story array (as the service's string when that is not valid JSON).
+/// Service-only fields (user_id, timestamps) are left out.
+Result<std::string> template_document(const RemoteTemplate& remote);
+
+}  // namespace ptmpl::api

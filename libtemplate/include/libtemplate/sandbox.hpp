@@ -1,0 +1,69 @@
+// A local stand-in for the service's project templates API, for tests and rehearsals (SPEC §8).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libtemplate/result.hpp"
+
+namespace ptmpl {
+
+/// How `ptmpl sandbox` runs.
+struct SandboxOptions {
+  std::string host = "127.0.0.1";
+  int port = 0;  // 0: any free port
+  std::string data_dir;     // templates/ (one file per template) and tls/ live here
+  std::string tokens_file;  // one `token user_id` pair per line; `#` comments, blank lines
+  bool http = false;        // plain HTTP instead of TLS
+  std::string cert_file;    // a given server certificate (PEM); with key_file
+  std::string key_file;
+  std::string ca_file;      // the CA printed for clients when a certificate is given (default: cert_file)
+  /// Injected faults: this fraction of requests fails with one of `faults`, drawn at random.
+  double fail_rate = 0.0;
+  /// Fault kinds: "429" (with Retry-After), "503", "drop" (connection closed before the request
+  /// is applied), "drop-after" (applied, then the connection closed: an unknown outcome).
+  std::vector<std::string> faults = {"429", "503", "drop"};
+  /// OAuth applications for /oauth/authorize and /oauth/token: one `client_id client_secret
+  /// redirect_uri` per line. Empty: those endpoints answer 404.
+  std::string oauth_clients_file;
+  std::int64_t oauth_user_id = 1;  // the user who approves at /oauth/authorize
+  int retry_after_seconds = 1;
+  std::uint64_t seed = 1;
+};
+
+/// A running sandbox server. Binding happens in start(), so the URL is known before serving.
+class Sandbox {
+ public:
+  /// Reads the tokens file and the data directory, prepares TLS (generating a CA and a server
+  /// certificate under `<data_dir>/tls` unless one is given) and binds. Fails with a message
+  /// naming the file or address at fault.
+  static Result<std::unique_ptr<Sandbox>> start(const SandboxOptions& options);
+  ~Sandbox();
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  /// `https://127.0.0.1:PORT/api/v1` (or http://). The OAuth endpoints are at the origin.
+  [[nodiscard]] std::string base_url() const;
+  /// The CA certificate clients verify against; "-" with plain HTTP.
+  [[nodiscard]] std::string ca_path() const;
+  /// Serves until stop() is called (from another thread). Returns false if serving failed.
+  bool serve();
+  void stop();
+
+  struct Impl;
+
+ private:
+  explicit Sandbox(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Reads a tokens file: `token user_id` per line. Fails naming the line that is malformed.
+struct SandboxToken {
+  std::string token;
+  std::int64_t user_id = 0;
+};
+Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path);
+
+}  // namespace ptmpl

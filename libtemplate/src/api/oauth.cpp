@@ -1,0 +1,99 @@
+#include "libtemplate/oauth.hpp"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <rapidjson/document.h>
+
+namespace ptmpl::api {
+namespace {
+
+std::string percent_encode(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string trimmed(std::string text) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  auto last = text.find_last_not_of(" \t\r\n");
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+std::string authorize_url(const OAuthApp& app, std::string_view state) {
+  std::string url = app.app_url + "/oauth/authorize?client_id=" + percent_encode(app.client_id) +
+                    "&response_type=code&redirect_uri=" + percent_encode(app.redirect_uri);
+  if (!state.empty()) url += "&state=" + percent_encode(state);
+  return url;
+}
+
+std::string app_url_of(std::string_view base_url) {
+  while (!base_url.empty() && base_url.back() == '/') base_url.remove_suffix(1);
+  if (base_url.ends_with("/api/v1")) base_url.remove_suffix(7);
+  return std::string(base_url);
+}
+
+Result<std::string> load_secret(const std::string& file, const char* env_name, std::string_view what) {
+  std::string secret;
+  if (!file.empty()) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) return Error{file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno)};
+    if ((st.st_mode & 077) != 0)
+      return Error{file + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
+                   file + ")"};
+    std::ifstream in(file);
+    secret.assign(std::istreambuf_iterator<char>(in), {});
+  } else if (const char* env = std::getenv(env_name); env != nullptr) {
+    secret = env;
+  }
+  secret = trimmed(std::move(secret));
+  if (secret.empty())
+    return Error{"no " + std::string(what) + ": pass its file or set " + env_name};
+  return secret;
+}
+
+Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, const std::string& client_secret,
+                                  const std::string& code) {
+  std::string url = app.app_url + "/oauth/token";
+  if (auto allowed = check_base_url(url); !allowed.ok()) return allowed.error();
+  HttpRequest request{"POST", url, {{"Content-Type", "application/x-www-form-urlencoded"}},
+                      "client_id=" + percent_encode(app.client_id) + "&client_secret=" + percent_encode(client_secret) +
+                          "&grant_type=authorization_code&code=" + percent_encode(code) +
+                          "&redirect_uri=" + percent_encode(app.redirect_uri)};
+  auto clean = [&](std::string text) { return redact(redact(std::move(text), client_secret), code); };
+  auto sent = transport.send(request);
+  if (!sent.ok()) return Error{clean("exchanging the code: no response: " + sent.error().message)};
+  const HttpResponse& response = sent.value();
+  rapidjson::Document doc;
+  doc.Parse(response.body.data(), response.body.size());
+  auto text = [&](const char* key) {
+    return !doc.HasParseError() && doc.IsObject() && doc.HasMember(key) && doc[key].IsString()
+               ? std::string(doc[key].GetString())
+               : std::string();
+  };
+  if (response.status == 200 && !text("access_token").empty()) return text("access_token");
+  std::string error = text("error");
+  std::string description = text("error_description");
+  return Error{clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +
+                     (error.empty() ? "no access_token in the answer" : error) +
+                     (description.empty() ? "" : ": " + description))};
+}
+
+}  // namespace ptmpl::api

@@ -1,0 +1,708 @@
+// `ptmpl sandbox`: the project templates endpoints of the API reference over cpp-httplib.
+#include <httplib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+
+#include <openssl/rand.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/sandbox.hpp"
+#include "sandbox/certificate.hpp"
+#include "sandbox/template_store.hpp"
+
+namespace ptmpl {
+namespace {
+
+using sandbox::StoredTemplate;
+using sandbox::TemplateQuery;
+using sandbox::TemplateStore;
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+constexpr const char* kCollection = "/api/v1/project_templates.json";
+constexpr const char* kMember = R"(/api/v1/project_templates/(\d+)\.json)";
+constexpr int kMaxPerPage = 200;  // API reference, Limits
+
+struct FieldError {
+  std::string type;
+  std::string message;
+  std::string field;  // empty: none
+};
+
+void send_errors(httplib::Response& res, int status, const std::vector<FieldError>& errors) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("errors");
+  w.StartArray();
+  for (const auto& e : errors) {
+    w.StartObject();
+    w.Key("type");
+    w.String(e.type.c_str());
+    w.Key("message");
+    w.String(e.message.c_str());
+    if (!e.field.empty()) {
+      w.Key("field");
+      w.String(e.field.c_str());
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  res.status = status;
+  res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, std::string type, std::string message, std::string field = "") {
+  send_errors(res, status, {FieldError{std::move(type), std::move(message), std::move(field)}});
+}
+
+/// The envelope of the API reference: count, meta, results in order, the map keyed by id.
+std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count, bool with_raw_json, int page_number,
+                     int page_size, bool include_users) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("count");
+  w.Uint64(count);
+  w.Key("meta");
+  w.StartObject();
+  w.Key("count");
+  w.Uint64(count);
+  w.Key("page_count");
+  w.Uint64(page_size > 0 ? (count + static_cast<std::size_t>(page_size) - 1) / static_cast<std::size_t>(page_size) : 1);
+  w.Key("page_number");
+  w.Int(page_number);
+  w.Key("page_size");
+  w.Int(page_size);
+  w.EndObject();
+  w.Key("results");
+  w.StartArray();
+  for (const auto& t : page) {
+    w.StartObject();
+    w.Key("key");
+    w.String("project_templates");
+    w.Key("id");
+    w.String(std::to_string(t.id).c_str());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("project_templates");
+  w.StartObject();
+  for (const auto& t : page) {
+    w.Key(std::to_string(t.id).c_str());
+    sandbox::write_template_json(t, with_raw_json, w);
+  }
+  w.EndObject();
+  if (include_users) {
+    w.Key("users");
+    w.StartObject();
+    std::vector<std::int64_t> users;
+    for (const auto& t : page)
+      if (std::find(users.begin(), users.end(), t.user_id) == users.end()) users.push_back(t.user_id);
+    for (auto id : users) {
+      w.Key(std::to_string(id).c_str());
+      w.StartObject();
+      w.Key("id");
+      w.String(std::to_string(id).c_str());
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+bool truthy(const std::string& v) { return v == "true" || v == "1" || v == "yes"; }
+
+/// Applies the `project_template` fields of a create or update body onto `t`.
+std::vector<FieldError> apply_fields(const rapidjson::Value& body, StoredTemplate& t, bool creating) {
+  std::vector<FieldError> errors;
+  auto invalid = [&](const char* field, std::string message) {
+    errors.push_back({"validation", std::move(message), field});
+  };
+  auto find = [&](const char* key) -> const rapidjson::Value* {
+    auto it = body.FindMember(key);
+    return it == body.MemberEnd() ? nullptr : &it->value;
+  };
+  if (const auto* v = find("title")) {
+    if (!v->IsString()) {
+      invalid("title", "title must be a string");
+    } else {
+      std::string title(v->GetString(), v->GetStringLength());
+      if (title.find_first_not_of(" \t\r\n") == std::string::npos)
+        invalid("title", "title can't be blank");
+      else
+        t.title = title;
+    }
+  } else if (creating) {
+    invalid("title", "title can't be blank");
+  }
+  if (const auto* v = find("description")) {
+    if (v->IsString())
+      t.description.assign(v->GetString(), v->GetStringLength());
+    else if (v->IsNull())
+      t.description.clear();
+    else
+      invalid("description", "description must be a string");
+  }
+  if (const auto* v = find("raw_json")) {
+    if (!v->IsString()) {
+      invalid("raw_json", "raw_json must be a string holding JSON text");
+    } else {
+      std::string raw(v->GetString(), v->GetStringLength());
+      rapidjson::Document doc;
+      doc.Parse(raw.data(), raw.size());
+      if (doc.HasParseError() || !(doc.IsArray() || doc.IsObject()))
+        invalid("raw_json", "raw_json is not valid JSON (an array of stories)");
+      else
+        t.raw_json = std::move(raw);
+    }
+  }
+  for (const char* key : {"shared", "is_budgeted"}) {
+    if (const auto* v = find(key)) {
+      if (!v->IsBool()) {
+        invalid(key, std::string(key) + " must be true or false");
+      } else {
+        (std::string_view(key) == "shared" ? t.shared : t.is_budgeted) = v->GetBool();
+      }
+    }
+  }
+  if (const auto* v = find("budget")) {
+    if (v->IsNull())
+      t.budget.reset();
+    else if (v->IsNumber() && std::isfinite(v->GetDouble()) && v->GetDouble() >= 0)
+      t.budget = v->GetDouble();
+    else
+      invalid("budget", "budget must be a non-negative number");
+  }
+  if (const auto* v = find("currency")) {
+    std::string_view c = v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : "";
+    if (c.size() == 3 && std::all_of(c.begin(), c.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; }))
+      t.currency = std::string(c);
+    else
+      invalid("currency", "currency must be a three-letter ISO 4217 code");
+  }
+  if (const auto* v = find("duration")) {
+    if (v->IsNull())
+      t.duration.reset();
+    else if (v->IsInt64() && v->GetInt64() >= 0)
+      t.duration = v->GetInt64();
+    else
+      invalid("duration", "duration must be a non-negative integer (days)");
+  }
+  return errors;
+}
+
+}  // namespace
+
+Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{path + ": cannot read the tokens file: " + std::strerror(errno)};
+  std::vector<SandboxToken> tokens;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    std::string token, user, extra;
+    if (!(fields >> token) || token[0] == '#') continue;
+    auto user_id = fields >> user ? parse_int(user) : std::nullopt;
+    if (!user_id || *user_id <= 0 || (fields >> extra))
+      return Error{path + ":" + std::to_string(number) + ": expected `token user_id` (a positive integer)"};
+    tokens.push_back({token, *user_id});
+  }
+  if (tokens.empty()) return Error{path + ": no tokens (one `token user_id` pair per line)"};
+  return tokens;
+}
+
+namespace {
+
+struct OAuthClient {
+  std::string id, secret, redirect_uri;
+};
+
+Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{path + ": cannot read the OAuth clients file: " + std::strerror(errno)};
+  std::vector<OAuthClient> clients;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    OAuthClient c;
+    std::string extra;
+    if (!(fields >> c.id) || c.id[0] == '#') continue;
+    if (!(fields >> c.secret >> c.redirect_uri) || (fields >> extra))
+      return Error{path + ":" + std::to_string(number) + ": expected `client_id client_secret redirect_uri`"};
+    clients.push_back(std::move(c));
+  }
+  return clients;
+}
+
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) return {};
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : raw) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+std::string with_query(const std::string& uri, const std::string& query) {
+  return uri + (uri.find('?') == std::string::npos ? "?" : "&") + query;
+}
+
+std::string form_encode(const std::string& text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+struct Sandbox::Impl {
+  SandboxOptions options;
+  std::unique_ptr<httplib::Server> server;
+  std::unique_ptr<TemplateStore> store;
+  mutable std::mutex tokens_mutex;  // guards tokens: /oauth/token adds to them
+  std::vector<SandboxToken> tokens;
+  std::vector<OAuthClient> oauth_clients;
+  struct Grant {
+    std::string client_id, redirect_uri;
+    std::int64_t user_id = 0;
+    std::chrono::steady_clock::time_point expires;
+  };
+  std::map<std::string, Grant> grants;  // by code; guarded by tokens_mutex
+  std::string issued_tokens_path;       // tokens issued by /oauth/token, kept across restarts
+  std::vector<SandboxToken> issued;
+  std::string ca_path = "-";
+  std::string base_url;
+  std::mutex random_mutex;
+  std::mt19937_64 random;
+
+  enum class Fault { kNone, k429, k503, kDrop, kDropAfter };
+
+  Fault draw_fault() {
+    if (options.fail_rate <= 0 || options.faults.empty()) return Fault::kNone;
+    std::lock_guard lock(random_mutex);
+    if (std::uniform_real_distribution<double>(0, 1)(random) >= options.fail_rate) return Fault::kNone;
+    const std::string& kind =
+        options.faults[std::uniform_int_distribution<std::size_t>(0, options.faults.size() - 1)(random)];
+    if (kind == "429") return Fault::k429;
+    if (kind == "503") return Fault::k503;
+    if (kind == "drop") return Fault::kDrop;
+    return Fault::kDropAfter;
+  }
+
+  static void drop_connection(httplib::Response& res) {
+    // A chunked body whose provider fails: the connection is closed mid-response.
+    res.body.clear();
+    res.headers.erase("Content-Type");
+    res.set_chunked_content_provider("application/json", [](std::size_t, httplib::DataSink&) { return false; });
+  }
+
+  std::optional<std::int64_t> authenticate(const httplib::Request& req) const {
+    std::string header = req.get_header_value("Authorization");
+    constexpr std::string_view kBearer = "Bearer ";
+    if (!header.starts_with(kBearer)) return std::nullopt;
+    std::string_view token = std::string_view(header).substr(kBearer.size());
+    std::lock_guard lock(tokens_mutex);
+    for (const auto& t : tokens)
+      if (t.token == token) return t.user_id;
+    return std::nullopt;
+  }
+
+  using Handler = void (Impl::*)(const httplib::Request&, httplib::Response&, std::int64_t user);
+
+  httplib::Server::Handler route(Handler handler) {
+    return [this, handler](const httplib::Request& req, httplib::Response& res) {
+      Fault fault = draw_fault();
+      if (fault == Fault::k429) {
+        res.set_header("Retry-After", std::to_string(options.retry_after_seconds));
+        send_error(res, 429, "system", "too many requests; retry after " +
+                                           std::to_string(options.retry_after_seconds) + " s (injected fault)");
+        return;
+      }
+      if (fault == Fault::k503) {
+        send_error(res, 503, "system", "service unavailable (injected fault)");
+        return;
+      }
+      if (fault == Fault::kDrop) {
+        drop_connection(res);
+        return;
+      }
+      auto user = authenticate(req);
+      if (!user) {
+        res.set_header("WWW-Authenticate", "Bearer");
+        send_error(res, 401, "oauth", "invalid or missing access token");
+        return;
+      }
+      (this->*handler)(req, res, *user);
+      if (fault == Fault::kDropAfter) drop_connection(res);
+    };
+  }
+
+  const OAuthClient* oauth_client(const std::string& id) const {
+    for (const auto& c : oauth_clients)
+      if (c.id == id) return &c;
+    return nullptr;
+  }
+
+  static void oauth_error(httplib::Response& res, int status, const std::string& error, const std::string& description) {
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    w.Key("error");
+    w.String(error.c_str());
+    w.Key("error_description");
+    w.String(description.c_str());
+    w.EndObject();
+    res.status = status;
+    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+  }
+
+  // API reference, Authentication: the user is sent here; the sandbox approves at once as
+  // `oauth_user_id` (or refuses when `deny=1`, to rehearse the error path) and redirects.
+  void authorize(const httplib::Request& req, httplib::Response& res) {
+    auto param = [&](const char* name) { return req.has_param(name) ? req.get_param_value(name) : std::string(); };
+    const OAuthClient* client = oauth_client(param("client_id"));
+    if (client == nullptr) return oauth_error(res, 400, "invalid_client", "unknown client_id");
+    if (param("redirect_uri") != client->redirect_uri)
+      return oauth_error(res, 400, "invalid_request", "redirect_uri does not match the registered callback");
+    std::string state = req.has_param("state") ? "&state=" + form_encode(param("state")) : "";
+    if (param("response_type") != "code") {
+      res.set_redirect(with_query(client->redirect_uri, "error=unsupported_response_type&error_description=" +
+                                                            form_encode("response_type must be code") + state));
+      return;
+    }
+    if (param("deny") == "1") {
+      res.set_redirect(with_query(client->redirect_uri, "error=access_denied&error_description=" +
+                                                            form_encode("the user refused access") + state));
+      return;
+    }
+    std::string code = random_hex(16);
+    {
+      std::lock_guard lock(tokens_mutex);
+      grants[code] = Grant{client->id, client->redirect_uri, options.oauth_user_id,
+                           std::chrono::steady_clock::now() + std::chrono::minutes(5)};  // reference: 5 minutes
+    }
+    res.set_redirect(with_query(client->redirect_uri, "code=" + code + state));
+  }
+
+  void token(const httplib::Request& req, httplib::Response& res) {
+    std::map<std::string, std::string> fields;
+    rapidjson::Document doc;
+    doc.Parse(req.body.data(), req.body.size());
+    if (!doc.HasParseError() && doc.IsObject()) {
+      for (const auto& m : doc.GetObject())
+        if (m.value.IsString()) fields[m.name.GetString()] = m.value.GetString();
+    } else {
+      for (const auto& [key, value] : req.params) fields[key] = value;  // form-urlencoded body
+    }
+    const OAuthClient* client = oauth_client(fields["client_id"]);
+    if (client == nullptr || fields["client_secret"] != client->secret)
+      return oauth_error(res, 401, "invalid_client", "unknown client_id or wrong client_secret");
+    if (fields["grant_type"] != "authorization_code")
+      return oauth_error(res, 400, "unsupported_grant_type", "grant_type must be authorization_code");
+    SandboxToken issued_token;
+    {
+      std::lock_guard lock(tokens_mutex);
+      auto grant = grants.find(fields["code"]);
+      if (grant == grants.end() || grant->second.client_id != client->id ||
+          grant->second.expires < std::chrono::steady_clock::now())
+        return oauth_error(res, 400, "invalid_grant", "the code is unknown, used or expired");
+      if (fields["redirect_uri"] != grant->second.redirect_uri)
+        return oauth_error(res, 400, "invalid_grant", "redirect_uri differs from the authorization request");
+      issued_token = SandboxToken{random_hex(32), grant->second.user_id};
+      grants.erase(grant);  // a code is used once
+      issued.push_back(issued_token);
+      std::string text;
+      for (const auto& t : issued) text += t.token + " " + std::to_string(t.user_id) + "\n";
+      if (auto s = write_file_atomic(issued_tokens_path, text); !s.ok())
+        return oauth_error(res, 503, "temporarily_unavailable", "cannot store the token");
+      tokens.push_back(issued_token);
+    }
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    w.Key("access_token");
+    w.String(issued_token.token.c_str());
+    w.Key("token_type");
+    w.String("bearer");
+    w.EndObject();
+    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+  }
+
+  void list(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    TemplateQuery query;
+    std::vector<FieldError> errors;
+    auto param = [&](const char* name) { return req.has_param(name) ? req.get_param_value(name) : std::string(); };
+    query.mine = truthy(param("mine"));
+    query.by_title = param("by_title");
+    if (req.has_param("only")) {
+      query.only.emplace();
+      for (const auto& part : split_commas(param("only"))) {
+        if (auto id = parse_int(part))
+          query.only->push_back(*id);
+        else
+          errors.push_back({"validation", "only must be comma-separated ids, not '" + part + "'", "only"});
+      }
+    }
+    if (req.has_param("order")) {
+      std::string order = param("order");
+      auto colon = order.find(':');
+      std::string field = order.substr(0, colon);
+      std::string direction = colon == std::string::npos ? "asc" : order.substr(colon + 1);
+      static const std::vector<std::string> kFields = {"title",  "updated_at",  "duration",
+                                                        "budget", "description", "is_budgeted"};
+      if (std::find(kFields.begin(), kFields.end(), field) == kFields.end() ||
+          (direction != "asc" && direction != "desc"))
+        errors.push_back({"validation",
+                          "order must be <field>:asc|desc with field one of title, updated_at, duration, budget, "
+                          "description, is_budgeted",
+                          "order"});
+      query.order_field = field;
+      query.descending = direction == "desc";
+    }
+    auto number = [&](const char* name, std::int64_t fallback, std::int64_t min, std::int64_t max) -> std::int64_t {
+      if (!req.has_param(name)) return fallback;
+      auto v = parse_int(param(name));
+      if (!v || *v < min || *v > max) {
+        errors.push_back({"validation",
+                          std::string(name) + " must be an integer from " + std::to_string(min) +
+                              (max == INT32_MAX ? std::string(" up") : " to " + std::to_string(max)),
+                          name});
+        return fallback;
+      }
+      return *v;
+    };
+    std::int64_t page = number("page", 1, 1, INT32_MAX);
+    std::int64_t per_page = number("per_page", 20, 1, kMaxPerPage);
+    std::int64_t limit = number("limit", 0, 1, INT32_MAX);
+    std::int64_t offset = number("offset", 0, 0, INT32_MAX);
+    auto optional_fields = split_commas(param("optional_fields"));
+    bool with_raw = std::find(optional_fields.begin(), optional_fields.end(), "raw_json") != optional_fields.end();
+    if (with_raw && !query.only)
+      errors.push_back(
+          {"validation", "optional_fields is not accepted on this request without only", "optional_fields"});
+    auto includes = split_commas(param("include"));
+    bool include_users = std::find(includes.begin(), includes.end(), "user") != includes.end();
+    if (!errors.empty()) return send_errors(res, 400, errors);
+
+    auto matches = store->query(user, query);
+    std::size_t first = 0;
+    std::size_t size = static_cast<std::size_t>(per_page);
+    if (req.has_param("limit") && req.has_param("offset")) {  // page and per_page are then ignored
+      first = static_cast<std::size_t>(offset);
+      size = static_cast<std::size_t>(limit);
+      per_page = limit;
+      page = offset / limit + 1;
+    } else {
+      first = static_cast<std::size_t>(page - 1) * static_cast<std::size_t>(per_page);
+    }
+    std::vector<StoredTemplate> slice;
+    for (std::size_t i = first; i < matches.size() && slice.size() < size; ++i) slice.push_back(matches[i]);
+    res.set_content(envelope(slice, matches.size(), with_raw, static_cast<int>(page), static_cast<int>(per_page),
+                             include_users),
+                    "application/json");
+  }
+
+  std::optional<StoredTemplate> visible(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    auto id = parse_int(req.matches[1].str());
+    auto t = id ? store->find(*id) : std::nullopt;
+    if (!t || (t->user_id != user && !t->shared)) {
+      send_error(res, 404, "system", "project template " + req.matches[1].str() + " not found");
+      return std::nullopt;
+    }
+    return t;
+  }
+
+  void show(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    auto t = visible(req, res, user);
+    if (!t) return;
+    auto fields = split_commas(req.has_param("optional_fields") ? req.get_param_value("optional_fields") : "");
+    bool with_raw = std::find(fields.begin(), fields.end(), "raw_json") != fields.end();
+    res.set_content(envelope({*t}, 1, with_raw, 1, 1, false), "application/json");
+  }
+
+  const rapidjson::Value* template_body(const httplib::Request& req, httplib::Response& res, rapidjson::Document& doc) {
+    doc.Parse(req.body.data(), req.body.size());
+    if (doc.HasParseError() || !doc.IsObject()) {
+      send_error(res, 400, "validation", "the request body must be a JSON object");
+      return nullptr;
+    }
+    auto it = doc.FindMember("project_template");
+    if (it == doc.MemberEnd() || !it->value.IsObject()) {
+      send_error(res, 422, "validation", "project_template is missing or not an object", "project_template");
+      return nullptr;
+    }
+    return &it->value;
+  }
+
+  void respond_stored(httplib::Response& res, const Result<StoredTemplate>& stored) {
+    if (!stored.ok()) return send_error(res, 503, "system", "cannot store the template: " + stored.error().message);
+    res.set_content(envelope({stored.value()}, 1, true, 1, 1, false), "application/json");
+  }
+
+  void create(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    rapidjson::Document doc;
+    const auto* body = template_body(req, res, doc);
+    if (body == nullptr) return;
+    StoredTemplate t;
+    t.user_id = user;
+    auto errors = apply_fields(*body, t, true);
+    if (!errors.empty()) return send_errors(res, 422, errors);
+    respond_stored(res, store->create(std::move(t)));
+  }
+
+  void update(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    auto t = visible(req, res, user);
+    if (!t) return;
+    if (t->user_id != user)
+      return send_error(res, 403, "system", "project template " + std::to_string(t->id) + " belongs to another user");
+    rapidjson::Document doc;
+    const auto* body = template_body(req, res, doc);
+    if (body == nullptr) return;
+    auto errors = apply_fields(*body, *t, false);
+    if (!errors.empty()) return send_errors(res, 422, errors);
+    respond_stored(res, store->update(std::move(*t)));
+  }
+};
+
+Sandbox::Sandbox(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Sandbox::~Sandbox() = default;
+
+Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->random.seed(options.seed);
+  for (const auto& kind : options.faults)
+    if (kind != "429" && kind != "503" && kind != "drop" && kind != "drop-after")
+      return Error{"unknown fault '" + kind + "' (expected 429, 503, drop or drop-after)"};
+  if (options.fail_rate < 0 || options.fail_rate > 1) return Error{"--fail-rate must be between 0 and 1"};
+  if (options.data_dir.empty()) return Error{"a data directory is required (--data-dir)"};
+  auto tokens = read_tokens_file(options.tokens_file);
+  if (!tokens.ok()) return tokens.error();
+  impl->tokens = std::move(tokens).value();
+  if (!options.oauth_clients_file.empty()) {
+    auto clients = read_oauth_clients(options.oauth_clients_file);
+    if (!clients.ok()) return clients.error();
+    impl->oauth_clients = std::move(clients).value();
+  }
+  auto store = TemplateStore::open(options.data_dir);
+  if (!store.ok()) return store.error();
+  impl->store = std::move(store).value();
+  // Tokens issued through /oauth/token never expire (API reference), so they survive restarts.
+  impl->issued_tokens_path = options.data_dir + "/oauth-tokens";
+  if (std::filesystem::exists(impl->issued_tokens_path) && std::filesystem::file_size(impl->issued_tokens_path) > 0) {
+    auto issued = read_tokens_file(impl->issued_tokens_path);
+    if (!issued.ok()) return issued.error();
+    impl->issued = std::move(issued).value();
+    impl->tokens.insert(impl->tokens.end(), impl->issued.begin(), impl->issued.end());
+  } else if (!std::filesystem::exists(impl->issued_tokens_path)) {
+    std::ofstream(impl->issued_tokens_path).close();
+    if (::chmod(impl->issued_tokens_path.c_str(), 0600) != 0)
+      return Error{impl->issued_tokens_path + ": cannot make it private"};
+  }
+
+  if (options.http) {
+    impl->server = std::make_unique<httplib::Server>();
+  } else {
+    std::string cert = options.cert_file, key = options.key_file;
+    if (cert.empty() != key.empty()) return Error{"--cert and --key go together"};
+    if (cert.empty()) {
+      auto files = sandbox::ensure_tls_files(options.data_dir + "/tls");
+      if (!files.ok()) return files.error();
+      cert = files.value().server_cert;
+      key = files.value().server_key;
+      impl->ca_path = files.value().ca_cert;
+    } else {
+      impl->ca_path = options.ca_file.empty() ? cert : options.ca_file;
+    }
+    auto server = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
+    if (!server->is_valid()) return Error{cert + ", " + key + ": cannot load the certificate and key"};
+    impl->server = std::move(server);
+  }
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(impl->ca_path, ec);
+  if (impl->ca_path != "-" && !ec) impl->ca_path = absolute.string();
+
+  Impl* self = impl.get();
+  httplib::Server& server = *impl->server;
+  server.Get(kCollection, self->route(&Impl::list));
+  server.Post(kCollection, self->route(&Impl::create));
+  server.Get(kMember, self->route(&Impl::show));
+  server.Put(kMember, self->route(&Impl::update));
+  if (!impl->oauth_clients.empty()) {
+    server.Get("/oauth/authorize", [self](const httplib::Request& req, httplib::Response& res) { self->authorize(req, res); });
+    server.Post("/oauth/token", [self](const httplib::Request& req, httplib::Response& res) { self->token(req, res); });
+  }
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 404) send_error(res, 404, "system", "no route for " + req.method + " " + req.path);
+  });
+  server.set_payload_max_length(64 * 1024 * 1024);
+  // Headers and body go out as separate writes; without this, Nagle's algorithm and the
+  // client's delayed ACK add ~40 ms to every response.
+  server.set_tcp_nodelay(true);
+  // cpp-httplib's default sets SO_REUSEPORT, which lets a second sandbox share a port that is
+  // in use; SO_REUSEADDR alone allows quick restarts and makes a busy port an error.
+  server.set_socket_options([](int sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  // An idle keep-alive connection holds a worker, and SIGTERM waits for the workers.
+  server.set_keep_alive_timeout(2);
+
+  int port = options.port == 0 ? server.bind_to_any_port(options.host) : options.port;
+  if (options.port != 0 && !server.bind_to_port(options.host, options.port)) port = -1;
+  if (port <= 0) return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port)};
+  std::string host = options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
+  impl->base_url = std::string(options.http ? "http" : "https") + "://" + host + ":" + std::to_string(port) + "/api/v1";
+  return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));
+}
+
+std::string Sandbox::base_url() const { return impl_->base_url; }
+std::string Sandbox::ca_path() const { return impl_->ca_path; }
+bool Sandbox::serve() { return impl_->server->listen_after_bind(); }
+void Sandbox::stop() { impl_->server->stop(); }
+
+}  // namespace ptmpl

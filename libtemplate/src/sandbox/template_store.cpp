@@ -1,0 +1,255 @@
+#include "sandbox/template_store.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <system_error>
+
+#include <rapidjson/error/en.h>
+
+#include "libtemplate/file_io.hpp"
+
+namespace ptmpl::sandbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string iso8601(std::int64_t unix_millis) {
+  std::time_t seconds = static_cast<std::time_t>(unix_millis / 1000);
+  std::tm utc{};
+  ::gmtime_r(&seconds, &utc);
+  char text[96];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(unix_millis % 1000));
+  return text;
+}
+
+// Milliseconds since the epoch of a stamp written by iso8601(); 0 when it is not one.
+std::int64_t parse_stamp(const std::string& stamp) {
+  std::tm utc{};
+  int millis = 0;
+  if (std::sscanf(stamp.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
+                  &utc.tm_min, &utc.tm_sec, &millis) != 7)
+    return 0;
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  return static_cast<std::int64_t>(::timegm(&utc)) * 1000 + millis;
+}
+
+std::int64_t count_in(const rapidjson::Value& stories) {
+  std::int64_t n = 0;
+  for (const auto& story : stories.GetArray()) {
+    ++n;
+    if (story.IsObject()) {
+      auto sub = story.FindMember("sub_stories");
+      if (sub != story.MemberEnd() && sub->value.IsArray()) n += count_in(sub->value);
+    }
+  }
+  return n;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError() || !doc.IsObject())
+    return Error{path + ": not a stored template (" +
+                 (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") +
+                 ")"};
+  StoredTemplate t;
+  auto str = [&](const char* key, std::string& into) {
+    auto it = doc.FindMember(key);
+    if (it != doc.MemberEnd() && it->value.IsString()) into.assign(it->value.GetString(), it->value.GetStringLength());
+  };
+  auto it = doc.FindMember("id");
+  if (it == doc.MemberEnd() || !it->value.IsInt64()) return Error{path + ": stored template has no integer id"};
+  t.id = it->value.GetInt64();
+  if (auto u = doc.FindMember("user_id"); u != doc.MemberEnd() && u->value.IsInt64()) t.user_id = u->value.GetInt64();
+  str("title", t.title);
+  str("description", t.description);
+  str("currency", t.currency);
+  str("raw_json", t.raw_json);  // kept as stored, even ""
+  str("created_at", t.created_at);
+  str("updated_at", t.updated_at);
+  if (auto v = doc.FindMember("shared"); v != doc.MemberEnd() && v->value.IsBool()) t.shared = v->value.GetBool();
+  if (auto v = doc.FindMember("is_budgeted"); v != doc.MemberEnd() && v->value.IsBool())
+    t.is_budgeted = v->value.GetBool();
+  if (auto v = doc.FindMember("budget"); v != doc.MemberEnd() && v->value.IsNumber()) t.budget = v->value.GetDouble();
+  if (auto v = doc.FindMember("duration"); v != doc.MemberEnd() && v->value.IsInt64())
+    t.duration = v->value.GetInt64();
+  if (auto v = doc.FindMember("item_count"); v != doc.MemberEnd() && v->value.IsInt64())
+    t.item_count = v->value.GetInt64();
+  return t;
+}
+
+}  // namespace
+
+std::int64_t count_stories(const std::string& raw_json) {
+  rapidjson::Document doc;
+  doc.Parse(raw_json.data(), raw_json.size());
+  if (doc.HasParseError() || !doc.IsArray()) return 0;
+  return count_in(doc);
+}
+
+void write_template_json(const StoredTemplate& t, bool with_raw_json, rapidjson::Writer<rapidjson::StringBuffer>& out) {
+  auto key = [&](const char* k) { out.Key(k); };
+  auto text = [&](const std::string& s) { out.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+  out.StartObject();
+  key("id");
+  out.Int64(t.id);
+  key("title");
+  text(t.title);
+  key("description");
+  text(t.description);
+  key("shared");
+  out.Bool(t.shared);
+  key("is_budgeted");
+  out.Bool(t.is_budgeted);
+  key("budget");
+  if (t.budget) {
+    out.Double(*t.budget);
+  } else {
+    out.Null();
+  }
+  key("currency");
+  text(t.currency);
+  key("duration");
+  if (t.duration) {
+    out.Int64(*t.duration);
+  } else {
+    out.Null();
+  }
+  key("item_count");
+  out.Int64(t.item_count);
+  key("user_id");
+  out.Int64(t.user_id);
+  key("created_at");
+  text(t.created_at);
+  key("updated_at");
+  text(t.updated_at);
+  key("project_template_assignment_ids");
+  out.StartArray();
+  out.EndArray();
+  if (with_raw_json) {
+    key("raw_json");
+    text(t.raw_json);
+  }
+  out.EndObject();
+}
+
+Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& dir) {
+  std::error_code ec;
+  fs::path templates = fs::path(dir) / "templates";
+  fs::create_directories(templates, ec);
+  if (ec) return Error{templates.string() + ": cannot create the directory: " + ec.message()};
+  std::unique_ptr<TemplateStore> store(new TemplateStore(templates.string()));
+  for (const auto& entry : fs::directory_iterator(templates, ec)) {
+    std::string name = entry.path().filename().string();
+    bool numbered = name.size() > 5 && name.ends_with(".json") &&
+                    std::all_of(name.begin(), name.end() - 5, [](char c) { return c >= '0' && c <= '9'; });
+    if (!numbered) {
+      // A temporary file of a write that was killed before its rename: the template it was
+      // replacing is intact, and the request was never acknowledged.
+      if (name.find(".ptmpl-") != std::string::npos) fs::remove(entry.path(), ec);
+      continue;
+    }
+    auto text = FileText::read(entry.path().string());
+    if (!text.ok()) return text.error();
+    auto t = parse_stored(entry.path().string(), text.value().text());
+    if (!t.ok()) return t.error();
+    store->next_id_ = std::max(store->next_id_, t.value().id + 1);
+    store->last_stamp_ = std::max(store->last_stamp_, parse_stamp(t.value().updated_at));
+    store->by_id_[t.value().id] = std::move(t).value();
+  }
+  if (ec) return Error{templates.string() + ": cannot list the directory: " + ec.message()};
+  return store;
+}
+
+std::vector<StoredTemplate> TemplateStore::query(std::int64_t caller, const TemplateQuery& q) const {
+  std::vector<StoredTemplate> out;
+  std::string needle = lower(q.by_title);
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, t] : by_id_) {
+      if (t.user_id != caller && !t.shared) continue;
+      if (q.mine && t.user_id != caller) continue;
+      if (q.only && std::find(q.only->begin(), q.only->end(), id) == q.only->end()) continue;
+      if (!needle.empty() && lower(t.title).find(needle) == std::string::npos) continue;
+      out.push_back(t);
+    }
+  }
+  auto less = [&](const StoredTemplate& a, const StoredTemplate& b) -> int {
+    const std::string& f = q.order_field;
+    auto cmp = [](const auto& x, const auto& y) { return x < y ? -1 : (y < x ? 1 : 0); };
+    if (f == "title") return cmp(lower(a.title), lower(b.title));
+    if (f == "duration") return cmp(a.duration.value_or(0), b.duration.value_or(0));
+    if (f == "budget") return cmp(a.budget.value_or(0), b.budget.value_or(0));
+    if (f == "description") return cmp(a.description, b.description);
+    if (f == "is_budgeted") return cmp(a.is_budgeted, b.is_budgeted);
+    return cmp(a.updated_at, b.updated_at);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const StoredTemplate& a, const StoredTemplate& b) {
+    int c = less(a, b);
+    if (c != 0) return q.descending ? c > 0 : c < 0;
+    return a.id < b.id;  // a total order, so pages never overlap or skip
+  });
+  return out;
+}
+
+std::optional<StoredTemplate> TemplateStore::find(std::int64_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string TemplateStore::next_stamp() {
+  // Strictly increasing across the store, so `updated_at` orders every change, even two in one
+  // millisecond or after the clock stepped back.
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  last_stamp_ = std::max<std::int64_t>(now, last_stamp_ + 1);
+  return iso8601(last_stamp_);
+}
+
+Status TemplateStore::persist(const StoredTemplate& t) const {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  write_template_json(t, true, writer);
+  std::string text(buffer.GetString(), buffer.GetSize());
+  text += '\n';
+  return write_file_atomic((fs::path(dir_) / (std::to_string(t.id) + ".json")).string(), text);
+}
+
+Result<StoredTemplate> TemplateStore::create(StoredTemplate t) {
+  std::lock_guard lock(mutex_);
+  t.id = next_id_;
+  t.created_at = t.updated_at = next_stamp();
+  t.item_count = count_stories(t.raw_json);
+  if (auto s = persist(t); !s.ok()) return s.error();
+  ++next_id_;
+  by_id_[t.id] = t;
+  return t;
+}
+
+Result<StoredTemplate> TemplateStore::update(StoredTemplate t) {
+  std::lock_guard lock(mutex_);
+  auto it = by_id_.find(t.id);
+  if (it == by_id_.end()) return Error{"template " + std::to_string(t.id) + " not found"};
+  t.updated_at = next_stamp();
+  t.item_count = count_stories(t.raw_json);
+  if (auto s = persist(t); !s.ok()) return s.error();
+  it->second = t;
+  return t;
+}
+
+}  // namespace ptmpl::sandbox

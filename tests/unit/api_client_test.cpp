@@ -1,0 +1,307 @@
+// The templates client without sockets: retries, backoff, unknown outcomes, envelopes, errors,
+// URL and token rules, redaction.
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/oauth.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <deque>
+#include <sstream>
+
+#include "sandbox_process.hpp"
+
+namespace ptmpl::api {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr const char* kToken = "s3cr3t-token-value";
+
+// One scripted answer per request: a response, or an Error (no response).
+class FakeTransport final : public Transport {
+ public:
+  std::deque<Result<HttpResponse>> script;
+  std::vector<HttpRequest> sent;
+  bool permanent = false;
+
+  [[nodiscard]] bool last_failure_permanent() const override { return permanent; }
+
+  Result<HttpResponse> send(const HttpRequest& request) override {
+    sent.push_back(request);
+    if (script.empty()) return Error{"script exhausted"};
+    auto next = std::move(script.front());
+    script.pop_front();
+    return next;
+  }
+};
+
+HttpResponse reply(int status, std::string body, std::vector<std::pair<std::string, std::string>> headers = {}) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers = std::move(headers);
+  return r;
+}
+
+std::string one(int id, const std::string& title) {
+  std::string sid = std::to_string(id);
+  return R"({"count":1,"results":[{"key":"project_templates","id":")" + sid + R"("}],"project_templates":{")" + sid +
+         R"(":{"id":)" + sid + R"(,"title":")" + title + R"(","updated_at":"2026-01-01T00:00:00.000Z","raw_json":"[]"}}})";
+}
+
+struct Harness {
+  FakeTransport* transport = nullptr;
+  std::vector<milliseconds> waits;
+  std::ostringstream trace;
+  std::unique_ptr<Client> client;
+
+  explicit Harness(RetryPolicy retry = {}) {
+    auto fake = std::make_unique<FakeTransport>();
+    transport = fake.get();
+    ClientOptions options;
+    options.base_url = "https://templates.example/api/v1/";
+    options.token = kToken;
+    options.retry = retry;
+    options.sleep = [this](milliseconds d) { waits.push_back(d); };
+    options.jitter_seed = 42;
+    options.trace = &trace;
+    client = std::make_unique<Client>(options, std::move(fake));
+  }
+};
+
+TEST(ApiClient, SendsTheBearerTokenToTheBaseUrl) {
+  Harness h;
+  h.transport->script.push_back(reply(200, one(7, "Launch")));
+  auto t = h.client->get(7);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t.value().id, 7);
+  EXPECT_EQ(t.value().raw_json, "[]");
+  ASSERT_EQ(h.transport->sent.size(), 1u);
+  EXPECT_EQ(h.transport->sent[0].url, "https://templates.example/api/v1/project_templates/7.json?optional_fields=raw_json");
+  EXPECT_EQ(h.transport->sent[0].headers[0], (std::pair<std::string, std::string>{"Authorization", std::string("Bearer ") + kToken}));
+}
+
+TEST(ApiClient, Retries429HonouringRetryAfter) {
+  Harness h;
+  h.transport->script.push_back(reply(429, R"({"errors":[{"type":"system","message":"slow down"}]})", {{"retry-after", "3"}}));
+  h.transport->script.push_back(reply(200, one(1, "A")));
+  ASSERT_TRUE(h.client->get(1).ok());
+  ASSERT_EQ(h.waits.size(), 1u);
+  EXPECT_EQ(h.waits[0], milliseconds(3000));
+}
+
+TEST(ApiClient, Retries503WithGrowingJitteredBackoffAndGivesUp) {
+  RetryPolicy retry;
+  retry.max_attempts = 5;
+  retry.base_delay = milliseconds(100);
+  retry.max_delay = milliseconds(350);
+  Harness h(retry);
+  for (int i = 0; i < 5; ++i)
+    h.transport->script.push_back(reply(503, R"({"errors":[{"type":"system","message":"down for maintenance"}]})"));
+  auto t = h.client->get(1);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(h.transport->sent.size(), 5u);  // bounded
+  EXPECT_EQ(t.error().message,
+            "reading template 1: gave up after 5 attempts; last: HTTP 503: system: down for maintenance");
+  ASSERT_EQ(h.waits.size(), 4u);  // no wait after the last attempt
+  // Step n is base·2^(n-1) capped at max_delay; the wait is between half the step and the step.
+  const long steps[] = {100, 200, 350, 350};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_GE(h.waits[i].count(), steps[i] / 2) << i;
+    EXPECT_LE(h.waits[i].count(), steps[i]) << i;
+  }
+}
+
+TEST(ApiClient, DoesNotRetryAValidationErrorAndNamesTheTemplate) {
+  Harness h;
+  h.transport->script.push_back(reply(
+      422, R"({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},{"type":"validation","message":"bad currency","field":"currency"}]})"));
+  auto t = h.client->update(12, R"({"project_template":{"title":""}})", "Launch plan");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(h.transport->sent.size(), 1u);
+  EXPECT_EQ(t.error().message,
+            "updating template 12 \"Launch plan\": HTTP 422: validation: title can't be blank (field title); "
+            "validation: bad currency (field currency)");
+}
+
+TEST(ApiClient, RetriesAnIdempotentRequestWhoseResponseWasLost) {
+  Harness h;
+  h.transport->script.push_back(Error{"connection reset"});
+  h.transport->script.push_back(reply(200, one(3, "A")));
+  auto t = h.client->update(3, R"({"project_template":{"title":"A"}})", "A");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(h.transport->sent.size(), 2u);
+  EXPECT_EQ(h.transport->sent[1].method, "PUT");
+}
+
+TEST(ApiClient, APostWithAnUnknownOutcomeLooksTheTitleUpInsteadOfRepeating) {
+  Harness h;
+  h.transport->script.push_back(Error{"connection dropped"});
+  // The lookup: the caller's templates matching the title (the service matches loosely).
+  h.transport->script.push_back(reply(
+      200,
+      R"({"count":2,"results":[{"key":"project_templates","id":"8"},{"key":"project_templates","id":"9"}],"project_templates":{"8":{"id":8,"title":"Launch v2"},"9":{"id":9,"title":"Launch"}}})"));
+  h.transport->script.push_back(reply(200, one(9, "Launch")));
+  auto t = h.client->create(R"({"project_template":{"title":"Launch"}})", "Launch");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t.value().id, 9);
+  int posts = 0;
+  for (const auto& r : h.transport->sent) posts += r.method == "POST";
+  EXPECT_EQ(posts, 1);
+  EXPECT_NE(h.transport->sent[1].url.find("mine=true&by_title=Launch"), std::string::npos);
+}
+
+TEST(ApiClient, APostThatDidNotLandIsSentAgainAfterTheLookup) {
+  Harness h;
+  h.transport->script.push_back(Error{"connection dropped"});
+  h.transport->script.push_back(reply(200, R"({"count":0,"results":[],"project_templates":{}})"));
+  h.transport->script.push_back(reply(200, one(4, "New")));
+  auto t = h.client->create(R"({"project_template":{"title":"New"}})", "New");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t.value().id, 4);
+  EXPECT_EQ(h.transport->sent.size(), 3u);
+  EXPECT_EQ(h.transport->sent[2].method, "POST");
+}
+
+TEST(ApiClient, DoesNotRetryAFailureRetryingCannotFix) {
+  Harness h;
+  h.transport->permanent = true;
+  h.transport->script.push_back(Error{"SSL certificate problem: unable to get local issuer certificate"});
+  auto t = h.client->create(R"({"project_template":{"title":"A"}})", "A");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message,
+            "creating template \"A\": no response: SSL certificate problem: unable to get local issuer certificate");
+  EXPECT_EQ(h.transport->sent.size(), 1u);  // neither retried nor looked up
+  EXPECT_TRUE(h.waits.empty());
+}
+
+TEST(ApiClient, TakesTemplatesInTheOrderOfResultsNotOfTheMap) {
+  Harness h;
+  // The map also holds a sub-template-like object (id 1) that results does not name.
+  h.transport->script.push_back(reply(
+      200,
+      R"({"count":3,"results":[{"key":"project_templates","id":"30"},{"key":"project_templates","id":"10"},{"key":"project_templates","id":"20"}],"project_templates":{"1":{"id":1,"title":"stray"},"10":{"id":10,"title":"ten"},"20":{"id":20,"title":"twenty"},"30":{"id":30,"title":"thirty"}}})"));
+  auto page = h.client->list({});
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  ASSERT_EQ(page.value().templates.size(), 3u);
+  EXPECT_EQ(page.value().templates[0].title, "thirty");
+  EXPECT_EQ(page.value().templates[1].title, "ten");
+  EXPECT_EQ(page.value().templates[2].title, "twenty");
+  EXPECT_EQ(page.value().count, 3);
+}
+
+TEST(ApiClient, ListAllPaginatesWith200AndFetchesRawJsonByOnly) {
+  Harness h;
+  auto page_of = [](int first, int n, int count) {
+    std::string results, map;
+    for (int id = first; id < first + n; ++id) {
+      results += std::string(results.empty() ? "" : ",") + R"({"key":"project_templates","id":")" + std::to_string(id) + "\"}";
+      map += std::string(map.empty() ? "" : ",") + "\"" + std::to_string(id) + R"(":{"id":)" + std::to_string(id) +
+             R"(,"title":"t","raw_json":"[1]"})";
+    }
+    return R"({"count":)" + std::to_string(count) + R"(,"results":[)" + results + R"(],"project_templates":{)" + map + "}}";
+  };
+  h.transport->script.push_back(reply(200, page_of(1, 200, 250)));
+  h.transport->script.push_back(reply(200, page_of(201, 50, 250)));
+  h.transport->script.push_back(reply(200, page_of(1, 200, 200)));
+  h.transport->script.push_back(reply(200, page_of(201, 50, 50)));
+  ListQuery query;
+  query.with_raw_json = true;
+  auto all = h.client->list_all(query);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(all.value().size(), 250u);
+  EXPECT_EQ(all.value()[249].raw_json, "[1]");
+  ASSERT_EQ(h.transport->sent.size(), 4u);
+  EXPECT_NE(h.transport->sent[0].url.find("page=1&per_page=200"), std::string::npos);
+  EXPECT_EQ(h.transport->sent[0].url.find("optional_fields"), std::string::npos);
+  EXPECT_NE(h.transport->sent[1].url.find("page=2&per_page=200"), std::string::npos);
+  EXPECT_NE(h.transport->sent[3].url.find("only=201%2C202"), std::string::npos);
+  EXPECT_NE(h.transport->sent[3].url.find("optional_fields=raw_json"), std::string::npos);
+}
+
+TEST(ApiClient, NeverShowsTheTokenInErrorsOrTrace) {
+  Harness h;
+  h.transport->script.push_back(Error{std::string("proxy said: bad header Bearer ") + kToken});
+  h.transport->script.push_back(
+      reply(401, std::string(R"({"errors":[{"type":"oauth","message":"token )") + kToken + R"( revoked"}]})"));
+  auto t = h.client->get(5);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message, "reading template 5: HTTP 401: oauth: token [REDACTED] revoked");
+  const std::string trace = h.trace.str();
+  EXPECT_EQ(trace.find(kToken), std::string::npos) << trace;
+  EXPECT_NE(trace.find("> Authorization: Bearer [REDACTED]"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("< HTTP 401"), std::string::npos) << trace;
+  EXPECT_EQ(redact("a s3cr3t-token-values3cr3t-token-value b", kToken), "a [REDACTED][REDACTED] b");
+}
+
+TEST(ApiClient, AcceptsHttpsAndPlainHttpOnlyToLoopback) {
+  EXPECT_TRUE(check_base_url("https://api.example.com/api/v1").ok());
+  EXPECT_TRUE(check_base_url("http://127.0.0.1:8080/api/v1").ok());
+  EXPECT_TRUE(check_base_url("http://127.3.4.5/api/v1").ok());
+  EXPECT_TRUE(check_base_url("http://localhost:1/api/v1").ok());
+  EXPECT_TRUE(check_base_url("http://[::1]:9/api/v1").ok());
+  EXPECT_EQ(check_base_url("http://api.example.com/api/v1").error().message,
+            "refusing plain http:// to api.example.com: only https is allowed, except to a loopback address");
+  EXPECT_FALSE(check_base_url("http://128.0.0.1/api/v1").ok());
+  EXPECT_FALSE(check_base_url("http://127.0.0.1.example.com/api/v1").ok());
+  EXPECT_FALSE(check_base_url("ftp://127.0.0.1/").ok());
+  EXPECT_FALSE(check_base_url("https://user:pw@api.example.com/").ok());
+  EXPECT_FALSE(check_base_url("api.example.com").ok());
+
+  auto fake = std::make_unique<FakeTransport>();
+  FakeTransport* transport = fake.get();
+  Client client({"http://api.example.com/api/v1", kToken, {}, {}, 1, nullptr}, std::move(fake));
+  EXPECT_FALSE(client.get(1).ok());
+  EXPECT_TRUE(transport->sent.empty());  // refused before anything is sent
+}
+
+TEST(ApiClient, LoadsATokenFromAPrivateFileOrTheEnvironment) {
+  testing::ScratchDir dir("token");
+  std::string file = dir.write("token", std::string("  ") + kToken + "\n");
+  auto token = load_token(file);
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  EXPECT_EQ(token.value(), kToken);
+
+  ::chmod(file.c_str(), 0640);
+  auto refused = load_token(file);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            file + ": the token file is readable by group or others; refused (chmod 600 " + file + ")");
+  EXPECT_EQ(refused.error().message.find(kToken), std::string::npos);
+
+  ::setenv("PTMPL_TOKEN", "from-env", 1);
+  EXPECT_EQ(load_token("").value(), "from-env");
+  ::unsetenv("PTMPL_TOKEN");
+  EXPECT_FALSE(load_token("").ok());
+  EXPECT_FALSE(load_token(dir.write("empty", "\n")).ok());
+}
+
+TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {
+  FakeTransport transport;
+  OAuthApp app{"https://app.example", "cid", "https://ci.example/cb"};
+  transport.script.push_back(reply(200, R"({"access_token":"tok-1","token_type":"bearer"})"));
+  auto token = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  EXPECT_EQ(token.value(), "tok-1");
+  ASSERT_EQ(transport.sent.size(), 1u);
+  EXPECT_EQ(transport.sent[0].url, "https://app.example/oauth/token");
+  EXPECT_EQ(transport.sent[0].body,
+            "client_id=cid&client_secret=the-secret&grant_type=authorization_code&code=the-code&redirect_uri=https%3A%2F%"
+            "2Fci.example%2Fcb");
+
+  transport.script.push_back(
+      reply(400, R"({"error":"invalid_grant","error_description":"code the-code for secret the-secret expired"})"));
+  auto refused = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "exchanging the code: HTTP 400: invalid_grant: code [REDACTED] for secret [REDACTED] expired");
+  EXPECT_EQ(authorize_url(app, ""),
+            "https://app.example/oauth/authorize?client_id=cid&response_type=code&redirect_uri=https%3A%2F%2Fci.example%"
+            "2Fcb");
+  EXPECT_FALSE(exchange_code(transport, {"http://app.example", "cid", "x"}, "s", "c").ok());  // https only
+}
+
+}  // namespace
+}  // namespace ptmpl::api

@@ -1,0 +1,203 @@
+// The real client (libcurl) against the real sandbox over HTTPS on 127.0.0.1.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "libtemplate/api_client.hpp"
+#include "sandbox_process.hpp"
+
+namespace ptmpl::testing {
+namespace {
+
+using namespace ptmpl::api;
+
+constexpr const char* kToken = "client-test-token-9f2c";
+
+class ApiSandboxTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"api-sandbox"};
+  std::string tokens = dir.write("tokens", std::string(kToken) + " 1\nother-user-token 2\n");
+
+  std::unique_ptr<SandboxProcess> start(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--data-dir", dir.file("data"), "--tokens-file", tokens};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto s = std::make_unique<SandboxProcess>(args);
+    EXPECT_TRUE(s->ready()) << s->first_line();
+    return s;
+  }
+
+  static Client client_for(const SandboxProcess& s, std::ostream* trace = nullptr, std::string cacert = "",
+                           std::string token = kToken) {
+    ClientOptions options;
+    options.base_url = s.base_url();
+    options.token = std::move(token);
+    options.retry.max_attempts = 12;
+    options.retry.base_delay = std::chrono::milliseconds(2);
+    options.retry.max_delay = std::chrono::milliseconds(20);
+    options.trace = trace;
+    TransportOptions transport;
+    transport.cacert = cacert.empty() ? s.ca_path() : cacert;
+    transport.timeout = std::chrono::milliseconds(10'000);
+    return Client(options, make_curl_transport(transport));
+  }
+
+  static std::string body(const std::string& title, const std::string& raw_json) {
+    std::string escaped;
+    for (char c : raw_json) {
+      if (c == '"' || c == '\\') escaped += '\\';
+      escaped += c;
+    }
+    return R"({"project_template":{"title":")" + title + R"(","raw_json":")" + escaped + R"("}})";
+  }
+};
+
+TEST_F(ApiSandboxTest, CreatesReadsUpdatesAndListsOverVerifiedHttps) {
+  auto s = start();
+  Client client = client_for(*s);
+  const std::string raw = R"([{"title":"Design \"v1\"","temp_id":1,"tag_list":"a, b"}])";
+  auto created = client.create(body("Round trip", raw), "Round trip");
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  EXPECT_EQ(created.value().raw_json, raw);
+  auto read = client.get(created.value().id);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read.value().raw_json, raw);  // byte for byte
+  auto updated = client.update(created.value().id, R"({"project_template":{"title":"Renamed"}})", "Renamed");
+  ASSERT_TRUE(updated.ok()) << updated.error().message;
+  EXPECT_EQ(updated.value().title, "Renamed");
+  auto found = client.find_by_title("Renamed");
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found.value().size(), 1u);
+  EXPECT_EQ(found.value()[0].id, created.value().id);
+}
+
+TEST_F(ApiSandboxTest, PaginatesEveryTemplateWithRawJson) {
+  auto s = start();
+  Client client = client_for(*s);
+  for (int i = 0; i < 450; ++i)
+    ASSERT_TRUE(client.create(body("P" + std::to_string(i), "[" + std::to_string(i) + "]"), "P" + std::to_string(i)).ok());
+  ListQuery query;
+  query.order = "title:asc";
+  query.with_raw_json = true;
+  auto all = client.list_all(query);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  ASSERT_EQ(all.value().size(), 450u);
+  std::set<std::int64_t> ids;
+  for (const auto& t : all.value()) {
+    ids.insert(t.id);
+    ASSERT_TRUE(t.raw_json.has_value());
+    EXPECT_EQ(*t.raw_json, "[" + t.title.substr(1) + "]");
+  }
+  EXPECT_EQ(ids.size(), 450u);
+  EXPECT_TRUE(std::is_sorted(all.value().begin(), all.value().end(),
+                             [](const auto& a, const auto& b) { return a.title < b.title; }));
+}
+
+TEST_F(ApiSandboxTest, RetriesInjectedFaultsWithNothingDuplicatedOrLost) {
+  auto s = start({"--fail-rate", "0.35", "--faults", "429,503,drop,drop-after", "--retry-after", "0", "--seed", "7"});
+  Client client = client_for(*s);
+  for (int i = 0; i < 60; ++i) {
+    auto t = client.create(body("F" + std::to_string(i), "[]"), "F" + std::to_string(i));
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t.value().title, "F" + std::to_string(i));
+  }
+  s->stop(SIGTERM);
+  auto clean = start();
+  Client reader = client_for(*clean);
+  auto all = reader.list_all({});
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  std::multiset<std::string> titles;
+  for (const auto& t : all.value()) titles.insert(t.title);
+  EXPECT_EQ(titles.size(), 60u);
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(titles.count("F" + std::to_string(i)), 1u) << i;
+}
+
+TEST_F(ApiSandboxTest, Kill9DuringManyCreatesThenRestartAndRedoEndsWithEachTemplateOnce) {
+  constexpr int kTemplates = 200;
+  auto raw_of = [](int i) { return R"([{"title":"story of )" + std::to_string(i) + R"(","temp_id":1}])"; };
+  auto title_of = [](int i) { return "K" + std::to_string(i); };
+  {
+    auto s = start();
+    Client client = client_for(*s);
+    std::atomic<int> done{0};
+    std::atomic<bool> finished{false};
+    // Killed from another thread while creates are in flight, at no particular request.
+    std::thread killer([&] {
+      while (done.load() < 70 && !finished.load()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      s->stop(SIGKILL);
+    });
+    for (int i = 0; i < kTemplates; ++i) {
+      if (!client.create(body(title_of(i), raw_of(i)), title_of(i)).ok()) break;
+      ++done;
+    }
+    finished = true;
+    killer.join();
+    EXPECT_LT(done.load(), kTemplates);
+  }
+  // Restart on the same data; redo everything, creating only what is not there yet.
+  auto s = start();
+  Client client = client_for(*s);
+  for (int i = 0; i < kTemplates; ++i) {
+    auto existing = client.find_by_title(title_of(i));
+    ASSERT_TRUE(existing.ok()) << existing.error().message;
+    ASSERT_LE(existing.value().size(), 1u) << title_of(i);
+    if (existing.value().empty()) {
+      ASSERT_TRUE(client.create(body(title_of(i), raw_of(i)), title_of(i)).ok());
+    }
+  }
+  ListQuery query;
+  query.with_raw_json = true;
+  auto all = client.list_all(query);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  ASSERT_EQ(all.value().size(), static_cast<std::size_t>(kTemplates));
+  std::set<std::string> titles;
+  for (const auto& t : all.value()) {
+    titles.insert(t.title);
+    EXPECT_EQ(t.raw_json, raw_of(std::stoi(t.title.substr(1)))) << t.title;
+  }
+  EXPECT_EQ(titles.size(), static_cast<std::size_t>(kTemplates));
+}
+
+TEST_F(ApiSandboxTest, SurfacesServiceErrorsWithStatusAndTemplate) {
+  auto s = start();
+  Client client = client_for(*s);
+  auto invalid = client.create(R"({"project_template":{"title":"Bad","currency":"euros"}})", "Bad");
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_EQ(invalid.error().message,
+            "creating template \"Bad\": HTTP 422: validation: currency must be a three-letter ISO 4217 code "
+            "(field currency)");
+  auto missing = client.get(404);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "reading template 404: HTTP 404: system: project template 404 not found");
+}
+
+TEST_F(ApiSandboxTest, KeepsTheTokenOutOfTraceAndErrors) {
+  auto s = start();
+  std::ostringstream trace;
+  Client client = client_for(*s, &trace);
+  ASSERT_TRUE(client.list({}).ok());
+  Client wrong = client_for(*s, &trace, "", std::string(kToken) + "-revoked");
+  auto refused = wrong.list({});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "listing templates: HTTP 401: oauth: invalid or missing access token");
+  EXPECT_EQ(trace.str().find(kToken), std::string::npos) << trace.str();
+  EXPECT_NE(trace.str().find("Bearer [REDACTED]"), std::string::npos);
+}
+
+TEST_F(ApiSandboxTest, RefusesAServerItCannotVerify) {
+  auto s = start();
+  // Another sandbox's CA: same names, different authority.
+  ScratchDir other("api-sandbox-other");
+  SandboxProcess stranger({"--data-dir", other.file("data"), "--tokens-file", tokens});
+  ASSERT_TRUE(stranger.ready());
+  Client client = client_for(*s, nullptr, stranger.ca_path());
+  auto listed = client.list({});
+  ASSERT_FALSE(listed.ok());
+  EXPECT_NE(listed.error().message.find("no response"), std::string::npos) << listed.error().message;
+  EXPECT_NE(listed.error().message.find("curl error 60"), std::string::npos) << listed.error().message;
+  EXPECT_EQ(listed.error().message.find("gave up"), std::string::npos);  // not retried
+}
+
+}  // namespace
+}  // namespace ptmpl::testing

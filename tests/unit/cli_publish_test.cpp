@@ -1,0 +1,158 @@
+// ptmpl list and ptmpl pull against the sandbox over HTTPS on 127.0.0.1.
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli_run.hpp"
+#include "libtemplate/api_client.hpp"
+#include "sandbox_process.hpp"
+
+namespace ptmpl::testing {
+namespace {
+
+constexpr const char* kToken = "cli-publish-token-77ab";
+
+class CliPublishTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"cli-publish"};
+  std::string tokens = dir.write("tokens", std::string(kToken) + " 1\nsomeone-else 2\n");
+  SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens}};
+
+  void SetUp() override {
+    ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
+    api::ClientOptions options;
+    options.base_url = sandbox.base_url();
+    options.token = kToken;
+    api::TransportOptions transport;
+    transport.cacert = sandbox.ca_path();
+    api::Client client(options, api::make_curl_transport(transport));
+    ASSERT_TRUE(client.create(R"({"project_template":{"title":"Website launch","duration":20,"raw_json":"[{\"title\":\"Kick-off\",\"temp_id\":1,\"story_type\":\"milestone\"}]"}})",
+                              "Website launch")
+                    .ok());
+    ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move","shared":true}})", "Office move").ok());
+    api::ClientOptions other = options;
+    other.token = "someone-else";
+    api::Client client2(other, api::make_curl_transport(transport));
+    ASSERT_TRUE(client2.create(R"({"project_template":{"title":"Not mine, shared","shared":true}})", "x").ok());
+  }
+
+  std::string service() const {
+    return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'";
+  }
+  static std::string env() { return std::string("PTMPL_TOKEN=") + kToken; }
+};
+
+TEST_F(CliPublishTest, ListPrintsATableInTheServiceOrder) {
+  CliRun run = run_ptmpl("list " + service() + " --order title:asc", env());
+  ASSERT_EQ(run.exit, 0) << run.err;
+  std::istringstream lines(run.out);
+  std::string header, first, second, third;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  std::getline(lines, third);
+  EXPECT_TRUE(header.starts_with("ID      TITLE")) << run.out;
+  EXPECT_TRUE(first.starts_with("3       Not mine, shared")) << run.out;
+  EXPECT_TRUE(second.starts_with("2       Office move")) << run.out;
+  EXPECT_TRUE(third.starts_with("1       Website launch    1      20        no ")) << run.out;
+}
+
+TEST_F(CliPublishTest, ListPrintsJsonWithFilters) {
+  CliRun run = run_ptmpl("list " + service() + " --mine --format json --order title:desc", env());
+  ASSERT_EQ(run.exit, 0) << run.err;
+  rapidjson::Document doc;
+  doc.Parse(run.out.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << run.out;
+  EXPECT_EQ(doc["count"].GetInt(), 2);
+  EXPECT_STREQ(doc["templates"][0]["title"].GetString(), "Website launch");
+  EXPECT_STREQ(doc["templates"][1]["title"].GetString(), "Office move");
+}
+
+TEST_F(CliPublishTest, PullWritesLintCleanCanonicalDocuments) {
+  const std::string out = dir.file("pulled");
+  CliRun run = run_ptmpl("pull " + service() + " --mine -o '" + out + "'", env());
+  ASSERT_EQ(run.exit, 0) << run.err;
+  EXPECT_EQ(run.out, out + "/2-office-move.json\n" + out + "/1-website-launch.json\n");  // updated_at:desc
+  std::ifstream in(out + "/1-website-launch.json");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, R"({
+  "project_template": {
+    "id": 1,
+    "title": "Website launch",
+    "description": "",
+    "shared": false,
+    "is_budgeted": false,
+    "currency": "USD",
+    "duration": 20,
+    "item_count": 1,
+    "raw_json": [
+      {
+        "story_type": "milestone",
+        "title": "Kick-off",
+        "temp_id": 1
+      }
+    ]
+  }
+}
+)");
+  EXPECT_EQ(run_ptmpl("lint '" + out + "'").exit, 0);
+  EXPECT_EQ(run_ptmpl("fmt --check '" + out + "/1-website-launch.json' '" + out + "/2-office-move.json'").exit, 0);
+
+  CliRun one = run_ptmpl("pull " + service() + " 3 -o '" + out + "'", env());
+  ASSERT_EQ(one.exit, 0) << one.err;
+  EXPECT_EQ(one.out, out + "/3-not-mine-shared.json\n");
+  CliRun titled = run_ptmpl("pull " + service() + " --title 'Office move' -o '" + out + "'", env());
+  EXPECT_EQ(titled.out, out + "/2-office-move.json\n");
+}
+
+TEST_F(CliPublishTest, ServiceErrorsExitWith3AndSetUpErrorsWith2) {
+  CliRun missing = run_ptmpl("pull " + service() + " 99", env());
+  EXPECT_EQ(missing.exit, 3);
+  EXPECT_EQ(missing.err, "ptmpl pull: reading template 99: HTTP 404: system: project template 99 not found\n");
+
+  CliRun revoked = run_ptmpl("list " + service(), "PTMPL_TOKEN=revoked");
+  EXPECT_EQ(revoked.exit, 3);
+  EXPECT_EQ(revoked.err, "ptmpl list: listing templates: HTTP 401: oauth: invalid or missing access token\n");
+
+  CliRun plain = run_ptmpl("list --base-url http://example.com/api/v1", env());
+  EXPECT_EQ(plain.exit, 2);
+  EXPECT_EQ(plain.err,
+            "ptmpl list: refusing plain http:// to example.com: only https is allowed, except to a loopback address\n");
+
+  CliRun no_url = run_ptmpl("list", env() + " PTMPL_BASE_URL=");
+  EXPECT_EQ(no_url.exit, 2);
+  EXPECT_EQ(no_url.err, "ptmpl list: no service address: pass --base-url or set PTMPL_BASE_URL\n");
+
+  std::string token_file = dir.write("token", std::string(kToken) + "\n");
+  ::chmod(token_file.c_str(), 0644);
+  CliRun open_file = run_ptmpl("list " + service() + " --token-file '" + token_file + "'", "PTMPL_TOKEN=");
+  EXPECT_EQ(open_file.exit, 2);
+  EXPECT_NE(open_file.err.find("readable by group or others; refused"), std::string::npos) << open_file.err;
+  ::chmod(token_file.c_str(), 0600);
+  EXPECT_EQ(run_ptmpl("list " + service() + " --token-file '" + token_file + "'", "PTMPL_TOKEN=").exit, 0);
+
+  CliRun wrong_ca = run_ptmpl("list --base-url '" + sandbox.base_url() + "'", env());  // system CAs only
+  EXPECT_EQ(wrong_ca.exit, 3);
+  EXPECT_NE(wrong_ca.err.find("no response"), std::string::npos) << wrong_ca.err;
+
+  EXPECT_EQ(run_ptmpl("pull " + service() + " --all --mine", env()).exit, 2);
+}
+
+TEST_F(CliPublishTest, VerboseTraceNeverShowsTheToken) {
+  CliRun run = run_ptmpl("pull " + service() + " --all --verbose -o '" + dir.file("v") + "'", env());
+  ASSERT_EQ(run.exit, 0) << run.err;
+  EXPECT_NE(run.err.find("> Authorization: Bearer [REDACTED]"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("optional_fields=raw_json"), std::string::npos);
+  EXPECT_EQ((run.out + run.err).find(kToken), std::string::npos);
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file("v"))) {
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(text.find(kToken), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ptmpl::testing

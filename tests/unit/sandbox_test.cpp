@@ -1,0 +1,415 @@
+// ptmpl sandbox over real HTTPS on 127.0.0.1: endpoints, envelope, errors, faults, durability.
+#include <httplib.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "cli_run.hpp"
+#include "sandbox_process.hpp"
+
+namespace ptmpl::testing {
+namespace {
+
+constexpr const char* kTokens = "alice-token 1\n# a comment\n\nbob-token 2\n";
+
+struct Reply {
+  int status = -1;  // -1: no HTTP response (connection failed or dropped)
+  rapidjson::Document json;
+  std::string body;
+  std::string retry_after;
+};
+
+class SandboxTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"sandbox"};
+  std::string tokens = dir.write("tokens", kTokens);
+
+  std::unique_ptr<SandboxProcess> start(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--data-dir", dir.file("data"), "--tokens-file", tokens};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto process = std::make_unique<SandboxProcess>(args);
+    EXPECT_TRUE(process->ready()) << process->first_line();
+    return process;
+  }
+
+  static Reply call(const SandboxProcess& s, const std::string& method, const std::string& path,
+                    const std::string& body = "", const std::string& token = "alice-token") {
+    httplib::Client client(s.origin());
+    if (s.ca_path() != "-") {
+      client.set_ca_cert_path(s.ca_path().c_str());
+      client.enable_server_certificate_verification(true);
+    }
+    httplib::Headers headers;
+    if (!token.empty()) headers.emplace("Authorization", "Bearer " + token);
+    std::string url = "/api/v1" + path;
+    httplib::Result r = method == "GET"    ? client.Get(url.c_str(), headers)
+                        : method == "POST" ? client.Post(url.c_str(), headers, body, "application/json")
+                                           : client.Put(url.c_str(), headers, body, "application/json");
+    Reply reply;
+    if (!r) return reply;
+    reply.status = r->status;
+    reply.body = r->body;
+    reply.retry_after = r->get_header_value("Retry-After");
+    reply.json.Parse(r->body.c_str());
+    return reply;
+  }
+
+  static std::string create_body(const std::string& title, const std::string& raw_json = "[]") {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+    w.StartObject();
+    w.Key("project_template");
+    w.StartObject();
+    w.Key("title");
+    w.String(title.c_str());
+    w.Key("raw_json");
+    w.String(raw_json.c_str());
+    w.EndObject();
+    w.EndObject();
+    return buffer.GetString();
+  }
+
+  // The templates of an envelope, in the order of `results` (never the map's order).
+  static std::vector<const rapidjson::Value*> templates_of(const rapidjson::Document& envelope) {
+    std::vector<const rapidjson::Value*> out;
+    for (const auto& r : envelope["results"].GetArray())
+      out.push_back(&envelope["project_templates"][r["id"].GetString()]);
+    return out;
+  }
+
+  static std::string first_error(const Reply& r, const char* key) {
+    if (!r.json.IsObject() || !r.json.HasMember("errors")) return "<no error envelope: " + r.body + ">";
+    const auto& e = r.json["errors"][0];
+    return e.HasMember(key) ? e[key].GetString() : "";
+  }
+};
+
+TEST_F(SandboxTest, PrintsItsUrlAndCaAndServesVerifiedHttps) {
+  auto s = start();
+  EXPECT_TRUE(s->base_url().starts_with("https://127.0.0.1:")) << s->first_line();
+  EXPECT_TRUE(s->base_url().ends_with("/api/v1"));
+  EXPECT_TRUE(std::filesystem::exists(s->ca_path()));
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
+
+  // Without the sandbox's CA, verification fails: no response at all.
+  httplib::Client stranger(s->origin());
+  stranger.enable_server_certificate_verification(true);
+  stranger.set_ca_cert_path("/dev/null");
+  EXPECT_FALSE(stranger.Get("/api/v1/project_templates.json"));
+  EXPECT_EQ(s->stop(SIGTERM), 0);
+}
+
+TEST_F(SandboxTest, PlainHttpPrintsNoCa) {
+  auto s = start({"--http"});
+  EXPECT_TRUE(s->base_url().starts_with("http://127.0.0.1:"));
+  EXPECT_EQ(s->ca_path(), "-");
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
+}
+
+TEST_F(SandboxTest, CreatesShowsAndUpdatesTemplates) {
+  auto s = start();
+  const std::string raw = R"([{"title":"Kick-off","temp_id":1,"sub_stories":[{"title":"Agenda","temp_id":2}]}])";
+  Reply created = call(*s, "POST", "/project_templates.json", create_body("Launch", raw));
+  ASSERT_EQ(created.status, 200) << created.body;
+  auto made = templates_of(created.json);
+  ASSERT_EQ(made.size(), 1u);
+  const std::string id = std::to_string((*made[0])["id"].GetInt64());
+  EXPECT_STREQ((*made[0])["title"].GetString(), "Launch");
+  EXPECT_EQ((*made[0])["item_count"].GetInt(), 2);
+  EXPECT_EQ((*made[0])["user_id"].GetInt(), 1);
+
+  Reply shown = call(*s, "GET", "/project_templates/" + id + ".json?optional_fields=raw_json");
+  ASSERT_EQ(shown.status, 200);
+  EXPECT_EQ(std::string((*templates_of(shown.json)[0])["raw_json"].GetString()), raw);  // byte for byte
+  Reply plain = call(*s, "GET", "/project_templates/" + id + ".json");
+  EXPECT_FALSE(templates_of(plain.json)[0]->HasMember("raw_json"));
+
+  Reply updated = call(*s, "PUT", "/project_templates/" + id + ".json",
+                       R"({"project_template":{"description":"v2","shared":true,"duration":12}})");
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  const auto& after = *templates_of(updated.json)[0];
+  EXPECT_STREQ(after["title"].GetString(), "Launch");
+  EXPECT_STREQ(after["description"].GetString(), "v2");
+  EXPECT_EQ(after["duration"].GetInt(), 12);
+  EXPECT_GT(std::string(after["updated_at"].GetString()), std::string((*made[0])["updated_at"].GetString()));
+
+  // Shared: another user sees it but may not change it.
+  EXPECT_EQ(call(*s, "GET", "/project_templates/" + id + ".json", "", "bob-token").status, 200);
+  EXPECT_EQ(call(*s, "PUT", "/project_templates/" + id + ".json", create_body("x"), "bob-token").status, 403);
+}
+
+TEST_F(SandboxTest, AnswersErrorsInTheServiceEnvelope) {
+  auto s = start();
+  Reply unauthorised = call(*s, "GET", "/project_templates.json", "", "");
+  EXPECT_EQ(unauthorised.status, 401);
+  EXPECT_EQ(first_error(unauthorised, "type"), "oauth");
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json", "", "wrong-token").status, 401);
+
+  Reply missing = call(*s, "GET", "/project_templates/999.json");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(first_error(missing, "message"), "project template 999 not found");
+  EXPECT_EQ(call(*s, "PUT", "/project_templates/999.json", create_body("x")).status, 404);
+  EXPECT_EQ(call(*s, "GET", "/no_such_route.json").status, 404);
+
+  Reply invalid = call(*s, "POST", "/project_templates.json",
+                       R"({"project_template":{"title":"  ","raw_json":[1],"currency":"euro"}})");
+  EXPECT_EQ(invalid.status, 422);
+  std::set<std::string> fields;
+  for (const auto& e : invalid.json["errors"].GetArray()) {
+    EXPECT_STREQ(e["type"].GetString(), "validation");
+    fields.insert(e["field"].GetString());
+  }
+  EXPECT_EQ(fields, (std::set<std::string>{"title", "raw_json", "currency"}));
+  EXPECT_EQ(call(*s, "POST", "/project_templates.json", "{not json").status, 400);
+  EXPECT_EQ(first_error(call(*s, "POST", "/project_templates.json", R"({"title":"x"})"), "field"), "project_template");
+
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?per_page=201"), "field"), "per_page");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?optional_fields=raw_json"), "field"),
+            "optional_fields");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?order=colour:asc"), "field"), "order");
+}
+
+TEST_F(SandboxTest, FiltersOrdersAndPaginatesOver450Templates) {
+  auto s = start();
+  for (int i = 0; i < 450; ++i) {
+    char title[32];
+    std::snprintf(title, sizeof title, "T%03d", (i * 7) % 450);  // created out of title order
+    ASSERT_EQ(call(*s, "POST", "/project_templates.json", create_body(title)).status, 200);
+  }
+  ASSERT_EQ(call(*s, "POST", "/project_templates.json", create_body("Bob's"), "bob-token").status, 200);
+
+  std::vector<std::string> titles;
+  std::set<std::string> ids;
+  for (int page = 1; page <= 3; ++page) {
+    Reply r = call(*s, "GET", "/project_templates.json?mine=true&order=title:asc&per_page=200&page=" +
+                                  std::to_string(page));
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json["count"].GetInt(), 450);
+    EXPECT_EQ(r.json["meta"]["page_count"].GetInt(), 3);
+    auto page_templates = templates_of(r.json);
+    EXPECT_EQ(page_templates.size(), page < 3 ? 200u : 50u);
+    for (const auto* t : page_templates) {
+      titles.emplace_back((*t)["title"].GetString());
+      ids.insert(std::to_string((*t)["id"].GetInt64()));
+    }
+  }
+  ASSERT_EQ(titles.size(), 450u);
+  EXPECT_EQ(ids.size(), 450u);  // nothing repeated across pages
+  EXPECT_TRUE(std::is_sorted(titles.begin(), titles.end()));
+
+  // Bob sees only his own (Alice's are not shared); by_title matches case-insensitively.
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json", "", "bob-token").json["count"].GetInt(), 1);
+  Reply by_title = call(*s, "GET", "/project_templates.json?by_title=t44");
+  EXPECT_EQ(by_title.json["count"].GetInt(), 10);  // T440 … T449
+  Reply only = call(*s, "GET", "/project_templates.json?only=3,1,2&optional_fields=raw_json&order=title:desc");
+  ASSERT_EQ(only.status, 200);
+  auto picked = templates_of(only.json);
+  ASSERT_EQ(picked.size(), 3u);
+  EXPECT_TRUE((*picked[0]).HasMember("raw_json"));
+  EXPECT_GT(std::string((*picked[0])["title"].GetString()), std::string((*picked[1])["title"].GetString()));
+  Reply limited = call(*s, "GET", "/project_templates.json?order=title:asc&limit=5&offset=10&page=9");
+  auto window = templates_of(limited.json);
+  ASSERT_EQ(window.size(), 5u);
+  EXPECT_STREQ((*window[0])["title"].GetString(), "T010");
+}
+
+TEST_F(SandboxTest, InjectsRateLimitsUnavailabilityAndDroppedConnections) {
+  {
+    auto s = start({"--fail-rate", "1", "--faults", "429", "--retry-after", "7"});
+    Reply r = call(*s, "GET", "/project_templates.json");
+    EXPECT_EQ(r.status, 429);
+    EXPECT_EQ(r.retry_after, "7");
+    EXPECT_EQ(first_error(r, "type"), "system");
+  }
+  {
+    auto s = start({"--fail-rate", "1", "--faults", "503"});
+    EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 503);
+  }
+  {
+    auto s = start({"--fail-rate", "1", "--faults", "drop"});
+    EXPECT_EQ(call(*s, "POST", "/project_templates.json", create_body("lost")).status, -1);
+  }
+  {
+    // drop-after: the create is applied, but the client never hears about it.
+    auto s = start({"--fail-rate", "1", "--faults", "drop-after"});
+    EXPECT_EQ(call(*s, "POST", "/project_templates.json", create_body("applied")).status, -1);
+  }
+  auto s = start();
+  Reply all = call(*s, "GET", "/project_templates.json");
+  ASSERT_EQ(all.json["count"].GetInt(), 1);
+  EXPECT_STREQ((*templates_of(all.json)[0])["title"].GetString(), "applied");
+}
+
+TEST_F(SandboxTest, KeepsEveryTemplateAcrossKill9AndRestart) {
+  std::vector<std::string> raws;
+  {
+    auto s = start();
+    for (int i = 0; i < 20; ++i) {
+      raws.push_back(R"([{"title":"story )" + std::to_string(i) + R"(","temp_id":1}])");
+      ASSERT_EQ(call(*s, "POST", "/project_templates.json", create_body("K" + std::to_string(i), raws.back())).status,
+                200);
+    }
+    ASSERT_EQ(call(*s, "PUT", "/project_templates/5.json", R"({"project_template":{"title":"K4 renamed"}})").status,
+              200);
+    s->stop(SIGKILL);
+  }
+  // Every file is complete JSON, and a temporary file left by a killed writer is cleaned up.
+  const std::string templates = dir.file("data/templates");
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(templates)) {
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    rapidjson::Document doc;
+    doc.Parse(text.c_str());
+    EXPECT_FALSE(doc.HasParseError()) << entry.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 20);
+  std::ofstream(templates + "/7.json.ptmpl-AbC123") << R"({"id":7,"title":"half-wri)";
+
+  auto s = start();
+  Reply all = call(*s, "GET", "/project_templates.json?per_page=200&order=title:asc");
+  ASSERT_EQ(all.status, 200);
+  EXPECT_EQ(all.json["count"].GetInt(), 20);
+  EXPECT_FALSE(std::filesystem::exists(templates + "/7.json.ptmpl-AbC123"));
+  Reply renamed = call(*s, "GET", "/project_templates/5.json?optional_fields=raw_json");
+  EXPECT_STREQ((*templates_of(renamed.json)[0])["title"].GetString(), "K4 renamed");
+  EXPECT_EQ(std::string((*templates_of(renamed.json)[0])["raw_json"].GetString()), raws[4]);
+  // New ids continue after the stored ones.
+  Reply next = call(*s, "POST", "/project_templates.json", create_body("after restart"));
+  EXPECT_EQ((*templates_of(next.json)[0])["id"].GetInt(), 21);
+}
+
+TEST_F(SandboxTest, RefusesAnAddressInUseOrMalformed) {
+  auto s = start();
+  const std::string port = s->origin().substr(s->origin().rfind(':') + 1);
+  CliRun busy = run_ptmpl("sandbox --listen 127.0.0.1:" + port + " --data-dir '" + dir.file("data2") +
+                          "' --tokens-file '" + tokens + "'");
+  EXPECT_EQ(busy.exit, 2);
+  EXPECT_EQ(busy.err, "ptmpl sandbox: cannot listen on 127.0.0.1:" + port + "\n");
+  CliRun malformed = run_ptmpl("sandbox --listen 127.0.0.1 --data-dir '" + dir.file("data2") + "' --tokens-file '" +
+                               tokens + "'");
+  EXPECT_EQ(malformed.exit, 2);
+  EXPECT_EQ(malformed.err, "ptmpl sandbox: --listen: expected HOST:PORT, got '127.0.0.1'\n");
+}
+
+TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
+  dir.write("bad-tokens", "alice-token 1\njust-a-token\n");
+  CliRun run = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + dir.file("bad-tokens") + "'");
+  EXPECT_EQ(run.exit, 2);
+  EXPECT_NE(run.err.find("bad-tokens:2: expected `token user_id`"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace ptmpl::testing
+
+namespace ptmpl::testing {
+namespace {
+
+class SandboxOAuthTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"sandbox-oauth"};
+  std::string tokens = dir.write("tokens", "static-token 1\n");
+  std::string clients = dir.write("clients", "app-1 app-secret https://app.example/callback\n");
+
+  std::unique_ptr<SandboxProcess> start() {
+    auto s = std::make_unique<SandboxProcess>(std::vector<std::string>{
+        "--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients", clients, "--oauth-user", "5"});
+    EXPECT_TRUE(s->ready()) << s->first_line();
+    return s;
+  }
+
+  static httplib::Client client(const SandboxProcess& s) {
+    httplib::Client c(s.origin());
+    c.set_ca_cert_path(s.ca_path().c_str());
+    c.enable_server_certificate_verification(true);
+    return c;
+  }
+
+  // The query parameter `name` of a redirect's Location.
+  static std::string query_value(const std::string& location, const std::string& name) {
+    auto at = location.find(name + "=");
+    if (at == std::string::npos) return "";
+    auto end = location.find('&', at);
+    return location.substr(at + name.size() + 1, end == std::string::npos ? std::string::npos : end - at - name.size() - 1);
+  }
+
+  static std::string authorize(const SandboxProcess& s, const std::string& extra = "") {
+    auto c = client(s);
+    auto r = c.Get(("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback&state=xyz" + extra).c_str());
+    EXPECT_TRUE(r);
+    if (!r) return "";
+    EXPECT_EQ(r->status, 302);
+    return r->get_header_value("Location");
+  }
+
+  static httplib::Result exchange(const SandboxProcess& s, const std::string& code, const std::string& secret = "app-secret") {
+    auto c = client(s);
+    httplib::Params form = {{"client_id", "app-1"},
+                            {"client_secret", secret},
+                            {"grant_type", "authorization_code"},
+                            {"code", code},
+                            {"redirect_uri", "https://app.example/callback"}};
+    return c.Post("/oauth/token", form);
+  }
+};
+
+TEST_F(SandboxOAuthTest, ExchangesACodeForATokenThatWorksAndSurvivesRestarts) {
+  std::string token;
+  {
+    auto s = start();
+    std::string location = authorize(*s);
+    EXPECT_TRUE(location.starts_with("https://app.example/callback?code=")) << location;
+    EXPECT_EQ(query_value(location, "state"), "xyz");
+    std::string code = query_value(location, "code");
+    auto r = exchange(*s, code);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    rapidjson::Document doc;
+    doc.Parse(r->body.c_str());
+    EXPECT_STREQ(doc["token_type"].GetString(), "bearer");
+    token = doc["access_token"].GetString();
+
+    // Used once only.
+    auto again = exchange(*s, code);
+    EXPECT_EQ(again->status, 400);
+    EXPECT_NE(again->body.find("\"error\":\"invalid_grant\""), std::string::npos) << again->body;
+  }
+  auto s = start();
+  auto c = client(*s);
+  auto created = c.Post("/api/v1/project_templates.json", {{"Authorization", "Bearer " + token}},
+                        R"({"project_template":{"title":"via OAuth"}})", "application/json");
+  ASSERT_TRUE(created);
+  EXPECT_EQ(created->status, 200) << created->body;
+  EXPECT_NE(created->body.find("\"user_id\":5"), std::string::npos) << created->body;
+  EXPECT_EQ(std::filesystem::status(dir.file("data/oauth-tokens")).permissions() &
+                (std::filesystem::perms::group_all | std::filesystem::perms::others_all),
+            std::filesystem::perms::none);
+}
+
+TEST_F(SandboxOAuthTest, AnswersTheReferencesErrors) {
+  auto s = start();
+  std::string denied = authorize(*s, "&deny=1");
+  EXPECT_EQ(query_value(denied, "error"), "access_denied") << denied;
+  EXPECT_FALSE(query_value(denied, "error_description").empty());
+  auto c = client(*s);
+  auto wrong_type = c.Get("/oauth/authorize?client_id=app-1&response_type=token&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback");
+  EXPECT_EQ(query_value(wrong_type->get_header_value("Location"), "error"), "unsupported_response_type");
+  auto wrong_redirect = c.Get("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fevil.example%2F");
+  EXPECT_EQ(wrong_redirect->status, 400);  // never redirected to an unregistered address
+
+  std::string code = query_value(authorize(*s), "code");
+  auto bad_secret = exchange(*s, code, "wrong");
+  EXPECT_EQ(bad_secret->status, 401);
+  EXPECT_NE(bad_secret->body.find("invalid_client"), std::string::npos);
+  auto bad_code = exchange(*s, "not-a-code");
+  EXPECT_EQ(bad_code->status, 400);
+  EXPECT_NE(bad_code->body.find("invalid_grant"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptmpl::testing

@@ -1,0 +1,403 @@
+// The publishing commands: list, pull, and sandbox (the local stand-in for the service).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "commands.hpp"
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/oauth.hpp"
+#include "libtemplate/writer.hpp"
+#include "libtemplate/sandbox.hpp"
+
+namespace ptmpl::cli {
+namespace {
+
+// Options every command that talks to the service takes (SPEC §8; fixed interface).
+struct ServiceOptions {
+  std::string base_url;
+  std::string cacert;
+  std::string token_file;
+  bool verbose = false;
+};
+
+void add_service_options(CLI::App& app, ServiceOptions& o) {
+  app.add_option("--base-url", o.base_url, "the service's API root, ending in /api/v1 (default: $PTMPL_BASE_URL)");
+  app.add_option("--cacert", o.cacert, "CA certificate (PEM) to verify the service with, e.g. the sandbox's");
+  app.add_option("--token-file", o.token_file, "file holding the access token, mode 600 (default: $PTMPL_TOKEN)");
+  app.add_flag("--verbose", o.verbose, "trace requests and responses on standard error (the token redacted)");
+}
+
+/// The client for `o`, or a message (usage or set-up problem: exit code 2).
+Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o) {
+  std::string base_url = o.base_url;
+  if (base_url.empty())
+    if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base_url = env;
+  if (base_url.empty()) return Error{"no service address: pass --base-url or set PTMPL_BASE_URL"};
+  if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
+  auto token = api::load_token(o.token_file);
+  if (!token.ok()) return token.error();
+  api::ClientOptions options;
+  options.base_url = base_url;
+  options.token = token.value();
+  options.trace = o.verbose ? &std::cerr : nullptr;
+  api::TransportOptions transport;
+  transport.cacert = o.cacert;
+  return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
+}
+
+std::string slug(const std::string& title) {
+  std::string out;
+  for (unsigned char c : title) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+    if (out.size() >= 60) break;
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "template" : out;
+}
+
+std::string field_text(const api::RemoteTemplate& t, const char* key) {
+  json::Document doc = json::Document::parse(t.json);
+  const json::Value* v = doc.ok() ? doc.root().find(key) : nullptr;
+  if (v == nullptr || v->is_null()) return "";
+  if (auto b = v->as_bool()) return *b ? "yes" : "no";
+  return std::string(v->text());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// auth
+
+std::function<int()> setup_auth(CLI::App& app) {
+  struct Options {
+    std::string base_url;
+    std::string app_url;
+    std::string client_id;
+    std::string redirect_uri;
+    std::string state;
+    std::string code;
+    std::string client_secret_file;
+    std::string output;
+    std::string cacert;
+    CLI::App* url = nullptr;
+    CLI::App* token = nullptr;
+  };
+  auto o = std::make_shared<Options>();
+  app.require_subcommand(1);
+  auto common = [o](CLI::App* sub) {
+    sub->add_option("--client-id", o->client_id, "the registered application's client id")->required();
+    sub->add_option("--redirect-uri", o->redirect_uri, "the registered callback URL")->required();
+    sub->add_option("--app-url", o->app_url, "the web application's address (default: --base-url without /api/v1)");
+    sub->add_option("--base-url", o->base_url, "the API root (default: $PTMPL_BASE_URL)");
+  };
+  o->url = app.add_subcommand("url", "print the address that sends a user to approve the application");
+  common(o->url);
+  o->url->add_option("--state", o->state, "opaque value the redirect carries back");
+  o->token = app.add_subcommand("token", "exchange an authorization code for an access token, written to a file");
+  common(o->token);
+  o->token->add_option("--code", o->code, "the code the redirect carried (valid for 5 minutes)")->required();
+  o->token->add_option("--client-secret-file", o->client_secret_file,
+                       "file holding the client secret, mode 600 (default: $PTMPL_CLIENT_SECRET)");
+  o->token->add_option("-o,--output", o->output, "file to write the access token to (mode 600)")->required();
+  o->token->add_option("--cacert", o->cacert, "CA certificate (PEM) to verify the service with");
+  app.footer(
+      "Example:\n  ptmpl auth url --client-id ID --redirect-uri https://ci.example/callback\n"
+      "  ptmpl auth token --client-id ID --redirect-uri https://ci.example/callback --code CODE -o ~/.ptmpl-token");
+  return [o] {
+    api::OAuthApp oauth{o->app_url, o->client_id, o->redirect_uri};
+    if (oauth.app_url.empty()) {
+      std::string base = o->base_url;
+      if (base.empty())
+        if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base = env;
+      oauth.app_url = api::app_url_of(base);
+    }
+    while (!oauth.app_url.empty() && oauth.app_url.back() == '/') oauth.app_url.pop_back();
+    if (oauth.app_url.empty()) {
+      std::cerr << "ptmpl auth: no service address: pass --app-url or --base-url, or set PTMPL_BASE_URL\n";
+      return int{kUsage};
+    }
+    if (auto allowed = api::check_base_url(oauth.app_url); !allowed.ok()) {
+      std::cerr << "ptmpl auth: " << allowed.error().message << "\n";
+      return int{kUsage};
+    }
+    if (o->url->parsed()) {
+      std::cout << api::authorize_url(oauth, o->state) << "\n";
+      return int{kOk};
+    }
+    auto secret = api::load_secret(o->client_secret_file, "PTMPL_CLIENT_SECRET", "client secret");
+    if (!secret.ok()) {
+      std::cerr << "ptmpl auth token: " << secret.error().message << "\n";
+      return int{kUsage};
+    }
+    api::TransportOptions transport_options;
+    transport_options.cacert = o->cacert;
+    auto transport = api::make_curl_transport(transport_options);
+    auto token = api::exchange_code(*transport, oauth, secret.value(), o->code);
+    if (!token.ok()) {
+      std::cerr << "ptmpl auth token: " << token.error().message << "\n";
+      return int{kNetwork};
+    }
+    // Private before the token is in it: write_file_atomic keeps an existing file's mode.
+    if (!std::filesystem::exists(o->output)) std::ofstream(o->output).close();
+    std::error_code ec;
+    std::filesystem::permissions(o->output, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                 ec);
+    if (ec) {
+      std::cerr << "ptmpl auth token: " << o->output << ": cannot make it private: " << ec.message() << "\n";
+      return int{kUsage};
+    }
+    if (auto written = write_file_atomic(o->output, token.value() + "\n"); !written.ok()) {
+      std::cerr << "ptmpl auth token: " << written.error().message << "\n";
+      return int{kUsage};
+    }
+    std::cerr << "ptmpl auth token: wrote the access token to " << o->output << " (use --token-file " << o->output
+              << ")\n";
+    return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// list
+
+std::function<int()> setup_list(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    bool mine = false;
+    std::string title;
+    std::string order;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_flag("--mine", o->mine, "only templates made by the token's user");
+  app.add_option("--title", o->title, "only templates whose title matches (the service's by_title filter)");
+  app.add_option("--order", o->order, "FIELD:asc|desc; fields: title, updated_at, duration, budget, description, "
+                                      "is_budgeted (default: updated_at:desc)");
+  app.add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  app.footer("Example:\n  PTMPL_TOKEN=… ptmpl list --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem --mine");
+  return [o] {
+    auto client = make_client(o->service);
+    if (!client.ok()) {
+      std::cerr << "ptmpl list: " << client.error().message << "\n";
+      return int{kUsage};
+    }
+    api::ListQuery query;
+    query.mine = o->mine;
+    query.by_title = o->title;
+    query.order = o->order;
+    auto all = client.value()->list_all(query);
+    if (!all.ok()) {
+      std::cerr << "ptmpl list: " << all.error().message << "\n";
+      return int{kNetwork};
+    }
+    if (o->format == "json") {
+      std::string out = "{\"count\":" + std::to_string(all.value().size()) + ",\"templates\":[";
+      for (std::size_t i = 0; i < all.value().size(); ++i) out += (i ? "," : "") + all.value()[i].json;
+      out += "]}";
+      json::Document doc = json::Document::parse(out);
+      std::cout << write_canonical(doc.root(), Shape::Unknown);
+      return int{kOk};
+    }
+    std::size_t width = 5;
+    for (const auto& t : all.value()) width = std::max(width, std::min<std::size_t>(t.title.size(), 60));
+    std::cout << std::left << std::setw(8) << "ID" << std::setw(static_cast<int>(width) + 2) << "TITLE"
+              << std::setw(7) << "ITEMS" << std::setw(10) << "DURATION" << std::setw(8) << "SHARED" << "UPDATED\n";
+    for (const auto& t : all.value()) {
+      std::string title = t.title.size() > 60 ? t.title.substr(0, 57) + "..." : t.title;
+      std::cout << std::setw(8) << t.id << std::setw(static_cast<int>(width) + 2) << title << std::setw(7)
+                << field_text(t, "item_count") << std::setw(10) << field_text(t, "duration") << std::setw(8)
+                << field_text(t, "shared") << t.updated_at << "\n";
+    }
+    return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// pull
+
+std::function<int()> setup_pull(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    std::vector<std::int64_t> ids;
+    bool all = false;
+    bool mine = false;
+    std::string title;
+    std::string output_dir = ".";
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_option("ids", o->ids, "ids of the templates to pull");
+  app.add_flag("--all", o->all, "every template the token's user can see");
+  app.add_flag("--mine", o->mine, "every template made by the token's user");
+  app.add_option("--title", o->title, "the templates whose title is exactly this");
+  app.add_option("-o,--output-dir", o->output_dir, "directory to write <id>-<title>.json files into")
+      ->capture_default_str();
+  app.footer("Example:\n  ptmpl pull --mine -o templates/");
+  return [o] {
+    int selectors = (o->ids.empty() ? 0 : 1) + o->all + o->mine + (o->title.empty() ? 0 : 1);
+    if (selectors != 1) {
+      std::cerr << "ptmpl pull: name what to pull: ids, --all, --mine or --title (one of them)\n";
+      return int{kUsage};
+    }
+    auto client = make_client(o->service);
+    if (!client.ok()) {
+      std::cerr << "ptmpl pull: " << client.error().message << "\n";
+      return int{kUsage};
+    }
+    std::vector<api::RemoteTemplate> templates;
+    if (!o->ids.empty()) {
+      for (auto id : o->ids) {
+        auto t = client.value()->get(id, true);
+        if (!t.ok()) {
+          std::cerr << "ptmpl pull: " << t.error().message << "\n";
+          return int{kNetwork};
+        }
+        templates.push_back(std::move(t).value());
+      }
+    } else {
+      api::ListQuery query;
+      query.mine = o->mine;
+      query.by_title = o->title;
+      query.with_raw_json = true;
+      auto all = client.value()->list_all(query);
+      if (!all.ok()) {
+        std::cerr << "ptmpl pull: " << all.error().message << "\n";
+        return int{kNetwork};
+      }
+      for (auto& t : all.value())
+        if (o->title.empty() || t.title == o->title) templates.push_back(std::move(t));
+      if (!o->title.empty() && templates.empty()) {
+        std::cerr << "ptmpl pull: no template is titled \"" << o->title << "\"\n";
+        return int{kNetwork};
+      }
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(o->output_dir, ec);
+    if (ec) {
+      std::cerr << "ptmpl pull: " << o->output_dir << ": cannot create the directory: " << ec.message() << "\n";
+      return int{kUsage};
+    }
+    for (const auto& t : templates) {
+      auto document = api::template_document(t);
+      if (!document.ok()) {
+        std::cerr << "ptmpl pull: " << document.error().message << "\n";
+        return int{kNetwork};
+      }
+      std::string path = (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
+      if (auto written = write_file_atomic(path, document.value()); !written.ok()) {
+        std::cerr << "ptmpl pull: " << written.error().message << "\n";
+        return int{kUsage};
+      }
+      std::cout << path << "\n";
+    }
+    return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// sandbox
+
+std::function<int()> setup_sandbox(CLI::App& app) {
+  struct Options {
+    SandboxOptions sandbox;
+    std::string listen = "127.0.0.1:0";
+    std::string faults = "429,503,drop";
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("--listen", o->listen, "address and port to serve on (port 0: any free port)")->capture_default_str();
+  app.add_option("--data-dir", o->sandbox.data_dir, "directory of the stored templates (and the generated TLS files)")
+      ->required();
+  app.add_option("--tokens-file", o->sandbox.tokens_file, "accepted bearer tokens: one `token user_id` per line")
+      ->required();
+  app.add_flag("--http", o->sandbox.http, "serve plain HTTP instead of HTTPS");
+  app.add_option("--cert", o->sandbox.cert_file, "server certificate (PEM) to use instead of a generated one");
+  app.add_option("--key", o->sandbox.key_file, "private key (PEM) of --cert");
+  app.add_option("--ca", o->sandbox.ca_file, "CA certificate to print for clients with --cert (default: --cert)");
+  app.add_option("--fail-rate", o->sandbox.fail_rate, "fraction of requests answered with an injected fault")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--faults", o->faults, "kinds of injected faults: 429, 503, drop, drop-after")->capture_default_str();
+  app.add_option("--retry-after", o->sandbox.retry_after_seconds, "Retry-After seconds sent with an injected 429")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600));
+  app.add_option("--seed", o->sandbox.seed, "random seed of the injected faults")->capture_default_str();
+  app.add_option("--oauth-clients", o->sandbox.oauth_clients_file,
+                 "OAuth applications, one `client_id client_secret redirect_uri` per line (enables /oauth/…)");
+  app.add_option("--oauth-user", o->sandbox.oauth_user_id, "user id who approves at /oauth/authorize")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.footer(
+      "Prints `listening on <base-url> ca=<CA certificate>` as its first line, then serves until SIGTERM.\n\n"
+      "Example:\n  echo 'sandbox-token 1' > tokens && chmod 600 tokens\n"
+      "  ptmpl sandbox --listen 127.0.0.1:8443 --data-dir sandbox-data --tokens-file tokens");
+  return [o] {
+    auto colon = o->listen.rfind(':');
+    auto port = colon == std::string::npos ? std::nullopt : std::optional<std::string>(o->listen.substr(colon + 1));
+    int port_number = -1;
+    try {
+      if (port && !port->empty() && port->find_first_not_of("0123456789") == std::string::npos)
+        port_number = std::stoi(*port);
+    } catch (const std::exception&) {
+      port_number = -1;
+    }
+    if (port_number < 0 || port_number > 65535) {
+      std::cerr << "ptmpl sandbox: --listen: expected HOST:PORT, got '" << o->listen << "'\n";
+      return int{kUsage};
+    }
+    std::string host = o->listen.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    o->sandbox.host = host;
+    o->sandbox.port = port_number;
+    o->sandbox.faults.clear();
+    std::stringstream kinds(o->faults);
+    for (std::string kind; std::getline(kinds, kind, ',');)
+      if (!kind.empty()) o->sandbox.faults.push_back(kind);
+
+    // Every thread the server starts inherits this mask, so SIGTERM reaches only sigwait below.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+    auto sandbox = Sandbox::start(o->sandbox);
+    if (!sandbox.ok()) {
+      std::cerr << "ptmpl sandbox: " << sandbox.error().message << "\n";
+      return int{kUsage};
+    }
+    Sandbox& server = *sandbox.value();
+    std::cout << "listening on " << server.base_url() << " ca=" << server.ca_path() << std::endl;
+    bool served = true;
+    std::thread serving([&] {
+      served = server.serve();
+      // Serving ended by itself: wake the sigwait below (a process-directed signal).
+      if (!served) ::kill(::getpid(), SIGTERM);
+    });
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    server.stop();
+    serving.join();
+    if (!served) {
+      std::cerr << "ptmpl sandbox: the server stopped with an error\n";
+      return int{kNetwork};
+    }
+    return int{kOk};
+  };
+}
+
+}  // namespace ptmpl::cli
