@@ -48,7 +48,8 @@ HttpResponse reply(int status, std::string body, std::vector<std::pair<std::stri
 std::string one(int id, const std::string& title) {
   std::string sid = std::to_string(id);
   return R"({"count":1,"results":[{"key":"project_templates","id":")" + sid + R"("}],"project_templates":{")" + sid +
-         R"(":{"id":)" + sid + R"(,"title":")" + title + R"(","updated_at":"2026-01-01T00:00:00.000Z","raw_json":"[]"}}})";
+         R"(":{"id":)" + sid + R"(,"title":")" + title +
+         R"(","updated_at":"2026-01-01T00:00:00.000Z","raw_json":"[]"}}})";
 }
 
 struct Harness {
@@ -79,13 +80,16 @@ TEST(ApiClient, SendsTheBearerTokenToTheBaseUrl) {
   EXPECT_EQ(t.value().id, 7);
   EXPECT_EQ(t.value().raw_json, "[]");
   ASSERT_EQ(h.transport->sent.size(), 1u);
-  EXPECT_EQ(h.transport->sent[0].url, "https://templates.example/api/v1/project_templates/7.json?optional_fields=raw_json");
-  EXPECT_EQ(h.transport->sent[0].headers[0], (std::pair<std::string, std::string>{"Authorization", std::string("Bearer ") + kToken}));
+  EXPECT_EQ(h.transport->sent[0].url,
+            "https://templates.example/api/v1/project_templates/7.json?optional_fields=raw_json");
+  EXPECT_EQ(h.transport->sent[0].headers[0],
+            (std::pair<std::string, std::string>{"Authorization", std::string("Bearer ") + kToken}));
 }
 
 TEST(ApiClient, Retries429HonouringRetryAfter) {
   Harness h;
-  h.transport->script.push_back(reply(429, R"({"errors":[{"type":"system","message":"slow down"}]})", {{"retry-after", "3"}}));
+  h.transport->script.push_back(
+      reply(429, R"({"errors":[{"type":"system","message":"slow down"}]})", {{"retry-after", "3"}}));
   h.transport->script.push_back(reply(200, one(1, "A")));
   ASSERT_TRUE(h.client->get(1).ok());
   ASSERT_EQ(h.waits.size(), 1u);
@@ -117,7 +121,8 @@ TEST(ApiClient, Retries503WithGrowingJitteredBackoffAndGivesUp) {
 TEST(ApiClient, DoesNotRetryAValidationErrorAndNamesTheTemplate) {
   Harness h;
   h.transport->script.push_back(reply(
-      422, R"({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},{"type":"validation","message":"bad currency","field":"currency"}]})"));
+      422,
+      R"({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},{"type":"validation","message":"bad currency","field":"currency"}]})"));
   auto t = h.client->update(12, R"({"project_template":{"title":""}})", "Launch plan");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(h.transport->sent.size(), 1u);
@@ -197,11 +202,13 @@ TEST(ApiClient, ListAllPaginatesWith200AndFetchesRawJsonByOnly) {
   auto page_of = [](int first, int n, int count) {
     std::string results, map;
     for (int id = first; id < first + n; ++id) {
-      results += std::string(results.empty() ? "" : ",") + R"({"key":"project_templates","id":")" + std::to_string(id) + "\"}";
+      results +=
+          std::string(results.empty() ? "" : ",") + R"({"key":"project_templates","id":")" + std::to_string(id) + "\"}";
       map += std::string(map.empty() ? "" : ",") + "\"" + std::to_string(id) + R"(":{"id":)" + std::to_string(id) +
              R"(,"title":"t","raw_json":"[1]"})";
     }
-    return R"({"count":)" + std::to_string(count) + R"(,"results":[)" + results + R"(],"project_templates":{)" + map + "}}";
+    return R"({"count":)" + std::to_string(count) + R"(,"results":[)" + results + R"(],"project_templates":{)" + map +
+           "}}";
   };
   h.transport->script.push_back(reply(200, page_of(1, 200, 250)));
   h.transport->script.push_back(reply(200, page_of(201, 50, 250)));
@@ -287,9 +294,10 @@ TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {
   EXPECT_EQ(token.value(), "tok-1");
   ASSERT_EQ(transport.sent.size(), 1u);
   EXPECT_EQ(transport.sent[0].url, "https://app.example/oauth/token");
-  EXPECT_EQ(transport.sent[0].body,
-            "client_id=cid&client_secret=the-secret&grant_type=authorization_code&code=the-code&redirect_uri=https%3A%2F%"
-            "2Fci.example%2Fcb");
+  EXPECT_EQ(
+      transport.sent[0].body,
+      "client_id=cid&client_secret=the-secret&grant_type=authorization_code&code=the-code&redirect_uri=https%3A%2F%"
+      "2Fci.example%2Fcb");
 
   transport.script.push_back(
       reply(400, R"({"error":"invalid_grant","error_description":"code the-code for secret the-secret expired"})"));
@@ -297,9 +305,10 @@ TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
             "exchanging the code: HTTP 400: invalid_grant: code [REDACTED] for secret [REDACTED] expired");
-  EXPECT_EQ(authorize_url(app, ""),
-            "https://app.example/oauth/authorize?client_id=cid&response_type=code&redirect_uri=https%3A%2F%2Fci.example%"
-            "2Fcb");
+  EXPECT_EQ(
+      authorize_url(app, ""),
+      "https://app.example/oauth/authorize?client_id=cid&response_type=code&redirect_uri=https%3A%2F%2Fci.example%"
+      "2Fcb");
   EXPECT_FALSE(exchange_code(transport, {"http://app.example", "cid", "x"}, "s", "c").ok());  // https only
 }
 

@@ -76,7 +76,8 @@ TEST_F(ApiSandboxTest, PaginatesEveryTemplateWithRawJson) {
   auto s = start();
   Client client = client_for(*s);
   for (int i = 0; i < 450; ++i)
-    ASSERT_TRUE(client.create(body("P" + std::to_string(i), "[" + std::to_string(i) + "]"), "P" + std::to_string(i)).ok());
+    ASSERT_TRUE(
+        client.create(body("P" + std::to_string(i), "[" + std::to_string(i) + "]"), "P" + std::to_string(i)).ok());
   ListQuery query;
   query.order = "title:asc";
   query.with_raw_json = true;

@@ -21,8 +21,8 @@ class CliAuthTest : public ::testing::Test {
   std::string tokens = dir.write("tokens", "static-token 1\n");
   std::string clients = dir.write("clients", std::string("ci-app ") + kSecret + " https://ci.example/callback\n");
   std::string secret_file = dir.write("secret", std::string(kSecret) + "\n");
-  SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients", clients,
-                          "--oauth-user", "9"}};
+  SandboxProcess sandbox{
+      {"--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients", clients, "--oauth-user", "9"}};
 
   std::string app() const {
     return "--client-id ci-app --redirect-uri https://ci.example/callback --base-url '" + sandbox.base_url() + "'";
@@ -61,8 +61,8 @@ TEST_F(CliAuthTest, ExchangesTheCodeIntoAPrivateTokenFileThatListUses) {
                          " --client-secret-file '" + secret_file + "' -o '" + token_file + "'");
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_EQ(run.out, "");
-  EXPECT_EQ(run.err, "ptmpl auth token: wrote the access token to " + token_file + " (use --token-file " +
-                         token_file + ")\n");
+  EXPECT_EQ(run.err,
+            "ptmpl auth token: wrote the access token to " + token_file + " (use --token-file " + token_file + ")\n");
   struct stat st {};
   ASSERT_EQ(::stat(token_file.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -77,8 +77,8 @@ TEST_F(CliAuthTest, ExchangesTheCodeIntoAPrivateTokenFileThatListUses) {
   EXPECT_EQ(list.exit, 0) << list.err;
 
   // The code was used: a second exchange fails as the reference describes, without the secret.
-  CliRun again = run_ptmpl("auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code " + code +
-                               " -o '" + dir.file("token2") + "'",
+  CliRun again = run_ptmpl("auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code " + code + " -o '" +
+                               dir.file("token2") + "'",
                            std::string("PTMPL_CLIENT_SECRET=") + kSecret);
   EXPECT_EQ(again.exit, 3);
   EXPECT_EQ(again.err,
@@ -88,9 +88,9 @@ TEST_F(CliAuthTest, ExchangesTheCodeIntoAPrivateTokenFileThatListUses) {
 
 TEST_F(CliAuthTest, KeepsTheSecretPrivate) {
   ASSERT_TRUE(sandbox.ready());
-  CliRun wrong = run_ptmpl("auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code whatever -o '" +
-                               dir.file("t") + "'",
-                           "PTMPL_CLIENT_SECRET=not-the-secret");
+  CliRun wrong = run_ptmpl(
+      "auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code whatever -o '" + dir.file("t") + "'",
+      "PTMPL_CLIENT_SECRET=not-the-secret");
   EXPECT_EQ(wrong.exit, 3);
   EXPECT_EQ(wrong.err,
             "ptmpl auth token: exchanging the code: HTTP 401: invalid_client: unknown client_id or wrong "

@@ -29,9 +29,12 @@ class CliPublishTest : public ::testing::Test {
     api::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
     api::Client client(options, api::make_curl_transport(transport));
-    ASSERT_TRUE(client.create(R"({"project_template":{"title":"Website launch","duration":20,"raw_json":"[{\"title\":\"Kick-off\",\"temp_id\":1,\"story_type\":\"milestone\"}]"}})",
-                              "Website launch")
-                    .ok());
+    ASSERT_TRUE(
+        client
+            .create(
+                R"({"project_template":{"title":"Website launch","duration":20,"raw_json":"[{\"title\":\"Kick-off\",\"temp_id\":1,\"story_type\":\"milestone\"}]"}})",
+                "Website launch")
+            .ok());
     ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move","shared":true}})", "Office move").ok());
     api::ClientOptions other = options;
     other.token = "someone-else";
@@ -39,9 +42,7 @@ class CliPublishTest : public ::testing::Test {
     ASSERT_TRUE(client2.create(R"({"project_template":{"title":"Not mine, shared","shared":true}})", "x").ok());
   }
 
-  std::string service() const {
-    return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'";
-  }
+  std::string service() const { return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'"; }
   static std::string env() { return std::string("PTMPL_TOKEN=") + kToken; }
 };
 

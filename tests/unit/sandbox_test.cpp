@@ -185,8 +185,8 @@ TEST_F(SandboxTest, FiltersOrdersAndPaginatesOver450Templates) {
   std::vector<std::string> titles;
   std::set<std::string> ids;
   for (int page = 1; page <= 3; ++page) {
-    Reply r = call(*s, "GET", "/project_templates.json?mine=true&order=title:asc&per_page=200&page=" +
-                                  std::to_string(page));
+    Reply r =
+        call(*s, "GET", "/project_templates.json?mine=true&order=title:asc&per_page=200&page=" + std::to_string(page));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.json["count"].GetInt(), 450);
     EXPECT_EQ(r.json["meta"]["page_count"].GetInt(), 3);
@@ -291,15 +291,16 @@ TEST_F(SandboxTest, RefusesAnAddressInUseOrMalformed) {
                           "' --tokens-file '" + tokens + "'");
   EXPECT_EQ(busy.exit, 2);
   EXPECT_EQ(busy.err, "ptmpl sandbox: cannot listen on 127.0.0.1:" + port + "\n");
-  CliRun malformed = run_ptmpl("sandbox --listen 127.0.0.1 --data-dir '" + dir.file("data2") + "' --tokens-file '" +
-                               tokens + "'");
+  CliRun malformed =
+      run_ptmpl("sandbox --listen 127.0.0.1 --data-dir '" + dir.file("data2") + "' --tokens-file '" + tokens + "'");
   EXPECT_EQ(malformed.exit, 2);
   EXPECT_EQ(malformed.err, "ptmpl sandbox: --listen: expected HOST:PORT, got '127.0.0.1'\n");
 }
 
 TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
   dir.write("bad-tokens", "alice-token 1\njust-a-token\n");
-  CliRun run = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + dir.file("bad-tokens") + "'");
+  CliRun run =
+      run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + dir.file("bad-tokens") + "'");
   EXPECT_EQ(run.exit, 2);
   EXPECT_NE(run.err.find("bad-tokens:2: expected `token user_id`"), std::string::npos) << run.err;
 }
@@ -335,19 +336,25 @@ class SandboxOAuthTest : public ::testing::Test {
     auto at = location.find(name + "=");
     if (at == std::string::npos) return "";
     auto end = location.find('&', at);
-    return location.substr(at + name.size() + 1, end == std::string::npos ? std::string::npos : end - at - name.size() - 1);
+    return location.substr(at + name.size() + 1,
+                           end == std::string::npos ? std::string::npos : end - at - name.size() - 1);
   }
 
   static std::string authorize(const SandboxProcess& s, const std::string& extra = "") {
     auto c = client(s);
-    auto r = c.Get(("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback&state=xyz" + extra).c_str());
+    auto r = c.Get(
+        ("/oauth/"
+         "authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback&state=xyz" +
+         extra)
+            .c_str());
     EXPECT_TRUE(r);
     if (!r) return "";
     EXPECT_EQ(r->status, 302);
     return r->get_header_value("Location");
   }
 
-  static httplib::Result exchange(const SandboxProcess& s, const std::string& code, const std::string& secret = "app-secret") {
+  static httplib::Result exchange(const SandboxProcess& s, const std::string& code,
+                                  const std::string& secret = "app-secret") {
     auto c = client(s);
     httplib::Params form = {{"client_id", "app-1"},
                             {"client_secret", secret},
@@ -397,9 +404,11 @@ TEST_F(SandboxOAuthTest, AnswersTheReferencesErrors) {
   EXPECT_EQ(query_value(denied, "error"), "access_denied") << denied;
   EXPECT_FALSE(query_value(denied, "error_description").empty());
   auto c = client(*s);
-  auto wrong_type = c.Get("/oauth/authorize?client_id=app-1&response_type=token&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback");
+  auto wrong_type =
+      c.Get("/oauth/authorize?client_id=app-1&response_type=token&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback");
   EXPECT_EQ(query_value(wrong_type->get_header_value("Location"), "error"), "unsupported_response_type");
-  auto wrong_redirect = c.Get("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fevil.example%2F");
+  auto wrong_redirect =
+      c.Get("/oauth/authorize?client_id=app-1&response_type=code&redirect_uri=https%3A%2F%2Fevil.example%2F");
   EXPECT_EQ(wrong_redirect->status, 400);  // never redirected to an unregistered address
 
   std::string code = query_value(authorize(*s), "code");

@@ -18,8 +18,8 @@
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/oauth.hpp"
-#include "libtemplate/writer.hpp"
 #include "libtemplate/sandbox.hpp"
+#include "libtemplate/writer.hpp"
 
 namespace ptmpl::cli {
 namespace {
@@ -187,9 +187,12 @@ std::function<int()> setup_list(CLI::App& app) {
   add_service_options(app, o->service);
   app.add_flag("--mine", o->mine, "only templates made by the token's user");
   app.add_option("--title", o->title, "only templates whose title matches (the service's by_title filter)");
-  app.add_option("--order", o->order, "FIELD:asc|desc; fields: title, updated_at, duration, budget, description, "
-                                      "is_budgeted (default: updated_at:desc)");
-  app.add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  app.add_option("--order", o->order,
+                 "FIELD:asc|desc; fields: title, updated_at, duration, budget, description, "
+                 "is_budgeted (default: updated_at:desc)");
+  app.add_option("--format", o->format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
   app.footer("Example:\n  PTMPL_TOKEN=… ptmpl list --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem --mine");
   return [o] {
     auto client = make_client(o->service);
@@ -216,8 +219,9 @@ std::function<int()> setup_list(CLI::App& app) {
     }
     std::size_t width = 5;
     for (const auto& t : all.value()) width = std::max(width, std::min<std::size_t>(t.title.size(), 60));
-    std::cout << std::left << std::setw(8) << "ID" << std::setw(static_cast<int>(width) + 2) << "TITLE"
-              << std::setw(7) << "ITEMS" << std::setw(10) << "DURATION" << std::setw(8) << "SHARED" << "UPDATED\n";
+    std::cout << std::left << std::setw(8) << "ID" << std::setw(static_cast<int>(width) + 2) << "TITLE" << std::setw(7)
+              << "ITEMS" << std::setw(10) << "DURATION" << std::setw(8) << "SHARED"
+              << "UPDATED\n";
     for (const auto& t : all.value()) {
       std::string title = t.title.size() > 60 ? t.title.substr(0, 57) + "..." : t.title;
       std::cout << std::setw(8) << t.id << std::setw(static_cast<int>(width) + 2) << title << std::setw(7)
@@ -299,7 +303,8 @@ std::function<int()> setup_pull(CLI::App& app) {
         std::cerr << "ptmpl pull: " << document.error().message << "\n";
         return int{kNetwork};
       }
-      std::string path = (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
+      std::string path =
+          (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
       if (auto written = write_file_atomic(path, document.value()); !written.ok()) {
         std::cerr << "ptmpl pull: " << written.error().message << "\n";
         return int{kUsage};

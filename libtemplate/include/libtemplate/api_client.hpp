@@ -63,9 +63,9 @@ Result<std::string> load_token(const std::string& token_file);
 std::string redact(std::string text, std::string_view secret);
 
 struct RetryPolicy {
-  int max_attempts = 6;                            // per request, the first one included
-  std::chrono::milliseconds base_delay{500};       // doubled after each failure
-  std::chrono::milliseconds max_delay{30'000};     // cap of one wait, Retry-After included
+  int max_attempts = 6;                         // per request, the first one included
+  std::chrono::milliseconds base_delay{500};    // doubled after each failure
+  std::chrono::milliseconds max_delay{30'000};  // cap of one wait, Retry-After included
 };
 
 struct ClientOptions {
@@ -100,7 +100,7 @@ struct ListQuery {
 };
 
 struct TemplatePage {
-  std::int64_t count = 0;  // matches of the whole query
+  std::int64_t count = 0;                 // matches of the whole query
   std::vector<RemoteTemplate> templates;  // in the order of `results`
 };
 
@@ -138,5 +138,9 @@ class Client {
 /// and raw_json as a pretty story array (as the service's string when that is not valid JSON).
 /// Service-only fields (user_id, timestamps) are left out.
 Result<std::string> template_document(const RemoteTemplate& remote);
+
+/// Percent-encodes `text` for a URL query or a form body: RFC 3986's unreserved characters
+/// stay, every other byte becomes %XX.
+[[nodiscard]] std::string url_encode(std::string_view text);
 
 }  // namespace ptmpl::api

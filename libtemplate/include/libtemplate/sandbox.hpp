@@ -13,13 +13,13 @@ namespace ptmpl {
 /// How `ptmpl sandbox` runs.
 struct SandboxOptions {
   std::string host = "127.0.0.1";
-  int port = 0;  // 0: any free port
+  int port = 0;             // 0: any free port
   std::string data_dir;     // templates/ (one file per template) and tls/ live here
   std::string tokens_file;  // one `token user_id` pair per line; `#` comments, blank lines
   bool http = false;        // plain HTTP instead of TLS
   std::string cert_file;    // a given server certificate (PEM); with key_file
   std::string key_file;
-  std::string ca_file;      // the CA printed for clients when a certificate is given (default: cert_file)
+  std::string ca_file;  // the CA printed for clients when a certificate is given (default: cert_file)
   /// Injected faults: this fraction of requests fails with one of `faults`, drawn at random.
   double fail_rate = 0.0;
   /// Fault kinds: "429" (with Retry-After), "503", "drop" (connection closed before the request

@@ -29,21 +29,6 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
-std::string url_encode(std::string_view text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string json_text(const rapidjson::Value& value) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
@@ -87,7 +72,8 @@ Result<RemoteTemplate> read_template(const rapidjson::Value& object) {
   } else {
     return Error{"a template in the response has no usable id"};
   }
-  if (auto v = object.FindMember("title"); v != object.MemberEnd() && v->value.IsString()) t.title = v->value.GetString();
+  if (auto v = object.FindMember("title"); v != object.MemberEnd() && v->value.IsString())
+    t.title = v->value.GetString();
   if (auto v = object.FindMember("updated_at"); v != object.MemberEnd() && v->value.IsString())
     t.updated_at = v->value.GetString();
   if (auto v = object.FindMember("raw_json"); v != object.MemberEnd() && v->value.IsString())
@@ -104,15 +90,14 @@ Result<TemplatePage> read_envelope(const std::string& body) {
   if (doc.HasParseError() || !doc.IsObject()) return Error{"the response is not a JSON object"};
   auto results = doc.FindMember("results");
   auto map = doc.FindMember("project_templates");
-  if (results == doc.MemberEnd() || !results->value.IsArray())
-    return Error{"the response has no `results` array"};
+  if (results == doc.MemberEnd() || !results->value.IsArray()) return Error{"the response has no `results` array"};
   TemplatePage page;
   if (auto count = doc.FindMember("count"); count != doc.MemberEnd() && count->value.IsInt64())
     page.count = count->value.GetInt64();
   for (const auto& entry : results->value.GetArray()) {
     if (!entry.IsObject() || !entry.HasMember("key") || !entry.HasMember("id")) continue;
     if (!entry["key"].IsString() || std::string_view(entry["key"].GetString()) != "project_templates") continue;
-    std::string id = entry["id"].IsString() ? entry["id"].GetString()
+    std::string id = entry["id"].IsString()  ? entry["id"].GetString()
                      : entry["id"].IsInt64() ? std::to_string(entry["id"].GetInt64())
                                              : std::string();
     if (map == doc.MemberEnd() || !map->value.IsObject()) return Error{"the response has no `project_templates` map"};
@@ -153,6 +138,21 @@ std::optional<std::chrono::milliseconds> retry_after(const HttpResponse& respons
 
 }  // namespace
 
+std::string url_encode(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 std::string HttpResponse::header(std::string_view name) const {
   for (const auto& [key, value] : headers)
     if (iequals(key, name)) return value;
@@ -186,9 +186,11 @@ Result<std::string> load_token(const std::string& token_file) {
   std::string token;
   if (!token_file.empty()) {
     struct stat st {};
-    if (::stat(token_file.c_str(), &st) != 0) return Error{token_file + ": cannot read the token file: " + std::strerror(errno)};
+    if (::stat(token_file.c_str(), &st) != 0)
+      return Error{token_file + ": cannot read the token file: " + std::strerror(errno)};
     if ((st.st_mode & 077) != 0)
-      return Error{token_file + ": the token file is readable by group or others; refused (chmod 600 " + token_file + ")"};
+      return Error{token_file + ": the token file is readable by group or others; refused (chmod 600 " + token_file +
+                   ")"};
     std::ifstream in(token_file);
     if (!in) return Error{token_file + ": cannot read the token file"};
     token.assign(std::istreambuf_iterator<char>(in), {});
@@ -224,7 +226,9 @@ Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
                       : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1;
 }
 
-Error Client::fail(std::string message) const { return Error{redact(std::move(message), options_.token)}; }
+Error Client::fail(std::string message) const {
+  return Error{redact(std::move(message), options_.token)};
+}
 
 std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* response) {
   // Exponential backoff with "equal jitter": half the step fixed, half random, so concurrent
@@ -235,7 +239,8 @@ std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* respo
   jitter_state_ ^= jitter_state_ >> 7;
   jitter_state_ ^= jitter_state_ << 17;
   auto half = step / 2;
-  std::chrono::milliseconds wait(half + (half > 0 ? static_cast<std::int64_t>(jitter_state_ % static_cast<std::uint64_t>(half + 1)) : 0));
+  std::chrono::milliseconds wait(
+      half + (half > 0 ? static_cast<std::int64_t>(jitter_state_ % static_cast<std::uint64_t>(half + 1)) : 0));
   if (response != nullptr) {
     if (auto after = retry_after(*response)) wait = std::max(wait, *after);  // the service knows best
   }
@@ -267,9 +272,9 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
     }
     HttpResponse& response = sent.value();
     if (options_.trace != nullptr)
-      *options_.trace << redact("< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) +
-                                    " bytes)\n",
-                                options_.token);
+      *options_.trace << redact(
+          "< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n",
+          options_.token);
     if (response.status == 429 || response.status == 503) {
       last_problem = "HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body);
       if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, &response));
@@ -279,14 +284,14 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       return fail(what + ": HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body));
     return std::move(response);
   }
-  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " +
-              last_problem);
+  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
+              " attempts; last: " + last_problem);
 }
 
 Result<TemplatePage> Client::list(const ListQuery& query) {
   if (query.per_page < 1 || query.per_page > kMaxPerPage) return fail("per_page must be from 1 to 200");
-  std::string path = "/project_templates.json?page=" + std::to_string(query.page) +
-                     "&per_page=" + std::to_string(query.per_page);
+  std::string path =
+      "/project_templates.json?page=" + std::to_string(query.page) + "&per_page=" + std::to_string(query.per_page);
   if (query.mine) path += "&mine=true";
   if (!query.by_title.empty()) path += "&by_title=" + url_encode(query.by_title);
   if (!query.order.empty()) path += "&order=" + url_encode(query.order);
@@ -332,10 +337,9 @@ Result<std::vector<RemoteTemplate>> Client::list_all(ListQuery query) {
 
 Result<RemoteTemplate> Client::get(std::int64_t id, bool with_raw_json) {
   std::string what = "reading template " + std::to_string(id);
-  auto response = exchange("GET",
-                           "/project_templates/" + std::to_string(id) + ".json" +
-                               (with_raw_json ? "?optional_fields=raw_json" : ""),
-                           "", what, true);
+  auto response = exchange(
+      "GET", "/project_templates/" + std::to_string(id) + ".json" + (with_raw_json ? "?optional_fields=raw_json" : ""),
+      "", what, true);
   if (!response.ok()) return response.error();
   auto t = single(response.value().body);
   if (!t.ok()) return fail(what + ": " + t.error().message);
@@ -374,8 +378,8 @@ Result<RemoteTemplate> Client::create(const std::string& body, const std::string
     if (!existing.value().empty()) return get(existing.value().back().id, true);
     if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
   }
-  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " +
-              last_problem);
+  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
+              " attempts; last: " + last_problem);
 }
 
 Result<RemoteTemplate> Client::update(std::int64_t id, const std::string& body, const std::string& title) {

@@ -51,7 +51,8 @@ class CurlTransport final : public Transport {
     HttpResponse response;
     char error[CURL_ERROR_SIZE] = "";
     curl_slist* headers = nullptr;
-    for (const auto& [name, value] : request.headers) headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    for (const auto& [name, value] : request.headers)
+      headers = curl_slist_append(headers, (name + ": " + value).c_str());
     headers = curl_slist_append(headers, "Accept: application/json");
     headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
     curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());

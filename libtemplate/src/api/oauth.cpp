@@ -14,21 +14,6 @@
 namespace ptmpl::api {
 namespace {
 
-std::string percent_encode(std::string_view text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string trimmed(std::string text) {
   auto first = text.find_first_not_of(" \t\r\n");
   auto last = text.find_last_not_of(" \t\r\n");
@@ -38,9 +23,9 @@ std::string trimmed(std::string text) {
 }  // namespace
 
 std::string authorize_url(const OAuthApp& app, std::string_view state) {
-  std::string url = app.app_url + "/oauth/authorize?client_id=" + percent_encode(app.client_id) +
-                    "&response_type=code&redirect_uri=" + percent_encode(app.redirect_uri);
-  if (!state.empty()) url += "&state=" + percent_encode(state);
+  std::string url = app.app_url + "/oauth/authorize?client_id=" + url_encode(app.client_id) +
+                    "&response_type=code&redirect_uri=" + url_encode(app.redirect_uri);
+  if (!state.empty()) url += "&state=" + url_encode(state);
   return url;
 }
 
@@ -54,7 +39,8 @@ Result<std::string> load_secret(const std::string& file, const char* env_name, s
   std::string secret;
   if (!file.empty()) {
     struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) return Error{file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno)};
+    if (::stat(file.c_str(), &st) != 0)
+      return Error{file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno)};
     if ((st.st_mode & 077) != 0)
       return Error{file + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
                    file + ")"};
@@ -64,8 +50,7 @@ Result<std::string> load_secret(const std::string& file, const char* env_name, s
     secret = env;
   }
   secret = trimmed(std::move(secret));
-  if (secret.empty())
-    return Error{"no " + std::string(what) + ": pass its file or set " + env_name};
+  if (secret.empty()) return Error{"no " + std::string(what) + ": pass its file or set " + env_name};
   return secret;
 }
 
@@ -73,10 +58,12 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
                                   const std::string& code) {
   std::string url = app.app_url + "/oauth/token";
   if (auto allowed = check_base_url(url); !allowed.ok()) return allowed.error();
-  HttpRequest request{"POST", url, {{"Content-Type", "application/x-www-form-urlencoded"}},
-                      "client_id=" + percent_encode(app.client_id) + "&client_secret=" + percent_encode(client_secret) +
-                          "&grant_type=authorization_code&code=" + percent_encode(code) +
-                          "&redirect_uri=" + percent_encode(app.redirect_uri)};
+  HttpRequest request{"POST",
+                      url,
+                      {{"Content-Type", "application/x-www-form-urlencoded"}},
+                      "client_id=" + url_encode(app.client_id) + "&client_secret=" + url_encode(client_secret) +
+                          "&grant_type=authorization_code&code=" + url_encode(code) +
+                          "&redirect_uri=" + url_encode(app.redirect_uri)};
   auto clean = [&](std::string text) { return redact(redact(std::move(text), client_secret), code); };
   auto sent = transport.send(request);
   if (!sent.ok()) return Error{clean("exchanging the code: no response: " + sent.error().message)};

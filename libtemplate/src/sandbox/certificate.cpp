@@ -48,8 +48,7 @@ bool add_extension(X509* cert, X509* issuer, int nid, const char* value) {
   return ok;
 }
 
-Result<Cert> make_certificate(EVP_PKEY* key, const char* common_name, X509* issuer, EVP_PKEY* issuer_key,
-                              bool is_ca) {
+Result<Cert> make_certificate(EVP_PKEY* key, const char* common_name, X509* issuer, EVP_PKEY* issuer_key, bool is_ca) {
   Cert cert(X509_new());
   if (!cert) return Error{openssl_error("create a certificate")};
   X509_set_version(cert.get(), 2);
@@ -114,9 +113,8 @@ Result<TlsFiles> ensure_tls_files(const std::string& dir) {
 
   auto ca_pem = to_pem([&](BIO* b) { return PEM_write_bio_X509(b, ca.value().get()); });
   auto server_pem = to_pem([&](BIO* b) { return PEM_write_bio_X509(b, server.value().get()); });
-  auto key_pem = to_pem([&](BIO* b) {
-    return PEM_write_bio_PrivateKey(b, server_key.get(), nullptr, nullptr, 0, nullptr, nullptr);
-  });
+  auto key_pem = to_pem(
+      [&](BIO* b) { return PEM_write_bio_PrivateKey(b, server_key.get(), nullptr, nullptr, 0, nullptr, nullptr); });
   if (!ca_pem.ok()) return ca_pem.error();
   if (!server_pem.ok()) return server_pem.error();
   if (!key_pem.ok()) return key_pem.error();

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -19,6 +19,7 @@
 
 #include <chrono>
 
+#include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
@@ -141,7 +142,9 @@ std::vector<std::string> split_commas(const std::string& text) {
   return parts;
 }
 
-bool truthy(const std::string& v) { return v == "true" || v == "1" || v == "yes"; }
+bool truthy(const std::string& v) {
+  return v == "true" || v == "1" || v == "yes";
+}
 
 /// Applies the `project_template` fields of a create or update body onto `t`.
 std::vector<FieldError> apply_fields(const rapidjson::Value& body, StoredTemplate& t, bool creating) {
@@ -281,21 +284,6 @@ std::string with_query(const std::string& uri, const std::string& query) {
   return uri + (uri.find('?') == std::string::npos ? "?" : "&") + query;
 }
 
-std::string form_encode(const std::string& text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 struct Sandbox::Impl {
@@ -357,8 +345,9 @@ struct Sandbox::Impl {
       Fault fault = draw_fault();
       if (fault == Fault::k429) {
         res.set_header("Retry-After", std::to_string(options.retry_after_seconds));
-        send_error(res, 429, "system", "too many requests; retry after " +
-                                           std::to_string(options.retry_after_seconds) + " s (injected fault)");
+        send_error(
+            res, 429, "system",
+            "too many requests; retry after " + std::to_string(options.retry_after_seconds) + " s (injected fault)");
         return;
       }
       if (fault == Fault::k503) {
@@ -386,7 +375,8 @@ struct Sandbox::Impl {
     return nullptr;
   }
 
-  static void oauth_error(httplib::Response& res, int status, const std::string& error, const std::string& description) {
+  static void oauth_error(httplib::Response& res, int status, const std::string& error,
+                          const std::string& description) {
     rapidjson::StringBuffer buffer;
     Writer w(buffer);
     w.StartObject();
@@ -407,15 +397,15 @@ struct Sandbox::Impl {
     if (client == nullptr) return oauth_error(res, 400, "invalid_client", "unknown client_id");
     if (param("redirect_uri") != client->redirect_uri)
       return oauth_error(res, 400, "invalid_request", "redirect_uri does not match the registered callback");
-    std::string state = req.has_param("state") ? "&state=" + form_encode(param("state")) : "";
+    std::string state = req.has_param("state") ? "&state=" + api::url_encode(param("state")) : "";
     if (param("response_type") != "code") {
       res.set_redirect(with_query(client->redirect_uri, "error=unsupported_response_type&error_description=" +
-                                                            form_encode("response_type must be code") + state));
+                                                            api::url_encode("response_type must be code") + state));
       return;
     }
     if (param("deny") == "1") {
       res.set_redirect(with_query(client->redirect_uri, "error=access_denied&error_description=" +
-                                                            form_encode("the user refused access") + state));
+                                                            api::url_encode("the user refused access") + state));
       return;
     }
     std::string code = random_hex(16);
@@ -492,7 +482,7 @@ struct Sandbox::Impl {
       std::string field = order.substr(0, colon);
       std::string direction = colon == std::string::npos ? "asc" : order.substr(colon + 1);
       static const std::vector<std::string> kFields = {"title",  "updated_at",  "duration",
-                                                        "budget", "description", "is_budgeted"};
+                                                       "budget", "description", "is_budgeted"};
       if (std::find(kFields.begin(), kFields.end(), field) == kFields.end() ||
           (direction != "asc" && direction != "desc"))
         errors.push_back({"validation",
@@ -540,9 +530,9 @@ struct Sandbox::Impl {
     }
     std::vector<StoredTemplate> slice;
     for (std::size_t i = first; i < matches.size() && slice.size() < size; ++i) slice.push_back(matches[i]);
-    res.set_content(envelope(slice, matches.size(), with_raw, static_cast<int>(page), static_cast<int>(per_page),
-                             include_users),
-                    "application/json");
+    res.set_content(
+        envelope(slice, matches.size(), with_raw, static_cast<int>(page), static_cast<int>(per_page), include_users),
+        "application/json");
   }
 
   std::optional<StoredTemplate> visible(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
@@ -672,7 +662,8 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   server.Get(kMember, self->route(&Impl::show));
   server.Put(kMember, self->route(&Impl::update));
   if (!impl->oauth_clients.empty()) {
-    server.Get("/oauth/authorize", [self](const httplib::Request& req, httplib::Response& res) { self->authorize(req, res); });
+    server.Get("/oauth/authorize",
+               [self](const httplib::Request& req, httplib::Response& res) { self->authorize(req, res); });
     server.Post("/oauth/token", [self](const httplib::Request& req, httplib::Response& res) { self->token(req, res); });
   }
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
@@ -700,9 +691,17 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));
 }
 
-std::string Sandbox::base_url() const { return impl_->base_url; }
-std::string Sandbox::ca_path() const { return impl_->ca_path; }
-bool Sandbox::serve() { return impl_->server->listen_after_bind(); }
-void Sandbox::stop() { impl_->server->stop(); }
+std::string Sandbox::base_url() const {
+  return impl_->base_url;
+}
+std::string Sandbox::ca_path() const {
+  return impl_->ca_path;
+}
+bool Sandbox::serve() {
+  return impl_->server->listen_after_bind();
+}
+void Sandbox::stop() {
+  impl_->server->stop();
+}
 
 }  // namespace ptmpl

@@ -61,9 +61,9 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   rapidjson::Document doc;
   doc.Parse(text.data(), text.size());
   if (doc.HasParseError() || !doc.IsObject())
-    return Error{path + ": not a stored template (" +
-                 (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") +
-                 ")"};
+    return Error{
+        path + ": not a stored template (" +
+        (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") + ")"};
   StoredTemplate t;
   auto str = [&](const char* key, std::string& into) {
     auto it = doc.FindMember(key);
@@ -83,8 +83,7 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   if (auto v = doc.FindMember("is_budgeted"); v != doc.MemberEnd() && v->value.IsBool())
     t.is_budgeted = v->value.GetBool();
   if (auto v = doc.FindMember("budget"); v != doc.MemberEnd() && v->value.IsNumber()) t.budget = v->value.GetDouble();
-  if (auto v = doc.FindMember("duration"); v != doc.MemberEnd() && v->value.IsInt64())
-    t.duration = v->value.GetInt64();
+  if (auto v = doc.FindMember("duration"); v != doc.MemberEnd() && v->value.IsInt64()) t.duration = v->value.GetInt64();
   if (auto v = doc.FindMember("item_count"); v != doc.MemberEnd() && v->value.IsInt64())
     t.item_count = v->value.GetInt64();
   return t;
@@ -214,8 +213,7 @@ std::optional<StoredTemplate> TemplateStore::find(std::int64_t id) const {
 std::string TemplateStore::next_stamp() {
   // Strictly increasing across the store, so `updated_at` orders every change, even two in one
   // millisecond or after the clock stepped back.
-  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                 std::chrono::system_clock::now().time_since_epoch())
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                  .count();
   last_stamp_ = std::max<std::int64_t>(now, last_stamp_ + 1);
   return iso8601(last_stamp_);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <rapidjson/document.h>
-#include <rapidjson/writer.h>
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "libtemplate/result.hpp"
 
@@ -37,7 +37,7 @@ struct StoredTemplate {
 /// Filters and order of `GET /project_templates.json`.
 struct TemplateQuery {
   bool mine = false;
-  std::string by_title;               // case-insensitive substring; empty: no filter
+  std::string by_title;  // case-insensitive substring; empty: no filter
   std::optional<std::vector<std::int64_t>> only;
   std::string order_field = "updated_at";
   bool descending = true;
