@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "convert_support.hpp"
 #include "libtemplate/dependency_graph.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/report.hpp"
@@ -23,29 +24,16 @@ namespace ptmpl {
 namespace {
 
 using testing::expect_golden;
+using testing::findings_text;
 using testing::read_source;
 using testing::source_path;
 
 std::vector<std::string> corpus() {
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(source_path("tests/data/mspdi/corpus")))
-    if (entry.path().extension() == ".xml") out.push_back(entry.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The findings as `ptmpl convert` prints them (text, no excerpt), for golden files.
-std::string findings_text(const std::string& path, const Conversion& conversion) {
-  LintRun run;
-  run.paths = {path};
-  run.diagnostics = conversion.diagnostics;
-  return format_report(ReportFormat::Text, run);
+  return testing::files_in("tests/data/mspdi/corpus", ".xml");
 }
 
 Conversion convert_file(const std::string& relative, const ConvertOptions& options = {}) {
-  auto converted = convert_mspdi(read_source(relative), relative, options);
-  EXPECT_TRUE(converted.ok()) << (converted.ok() ? "" : converted.error().message);
-  return converted.ok() ? std::move(converted).value() : Conversion{};
+  return testing::expect_converted(convert_mspdi(read_source(relative), relative, options));
 }
 
 bool has_rule(const Conversion& conversion, std::string_view rule) {
