@@ -25,7 +25,9 @@ namespace ptmpl {
 namespace {
 
 using testing::expect_golden;
+using testing::find_story;
 using testing::findings_text;
+using testing::int_of;
 using testing::read_source;
 using testing::source_path;
 
@@ -173,23 +175,6 @@ TEST(ConvertGan, ScheduleAgreesWithGanttProjectsStoredDates) {
 // A hand-written plan with what the corpus lacks: BOM and CRLF, one-off and yearly holidays, a
 // Saturday made a working day, a neutral day, every link type with lags, links that must be
 // dropped, costs, notes, resources, and every kind of loss.
-
-const json::Value* find_story(const json::Value& list, std::int64_t id) {
-  for (const json::Value& story : list.items()) {
-    const json::Value* temp_id = story.find("temp_id");
-    if (temp_id != nullptr && temp_id->as_int64() == id) return &story;
-    if (const json::Value* subs = story.find("sub_stories"))
-      if (const json::Value* found = find_story(*subs, id)) return found;
-  }
-  return nullptr;
-}
-
-std::int64_t int_of(const json::Value* object, std::string_view key) {
-  EXPECT_NE(object, nullptr);
-  const json::Value* value = object != nullptr ? object->find(key) : nullptr;
-  EXPECT_NE(value, nullptr) << key;
-  return value != nullptr && value->as_int64() ? *value->as_int64() : -999;
-}
 
 TEST(ConvertGan, FeaturesOfTheFormat) {
   const Conversion conversion = convert_file("tests/data/gan/features.gan");

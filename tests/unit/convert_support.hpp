@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libtemplate/convert.hpp"
+#include "libtemplate/json.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/report.hpp"
 #include "test_files.hpp"
@@ -37,6 +38,25 @@ inline std::string findings_text(const std::string& path, const Conversion& conv
 inline Conversion expect_converted(Result<Conversion> converted) {
   EXPECT_TRUE(converted.ok()) << (converted.ok() ? "" : converted.error().message);
   return converted.ok() ? std::move(converted).value() : Conversion{};
+}
+
+/// The story with integer temp_id `id` anywhere in a story list (sub_stories included), or nullptr.
+inline const json::Value* find_story(const json::Value& list, std::int64_t id) {
+  for (const json::Value& story : list.items()) {
+    const json::Value* temp_id = story.find("temp_id");
+    if (temp_id != nullptr && temp_id->as_int64() == id) return &story;
+    if (const json::Value* subs = story.find("sub_stories"))
+      if (const json::Value* found = find_story(*subs, id)) return found;
+  }
+  return nullptr;
+}
+
+/// The integer `key` of `object`; a test failure (and -999) when either is missing.
+inline std::int64_t int_of(const json::Value* object, std::string_view key) {
+  EXPECT_NE(object, nullptr);
+  const json::Value* value = object != nullptr ? object->find(key) : nullptr;
+  EXPECT_NE(value, nullptr) << key;
+  return value != nullptr && value->as_int64() ? *value->as_int64() : -999;
 }
 
 }  // namespace ptmpl::testing
