@@ -79,8 +79,14 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
     } else if (fs::is_directory(status)) {
       std::vector<std::string> found;
       fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
-      for (; !ec && it != end; it.increment(ec))
+      for (; !ec && it != end; it.increment(ec)) {
+        // Hidden directories (.git, push's .ptmpl-backups) hold no templates of the project.
+        if (it->path().filename().string().starts_with('.') && it->is_directory(ec)) {
+          it.disable_recursion_pending();
+          continue;
+        }
         if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());
+      }
       if (ec) return Error{path + ": cannot list: " + ec.message()};
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());

@@ -25,8 +25,9 @@ constexpr std::array<std::string_view, 16> kStoryKeys = {"story_type",
                                                          "dependencies",
                                                          "weight"};
 
-constexpr std::array<std::string_view, 10> kTemplateKeys = {
-    "id", "title", "description", "shared", "is_budgeted", "budget", "currency", "duration", "item_count", "raw_json"};
+constexpr std::array<std::string_view, 11> kTemplateKeys = {"id",          "title",      "description", "shared",
+                                                            "is_budgeted", "budget",     "currency",    "duration",
+                                                            "item_count",  "updated_at", "raw_json"};
 
 constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
 

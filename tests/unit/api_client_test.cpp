@@ -259,7 +259,7 @@ TEST(ApiClient, AcceptsHttpsAndPlainHttpOnlyToLoopback) {
 
   auto fake = std::make_unique<FakeTransport>();
   FakeTransport* transport = fake.get();
-  Client client({"http://api.example.com/api/v1", kToken, {}, {}, 1, nullptr}, std::move(fake));
+  Client client({"http://api.example.com/api/v1", kToken, {}, {}, 1, nullptr, nullptr}, std::move(fake));
   EXPECT_FALSE(client.get(1).ok());
   EXPECT_TRUE(transport->sent.empty());  // refused before anything is sent
 }

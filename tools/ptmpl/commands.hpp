@@ -19,12 +19,14 @@ struct Command {
 
 std::function<int()> setup_auth(CLI::App& app);
 std::function<int()> setup_convert(CLI::App& app);
+std::function<int()> setup_diff(CLI::App& app);
 std::function<int()> setup_explain(CLI::App& app);
 std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
 std::function<int()> setup_list(CLI::App& app);
 std::function<int()> setup_pull(CLI::App& app);
+std::function<int()> setup_push(CLI::App& app);
 std::function<int()> setup_rules(CLI::App& app);
 std::function<int()> setup_sandbox(CLI::App& app);
 std::function<int()> setup_schedule(CLI::App& app);

@@ -1,4 +1,5 @@
-// The publishing commands: list, pull, and sandbox (the local stand-in for the service).
+// The publishing commands: push, pull, list, diff, auth, and sandbox (the local stand-in for
+// the service).
 #include <signal.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -17,7 +19,10 @@
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
+#include "libtemplate/lint.hpp"
 #include "libtemplate/oauth.hpp"
+#include "libtemplate/publish.hpp"
+#include "libtemplate/report.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "libtemplate/writer.hpp"
 
@@ -30,6 +35,7 @@ struct ServiceOptions {
   std::string cacert;
   std::string token_file;
   bool verbose = false;
+  int attempts = api::RetryPolicy{}.max_attempts;
 };
 
 void add_service_options(CLI::App& app, ServiceOptions& o) {
@@ -37,10 +43,13 @@ void add_service_options(CLI::App& app, ServiceOptions& o) {
   app.add_option("--cacert", o.cacert, "CA certificate (PEM) to verify the service with, e.g. the sandbox's");
   app.add_option("--token-file", o.token_file, "file holding the access token, mode 600 (default: $PTMPL_TOKEN)");
   app.add_flag("--verbose", o.verbose, "trace requests and responses on standard error (the token redacted)");
+  app.add_option("--attempts", o.attempts, "tries per request when the service is busy (429, 503) or unreachable")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 20));
 }
 
 /// The client for `o`, or a message (usage or set-up problem: exit code 2).
-Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o) {
+Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::shared_ptr<api::Pacer> pacer = nullptr) {
   std::string base_url = o.base_url;
   if (base_url.empty())
     if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base_url = env;
@@ -52,6 +61,8 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o) {
   options.base_url = base_url;
   options.token = token.value();
   options.trace = o.verbose ? &std::cerr : nullptr;
+  options.pacer = std::move(pacer);
+  options.retry.max_attempts = o.attempts;
   api::TransportOptions transport;
   transport.cacert = o.cacert;
   return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
@@ -312,6 +323,228 @@ std::function<int()> setup_pull(CLI::App& app) {
       std::cout << path << "\n";
     }
     return int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// push
+
+namespace {
+
+/// `[#########.........]  45/200` on a terminal's line, redrawn in place.
+void draw_progress(std::size_t done, std::size_t total) {
+  constexpr std::size_t kWidth = 30;
+  std::size_t filled = total == 0 ? kWidth : done * kWidth / total;
+  std::cerr << "\r\033[2K[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done << "/"
+            << total << std::flush;
+}
+
+/// Reads the documents to push; a message and exit code 2 when one cannot be published.
+Result<std::vector<api::LocalTemplate>> read_documents(const std::vector<std::string>& paths) {
+  std::vector<api::LocalTemplate> locals;
+  std::map<std::string, std::string> new_titles;  // title → file, for documents without an id
+  std::map<std::int64_t, std::string> ids;
+  for (const auto& path : paths) {
+    auto bytes = FileText::read(path);
+    if (!bytes.ok()) return bytes.error();
+    auto local = api::read_local_template(path, std::string(bytes.value().text()));
+    if (!local.ok()) return local.error();
+    if (local.value().id) {
+      auto [it, fresh] = ids.emplace(*local.value().id, path);
+      if (!fresh) return Error{path + " and " + it->second + " both hold template " + std::to_string(it->first)};
+    } else {
+      auto [it, fresh] = new_titles.emplace(local.value().title, path);
+      if (!fresh)
+        return Error{path + " and " + it->second + " are both titled \"" + it->first +
+                     "\" and have no id: one template on the service cannot be both"};
+    }
+    locals.push_back(std::move(local).value());
+  }
+  return locals;
+}
+
+}  // namespace
+
+std::function<int()> setup_push(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    std::vector<std::string> paths;
+    api::PushOptions push;
+    std::string config;
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_option("paths", o->paths, "template documents, or directories searched for *.json")->required();
+  app.add_flag("--dry-run", o->push.dry_run,
+               "read from the service to decide, but send nothing: print each request that would be sent");
+  app.add_flag("--force", o->push.force,
+               "overwrite templates changed on the service since they were pulled (their version is saved first)");
+  app.add_option("--backup-dir", o->push.backup_dir,
+                 "where the service's version of a template is saved before it is overwritten")
+      ->capture_default_str();
+  app.add_option("-j,--jobs", o->push.jobs, "templates sent at a time")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 32));
+  app.add_option("--config", o->config,
+                 "configuration file for the lint that runs first (default: .ptmpl.json upward)");
+  app.footer(
+      "Lints first: nothing is pushed while any file has errors. A document with an \"id\" updates that template;\n"
+      "one without updates your template of the same title, or creates one; the file gets the id back.\n\n"
+      "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem");
+  return [o] {
+    auto paths = expand_paths(o->paths);
+    if (!paths.ok()) {
+      std::cerr << "ptmpl push: " << paths.error().message << "\n";
+      return int{kUsage};
+    }
+    LintSettings settings;
+    if (!o->config.empty()) settings.config_path = o->config;
+    LintRun lint = lint_files(paths.value(), settings);
+    if (!lint.errors.empty()) {
+      for (const auto& e : lint.errors) std::cerr << "ptmpl push: " << e << "\n";
+      return int{kUsage};
+    }
+    if (lint.failed) {
+      std::cerr << format_report(ReportFormat::Text, lint);
+      std::cerr << "ptmpl push: nothing pushed: fix the errors above first\n";
+      return int{kFindings};
+    }
+    auto locals = read_documents(paths.value());
+    if (!locals.ok()) {
+      std::cerr << "ptmpl push: " << locals.error().message << "; nothing pushed\n";
+      return int{kUsage};
+    }
+    auto pacer = std::make_shared<api::Pacer>();
+    auto first = make_client(o->service, pacer);  // checks the address and the token once
+    if (!first.ok()) {
+      std::cerr << "ptmpl push: " << first.error().message << "\n";
+      return int{kUsage};
+    }
+    std::mutex spare_mutex;
+    std::unique_ptr<api::Client> spare = std::move(first).value();
+    auto make = [&]() -> std::unique_ptr<api::Client> {
+      {
+        std::lock_guard lock(spare_mutex);
+        if (spare) return std::move(spare);
+      }
+      return std::move(make_client(o->service, pacer)).value();
+    };
+
+    const auto& files = locals.value();
+    const bool progress = ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1;
+    std::vector<const api::PushOutcome*> finished(files.size(), nullptr);
+    std::size_t printed = 0, done_count = 0;
+    std::map<api::PushAction, std::size_t> counts;
+    // Lines go out in the order of the files, each as soon as those before it are done.
+    auto done = [&](std::size_t index, const api::PushOutcome& outcome) {
+      finished[index] = &outcome;
+      ++done_count;
+      ++counts[outcome.action];
+      if (progress) std::cerr << "\r\033[2K" << std::flush;
+      for (; printed < files.size() && finished[printed] != nullptr; ++printed) {
+        const auto& file = files[printed];
+        const auto& out = *finished[printed];
+        switch (out.action) {
+          case api::PushAction::Failed:
+          case api::PushAction::Conflict:
+            std::cerr << "ptmpl push: " << file.path << ": " << to_string(out.action) << ": " << out.message << "\n";
+            break;
+          case api::PushAction::WouldCreate:
+          case api::PushAction::WouldUpdate:
+            std::cout << file.path << ": " << to_string(out.action)
+                      << (out.action == api::PushAction::WouldUpdate ? " template " + std::to_string(out.id) : "")
+                      << " \"" << file.title << "\"\n"
+                      << out.message << std::flush;
+            break;
+          default:
+            std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title
+                      << "\"" << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")")
+                      << "\n"
+                      << std::flush;
+        }
+      }
+      if (progress && done_count < files.size()) draw_progress(done_count, files.size());
+    };
+    if (progress) draw_progress(0, files.size());
+    auto outcomes = api::push_templates(files, o->push, make, done);
+    std::string summary;
+    for (auto action :
+         {api::PushAction::Created, api::PushAction::Updated, api::PushAction::Unchanged, api::PushAction::WouldCreate,
+          api::PushAction::WouldUpdate, api::PushAction::Conflict, api::PushAction::Failed})
+      if (counts[action] > 0)
+        summary +=
+            (summary.empty() ? "" : ", ") + std::to_string(counts[action]) + " " + std::string(to_string(action));
+    std::cerr << "ptmpl push: " << files.size() << (files.size() == 1 ? " template: " : " templates: ") << summary
+              << "\n";
+    return counts[api::PushAction::Failed] + counts[api::PushAction::Conflict] > 0 ? int{kNetwork} : int{kOk};
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// diff
+
+std::function<int()> setup_diff(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    std::string path;
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_option("file", o->path, "a template document")->required();
+  app.footer(
+      "Compares the file with the template it was pulled from (its \"id\"), or with your template of the same\n"
+      "title. Exit code 0: the same; 1: they differ.\n\n"
+      "Example:\n  ptmpl diff templates/website-launch.json");
+  return [o] {
+    auto bytes = FileText::read(o->path);
+    if (!bytes.ok()) {
+      std::cerr << "ptmpl diff: " << bytes.error().message << "\n";
+      return int{kUsage};
+    }
+    auto local = api::read_local_template(o->path, std::string(bytes.value().text()));
+    if (!local.ok()) {
+      std::cerr << "ptmpl diff: " << local.error().message << "\n";
+      return int{kUsage};
+    }
+    auto client = make_client(o->service);
+    if (!client.ok()) {
+      std::cerr << "ptmpl diff: " << client.error().message << "\n";
+      return int{kUsage};
+    }
+    api::Client& service = *client.value();
+    std::int64_t id = 0;
+    if (local.value().id) {
+      id = *local.value().id;
+    } else {
+      auto matches = service.find_by_title(local.value().title);
+      if (!matches.ok()) {
+        std::cerr << "ptmpl diff: " << matches.error().message << "\n";
+        return int{kNetwork};
+      }
+      if (matches.value().empty()) {
+        std::cout << o->path << ": not on the service (no template of yours is titled \"" << local.value().title
+                  << "\"); push would create it\n";
+        return int{kFindings};
+      }
+      if (matches.value().size() > 1) {
+        std::cerr << "ptmpl diff: " << matches.value().size() << " of your templates are titled \""
+                  << local.value().title << "\": add the \"id\" of one to the file\n";
+        return int{kNetwork};
+      }
+      id = matches.value().front().id;
+    }
+    auto remote = service.get(id, true);
+    if (!remote.ok()) {
+      std::cerr << "ptmpl diff: " << remote.error().message << "\n";
+      return int{kNetwork};
+    }
+    std::string diff = api::diff_template(local.value(), remote.value());
+    if (diff.empty()) {
+      std::cout << o->path << ": the same as template " << id << " on the service\n";
+      return int{kOk};
+    }
+    std::cout << diff;
+    return int{kFindings};
   };
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -68,6 +69,21 @@ struct RetryPolicy {
   std::chrono::milliseconds max_delay{30'000};  // cap of one wait, Retry-After included
 };
 
+/// Shared by the clients of concurrent workers (`push --jobs`): a 429 or 503 that one of them
+/// receives holds every one of them back for the wait it implies, so a busy service sees all
+/// of the tool slow down, not just one connection.
+class Pacer {
+ public:
+  /// Holds every request back until at least `wait` from now.
+  void hold(std::chrono::milliseconds wait);
+  /// Sleeps until the current hold (if any) is over.
+  void wait() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::chrono::steady_clock::time_point until_{};
+};
+
 struct ClientOptions {
   std::string base_url;  // ends in /api/v1
   std::string token;
@@ -77,6 +93,8 @@ struct ClientOptions {
   std::uint64_t jitter_seed = 0;  // 0: from the clock
   /// `--verbose`: one line per request and response, the token redacted. Null: quiet.
   std::ostream* trace = nullptr;
+  /// Shared with the other workers of one run; null: this client paces itself alone.
+  std::shared_ptr<Pacer> pacer;
 };
 
 /// A template as the service returned it.
@@ -122,6 +140,12 @@ class Client {
   /// The caller's templates whose title is exactly `title`, oldest id first.
   Result<std::vector<RemoteTemplate>> find_by_title(const std::string& title);
 
+  /// The API root requests go to (no trailing slash).
+  [[nodiscard]] const std::string& base_url() const { return options_.base_url; }
+  /// Whether the last failed call failed because no response arrived at all (refused,
+  /// dropped, timed out) after every retry, rather than with an answer from the service.
+  [[nodiscard]] bool last_failure_unreachable() const { return unreachable_; }
+
  private:
   /// Sends with retries of 429/503 (and of lost responses when `idempotent`).
   Result<HttpResponse> exchange(const std::string& method, const std::string& path, const std::string& body,
@@ -132,11 +156,13 @@ class Client {
   ClientOptions options_;
   std::unique_ptr<Transport> transport_;
   std::uint64_t jitter_state_;
+  bool unreachable_ = false;
 };
 
 /// The template document of `remote` (SPEC §2), in canonical form: id, the template's fields,
 /// and raw_json as a pretty story array (as the service's string when that is not valid JSON).
-/// Service-only fields (user_id, timestamps) are left out.
+/// `updated_at` is kept (push compares it to tell whether the template changed on the service
+/// since); other service-only fields (user_id, created_at) are left out.
 Result<std::string> template_document(const RemoteTemplate& remote);
 
 /// Percent-encodes `text` for a URL query or a form body: RFC 3986's unreserved characters

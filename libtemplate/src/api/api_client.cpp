@@ -217,6 +217,20 @@ std::string redact(std::string text, std::string_view secret) {
   return text;
 }
 
+void Pacer::hold(std::chrono::milliseconds wait) {
+  std::lock_guard lock(mutex_);
+  until_ = std::max(until_, std::chrono::steady_clock::now() + wait);
+}
+
+void Pacer::wait() const {
+  std::chrono::steady_clock::time_point until;
+  {
+    std::lock_guard lock(mutex_);
+    until = until_;
+  }
+  if (until > std::chrono::steady_clock::now()) std::this_thread::sleep_until(until);
+}
+
 Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
     : options_(std::move(options)), transport_(std::move(transport)) {
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
@@ -253,7 +267,9 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
   HttpRequest request{method, options_.base_url + path, {{"Authorization", "Bearer " + options_.token}}, body};
   if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   std::string last_problem;
+  unreachable_ = false;
   for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
+    if (options_.pacer) options_.pacer->wait();
     if (options_.trace != nullptr)
       *options_.trace << redact("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) +
                                     ")\n> Authorization: Bearer " + options_.token + "\n",
@@ -263,6 +279,7 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       last_problem = "no response: " + sent.error().message;
       if (options_.trace != nullptr) *options_.trace << redact("< " + last_problem + "\n", options_.token);
       if (transport_->last_failure_permanent()) return fail(what + ": " + last_problem);
+      unreachable_ = true;
       if (!idempotent) {
         if (outcome_unknown != nullptr) *outcome_unknown = true;
         return fail(what + ": " + last_problem);
@@ -271,13 +288,18 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       continue;
     }
     HttpResponse& response = sent.value();
+    unreachable_ = false;
     if (options_.trace != nullptr)
       *options_.trace << redact(
           "< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n",
           options_.token);
     if (response.status == 429 || response.status == 503) {
       last_problem = "HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body);
-      if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, &response));
+      if (attempt < options_.retry.max_attempts) {
+        auto wait = backoff(attempt, &response);
+        if (options_.pacer) options_.pacer->hold(wait);
+        options_.sleep(wait);
+      }
       continue;
     }
     if (response.status < 200 || response.status > 299)

@@ -15,8 +15,8 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   if (object.HasParseError() || !object.IsObject())
     return Error{"template " + std::to_string(remote.id) + ": the service's JSON is not an object"};
   // The keys of a template document (SPEC §2), plus the id that ties the file to the service.
-  static constexpr const char* kKeys[] = {"id",     "title",    "description", "shared",    "is_budgeted",
-                                          "budget", "currency", "duration",    "item_count"};
+  static constexpr const char* kKeys[] = {"id",     "title",    "description", "shared",     "is_budgeted",
+                                          "budget", "currency", "duration",    "item_count", "updated_at"};
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();

@@ -2,6 +2,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include <openssl/rand.h>
 #include <sys/socket.h>
@@ -289,6 +291,10 @@ std::string with_query(const std::string& uri, const std::string& query) {
 struct Sandbox::Impl {
   SandboxOptions options;
   std::unique_ptr<httplib::Server> server;
+  // httplib's stop() does nothing until listen_after_bind() is running, so a stop that comes
+  // first would be lost and serve() would block for ever: these two settle that race.
+  std::atomic<bool> serving{false};
+  std::atomic<bool> stopping{false};
   std::unique_ptr<TemplateStore> store;
   mutable std::mutex tokens_mutex;  // guards tokens: /oauth/token adds to them
   std::vector<SandboxToken> tokens;
@@ -698,9 +704,16 @@ std::string Sandbox::ca_path() const {
   return impl_->ca_path;
 }
 bool Sandbox::serve() {
-  return impl_->server->listen_after_bind();
+  impl_->serving = true;
+  bool served = impl_->stopping || impl_->server->listen_after_bind();
+  impl_->serving = false;
+  return served;
 }
+
 void Sandbox::stop() {
+  impl_->stopping = true;
+  // serve() has started, or will see `stopping`: wait until httplib runs, so its stop() counts.
+  while (impl_->serving && !impl_->server->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl_->server->stop();
 }
 

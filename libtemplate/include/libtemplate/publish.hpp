@@ -1,0 +1,106 @@
+// Publishing template documents (SPEC §8): what `ptmpl push` sends and decides, and how
+// `ptmpl diff` compares a local document with the service's copy.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/result.hpp"
+
+namespace ptmpl::api {
+
+/// The template fields the service stores and a document may set, in the order of the API
+/// reference's create fields (raw_json apart). Push compares these, and the stories, to tell
+/// whether the service's copy already holds what a document says.
+inline constexpr const char* kStoredFields[] = {"title",  "description", "shared",  "is_budgeted",
+                                                "budget", "currency",    "duration"};
+
+/// A template document read for publishing.
+struct LocalTemplate {
+  std::string path;
+  std::string text;  ///< the file's bytes, to write the id back into
+  std::string title;
+  std::optional<std::int64_t> id;  ///< "id": the template on the service it was pulled from or pushed to
+  std::string updated_at;          ///< "updated_at": the service's version then; "" when absent
+  /// The create/update body: `{"project_template": {…}}` with raw_json as a string, every key
+  /// the document has except `id` and `updated_at` (the URL carries the one, the service sets the other).
+  std::string body;
+  /// Each stored field the document sets, as compact JSON text.
+  std::vector<std::pair<std::string, std::string>> fields;
+  /// The story list in compact canonical form; nullopt when the document has no raw_json.
+  std::optional<std::string> stories;
+};
+
+/// Reads the template document `text` of file `path`. Fails (naming the file) when it is not a
+/// template document (a bare story list has no title to publish it under) or not valid JSON.
+Result<LocalTemplate> read_local_template(std::string path, std::string text);
+
+/// Whether the service's copy `remote` (read with raw_json) holds every stored field `local`
+/// sets and the same stories (compared in canonical form; numbers by value).
+[[nodiscard]] bool same_content(const LocalTemplate& local, const RemoteTemplate& remote);
+
+/// `text` (a template document) with `"id"` and `"updated_at"` of its project_template set to
+/// `id` and `updated_at`: existing values are replaced where they stand, missing keys are
+/// inserted where the canonical order puts them (a canonical file stays canonical); every other
+/// byte is kept.
+Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at);
+
+enum class PushAction {
+  Created,
+  Updated,
+  Unchanged,    ///< the service already holds it; nothing sent
+  WouldCreate,  ///< --dry-run
+  WouldUpdate,  ///< --dry-run
+  Conflict,     ///< changed on the service since pulled; not overwritten without --force
+  Failed,
+};
+
+[[nodiscard]] std::string_view to_string(PushAction action);
+
+struct PushOptions {
+  bool dry_run = false;
+  /// Overwrite a template changed on the service since the document was pulled.
+  bool force = false;
+  /// Where the service's version is saved before it is overwritten.
+  std::string backup_dir = ".ptmpl-backups";
+  /// Threads, each with its own client (and connection); at least 1.
+  unsigned jobs = 4;
+};
+
+struct PushOutcome {
+  PushAction action = PushAction::Failed;
+  std::int64_t id = 0;
+  std::string updated_at;
+  std::string message;       ///< why it failed or conflicts; for dry runs, the request it would send
+  std::string backup;        ///< the file the previous remote version was saved to, if any
+  bool unreachable = false;  ///< failed because the service did not answer at all
+};
+
+/// Publishes one document: by its id when it has one, else by exact title among the caller's
+/// templates (several with that title: an error), else as a new template. An update first
+/// reads the service's copy: the same content is left alone; a copy whose updated_at differs
+/// from the document's is a Conflict unless `force`; otherwise the copy is saved under
+/// `backup_dir` and then overwritten. Unless `dry_run`, the document's file then gets the id
+/// and updated_at written back (atomically).
+PushOutcome push_template(Client& client, const LocalTemplate& local, const PushOptions& options);
+
+/// Pushes `locals` with `options.jobs` workers, each with a client from `make_client`; the
+/// workers share `pacer`, which the clients should be given, so that a 429 holds them all back.
+/// Once the service stops answering, no further document is started (those get Failed with
+/// "not attempted"). `done` is called, one call at a time, as each document finishes.
+std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals, const PushOptions& options,
+                                        const std::function<std::unique_ptr<Client>()>& make_client,
+                                        const std::function<void(std::size_t, const PushOutcome&)>& done = {});
+
+/// A readable comparison of the service's copy `remote` (with raw_json) and `local`: template
+/// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else
+/// by title and place), field by field, dependencies by target. Empty when they hold the same.
+[[nodiscard]] std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote);
+
+}  // namespace ptmpl::api

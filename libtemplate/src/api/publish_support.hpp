@@ -1,0 +1,22 @@
+// What push and diff both need to compare a document with the service's copy.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/json.hpp"
+
+namespace ptmpl::api::detail {
+
+/// The compact canonical form of a story list given as JSON text ("" and blanks: `[]`); text
+/// that is not JSON is returned as it is, so it still compares with itself.
+[[nodiscard]] std::string canonical_story_text(std::string_view text);
+
+/// The same for a raw_json value: an array, or a string holding the list; nullopt otherwise.
+[[nodiscard]] std::optional<std::string> canonical_stories(const json::Value& raw_json);
+
+/// Two fields' JSON texts hold the same: equal as text, or as numbers by value (1500, 1500.0).
+[[nodiscard]] bool same_value(const std::string& a, const std::string& b);
+
+}  // namespace ptmpl::api::detail

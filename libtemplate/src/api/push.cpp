@@ -1,0 +1,347 @@
+// `ptmpl push`: reading a template document for publishing, deciding between create, update
+// and leaving alone, saving the service's version before overwriting it, writing the id back.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "libtemplate/file_io.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/model.hpp"
+#include "libtemplate/publish.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+#include "publish_support.hpp"
+
+namespace ptmpl::api {
+namespace {
+
+/// The keys of a project_template that are ptmpl's record of the service, never sent to it.
+bool bookkeeping_key(std::string_view key) {
+  return key == "id" || key == "updated_at";
+}
+
+/// The offset just past the JSON value starting at `at` (strings with escapes, nested
+/// containers); `text` is valid JSON there.
+std::size_t value_end(std::string_view text, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      if (depth == 0) return i + 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (depth == 0 && i > at &&
+               (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+      return i;  // the end of a number or literal
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return text.size();
+}
+
+/// The whitespace a member key at `at` is indented with, when it starts its line; else "".
+std::string_view indent_before(std::string_view text, std::size_t at) {
+  std::size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+  line = line == std::string_view::npos ? 0 : line + 1;
+  std::string_view lead = text.substr(line, at - line);
+  return lead.find_first_not_of(" \t") == std::string_view::npos ? lead : std::string_view();
+}
+
+std::string stamp_for_file_name(const std::string& updated_at) {
+  std::string out;
+  for (char c : updated_at) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  return out.empty() ? "unknown" : out;
+}
+
+/// Saves the template document of `remote` under `dir`; returns its path.
+Result<std::string> save_backup(const std::string& dir, const RemoteTemplate& remote) {
+  auto document = template_document(remote);
+  if (!document.ok()) return document.error();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir + ": cannot create the backup directory: " + ec.message()};
+  std::string path = (std::filesystem::path(dir) /
+                      (std::to_string(remote.id) + "-" + stamp_for_file_name(remote.updated_at) + ".json"))
+                         .string();
+  if (auto written = write_file_atomic(path, document.value()); !written.ok()) return written.error();
+  return path;
+}
+
+std::string request_text(const char* method, const std::string& url, const std::string& body) {
+  return std::string(method) + " " + url + "\nContent-Type: application/json\n\n" + body + "\n";
+}
+
+PushOutcome failed(std::string message, bool unreachable = false) {
+  PushOutcome out;
+  out.action = PushAction::Failed;
+  out.message = std::move(message);
+  out.unreachable = unreachable;
+  return out;
+}
+
+/// Writes the outcome's id and updated_at into the document's file when they changed.
+void record_identity(const LocalTemplate& local, PushOutcome& outcome) {
+  if (local.id == outcome.id && local.updated_at == outcome.updated_at) return;
+  auto text = with_identity(local.text, outcome.id, outcome.updated_at);
+  Status written = text.ok() ? write_file_atomic(local.path, text.value()) : Status(text.error());
+  if (!written.ok()) {
+    outcome.message = std::string(to_string(outcome.action)) + " template " + std::to_string(outcome.id) +
+                      ", but cannot record its id in the file: " + written.error().message;
+    outcome.action = PushAction::Failed;
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(PushAction action) {
+  switch (action) {
+    case PushAction::Created:
+      return "created";
+    case PushAction::Updated:
+      return "updated";
+    case PushAction::Unchanged:
+      return "unchanged";
+    case PushAction::WouldCreate:
+      return "would create";
+    case PushAction::WouldUpdate:
+      return "would update";
+    case PushAction::Conflict:
+      return "conflict";
+    case PushAction::Failed:
+      return "failed";
+  }
+  return "failed";
+}
+
+Result<LocalTemplate> read_local_template(std::string path, std::string text) {
+  LocalTemplate local;
+  local.path = std::move(path);
+  local.text = std::move(text);
+  json::Document doc = json::Document::parse(local.text);
+  if (!doc.ok()) return Error{local.path + ": not valid JSON"};
+  const json::Value* pt = doc.root().is_object() ? doc.root().find("project_template") : nullptr;
+  if (pt == nullptr || !pt->is_object())
+    return Error{local.path +
+                 ": not a template document ({\"project_template\": {…}}); a story list has no title "
+                 "to publish it under"};
+  const json::Value* title = pt->find("title");
+  if (title == nullptr || !title->is_string()) return Error{local.path + ": the template has no title"};
+  local.title = std::string(title->text());
+  if (const json::Value* id = pt->find("id"); id != nullptr && !id->is_null()) {
+    std::optional<std::int64_t> number = id->as_int64();
+    if (!number && id->is_string()) {
+      std::string digits(id->text());
+      char* end = nullptr;
+      long long parsed = std::strtoll(digits.c_str(), &end, 10);
+      if (!digits.empty() && *end == '\0') number = parsed;
+    }
+    if (!number || *number <= 0) return Error{local.path + ": \"id\" is not a template id"};
+    local.id = *number;
+  }
+  if (const json::Value* stamp = pt->find("updated_at"); stamp != nullptr && stamp->is_string())
+    local.updated_at = std::string(stamp->text());
+
+  json::Arena arena;
+  json::Builder build(arena);
+  std::vector<json::Member> sent;
+  for (const json::Member& m : pt->members())
+    if (!bookkeeping_key(m.key.text())) sent.push_back(m);
+  local.body = write_api_body(build.object(sent));
+  for (const char* key : kStoredFields)
+    if (const json::Value* v = pt->find(key); v != nullptr)
+      local.fields.emplace_back(key, write_compact(*v, Shape::Unknown));
+  if (const json::Value* raw = pt->find("raw_json"); raw != nullptr) local.stories = detail::canonical_stories(*raw);
+  return local;
+}
+
+bool same_content(const LocalTemplate& local, const RemoteTemplate& remote) {
+  json::Document doc = json::Document::parse(remote.json);
+  if (!doc.ok() || !doc.root().is_object()) return false;
+  for (const auto& [key, value] : local.fields) {
+    const json::Value* theirs = doc.root().find(key);
+    std::string text = theirs == nullptr ? "null" : write_compact(*theirs, Shape::Unknown);
+    if (!detail::same_value(value, text)) return false;
+  }
+  if (!local.stories) return true;
+  return remote.raw_json && detail::canonical_story_text(*remote.raw_json) == *local.stories;
+}
+
+Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at) {
+  json::Document doc = json::Document::parse(text);
+  const json::Value* pt = doc.ok() && doc.root().is_object() ? doc.root().find("project_template") : nullptr;
+  if (pt == nullptr || !pt->is_object() || pt->members().empty()) return Error{"not a template document"};
+  std::string id_text = std::to_string(id);
+  std::string stamp_text;
+  json::append_quoted(stamp_text, updated_at);
+
+  struct Edit {
+    std::size_t at;
+    std::size_t length;
+    std::string text;
+  };
+  std::vector<Edit> edits;
+  // Canonical order of the template's keys: where a missing one goes.
+  auto order = [](std::string_view key) {
+    auto keys = template_keys();
+    auto it = std::find(keys.begin(), keys.end(), key);
+    return it == keys.end() ? keys.size() : static_cast<std::size_t>(it - keys.begin());
+  };
+  auto members = pt->members();
+  auto set = [&](std::string_view key, const std::string& value) {
+    const json::Member* last = nullptr;
+    for (const json::Member& m : members)
+      if (m.key.text() == key) last = &m;
+    if (last != nullptr) {
+      std::size_t at = last->value.offset();
+      edits.push_back({at, value_end(text, at) - at, value});
+      return;
+    }
+    std::string member;
+    json::append_quoted(member, key);
+    member += ": " + value + ",";
+    // Before the first member that comes after `key` in canonical order.
+    for (const json::Member& m : members) {
+      if (order(m.key.text()) > order(key)) {
+        std::size_t at = m.key.offset();
+        std::string_view indent = indent_before(text, at);
+        edits.push_back({at, 0,
+                         member + (indent.empty() && at > 0 && text[at - 1] != '{' ? " " : "") +
+                             (indent.empty() ? "" : "\n" + std::string(indent))});
+        return;
+      }
+    }
+    // After the last member.
+    const json::Member& back = members.back();
+    std::size_t end = value_end(text, back.value.offset());
+    std::string_view indent = indent_before(text, back.key.offset());
+    member.pop_back();  // the comma goes before it
+    edits.push_back({end, 0, "," + (indent.empty() ? std::string(" ") : "\n" + std::string(indent)) + member});
+  };
+  set("id", id_text);
+  set("updated_at", stamp_text);
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
+  std::string out(text);
+  for (const Edit& e : edits) out.replace(e.at, e.length, e.text);
+  return out;
+}
+
+PushOutcome push_template(Client& client, const LocalTemplate& local, const PushOptions& options) {
+  std::optional<RemoteTemplate> remote;
+  if (local.id) {
+    auto found = client.get(*local.id, true);
+    if (!found.ok()) {
+      std::string message = found.error().message;
+      if (message.find("HTTP 404") != std::string::npos)
+        message += " (deleted on the service? remove \"id\" and \"updated_at\" from the file to create it anew)";
+      return failed(message, client.last_failure_unreachable());
+    }
+    remote = std::move(found).value();
+  } else {
+    auto matches = client.find_by_title(local.title);
+    if (!matches.ok()) return failed(matches.error().message, client.last_failure_unreachable());
+    if (matches.value().size() > 1) {
+      std::string ids;
+      for (const auto& t : matches.value()) ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
+      return failed(std::to_string(matches.value().size()) + " of your templates are titled \"" + local.title +
+                    "\" (ids " + ids + "): add the \"id\" of the one to update to the file");
+    }
+    if (matches.value().size() == 1) {
+      auto found = client.get(matches.value().front().id, true);
+      if (!found.ok()) return failed(found.error().message, client.last_failure_unreachable());
+      remote = std::move(found).value();
+    }
+  }
+
+  PushOutcome outcome;
+  if (!remote) {
+    if (options.dry_run) {
+      outcome.action = PushAction::WouldCreate;
+      outcome.message = request_text("POST", client.base_url() + "/project_templates.json", local.body);
+      return outcome;
+    }
+    auto created = client.create(local.body, local.title);
+    if (!created.ok()) return failed(created.error().message, client.last_failure_unreachable());
+    outcome.action = PushAction::Created;
+    outcome.id = created.value().id;
+    outcome.updated_at = created.value().updated_at;
+    record_identity(local, outcome);
+    return outcome;
+  }
+
+  outcome.id = remote->id;
+  outcome.updated_at = remote->updated_at;
+  if (same_content(local, *remote)) {
+    outcome.action = PushAction::Unchanged;
+    if (!options.dry_run) record_identity(local, outcome);
+    return outcome;
+  }
+  if (!local.updated_at.empty() && local.updated_at != remote->updated_at && !options.force) {
+    outcome.action = PushAction::Conflict;
+    outcome.message = "template " + std::to_string(remote->id) + " \"" + remote->title +
+                      "\" changed on the service since this file was pulled (its updated_at is " + remote->updated_at +
+                      ", the file's " + local.updated_at +
+                      "): `ptmpl diff` shows how; --force overwrites it (saving the service's version first)";
+    return outcome;
+  }
+  if (options.dry_run) {
+    outcome.action = PushAction::WouldUpdate;
+    outcome.message = request_text(
+        "PUT", client.base_url() + "/project_templates/" + std::to_string(remote->id) + ".json", local.body);
+    return outcome;
+  }
+  auto backup = save_backup(options.backup_dir, *remote);
+  if (!backup.ok())
+    return failed("not overwriting template " + std::to_string(remote->id) +
+                  ": cannot save the service's version first: " + backup.error().message);
+  outcome.backup = backup.value();
+  auto updated = client.update(remote->id, local.body, local.title);
+  if (!updated.ok()) {
+    PushOutcome out = failed(updated.error().message, client.last_failure_unreachable());
+    out.backup = outcome.backup;
+    return out;
+  }
+  outcome.action = PushAction::Updated;
+  outcome.updated_at = updated.value().updated_at;
+  record_identity(local, outcome);
+  return outcome;
+}
+
+std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals, const PushOptions& options,
+                                        const std::function<std::unique_ptr<Client>()>& make_client,
+                                        const std::function<void(std::size_t, const PushOutcome&)>& done) {
+  std::vector<PushOutcome> outcomes(locals.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> service_gone{false};
+  std::mutex report;
+  auto finish = [&](std::size_t i, PushOutcome outcome) {
+    std::lock_guard lock(report);
+    outcomes[i] = std::move(outcome);
+    if (done) done(i, outcomes[i]);
+  };
+  auto work = [&] {
+    std::unique_ptr<Client> client = make_client();
+    for (std::size_t i; (i = next.fetch_add(1)) < locals.size();) {
+      if (service_gone) {
+        finish(i, failed("not attempted: the service stopped answering", true));
+        continue;
+      }
+      PushOutcome outcome = push_template(*client, locals[i], options);
+      if (outcome.unreachable) service_gone = true;
+      finish(i, std::move(outcome));
+    }
+  };
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(locals.size())));
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < jobs; ++j) workers.emplace_back(work);
+  work();
+  for (auto& w : workers) w.join();
+  return outcomes;
+}
+
+}  // namespace ptmpl::api

@@ -1,0 +1,407 @@
+// ptmpl push and ptmpl diff against the sandbox over HTTPS on 127.0.0.1: round trips of every
+// sample, lint first, dry runs, conflicts, injected faults, and kill -9 in the middle of a push.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "cli_run.hpp"
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/json.hpp"
+#include "libtemplate/publish.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+#include "sandbox_process.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl::testing {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kToken = "cli-push-token-5c1e";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// The project_template object of a document in canonical form, without the keys that record
+/// the service (id, updated_at) or that the service computes (item_count).
+std::string content_of(const std::string& text) {
+  json::Document doc = json::Document::parse(text);
+  EXPECT_TRUE(doc.ok());
+  const json::Value& pt = *doc.root().find("project_template");
+  json::Arena arena;
+  json::Builder build(arena);
+  std::vector<json::Member> kept;
+  for (const json::Member& m : pt.members())
+    if (m.key.text() != "id" && m.key.text() != "updated_at" && m.key.text() != "item_count") kept.push_back(m);
+  json::Member root = build.member("project_template", build.object(kept));
+  return write_canonical(build.object({&root, 1}), Shape::TemplateDocument);
+}
+
+int count_lines_with(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+class CliPushTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"cli-push"};
+  std::string tokens = dir.write("tokens", std::string(kToken) + " 1\n");
+  std::unique_ptr<SandboxProcess> sandbox;
+
+  void SetUp() override { start_sandbox({}); }
+
+  void start_sandbox(const std::vector<std::string>& extra) {
+    sandbox.reset();
+    std::vector<std::string> args = {"--data-dir", dir.file("data"), "--tokens-file", tokens};
+    args.insert(args.end(), extra.begin(), extra.end());
+    sandbox = std::make_unique<SandboxProcess>(args);
+    ASSERT_TRUE(sandbox->ready()) << sandbox->first_line();
+  }
+
+  std::string service() const {
+    return "--base-url '" + sandbox->base_url() + "' --cacert '" + sandbox->ca_path() + "'";
+  }
+  static std::string env() { return std::string("PTMPL_TOKEN=") + kToken; }
+
+  /// Copies the samples that lint clean into `folder` of the scratch directory.
+  std::vector<std::string> copy_samples(const std::string& folder) {
+    fs::create_directories(dir.file(folder));
+    std::vector<std::string> copies;
+    for (const auto& path : json_files("samples")) {
+      if (path.find("broken") != std::string::npos) continue;
+      std::string copy = dir.file(folder + "/" + fs::path(path).filename().string());
+      fs::copy_file(source_path(path), copy);
+      copies.push_back(copy);
+    }
+    return copies;
+  }
+
+  /// Every template of the token's user, as the service holds it.
+  std::vector<api::RemoteTemplate> remote_templates() {
+    api::ClientOptions options;
+    options.base_url = sandbox->base_url();
+    options.token = kToken;
+    api::TransportOptions transport;
+    transport.cacert = sandbox->ca_path();
+    api::Client client(options, api::make_curl_transport(transport));
+    api::ListQuery query;
+    query.mine = true;
+    query.with_raw_json = true;
+    auto all = client.list_all(query);
+    EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error().message);
+    return all.ok() ? all.value() : std::vector<api::RemoteTemplate>{};
+  }
+
+  /// Writes `n` small generated template documents (distinct titles) into `folder`.
+  std::vector<std::string> generate(const std::string& folder, int n) {
+    fs::create_directories(dir.file(folder));
+    std::vector<std::string> paths;
+    for (int i = 1; i <= n; ++i) {
+      std::string path = dir.file(folder + "/t" + std::to_string(1000 + i) + ".json");
+      CliRun run = run_ptmpl("gen --stories 6 --depth 2 --seed " + std::to_string(i) + " -o '" + path + "'");
+      EXPECT_EQ(run.exit, 0) << run.err;
+      paths.push_back(path);
+    }
+    return paths;
+  }
+
+  /// Every file in `paths` is on the service exactly once, with the file's id and content.
+  void expect_on_service_once(const std::vector<std::string>& paths) {
+    auto remote = remote_templates();
+    EXPECT_EQ(remote.size(), paths.size());
+    std::map<std::string, int> titles;
+    for (const auto& t : remote) ++titles[t.title];
+    for (const auto& [title, n] : titles) EXPECT_EQ(n, 1) << title;
+    std::map<std::int64_t, const api::RemoteTemplate*> by_id;
+    for (const auto& t : remote) by_id[t.id] = &t;
+    for (const auto& path : paths) {
+      auto local = api::read_local_template(path, slurp(path));
+      ASSERT_TRUE(local.ok()) << path;
+      ASSERT_TRUE(local.value().id.has_value()) << path << " did not get its id back";
+      auto it = by_id.find(*local.value().id);
+      ASSERT_NE(it, by_id.end()) << path;
+      EXPECT_TRUE(api::same_content(local.value(), *it->second)) << path;
+      EXPECT_EQ(local.value().updated_at, it->second->updated_at) << path;
+    }
+  }
+};
+
+TEST_F(CliPushTest, EverySampleRoundTripsThroughTheServiceUnchanged) {
+  auto files = copy_samples("push");
+  std::map<std::string, std::string> before;
+  for (const auto& f : files) before[f] = slurp(f);
+  CliRun push = run_ptmpl("push '" + dir.file("push") + "' " + service(), env());
+  ASSERT_EQ(push.exit, 0) << push.err;
+  EXPECT_EQ(count_lines_with(push.out, ": created template "), static_cast<int>(files.size())) << push.out;
+  EXPECT_EQ(push.err, "ptmpl push: " + std::to_string(files.size()) + " templates: " + std::to_string(files.size()) +
+                          " created\n");
+
+  // Each file got its id and updated_at, stays canonical and lint-clean, and nothing else changed.
+  for (const auto& f : files) EXPECT_EQ(content_of(slurp(f)), content_of(before[f])) << f;
+  CliRun fmt = run_ptmpl("fmt --check '" + dir.file("push") + "'/*.json");
+  EXPECT_EQ(fmt.exit, 0) << fmt.out << fmt.err;
+  CliRun lint = run_ptmpl("lint '" + dir.file("push") + "'");
+  EXPECT_EQ(lint.exit, 0) << lint.out;
+
+  // Pulled back, each template holds exactly what the sample holds (the service's fields).
+  CliRun pull = run_ptmpl("pull --mine -o '" + dir.file("pulled") + "' " + service(), env());
+  ASSERT_EQ(pull.exit, 0) << pull.err;
+  for (const auto& f : files) {
+    std::string pushed = slurp(f);
+    auto local = api::read_local_template(f, pushed);
+    ASSERT_TRUE(local.ok());
+    std::string pulled_path;
+    for (const auto& entry : fs::directory_iterator(dir.file("pulled")))
+      if (entry.path().filename().string().starts_with(std::to_string(*local.value().id) + "-"))
+        pulled_path = entry.path().string();
+    ASSERT_FALSE(pulled_path.empty()) << f;
+    std::string pulled = slurp(pulled_path);
+    // The pulled document lacks only what the service does not store (template assignments).
+    json::Document doc = json::Document::parse(pushed);
+    json::Document back = json::Document::parse(pulled);
+    const json::Value& ours = *doc.root().find("project_template");
+    const json::Value& theirs = *back.root().find("project_template");
+    EXPECT_EQ(write_canonical(*theirs.find("raw_json"), Shape::StoryList),
+              write_canonical(*ours.find("raw_json"), Shape::StoryList))
+        << f;
+    for (const char* key : api::kStoredFields) {
+      if (ours.find(key) == nullptr) continue;
+      ASSERT_NE(theirs.find(key), nullptr) << f << " " << key;
+      // Numbers by value: the sandbox, like the service, answers budget as a decimal (31093.0).
+      std::string a = write_compact(*theirs.find(key), Shape::Unknown);
+      std::string b = write_compact(*ours.find(key), Shape::Unknown);
+      if (theirs.find(key)->is_number() && ours.find(key)->is_number())
+        EXPECT_EQ(std::stod(a), std::stod(b)) << f << " " << key;
+      else
+        EXPECT_EQ(a, b) << f << " " << key;
+    }
+    EXPECT_EQ(theirs.find("id")->text(), ours.find("id")->text());
+    EXPECT_EQ(theirs.find("updated_at")->text(), ours.find("updated_at")->text());
+  }
+
+  // A second push sends nothing and leaves the files as they are.
+  std::map<std::string, std::string> after;
+  for (const auto& f : files) after[f] = slurp(f);
+  CliRun again = run_ptmpl("push '" + dir.file("push") + "' " + service(), env());
+  ASSERT_EQ(again.exit, 0) << again.err;
+  EXPECT_EQ(count_lines_with(again.out, ": unchanged template "), static_cast<int>(files.size())) << again.out;
+  for (const auto& f : files) EXPECT_EQ(slurp(f), after[f]) << f;
+  expect_on_service_once(files);
+}
+
+TEST_F(CliPushTest, NothingIsPushedWhileAFileHasLintErrors) {
+  copy_samples("push");
+  fs::copy_file(source_path("samples/lint-demo-broken.json"), dir.file("push/lint-demo-broken.json"));
+  CliRun push = run_ptmpl("push '" + dir.file("push") + "' " + service(), env());
+  EXPECT_EQ(push.exit, 1);
+  EXPECT_EQ(push.out, "");
+  EXPECT_NE(push.err.find("lint-demo-broken.json:68:11: error: story has no title [title-missing]"), std::string::npos)
+      << push.err;
+  EXPECT_NE(push.err.find("ptmpl push: nothing pushed: fix the errors above first"), std::string::npos);
+  EXPECT_TRUE(remote_templates().empty());
+}
+
+TEST_F(CliPushTest, DocumentsThatCannotBePublishedAreRefusedBeforeAnythingIsSent) {
+  fs::create_directories(dir.file("bad"));
+  fs::copy_file(source_path("samples/website-launch.json"), dir.file("bad/a.json"));
+  fs::copy_file(source_path("samples/website-launch.json"), dir.file("bad/b.json"));
+  CliRun twins = run_ptmpl("push '" + dir.file("bad") + "' " + service(), env());
+  EXPECT_EQ(twins.exit, 2);
+  EXPECT_NE(twins.err.find("are both titled \"Website Launch – Marketing Site Redesign\" and have no id"),
+            std::string::npos)
+      << twins.err;
+
+  std::string list = dir.write("list.json", R"([{"title": "A", "story_type": "task"}])");
+  CliRun bare = run_ptmpl("push '" + list + "' " + service(), env());
+  EXPECT_EQ(bare.exit, 2);
+  EXPECT_NE(bare.err.find("list.json: not a template document"), std::string::npos) << bare.err;
+
+  CliRun no_token = run_ptmpl("push '" + dir.file("bad/a.json") + "' " + service(), "PTMPL_TOKEN=");
+  EXPECT_EQ(no_token.exit, 2);
+  EXPECT_EQ(no_token.err, "ptmpl push: PTMPL_TOKEN: the access token is empty\n");
+  EXPECT_TRUE(remote_templates().empty());
+}
+
+TEST_F(CliPushTest, ADryRunPrintsTheRequestsAndChangesNothing) {
+  auto files = copy_samples("push");
+  std::string before = slurp(files[0]);
+  CliRun dry = run_ptmpl("push --dry-run '" + files[0] + "' " + service(), env());
+  ASSERT_EQ(dry.exit, 0) << dry.err;
+  auto local = api::read_local_template(files[0], before);
+  ASSERT_TRUE(local.ok());
+  EXPECT_EQ(dry.out, files[0] + ": would create \"" + local.value().title + "\"\nPOST " + sandbox->base_url() +
+                         "/project_templates.json\nContent-Type: application/json\n\n" + local.value().body + "\n");
+  EXPECT_EQ(slurp(files[0]), before);
+  EXPECT_TRUE(remote_templates().empty());
+
+  ASSERT_EQ(run_ptmpl("push '" + files[0] + "' " + service(), env()).exit, 0);
+  std::string pushed = slurp(files[0]);
+  std::string edited = pushed;
+  edited.replace(edited.find("\"shared\": false"), 15, "\"shared\": true");
+  std::ofstream(files[0]) << edited;
+  CliRun update = run_ptmpl("push --dry-run '" + files[0] + "' " + service(), env());
+  ASSERT_EQ(update.exit, 0) << update.err;
+  auto id = api::read_local_template(files[0], pushed).value().id;
+  EXPECT_TRUE(update.out.starts_with(files[0] + ": would update template " + std::to_string(*id) + " \""))
+      << update.out;
+  EXPECT_NE(update.out.find("PUT " + sandbox->base_url() + "/project_templates/" + std::to_string(*id) + ".json\n"),
+            std::string::npos);
+  EXPECT_EQ(slurp(files[0]), edited);
+  EXPECT_NE(remote_templates().at(0).json.find("\"shared\":false"), std::string::npos);
+}
+
+TEST_F(CliPushTest, AChangeOnTheServiceIsNotOverwrittenWithoutForceAndIsSavedFirst) {
+  auto files = copy_samples("push");
+  const std::string mine = files[0];
+  ASSERT_EQ(run_ptmpl("push '" + mine + "' " + service(), env()).exit, 0);
+  std::int64_t id = *api::read_local_template(mine, slurp(mine)).value().id;
+
+  // Someone else pulls it, edits the description and pushes.
+  CliRun pull = run_ptmpl("pull " + std::to_string(id) + " -o '" + dir.file("theirs") + "' " + service(), env());
+  ASSERT_EQ(pull.exit, 0) << pull.err;
+  std::string theirs_path = pull.out.substr(0, pull.out.find('\n'));
+  std::string theirs = slurp(theirs_path);
+  theirs.replace(theirs.find("\"description\": \"") + 16, 0, "Edited elsewhere. ");
+  std::ofstream(theirs_path) << theirs;
+  CliRun their_push =
+      run_ptmpl("push '" + theirs_path + "' --backup-dir '" + dir.file("their-backups") + "' " + service(), env());
+  ASSERT_EQ(their_push.exit, 0) << their_push.err;
+  EXPECT_NE(their_push.out.find(": updated template " + std::to_string(id)), std::string::npos) << their_push.out;
+
+  // diff shows the difference, and says which way.
+  CliRun diff = run_ptmpl("diff '" + mine + "' " + service(), env());
+  EXPECT_EQ(diff.exit, 1) << diff.err;
+  EXPECT_NE(diff.out.find("template:\n  description: \"Edited elsewhere. "), std::string::npos) << diff.out;
+  EXPECT_NE(diff.out.find("+++ local:   " + mine + "\n"), std::string::npos) << diff.out;
+
+  // My edit of the old version is refused: exit 3, nothing sent, the file untouched.
+  std::string edited = slurp(mine);
+  edited.replace(edited.find("\"shared\": false"), 15, "\"shared\": true");
+  std::ofstream(mine) << edited;
+  const std::string backups = dir.file("backups");
+  CliRun conflict = run_ptmpl("push '" + mine + "' --backup-dir '" + backups + "' " + service(), env());
+  EXPECT_EQ(conflict.exit, 3);
+  EXPECT_NE(conflict.err.find(mine + ": conflict: template " + std::to_string(id)), std::string::npos) << conflict.err;
+  EXPECT_NE(conflict.err.find("changed on the service since this file was pulled"), std::string::npos);
+  EXPECT_EQ(slurp(mine), edited);
+  EXPECT_FALSE(fs::exists(backups));
+  std::string service_version = slurp(theirs_path);  // their push wrote the new updated_at back
+  EXPECT_EQ(remote_templates().at(0).updated_at,
+            api::read_local_template(theirs_path, service_version).value().updated_at);
+
+  // --force overwrites, after saving the service's version (the one with their edit).
+  CliRun force = run_ptmpl("push --force '" + mine + "' --backup-dir '" + backups + "' " + service(), env());
+  ASSERT_EQ(force.exit, 0) << force.err;
+  std::vector<std::string> saved;
+  for (const auto& entry : fs::directory_iterator(backups)) saved.push_back(entry.path().string());
+  ASSERT_EQ(saved.size(), 1u);
+  EXPECT_NE(force.out.find("(its previous version saved as " + saved[0] + ")"), std::string::npos) << force.out;
+  EXPECT_EQ(content_of(slurp(saved[0])), content_of(service_version));
+  EXPECT_EQ(slurp(saved[0]), service_version);  // the document pull would write
+  expect_on_service_once({mine});
+  CliRun same = run_ptmpl("diff '" + mine + "' " + service(), env());
+  EXPECT_EQ(same.exit, 0) << same.out;
+  EXPECT_EQ(same.out, mine + ": the same as template " + std::to_string(id) + " on the service\n");
+}
+
+TEST_F(CliPushTest, AFileWithoutIdUpdatesTheTemplateOfTheSameTitle) {
+  auto files = copy_samples("push");
+  std::string original = slurp(files[1]);
+  ASSERT_EQ(run_ptmpl("push '" + files[1] + "' " + service(), env()).exit, 0);
+  std::int64_t id = *api::read_local_template(files[1], slurp(files[1])).value().id;
+  std::string edited = original;  // no id: found by its title
+  edited.replace(edited.find("\"shared\": false"), 15, "\"shared\": true");
+  std::ofstream(files[1]) << edited;
+  const std::string backups = dir.file("backups");
+  CliRun push = run_ptmpl("push '" + files[1] + "' --backup-dir '" + backups + "' " + service(), env());
+  ASSERT_EQ(push.exit, 0) << push.err;
+  EXPECT_NE(push.out.find(": updated template " + std::to_string(id)), std::string::npos) << push.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(backups), fs::directory_iterator{}), 1);
+  expect_on_service_once({files[1]});
+}
+
+TEST_F(CliPushTest, ManyFilesWithInjectedFaultsArriveOnceEach) {
+  start_sandbox({"--fail-rate", "0.3", "--faults", "429,503,drop,drop-after", "--retry-after", "0", "--seed", "11"});
+  auto files = generate("many", 40);
+  CliRun push = run_ptmpl("push '" + dir.file("many") + "' --jobs 4 --attempts 20 --verbose " + service(), env());
+  ASSERT_EQ(push.exit, 0) << push.err.substr(push.err.size() > 4000 ? push.err.size() - 4000 : 0);
+  EXPECT_EQ(count_lines_with(push.out, ": created template "), 40) << push.out;
+  // The trace shows the faults, never the token.
+  EXPECT_NE(push.err.find("< HTTP 429"), std::string::npos);
+  EXPECT_NE(push.err.find("Bearer [REDACTED]"), std::string::npos);
+  EXPECT_EQ(push.err.find(kToken), std::string::npos);
+  EXPECT_EQ(push.out.find(kToken), std::string::npos);
+  // Output follows the order of the files whatever order they finished in.
+  std::size_t at = 0;
+  for (const auto& f : files) {
+    std::size_t found = push.out.find(f + ": ", at);
+    ASSERT_NE(found, std::string::npos) << f;
+    at = found + 1;
+  }
+  start_sandbox({});
+  expect_on_service_once(files);
+}
+
+TEST_F(CliPushTest, AProgressBarIsDrawnOnATerminal) {
+  generate("few", 3);
+  std::string out = run_ptmpl_on_terminal("push '" + dir.file("few") + "' " + service(), env());
+  EXPECT_NE(out.find("[..............................] 0/3"), std::string::npos) << out;
+  EXPECT_NE(out.find("\033[2K"), std::string::npos) << out;
+  EXPECT_EQ(count_lines_with(out, ": created template "), 3) << out;
+}
+
+TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEveryTemplateOnce) {
+  auto files = generate("200", 200);
+  const std::string log = dir.file("push.log");
+  auto push_in_background = [&](const std::string& args) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      std::string command = "cd '" PTMPL_SOURCE_DIR "' && " + env() + " exec '" PTMPL_BINARY "' push '" +
+                            dir.file("200") + "' " + args + " " + service() + " >'" + log + "' 2>&1";
+      ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  };
+  auto wait_for_lines = [&](int n) {
+    for (int i = 0; i < 3000 && count_lines_with(slurp(log), ": created template ") < n; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  };
+
+  // 1. The service is killed (-9) while the push runs: the push stops with exit 3.
+  pid_t push = push_in_background("--jobs 4 --attempts 2");
+  wait_for_lines(40);
+  sandbox->stop(SIGKILL);
+  int status = 0;
+  ::waitpid(push, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3) << slurp(log);
+  EXPECT_NE(slurp(log).find("not attempted: the service stopped answering"), std::string::npos);
+
+  // 2. Restarted on the same data; the push itself is killed (-9) this time.
+  start_sandbox({});
+  push = push_in_background("--jobs 4");
+  wait_for_lines(60);
+  ::kill(push, SIGKILL);
+  ::waitpid(push, &status, 0);
+  for (const auto& f : files) ASSERT_TRUE(api::read_local_template(f, slurp(f)).ok()) << f << " is damaged";
+
+  // 3. Pushed again to the end: exactly 200 templates, each once, each with its file's content.
+  CliRun again = run_ptmpl("push '" + dir.file("200") + "' --jobs 4 " + service(), env());
+  ASSERT_EQ(again.exit, 0) << again.err;
+  expect_on_service_once(files);
+}
+
+}  // namespace
+}  // namespace ptmpl::testing
