@@ -1,0 +1,136 @@
+// Pushing 1,000 template documents (20 stories each) to the sandbox over HTTPS on 127.0.0.1,
+// one at a time and with concurrent workers; then pushing them again, when every one is found
+// unchanged. Each run starts from an empty sandbox and fresh copies of the files (not timed).
+//
+//   build/release/tests/ptmpl_bench --benchmark_filter=Push
+// PTMPL_BENCH_PUSH_TEMPLATES sets another count.
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/generator.hpp"
+#include "libtemplate/publish.hpp"
+#include "libtemplate/sandbox.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kToken = "bench-token";
+
+std::size_t template_count() {
+  const char* n = std::getenv("PTMPL_BENCH_PUSH_TEMPLATES");
+  return n != nullptr ? std::strtoull(n, nullptr, 10) : 1'000;
+}
+
+const std::vector<std::string>& documents() {
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> out;
+    for (std::size_t i = 1; i <= template_count(); ++i) {
+      ptmpl::GenerateOptions options;
+      options.stories = 20;
+      options.depth = 2;
+      options.seed = i;
+      out.push_back(ptmpl::generate_template(options).value());
+    }
+    return out;
+  }();
+  return texts;
+}
+
+/// A sandbox serving an empty data directory, and the documents written afresh.
+class PushRun {
+ public:
+  explicit PushRun(const std::string& name) {
+    root_ = fs::temp_directory_path() / ("ptmpl-bench-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "files");
+    std::ofstream(root_ / "tokens") << kToken << " 1\n";
+    fs::permissions(root_ / "tokens", fs::perms::owner_read | fs::perms::owner_write);
+    ptmpl::SandboxOptions options;
+    options.data_dir = (root_ / "data").string();
+    options.tokens_file = (root_ / "tokens").string();
+    sandbox_ = std::move(ptmpl::Sandbox::start(options)).value();
+    serving_ = std::thread([this] { sandbox_->serve(); });
+    for (std::size_t i = 0; i < documents().size(); ++i) {
+      std::string path = (root_ / "files" / ("t" + std::to_string(10000 + i) + ".json")).string();
+      std::ofstream(path) << documents()[i];
+      locals_.push_back(ptmpl::api::read_local_template(path, documents()[i]).value());
+    }
+  }
+  ~PushRun() {
+    sandbox_->stop();
+    serving_.join();
+    fs::remove_all(root_);
+  }
+
+  /// Pushes every document with `jobs` workers; false if any failed.
+  bool push(unsigned jobs) {
+    ptmpl::api::PushOptions options;
+    options.jobs = jobs;
+    options.backup_dir = (root_ / "backups").string();
+    auto pacer = std::make_shared<ptmpl::api::Pacer>();
+    auto make = [&] {
+      ptmpl::api::ClientOptions client;
+      client.base_url = sandbox_->base_url();
+      client.token = kToken;
+      client.pacer = pacer;
+      ptmpl::api::TransportOptions transport;
+      transport.cacert = sandbox_->ca_path();
+      return std::make_unique<ptmpl::api::Client>(client, ptmpl::api::make_curl_transport(transport));
+    };
+    auto outcomes = ptmpl::api::push_templates(locals_, options, make);
+    for (const auto& o : outcomes)
+      if (o.action == ptmpl::api::PushAction::Failed) return false;
+    return true;
+  }
+
+  /// The documents as their files now are (with the ids push wrote back).
+  void reread() {
+    for (auto& local : locals_) {
+      std::ifstream in(local.path);
+      std::string text{std::istreambuf_iterator<char>(in), {}};
+      local = ptmpl::api::read_local_template(local.path, text).value();
+    }
+  }
+
+ private:
+  fs::path root_;
+  std::unique_ptr<ptmpl::Sandbox> sandbox_;
+  std::thread serving_;
+  std::vector<ptmpl::api::LocalTemplate> locals_;
+};
+
+// Creates every template: a title lookup and a POST each; the sandbox fsyncs every template
+// and push writes each id back into its file (atomically, fsync'ed).
+void BM_Push1000Create(benchmark::State& state) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto run = std::make_unique<PushRun>("create");
+    state.ResumeTiming();
+    if (!run->push(static_cast<unsigned>(state.range(0)))) state.SkipWithError("a push failed");
+    state.PauseTiming();
+    run.reset();
+    state.ResumeTiming();
+  }
+  state.counters["templates"] = static_cast<double>(template_count());
+}
+BENCHMARK(BM_Push1000Create)->Arg(1)->Arg(4)->Arg(8)->ArgName("jobs")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Pushes again what is already there: a GET with raw_json and a comparison each, nothing sent.
+void BM_Push1000Unchanged(benchmark::State& state) {
+  auto run = std::make_unique<PushRun>("unchanged");
+  if (!run->push(4)) state.SkipWithError("the first push failed");
+  run->reread();
+  for (auto _ : state)
+    if (!run->push(static_cast<unsigned>(state.range(0)))) state.SkipWithError("a push failed");
+  state.counters["templates"] = static_cast<double>(template_count());
+}
+BENCHMARK(BM_Push1000Unchanged)->Arg(1)->Arg(4)->Arg(8)->ArgName("jobs")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
