@@ -79,6 +79,13 @@ TEST_F(CliPublishTest, PullWritesLintCleanCanonicalDocuments) {
   EXPECT_EQ(run.out, out + "/2-office-move.json\n" + out + "/1-website-launch.json\n");  // updated_at:desc
   std::ifstream in(out + "/1-website-launch.json");
   std::string text((std::istreambuf_iterator<char>(in)), {});
+  // updated_at is the service's: the sandbox's clock when SetUp created the template.
+  const std::string stamp_key = "    \"updated_at\": \"";
+  auto stamp = text.find(stamp_key);
+  ASSERT_NE(stamp, std::string::npos) << text;
+  auto stamp_end = text.find("\",\n", stamp);
+  EXPECT_EQ(stamp_end - stamp - stamp_key.size(), 24u) << text;  // 2026-11-22T06:21:38.144Z
+  text.erase(stamp, stamp_end + 3 - stamp);
   EXPECT_EQ(text, R"({
   "project_template": {
     "id": 1,
