@@ -58,7 +58,7 @@ struct Harness {
   std::ostringstream trace;
   std::unique_ptr<Client> client;
 
-  explicit Harness(RetryPolicy retry = {}) {
+  explicit Harness(RetryPolicy retry = {}, std::shared_ptr<Pacer> pacer = nullptr) {
     auto fake = std::make_unique<FakeTransport>();
     transport = fake.get();
     ClientOptions options;
@@ -68,9 +68,39 @@ struct Harness {
     options.sleep = [this](milliseconds d) { waits.push_back(d); };
     options.jitter_seed = 42;
     options.trace = &trace;
+    options.pacer = std::move(pacer);
     client = std::make_unique<Client>(options, std::move(fake));
   }
 };
+
+TEST(ApiClient, APacerHoldsEveryoneWhoWaitsOnIt) {
+  Pacer pacer;
+  auto before = std::chrono::steady_clock::now();
+  pacer.wait();  // nothing held
+  EXPECT_LT(std::chrono::steady_clock::now() - before, milliseconds(250));
+  pacer.hold(milliseconds(300));
+  pacer.hold(milliseconds(10));  // a shorter hold does not shorten it
+  before = std::chrono::steady_clock::now();
+  pacer.wait();
+  EXPECT_GE(std::chrono::steady_clock::now() - before, milliseconds(300));
+}
+
+TEST(ApiClient, A429HoldsTheSharedPacerForItsRetryAfter) {
+  auto pacer = std::make_shared<Pacer>();
+  Harness busy({}, pacer);
+  busy.transport->script.push_back(reply(429, "", {{"Retry-After", "1"}}));
+  busy.transport->script.push_back(reply(200, one(7, "Launch")));
+  // The client's own sleep is a recorder here, so the only real wait is the pacer's: every
+  // client sharing it (each worker of `push --jobs`) waits the same second.
+  auto before = std::chrono::steady_clock::now();
+  ASSERT_TRUE(busy.client->get(7).ok());
+  EXPECT_GE(std::chrono::steady_clock::now() - before, milliseconds(1000));
+  ASSERT_EQ(busy.waits.size(), 1u);
+  EXPECT_GE(busy.waits[0], milliseconds(1000));
+  before = std::chrono::steady_clock::now();
+  pacer->wait();  // the hold is over
+  EXPECT_LT(std::chrono::steady_clock::now() - before, milliseconds(250));
+}
 
 TEST(ApiClient, SendsTheBearerTokenToTheBaseUrl) {
   Harness h;

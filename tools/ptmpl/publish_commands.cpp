@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -397,9 +398,16 @@ std::function<int()> setup_push(CLI::App& app) {
       std::cerr << "ptmpl push: " << paths.error().message << "\n";
       return int{kUsage};
     }
+    // A file named twice (itself and in its directory) is pushed once.
+    std::vector<std::string> unique_paths;
+    std::set<std::string> seen;
+    for (const auto& path : paths.value()) {
+      std::error_code ec;
+      if (seen.insert(std::filesystem::weakly_canonical(path, ec).string()).second) unique_paths.push_back(path);
+    }
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
-    LintRun lint = lint_files(paths.value(), settings);
+    LintRun lint = lint_files(unique_paths, settings);
     if (!lint.errors.empty()) {
       for (const auto& e : lint.errors) std::cerr << "ptmpl push: " << e << "\n";
       return int{kUsage};
@@ -409,7 +417,7 @@ std::function<int()> setup_push(CLI::App& app) {
       std::cerr << "ptmpl push: nothing pushed: fix the errors above first\n";
       return int{kFindings};
     }
-    auto locals = read_documents(paths.value());
+    auto locals = read_documents(unique_paths);
     if (!locals.ok()) {
       std::cerr << "ptmpl push: " << locals.error().message << "; nothing pushed\n";
       return int{kUsage};
