@@ -2,8 +2,9 @@
 # (scripts/setup.sh), build the release preset, and then run the demo or the tests.
 PTMPL := build/release/tools/ptmpl/ptmpl
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 
-.PHONY: all setup build demo test bench asan warnings clean
+.PHONY: all setup build demo test bench install asan warnings clean
 
 all: build
 
@@ -35,6 +36,10 @@ test: build
 
 bench: build
 	@build/release/tests/ptmpl_bench
+
+# ptmpl with its man page and bash completion, and the library as a CMake package (docs/packaging.md).
+install: build
+	@cmake --install build/release --prefix $(PREFIX)
 
 asan: setup
 	@cmake --preset asan >/dev/null

@@ -80,9 +80,10 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
       std::vector<std::string> found;
       fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
-        // Hidden directories (.git, push's .ptmpl-backups) hold no templates of the project.
-        if (it->path().filename().string().starts_with('.') && it->is_directory(ec)) {
-          it.disable_recursion_pending();
+        // Hidden files and directories (.ptmpl.json, .git, push's .ptmpl-backups) hold no
+        // templates of the project.
+        if (it->path().filename().string().starts_with('.')) {
+          if (it->is_directory(ec)) it.disable_recursion_pending();
           continue;
         }
         if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());

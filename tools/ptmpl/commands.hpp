@@ -27,6 +27,8 @@ std::function<int()> setup_lint(CLI::App& app);
 std::function<int()> setup_list(CLI::App& app);
 std::function<int()> setup_pull(CLI::App& app);
 std::function<int()> setup_push(CLI::App& app);
+/// The hidden `__reference` command; `app` must be a subcommand of the root.
+std::function<int()> setup_reference(CLI::App& app);
 std::function<int()> setup_rules(CLI::App& app);
 std::function<int()> setup_sandbox(CLI::App& app);
 std::function<int()> setup_schedule(CLI::App& app);

@@ -34,15 +34,20 @@ constexpr std::array kCommands = {
 
 int main(int argc, char** argv) {
   CLI::App app{"ptmpl: author, lint and preview project templates kept in git.", "ptmpl"};
-  app.set_version_flag("--version", "ptmpl 0.1.0");
+  app.set_version_flag("--version", "ptmpl " PTMPL_VERSION);
   app.require_subcommand(1);
-  app.footer("Example:\n  ptmpl lint samples/\n\nEach command has --help; the docs are in docs/commands/.");
   std::function<int()> run;
   for (const Command& command : kCommands) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
     auto handler = command.setup(*sub);
     sub->callback([&run, handler] { run = handler; });
   }
+  // Hidden (no group): writes the man page and the bash completion from the commands above.
+  CLI::App* reference = app.add_subcommand("__reference", "write the man page or the bash completion")->group("");
+  reference->callback([&run, handler = setup_reference(*reference)] { run = handler; });
+  // After the subcommands: CLI11 copies a parent's footer into each subcommand made after it,
+  // and a subcommand without a footer of its own (auth url) should not show this one.
+  app.footer("Example:\n  ptmpl lint samples/\n\nEach command has --help; the docs are in docs/commands/.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -38,8 +38,8 @@ class FileText {
   std::string_view view_;
 };
 
-/// Expands directories to the `*.json` files below them (recursively, sorted; hidden
-/// directories such as `.git` are skipped); files are kept as given. Fails on a path that does not exist.
+/// Expands directories to the `*.json` files below them (recursively, sorted; hidden files
+/// and directories such as `.ptmpl.json` and `.git` are skipped); files are kept as given. Fails on a path that does not exist.
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written
