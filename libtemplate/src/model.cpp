@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <limits>
 
 namespace ptmpl {
 
@@ -25,19 +26,29 @@ constexpr std::array<std::string_view, 16> kStoryKeys = {"story_type",
                                                          "dependencies",
                                                          "weight"};
 
+static_assert(kStoryKeys.size() == static_cast<std::size_t>(StoryKey::Weight) + 1 &&
+              kStoryKeys[static_cast<std::size_t>(StoryKey::SubStories)] == "sub_stories" &&
+              kStoryKeys[static_cast<std::size_t>(StoryKey::Weight)] == "weight");
+
 constexpr std::array<std::string_view, 11> kTemplateKeys = {"id",          "title",      "description", "shared",
                                                             "is_budgeted", "budget",     "currency",    "duration",
                                                             "item_count",  "updated_at", "raw_json"};
 
 constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
 
+// Blank, as title-missing and checklist-item-invalid count it (and the schema's "\\S").
+constexpr std::string_view kBlank = " \t\r\n\f\v";
+
 std::optional<std::string_view> string_of(const json::Value& v) {
   if (!v.is_string()) return std::nullopt;
   return v.text();
 }
 
-Dependency dependency_from_json(const json::Value& node, std::size_t index, json::Arena& arena) {
+// `valid`: the keys the schema requires (source_id, target_id, type) are written with valid
+// values, a lag is an integer if written, and no key is written twice.
+Dependency dependency_from_json(const json::Value& node, std::size_t index, json::Arena& arena, bool& valid) {
   Dependency dep;
+  bool lag_written = false;
   dep.node = node;
   dep.index = index;
   std::size_t unknown = 0;
@@ -50,11 +61,15 @@ Dependency dependency_from_json(const json::Value& node, std::size_t index, json
       dep.target_id = temp_id_from(v);
     else if (key == "type")
       dep.type = v.as_int64();
-    else if (key == "lag")
+    else if (key == "lag") {
       dep.lag = v.as_int64();
-    else
+      lag_written = true;
+    } else {
       ++unknown;
+    }
   }
+  valid = node.unique_keys() && dep.source_id && dep.target_id && dep.type && *dep.type >= 0 && *dep.type <= 3 &&
+          (dep.lag || !lag_written);
   if (unknown > 0) {
     std::span<json::Member> extra = arena.make_array<json::Member>(unknown);
     std::size_t k = 0;
@@ -117,70 +132,132 @@ class StoryReader {
   }
 
   // Reads every field of one story but its sub_stories, whose array (the last one written, if
-  // an array) it returns for the caller to read.
+  // an array) it returns for the caller to read. Marks the keys written and the irregular ones
+  // (Story::irregular_keys) as it goes: the values are in the cache now, and checks that
+  // would search the members later need not when nothing is marked.
   const json::Value* read(const json::Value& node, const std::string& path, Story& story) {
     const json::Value* children = nullptr;
     story.origin = {node, arena_.copy(path)};
     std::size_t unknown = 0;
+    std::uint16_t written = 0;
+    std::uint16_t irregular = 0;
     for (const json::Member& m : node.members()) {
       std::string_view key = m.key.text();
       const json::Value& v = m.value;
+      StoryKey k{};
+      bool regular = true;
       // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
       if (key == "story_type") {
+        k = StoryKey::StoryType;
         story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
+        regular = story.story_type.has_value();
       } else if (key == "title") {
+        k = StoryKey::Title;
         story.title = string_of(v);
+        regular = story.title && story.title->find_first_not_of(kBlank) != std::string_view::npos;
       } else if (key == "temp_id") {
+        k = StoryKey::TemporaryId;
         story.temp_id = temp_id_from(v);
+        regular = story.temp_id.has_value();
       } else if (key == "relative_start_date") {
+        k = StoryKey::RelativeStartDate;
         story.relative_start_date = v.as_int64();
+        regular = story.relative_start_date.has_value();
       } else if (key == "relative_due_date") {
+        k = StoryKey::RelativeDueDate;
         story.relative_due_date = v.as_int64();
+        regular = story.relative_due_date.has_value();
       } else if (key == "duration") {
+        k = StoryKey::Duration;
         story.duration = v.as_int64();
+        regular = story.duration && *story.duration >= 0;
       } else if (key == "billable") {
+        k = StoryKey::Billable;
         story.billable = v.as_bool();
+        regular = story.billable.has_value();
       } else if (key == "description") {
+        k = StoryKey::Description;
         story.description = string_of(v);
+        regular = story.description.has_value();
       } else if (key == "budget_estimate_in_cents") {
+        k = StoryKey::BudgetEstimateInCents;
         story.budget_estimate_in_cents = v.as_int64();
+        regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
       } else if (key == "time_estimate_in_minutes") {
+        k = StoryKey::TimeEstimateInMinutes;
         story.time_estimate_in_minutes = v.as_int64();
+        regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
+                  *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
       } else if (key == "sub_stories") {
+        k = StoryKey::SubStories;
         children = v.is_array() ? &v : nullptr;
+        regular = children != nullptr &&
+                  std::all_of(v.items().begin(), v.items().end(), [](const json::Value& s) { return s.is_object(); });
       } else if (key == "checklist") {
+        k = StoryKey::Checklist;
+        regular = v.is_array();
         if (v.is_array()) {
           std::size_t n = 0;
           for (const json::Value& item : v.items()) n += item.is_string() ? 1 : 0;
           std::span<std::string_view> items = arena_.make_array<std::string_view>(n);
-          std::size_t k = 0;
+          std::size_t i = 0;
           for (const json::Value& item : v.items())
-            if (item.is_string()) items[k++] = item.text();
+            if (item.is_string()) items[i++] = item.text();
           story.checklist = items;
+          regular = n == v.items().size() && std::all_of(items.begin(), items.end(), [](std::string_view item) {
+                      return item.find_first_not_of(kBlank) != std::string_view::npos;
+                    });
         }
       } else if (key == "tag_list") {
+        k = StoryKey::TagList;
         story.tag_list = string_of(v);
+        regular = story.tag_list.has_value();
       } else if (key == "assignments") {
+        k = StoryKey::Assignments;
+        regular = v.is_array();
         if (v.is_array()) {
           std::span<std::int64_t> ids = arena_.make_array<std::int64_t>(v.items().size());
-          std::size_t k = 0;
-          for (const json::Value& item : v.items())
-            if (const json::Value* id = item.find("assignee_id"); id != nullptr)
-              if (auto n = id->as_int64()) ids[k++] = *n;
-          story.assignments = ids.first(k);
+          std::size_t n = 0;
+          for (const json::Value& item : v.items()) {
+            const json::Value* id = item.find("assignee_id");
+            std::optional<std::int64_t> number = id != nullptr ? id->as_int64() : std::nullopt;
+            if (number) ids[n++] = *number;
+            // Anything but {"assignee_id": <int64>} alone is a finding of some rule.
+            regular = regular && number && item.members().size() == 1;
+          }
+          story.assignments = ids.first(n);
         }
       } else if (key == "dependencies") {
+        k = StoryKey::Dependencies;
+        regular = v.is_array();
         std::span<Dependency> deps = arena_.make_array<Dependency>(v.items().size());
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < v.items().size(); ++i)
-          if (v.items()[i].is_object()) deps[k++] = dependency_from_json(v.items()[i], i, arena_);
-        story.dependencies = deps.first(k);
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < v.items().size(); ++i) {
+          const json::Value& item = v.items()[i];
+          if (!item.is_object()) {
+            regular = false;
+            continue;
+          }
+          bool valid = false;
+          deps[n++] = dependency_from_json(item, i, arena_, valid);
+          regular = regular && valid;
+        }
+        story.dependencies = deps.first(n);
       } else if (key == "weight") {
+        k = StoryKey::Weight;
         story.weight = v.as_int64();
+        regular = story.weight.has_value();
       } else {
         ++unknown;
+        continue;
       }
+      const auto bit = static_cast<std::uint16_t>(1U << static_cast<unsigned>(k));
+      written |= bit;
+      if (!regular) irregular |= bit;
     }
+    // With a key written twice, the last value is the model's but every one is the file's.
+    story.written_keys = written;
+    story.irregular_keys = node.unique_keys() ? irregular : written;
     if (unknown > 0) {
       std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
       std::size_t k = 0;

@@ -57,6 +57,27 @@ struct Dependency {
   std::size_t index = 0;                ///< its index in the owning story's `dependencies`
 };
 
+/// The documented keys of a story, in canonical order (story_keys()): bit `k` of
+/// Story::written_keys and Story::irregular_keys stands for key `k`.
+enum class StoryKey : std::uint8_t {
+  StoryType,
+  Title,
+  TemporaryId,  // "temp_id" (named apart from the TempId type)
+  RelativeStartDate,
+  RelativeDueDate,
+  Duration,
+  Billable,
+  Description,
+  BudgetEstimateInCents,
+  TimeEstimateInMinutes,
+  SubStories,
+  Checklist,
+  TagList,
+  Assignments,
+  Dependencies,
+  Weight,
+};
+
 struct Story {
   std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
   std::optional<std::string_view> title;
@@ -76,6 +97,24 @@ struct Story {
   std::optional<std::int64_t> weight;
   std::span<const json::Member> extra;  ///< unknown keys, in order
   Origin origin;
+  /// The documented keys the story's object writes, whatever their values (a bit per StoryKey).
+  std::uint16_t written_keys = 0;
+  /// The written keys whose value is not exactly what the fields above hold and the schema
+  /// (schemas/raw_json.schema.json) describes: a value of another type or out of the schema's
+  /// bounds, a blank title, a story_type outside the enum, a list with an item the model
+  /// cannot hold as it stands (a story that is not an object, a checklist item that is not a
+  /// non-blank string, an assignment that is not exactly {"assignee_id": <int64>}, a dependency
+  /// that is not an object whose source_id, target_id and type are written and valid and whose
+  /// lag, if written, is an integer), a value below the nesting bound; and every written key
+  /// of an object that writes a key twice. A conservative mark, so that checks need to search
+  /// a story's members only for its irregular keys: a key that is not marked holds nothing the
+  /// fields above do not show. Both sets are filled by stories_from_json() and empty otherwise.
+  std::uint16_t irregular_keys = 0;
+
+  [[nodiscard]] bool writes(StoryKey key) const { return (written_keys >> static_cast<unsigned>(key) & 1U) != 0; }
+  [[nodiscard]] bool irregular(StoryKey key) const {
+    return (irregular_keys >> static_cast<unsigned>(key) & 1U) != 0;
+  }
 
   /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
   [[nodiscard]] std::string dependency_pointer(const Dependency& dependency) const {

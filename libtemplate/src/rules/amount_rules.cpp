@@ -20,6 +20,10 @@ namespace {
 
 constexpr std::array kEstimates = {Estimate::BudgetInCents, Estimate::TimeInMinutes};
 
+StoryKey story_key_of(Estimate estimate) {
+  return estimate == Estimate::BudgetInCents ? StoryKey::BudgetEstimateInCents : StoryKey::TimeEstimateInMinutes;
+}
+
 std::string_view unit_of(Estimate estimate) {
   return estimate == Estimate::BudgetInCents ? "cents" : "minutes";
 }
@@ -38,7 +42,7 @@ const std::optional<std::int64_t>& model_value(const Story& story, Estimate esti
 // The model answers for every other story without touching its members, which keeps the
 // rules cheap on large trees.
 const json::Value* too_large_for_model(const Story& story, Estimate estimate) {
-  if (model_value(story, estimate)) return nullptr;
+  if (model_value(story, estimate) || !story.irregular(story_key_of(estimate))) return nullptr;
   const json::Value* value = story.origin.node.find(key_of(estimate));
   return value != nullptr && value->is_integer_spelling() && !value->as_int64() ? value : nullptr;
 }

@@ -50,14 +50,14 @@ std::string key_pointer(const Story& story, std::string_view key) {
 
 // A key whose value the model left out because it has the wrong type: the `schema` rule
 // reports it, and the date rules do not guess around it.
-bool written_but_invalid(const Story& story, std::string_view key, bool in_model) {
-  return !in_model && story.origin.node.find(key) != nullptr;
+bool written_but_invalid(const Story& story, StoryKey key, bool in_model) {
+  return !in_model && story.writes(key);
 }
 
 bool any_date_invalid(const Story& story) {
-  return written_but_invalid(story, "relative_start_date", story.relative_start_date.has_value()) ||
-         written_but_invalid(story, "relative_due_date", story.relative_due_date.has_value()) ||
-         written_but_invalid(story, "duration", story.duration.has_value());
+  return written_but_invalid(story, StoryKey::RelativeStartDate, story.relative_start_date.has_value()) ||
+         written_but_invalid(story, StoryKey::RelativeDueDate, story.relative_due_date.has_value()) ||
+         written_but_invalid(story, StoryKey::Duration, story.duration.has_value());
 }
 
 // Reports at the value of `key` when the story writes it, else at the story itself.

@@ -155,7 +155,7 @@ std::string quoted_list(const std::vector<std::string_view>& items) {
 void check_title_missing_story(Context& context, const TemplateSource& source, const Story& story) {
   // The model holds a string title: only a blank one, or none, needs the tree.
   if (story.title && !is_blank(*story.title)) return;
-  const json::Value* title = story.origin.node.find("title");
+  const json::Value* title = story.writes(StoryKey::Title) ? story.origin.node.find("title") : nullptr;
   if (title == nullptr)
     context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
                    "story has no title");
@@ -165,7 +165,7 @@ void check_title_missing_story(Context& context, const TemplateSource& source, c
 }
 
 void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
-  if (story.story_type) return;  // the model holds only valid types
+  if (story.story_type || !story.writes(StoryKey::StoryType)) return;  // the model holds only valid types
   const json::Value* type = story.origin.node.find("story_type");
   if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
   std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
@@ -175,6 +175,7 @@ void check_story_type_invalid_story(Context& context, const TemplateSource& sour
 }
 
 void check_checklist_item_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.irregular(StoryKey::Checklist)) return;  // every item a non-blank string
   for_each_item(story, "checklist", story.checklist.has_value(), [&](const json::Value& item, auto pointer) {
     if (!item.is_string())
       context.report(
@@ -224,6 +225,7 @@ void check_tag_list_format_story(Context& context, const TemplateSource& source,
 }
 
 void check_assignment_invalid_story(Context& context, const TemplateSource& source, const Story& story) {
+  if (!story.irregular(StoryKey::Assignments)) return;  // every item {"assignee_id": <int64>}
   for_each_item(story, "assignments", story.assignments.has_value(), [&](const json::Value& item, auto pointer) {
     if (!item.is_object()) {
       context.report("assignment-invalid", Severity::Error, source, item, pointer(),
@@ -295,8 +297,8 @@ std::unique_ptr<StoryCheck> assignment_unknown_check() {
 void check_weight_not_milestone_story(Context& context, const TemplateSource& source, const Story& story) {
   if (!story.weight || story.effective_type() == StoryType::Milestone) return;
   // An invalid story_type is story-type-invalid's finding; the intended type is unknown.
-  const json::Value* type = story.origin.node.find("story_type");
-  if (type != nullptr && !story.story_type) return;
+  if (story.writes(StoryKey::StoryType) && !story.story_type) return;
+  const json::Value* type = story.writes(StoryKey::StoryType) ? story.origin.node.find("story_type") : nullptr;
   std::string is = type == nullptr ? "a task (no story_type)" : "a " + std::string(to_string(story.effective_type()));
   context.report("weight-not-milestone", Severity::Warning, source, *story.origin.node.find("weight"),
                  key_pointer(story, "weight"),

@@ -183,7 +183,8 @@ void check_unknown_field_story(Context& context, const TemplateSource& source, c
     for (const json::Member& m : dep.extra)
       report_unknown_in_stories(context, source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
   // Without the model's assignments, the key is missing or not an array: no items to read.
-  if (!story.assignments) return;
+  // A regular assignment is {"assignee_id": …} alone.
+  if (!story.assignments || !story.irregular(StoryKey::Assignments)) return;
   const json::Value* assignments = story.origin.node.find("assignments");
   if (assignments == nullptr) return;
   for (std::size_t i = 0; i < assignments->items().size(); ++i)

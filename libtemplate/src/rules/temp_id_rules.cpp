@@ -6,7 +6,7 @@ namespace ptmpl::rules {
 
 void check_temp_id_missing_story(Context& context, const TemplateSource& source, const Story& story) {
   // The model holds a valid temp_id; only without one can the key be missing.
-  if (story.temp_id || story.origin.node.find("temp_id") != nullptr) return;
+  if (story.temp_id || story.writes(StoryKey::TemporaryId)) return;
   std::string title = story.title ? " \"" + std::string(*story.title) + "\"" : "";
   if (!story.dependencies.empty()) {
     context.report("temp-id-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
