@@ -87,7 +87,7 @@ Dependency dependency_from_json(const json::Value& node, std::size_t index, json
 // the whole tree.
 class StoryReader {
  public:
-  explicit StoryReader(json::Arena& arena) : arena_(arena) {}
+  StoryReader(json::Arena& arena, bool mark_regular_keys) : arena_(arena), mark_regular_keys_(mark_regular_keys) {}
 
   std::span<const Story> list(const json::Value& top, std::string& path) {
     struct Level {
@@ -257,7 +257,7 @@ class StoryReader {
     }
     // With a key written twice, the last value is the model's but every one is the file's.
     story.written_keys = written;
-    story.irregular_keys = node.unique_keys() ? irregular : written;
+    story.irregular_keys = node.unique_keys() && mark_regular_keys_ ? irregular : written;
     if (unknown > 0) {
       std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
       std::size_t k = 0;
@@ -270,6 +270,7 @@ class StoryReader {
   }
 
   json::Arena& arena_;
+  bool mark_regular_keys_;
 };
 
 }  // namespace
@@ -314,9 +315,10 @@ std::span<const std::string_view> dependency_keys() {
   return kDependencyKeys;
 }
 
-std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix) {
+std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix,
+                                        bool mark_regular_keys) {
   std::string path(pointer_prefix);
-  return StoryReader(arena).list(list, path);
+  return StoryReader(arena, mark_regular_keys).list(list, path);
 }
 
 namespace {

@@ -125,7 +125,8 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer, 
     }
   }
   if (source.story_list != nullptr && options.build_model)
-    t.stories = stories_from_json(*source.story_list, document_->arena(), source.story_prefix);
+    t.stories =
+        stories_from_json(*source.story_list, document_->arena(), source.story_prefix, options.mark_regular_keys);
   templates_.push_back(std::move(source));
 }
 
@@ -146,7 +147,8 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
       source.story_list = file.shape_ == Shape::StoryList ? &root : root.find("stories");
       source.story_prefix = file.shape_ == Shape::StoryList ? "" : "/stories";
       if (options.build_model)
-        source.model.stories = stories_from_json(*source.story_list, file.document_->arena(), source.story_prefix);
+        source.model.stories = stories_from_json(*source.story_list, file.document_->arena(), source.story_prefix,
+                                                 options.mark_regular_keys);
       file.templates_.push_back(std::move(source));
       break;
     }

@@ -46,6 +46,9 @@ struct ReadOptions {
   /// Build the typed model of every story (lint needs it; `fmt`, which only rewrites the
   /// tree, does not). When false, `Template::stories` stay empty.
   bool build_model = true;
+  /// Let the model mark the keys whose values are regular, so that rules skip the tree for
+  /// them (Story::irregular_keys). Off only to check that the shortcut changes no finding.
+  bool mark_regular_keys = true;
 };
 
 /// A parsed file: its bytes, its tree and the templates it holds. Move-only; the templates

@@ -351,8 +351,9 @@ void check_dependency_violated(Context& context) {
       // descent, an invalid type or lag, a source_id that names another story.
       if (link.nesting != LinkNesting::Unrelated || !link.type) continue;
       const Dependency& dep = *link.dependency;
-      if (!dep.lag && dep.node.find("lag") != nullptr) continue;
       const Story& owner = graph.story(link.source);
+      // A regular dependency list holds no lag the model could not read.
+      if (!dep.lag && owner.irregular(StoryKey::Dependencies) && dep.node.find("lag") != nullptr) continue;
       // The model holds source_id when it is valid; only then is there nothing to look up.
       if (dep.source_id ? !owner.temp_id || canonical_temp_id(*dep.source_id) != canonical_temp_id(*owner.temp_id)
                         : dep.node.find("source_id") != nullptr)

@@ -242,6 +242,7 @@ std::unique_ptr<StoryCheck> dependency_duplicate_check() {
 }
 
 void check_dependency_type_invalid_story(Context& context, const TemplateSource& source, const Story& owner) {
+  if (!owner.irregular(StoryKey::Dependencies)) return;  // every type written and one of 0–3
   for_each_dependency(owner, [&](const Dependency& dependency) {
     if (dependency.type && *dependency.type >= 0 && *dependency.type <= 3) return;
     const json::Value* type = dependency.node.find("type");
@@ -277,6 +278,7 @@ void check_dependency_type_invalid_story(Context& context, const TemplateSource&
 }
 
 void check_dependency_lag_invalid_story(Context& context, const TemplateSource& source, const Story& owner) {
+  if (!owner.irregular(StoryKey::Dependencies)) return;  // every lag written is an int64
   for_each_dependency(owner, [&](const Dependency& dependency) {
     if (dependency.lag) return;
     const json::Value* lag = dependency.node.find("lag");

@@ -153,7 +153,9 @@ std::string quoted_list(const std::vector<std::string_view>& items) {
 }  // namespace
 
 void check_title_missing_story(Context& context, const TemplateSource& source, const Story& story) {
-  // The model holds a string title: only a blank one, or none, needs the tree.
+  // A written title that is not irregular is a non-blank string (the model checked it while
+  // reading, with the text in the cache); only a blank one, or none, needs the tree.
+  if (story.writes(StoryKey::Title) && !story.irregular(StoryKey::Title)) return;
   if (story.title && !is_blank(*story.title)) return;
   const json::Value* title = story.writes(StoryKey::Title) ? story.origin.node.find("title") : nullptr;
   if (title == nullptr)
