@@ -1,7 +1,13 @@
 // The real client (libcurl) against the real sandbox over HTTPS on 127.0.0.1.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -191,13 +197,125 @@ TEST_F(ApiSandboxTest, RefusesAServerItCannotVerify) {
   // Another sandbox's CA: same names, different authority.
   ScratchDir other("api-sandbox-other");
   SandboxProcess stranger({"--data-dir", other.file("data"), "--tokens-file", tokens});
-  ASSERT_TRUE(stranger.ready());
-  Client client = client_for(*s, nullptr, stranger.ca_path());
+  ASSERT_TRUE(stranger.ready()) << stranger.first_line();
+  ASSERT_NE(stranger.base_url(), s->base_url());
+  ASSERT_NE(stranger.ca_path(), s->ca_path());
+  // Each one is reachable and verifies with its own CA, so what fails below is the CA alone.
+  ASSERT_TRUE(client_for(*s).list({}).ok());
+  ASSERT_TRUE(client_for(stranger).list({}).ok());
+
+  for (int round = 0; round < 5; ++round) {
+    Client client = client_for(*s, nullptr, stranger.ca_path());
+    auto listed = client.list({});
+    ASSERT_FALSE(listed.ok());
+    const std::string& message = listed.error().message;
+    EXPECT_TRUE(message.starts_with("listing templates: no response: the server's certificate does not verify "
+                                    "against " +
+                                    stranger.ca_path() + ": "))
+        << message;
+    EXPECT_NE(message.find("(curl error "), std::string::npos) << message;
+    EXPECT_EQ(message.find("gave up"), std::string::npos) << message;  // not retried
+    EXPECT_FALSE(client.last_failure_unreachable()) << message;
+  }
+}
+
+/// A plain-HTTP listener on 127.0.0.1 that accepts connections, records the request line of
+/// each, and never answers.
+class SilentServer {
+ public:
+  SilentServer() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof address;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&address), size) != 0 || ::listen(fd_, 16) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) != 0)
+      return;
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] {
+      for (;;) {
+        int connection = ::accept(fd_, nullptr, nullptr);
+        if (connection < 0) return;
+        std::string head;
+        char buffer[4096];
+        while (head.find("\r\n") == std::string::npos) {
+          ssize_t n = ::recv(connection, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          head.append(buffer, static_cast<std::size_t>(n));
+        }
+        std::lock_guard lock(mutex_);
+        lines_.push_back(head.substr(0, head.find("\r\n")));
+        held_.push_back(connection);  // open and unanswered until the server goes
+      }
+    });
+  }
+  ~SilentServer() {
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    if (thread_.joinable()) thread_.join();
+    for (int c : held_) ::close(c);
+  }
+  SilentServer(const SilentServer&) = delete;
+  SilentServer& operator=(const SilentServer&) = delete;
+
+  [[nodiscard]] std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/api/v1"; }
+  /// The request lines so far, once there are `expected` of them (or after 5 s).
+  [[nodiscard]] std::vector<std::string> request_lines(std::size_t expected) const {
+    for (int i = 0; i < 500; ++i) {
+      {
+        std::lock_guard lock(mutex_);
+        if (lines_.size() >= expected) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::lock_guard lock(mutex_);
+    return lines_;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> lines_;
+  std::vector<int> held_;
+};
+
+TEST_F(ApiSandboxTest, TimesOutAServerThatNeverAnswersAndNeverRepeatsAPostBlindly) {
+  SilentServer silent;
+  ClientOptions options;
+  options.base_url = silent.base_url();
+  options.token = kToken;
+  options.retry.max_attempts = 3;
+  options.retry.base_delay = std::chrono::milliseconds(2);
+  options.retry.max_delay = std::chrono::milliseconds(5);
+  TransportOptions transport;
+  transport.timeout = std::chrono::milliseconds(300);
+  Client client(options, make_curl_transport(transport));
+
+  auto started = std::chrono::steady_clock::now();
   auto listed = client.list({});
   ASSERT_FALSE(listed.ok());
-  EXPECT_NE(listed.error().message.find("no response"), std::string::npos) << listed.error().message;
-  EXPECT_NE(listed.error().message.find("curl error 60"), std::string::npos) << listed.error().message;
-  EXPECT_EQ(listed.error().message.find("gave up"), std::string::npos);  // not retried
+  EXPECT_NE(listed.error().message.find("(curl error 28)"), std::string::npos) << listed.error().message;  // timeout
+  EXPECT_NE(listed.error().message.find("gave up after 3 attempts"), std::string::npos) << listed.error().message;
+  EXPECT_TRUE(client.last_failure_unreachable());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(silent.request_lines(3).size(), 3u);  // a GET is retried
+
+  // The POST times out: it may have been applied, so the title is looked up (which times out
+  // too) instead of sending it again.
+  auto created = client.create(R"({"project_template":{"title":"Silent"}})", "Silent");
+  ASSERT_FALSE(created.ok());
+  EXPECT_NE(created.error().message.find("then, looking the title up: "), std::string::npos)
+      << created.error().message;
+  auto lines = silent.request_lines(3 + 1 + 3);
+  ASSERT_EQ(lines.size(), 3u + 1u + 3u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(lines[3], "POST /api/v1/project_templates.json HTTP/1.1");
+  for (std::size_t i = 4; i < lines.size(); ++i)
+    EXPECT_TRUE(lines[i].starts_with("GET /api/v1/project_templates.json?page=1&per_page=200&mine=true&by_title=Silent"))
+        << lines[i];
+  for (const auto& line : lines) EXPECT_EQ(line.find(kToken), std::string::npos);
 }
 
 }  // namespace

@@ -132,7 +132,16 @@ TEST_F(CliPublishTest, ServiceErrorsExitWith3AndSetUpErrorsWith2) {
 
   CliRun no_url = run_ptmpl("list", env() + " PTMPL_BASE_URL=");
   EXPECT_EQ(no_url.exit, 2);
-  EXPECT_EQ(no_url.err, "ptmpl list: no service address: pass --base-url or set PTMPL_BASE_URL\n");
+  const std::string no_default =
+      "no service address: pass --base-url or set PTMPL_BASE_URL to the service's API root (ending in /api/v1); "
+      "there is no default\n";
+  EXPECT_EQ(no_url.err, "ptmpl list: " + no_default);
+  // The same for every command that talks to the service, before anything is read or sent.
+  for (const std::string command : {"pull --all", "push samples/website-launch.json", "diff samples/website-launch.json"}) {
+    CliRun run = run_ptmpl(command, env() + " PTMPL_BASE_URL=");
+    EXPECT_EQ(run.exit, 2) << command;
+    EXPECT_EQ(run.err, "ptmpl " + command.substr(0, command.find(' ')) + ": " + no_default) << command;
+  }
 
   std::string token_file = dir.write("token", std::string(kToken) + "\n");
   ::chmod(token_file.c_str(), 0644);

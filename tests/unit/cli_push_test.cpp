@@ -358,8 +358,22 @@ TEST_F(CliPushTest, AProgressBarIsDrawnOnATerminal) {
   generate("few", 3);
   std::string out = run_ptmpl_on_terminal("push '" + dir.file("few") + "' " + service(), env());
   EXPECT_NE(out.find("[..............................] 0/3"), std::string::npos) << out;
+  EXPECT_NE(out.find("[##########....................] 1/3"), std::string::npos) << out;
+  EXPECT_NE(out.find("[####################..........] 2/3"), std::string::npos) << out;
   EXPECT_NE(out.find("\033[2K"), std::string::npos) << out;
   EXPECT_EQ(count_lines_with(out, ": created template "), 3) << out;
+  // The last bar is erased: the run ends with the lines and the summary on a clean terminal.
+  EXPECT_LT(out.rfind("2/3"), out.rfind("\033[2K")) << out;
+  EXPECT_TRUE(out.ends_with("ptmpl push: 3 templates: 3 created\n")) << out;
+
+  // With --verbose the trace has the terminal to itself: no bar.
+  std::string verbose = run_ptmpl_on_terminal("push '" + dir.file("few") + "' --verbose " + service(), env());
+  EXPECT_EQ(count_lines_with(verbose, ": unchanged template "), 3) << verbose;
+  EXPECT_EQ(verbose.find("0/3"), std::string::npos) << verbose;
+  EXPECT_EQ(verbose.find("\033["), std::string::npos) << verbose;
+  // Not on a terminal: no bar and no escape sequences either.
+  CliRun piped = run_ptmpl("push '" + dir.file("few") + "' " + service(), env());
+  EXPECT_EQ(piped.err, "ptmpl push: 3 templates: 3 unchanged\n");
 }
 
 TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEveryTemplateOnce) {

@@ -110,6 +110,42 @@ TEST_F(SandboxTest, PlainHttpPrintsNoCa) {
   EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
 }
 
+TEST_F(SandboxTest, ServesAGivenCertificateAndPrintsItsCa) {
+  namespace fs = std::filesystem;
+  // A certificate made elsewhere: here, the set a first sandbox generated, moved out of its way.
+  {
+    auto generator = start();
+    ASSERT_TRUE(generator->ready());
+  }
+  fs::create_directories(dir.file("given"));
+  for (const char* name : {"ca.pem", "server.pem", "server.key"})
+    fs::rename(dir.file("data/tls/") + name, dir.file("given/") + name);
+  const std::string cert = dir.file("given/server.pem"), key = dir.file("given/server.key"),
+                    ca = dir.file("given/ca.pem");
+
+  SandboxProcess given({"--data-dir", dir.file("data2"), "--tokens-file", tokens, "--cert", cert, "--key", key,
+                        "--ca", ca});
+  ASSERT_TRUE(given.ready()) << given.first_line();
+  EXPECT_EQ(given.ca_path(), fs::absolute(ca).string());
+  EXPECT_FALSE(fs::exists(dir.file("data2/tls"))) << "generated a certificate although one was given";
+  Reply created = call(given, "POST", "/project_templates.json", create_body("Given"));
+  EXPECT_EQ(created.status, 200) << created.body;
+  EXPECT_EQ(given.stop(SIGTERM), 0);
+
+  // Without --ca, the certificate itself is what clients are told to trust.
+  SandboxProcess self_signed({"--data-dir", dir.file("data2"), "--tokens-file", tokens, "--cert", cert, "--key", key});
+  ASSERT_TRUE(self_signed.ready()) << self_signed.first_line();
+  EXPECT_EQ(self_signed.ca_path(), fs::absolute(cert).string());
+
+  const std::string sandbox = "sandbox --data-dir '" + dir.file("data3") + "' --tokens-file '" + tokens + "'";
+  CliRun half = run_ptmpl(sandbox + " --cert '" + cert + "'", "");
+  EXPECT_EQ(half.exit, 2);
+  EXPECT_EQ(half.err, "ptmpl sandbox: --cert and --key go together\n");
+  CliRun mismatched = run_ptmpl(sandbox + " --cert '" + ca + "' --key '" + key + "'", "");
+  EXPECT_EQ(mismatched.exit, 2);
+  EXPECT_EQ(mismatched.err, "ptmpl sandbox: " + ca + ", " + key + ": cannot load the certificate and key\n");
+}
+
 TEST_F(SandboxTest, CreatesShowsAndUpdatesTemplates) {
   auto s = start();
   const std::string raw = R"([{"title":"Kick-off","temp_id":1,"sub_stories":[{"title":"Agenda","temp_id":2}]}])";

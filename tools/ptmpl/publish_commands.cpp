@@ -54,7 +54,12 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
   std::string base_url = o.base_url;
   if (base_url.empty())
     if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base_url = env;
-  if (base_url.empty()) return Error{"no service address: pass --base-url or set PTMPL_BASE_URL"};
+  // The API reference names no public host for {base_url}, so there is no default to fall back
+  // on: guessing one would send the token to an address nobody chose (docs/design.md).
+  if (base_url.empty())
+    return Error{
+        "no service address: pass --base-url or set PTMPL_BASE_URL to the service's API root (ending in /api/v1); "
+        "there is no default"};
   if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
   auto token = api::load_token(o.token_file);
   if (!token.ok()) return token.error();

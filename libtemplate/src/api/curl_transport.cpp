@@ -1,5 +1,6 @@
 // The libcurl transport: verified HTTPS, timeouts, no redirects, no signals.
 #include <curl/curl.h>
+#include <openssl/x509.h>
 
 #include <mutex>
 
@@ -44,7 +45,6 @@ class CurlTransport final : public Transport {
   Result<HttpResponse> send(const HttpRequest& request) override {
     permanent_ = true;
     if (curl_ == nullptr) return Error{"cannot initialise libcurl"};
-    permanent_ = true;
     if (auto allowed = check_base_url(request.url); !allowed.ok()) return allowed.error();
     CURL* c = curl_;
     curl_easy_reset(c);
@@ -79,11 +79,25 @@ class CurlTransport final : public Transport {
     }
     CURLcode code = curl_easy_perform(c);
     curl_slist_free_all(headers);
-    permanent_ = code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE ||
-                 code == CURLE_SSL_CERTPROBLEM || code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
-    if (code != CURLE_OK)
-      return Error{std::string(error[0] != '\0' ? error : curl_easy_strerror(code)) + " (curl error " +
-                   std::to_string(static_cast<int>(code)) + ")"};
+    if (code != CURLE_OK) {
+      // A certificate that does not verify is curl error 60, but libcurl may report it as 35 (a
+      // generic TLS failure), depending on what OpenSSL's error queue holds; the verification
+      // result itself tells, so that neither is retried.
+      long verify = X509_V_OK;
+      curl_easy_getinfo(c, CURLINFO_SSL_VERIFYRESULT, &verify);
+      bool unverified = code == CURLE_PEER_FAILED_VERIFICATION ||
+                        (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK);
+      permanent_ = unverified || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CERTPROBLEM ||
+                   code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
+      std::string detail = error[0] != '\0' ? error : curl_easy_strerror(code);
+      if (unverified)
+        detail = "the server's certificate does not verify against " +
+                 (options_.cacert.empty() ? std::string("the system's CAs") : options_.cacert) + ": " +
+                 (verify > X509_V_OK ? std::string(X509_verify_cert_error_string(verify)) : detail);
+      std::string message = detail + " (curl error " + std::to_string(static_cast<int>(code)) + ")";
+      return Error{message};
+    }
+    permanent_ = false;
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     response.status = static_cast<int>(status);

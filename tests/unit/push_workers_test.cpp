@@ -1,0 +1,195 @@
+// push_templates without sockets: a scripted in-memory service behind the Transport interface,
+// shared by the workers, records what each worker sent and when.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/publish.hpp"
+#include "sandbox_process.hpp"
+
+namespace ptmpl::testing {
+namespace {
+
+using namespace ptmpl::api;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+/// The templates endpoints, in memory: title lookups (`mine=true&by_title=`) and creates, each
+/// taking `latency`. Answers 429 with Retry-After to the creates named in `busy_titles`, once
+/// each. Thread-safe: every worker's transport sends to it.
+class MemoryService {
+ public:
+  milliseconds latency{20};
+  std::vector<std::string> busy_titles;
+
+  struct Sent {
+    std::string method;
+    Clock::time_point at;
+    int status = 0;
+  };
+
+  HttpResponse handle(const HttpRequest& request) {
+    Clock::time_point at = Clock::now();
+    {
+      std::lock_guard lock(mutex_);
+      max_in_flight_ = std::max(max_in_flight_, ++in_flight_);
+    }
+    std::this_thread::sleep_for(latency);
+    HttpResponse response = answer(request);
+    std::lock_guard lock(mutex_);
+    --in_flight_;
+    sent_.push_back({request.method, at, response.status});
+    return response;
+  }
+
+  [[nodiscard]] int max_in_flight() const {
+    std::lock_guard lock(mutex_);
+    return max_in_flight_;
+  }
+  [[nodiscard]] std::vector<Sent> sent() const {
+    std::lock_guard lock(mutex_);
+    return sent_;
+  }
+  [[nodiscard]] std::map<std::string, int> created() const {
+    std::lock_guard lock(mutex_);
+    return created_;
+  }
+
+ private:
+  static std::string envelope(const std::vector<std::pair<int, std::string>>& templates) {
+    std::string results, map;
+    for (const auto& [id, title] : templates) {
+      std::string sid = std::to_string(id);
+      results += (results.empty() ? "" : ",") + std::string(R"({"key":"project_templates","id":")") + sid + "\"}";
+      map += (map.empty() ? "" : ",") + std::string("\"") + sid + R"(":{"id":)" + sid + R"(,"title":")" + title +
+             R"(","updated_at":"2026-01-01T00:00:00.000Z","raw_json":"[]"})";
+    }
+    return R"({"count":)" + std::to_string(templates.size()) + R"(,"results":[)" + results +
+           R"(],"project_templates":{)" + map + "}}";
+  }
+
+  HttpResponse answer(const HttpRequest& request) {
+    HttpResponse response;
+    response.status = 200;
+    std::lock_guard lock(mutex_);
+    if (request.method == "GET") {  // a title lookup: nothing is there before this run
+      std::vector<std::pair<int, std::string>> found;
+      for (const auto& [title, id] : ids_)
+        if (request.url.find("by_title=" + url_encode(title) + "&") != std::string::npos ||
+            request.url.ends_with("by_title=" + url_encode(title)))
+          found.emplace_back(id, title);
+      response.body = envelope(found);
+      return response;
+    }
+    auto title_at = request.body.find(R"("title":")");
+    std::string title = request.body.substr(title_at + 9, request.body.find('"', title_at + 9) - title_at - 9);
+    auto busy = std::find(busy_titles.begin(), busy_titles.end(), title);
+    if (busy != busy_titles.end()) {
+      busy_titles.erase(busy);
+      response.status = 429;
+      response.headers = {{"Retry-After", "1"}};
+      response.body = R"({"errors":[{"type":"system","message":"too many requests"}]})";
+      return response;
+    }
+    ++created_[title];
+    ids_[title] = next_id_;
+    response.body = envelope({{next_id_++, title}});
+    return response;
+  }
+
+  mutable std::mutex mutex_;
+  int in_flight_ = 0;
+  int max_in_flight_ = 0;
+  int next_id_ = 1;
+  std::vector<Sent> sent_;
+  std::map<std::string, int> created_;
+  std::map<std::string, int> ids_;
+};
+
+class MemoryTransport final : public Transport {
+ public:
+  explicit MemoryTransport(MemoryService& service) : service_(service) {}
+  Result<HttpResponse> send(const HttpRequest& request) override { return service_.handle(request); }
+
+ private:
+  MemoryService& service_;
+};
+
+class PushWorkersTest : public ::testing::Test {
+ protected:
+  ScratchDir dir{"push-workers"};
+  MemoryService service;
+
+  std::vector<LocalTemplate> documents(int n) {
+    std::vector<LocalTemplate> locals;
+    for (int i = 0; i < n; ++i) {
+      std::string text = R"({"project_template": {"title": "T)" + std::to_string(i) + R"(", "raw_json": []}})" "\n";
+      auto local = read_local_template(dir.write("t" + std::to_string(i) + ".json", text), text);
+      EXPECT_TRUE(local.ok());
+      locals.push_back(std::move(local).value());
+    }
+    return locals;
+  }
+
+  std::vector<PushOutcome> push(const std::vector<LocalTemplate>& locals, unsigned jobs) {
+    PushOptions options;
+    options.jobs = jobs;
+    options.backup_dir = dir.file("backups");
+    auto pacer = std::make_shared<Pacer>();
+    auto make = [&] {
+      ClientOptions client;
+      client.base_url = "https://templates.example/api/v1";
+      client.token = "workers-token";
+      client.pacer = pacer;
+      client.jitter_seed = 5;
+      client.retry.base_delay = milliseconds(1);
+      return std::make_unique<Client>(client, std::make_unique<MemoryTransport>(service));
+    };
+    return push_templates(locals, options, make);
+  }
+};
+
+TEST_F(PushWorkersTest, AtMostJobsRequestsAreInFlightAndEachTemplateIsCreatedOnce) {
+  auto locals = documents(24);
+  auto outcomes = push(locals, 3);
+  EXPECT_EQ(service.max_in_flight(), 3);  // the bound is reached, never passed
+  ASSERT_EQ(outcomes.size(), locals.size());
+  for (const auto& o : outcomes) EXPECT_EQ(o.action, PushAction::Created) << o.message;
+  auto created = service.created();
+  EXPECT_EQ(created.size(), locals.size());
+  for (const auto& [title, n] : created) EXPECT_EQ(n, 1) << title;
+}
+
+TEST_F(PushWorkersTest, OneJobSendsOneRequestAtATime) {
+  service.latency = milliseconds(5);
+  auto outcomes = push(documents(6), 1);
+  for (const auto& o : outcomes) EXPECT_EQ(o.action, PushAction::Created) << o.message;
+  EXPECT_EQ(service.max_in_flight(), 1);
+  EXPECT_EQ(service.sent().size(), 12u);  // a title lookup and a create each
+}
+
+TEST_F(PushWorkersTest, A429SeenByOneWorkerHoldsEveryWorkerForItsRetryAfter) {
+  auto locals = documents(12);
+  service.busy_titles = {"T0"};  // the very first create is told to wait a second
+  auto outcomes = push(locals, 4);
+  for (const auto& o : outcomes) EXPECT_EQ(o.action, PushAction::Created) << o.message;
+  auto sent = service.sent();
+  auto refused = std::find_if(sent.begin(), sent.end(), [](const auto& s) { return s.status == 429; });
+  ASSERT_NE(refused, sent.end());
+  // Requests already under way when the 429 came may finish; none starts in the second after.
+  const Clock::time_point answered = refused->at + service.latency;
+  int started_during_hold = 0;
+  for (const auto& s : sent)
+    if (s.at > answered + milliseconds(50) && s.at < answered + milliseconds(950)) ++started_during_hold;
+  EXPECT_EQ(started_during_hold, 0);
+  EXPECT_EQ(service.created().size(), locals.size());
+  EXPECT_EQ(service.created().at("T0"), 1);
+}
+
+}  // namespace
+}  // namespace ptmpl::testing
