@@ -1,10 +1,9 @@
 // JSON text in the canonical layout (JsonEmitter's and write_canonical's: two spaces per level,
 // `"key": value`, empty containers as `[]`), for the converters' large outputs: it writes into
 // the string's own buffer through a pointer instead of appending piece by piece, and takes
-// keys as they are. Private to the converters.
+// keys as literals, copied as they are. Private to the converters.
 #pragma once
 
-#include <cassert>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -23,25 +22,40 @@ class JsonWriter {
   void end_object() { close('}'); }
   void begin_array() { open('['); }
   void end_array() { close(']'); }
-  /// `name` is written as it is: it must need no escaping (the converters' keys are literals).
-  void key(std::string_view name);
+  /// `"name": `. `name` is a literal that needs no escaping (its length is known here, so
+  /// copying it is a move or two, not a call).
+  template <std::size_t N>
+  void key(const char (&name)[N]);
   void string(std::string_view text);
   void integer(std::int64_t n);
   void boolean(bool b) { literal(b ? "true" : "false"); }
   /// A number given as valid JSON number text.
   void number(std::string_view spelling) { literal(spelling); }
-  void member(std::string_view name, std::string_view text) { key(name), string(text); }
-  void member(std::string_view name, std::int64_t n) { key(name), integer(n); }
+  template <std::size_t N>
+  void member(const char (&name)[N], std::string_view text) {
+    key(name);
+    string(text);
+  }
+  template <std::size_t N>
+  void member(const char (&name)[N], std::int64_t n) {
+    key(name);
+    integer(n);
+  }
 
   /// The text, with its final newline; the writer is left empty.
   [[nodiscard]] std::string finish();
 
  private:
-  // Room for `n` more bytes at `at_`.
+  // Indentation is written 16 spaces at a time, so up to 15 bytes past the line's end (made
+  // room for, and written over next).
+  static constexpr std::size_t kIndentStep = 16;
+
+  // Room for a new line and `n` more bytes at `at_`.
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+    if (static_cast<std::size_t>(end_ - at_) < 1 + depth() * 2 + kIndentStep + n) grow(1 + depth() * 2 + kIndentStep + n);
   }
   void grow(std::size_t n);
+  [[nodiscard]] std::size_t depth() const { return has_items_.size(); }
   void put(char c) { *at_++ = c; }
   void put(std::string_view s) {
     if (s.empty()) return;  // an empty view's data may be null, which memcpy must not get
@@ -49,19 +63,39 @@ class JsonWriter {
     at_ += s.size();
   }
   void newline() {
-    put('\n');
-    std::memset(at_, ' ', has_items_.size() * 2);
-    at_ += has_items_.size() * 2;
+    *at_ = '\n';
+    const std::size_t indent = depth() * 2;
+    for (std::size_t i = 0; i < indent; i += kIndentStep) std::memcpy(at_ + 1 + i, "                ", kIndentStep);
+    at_ += 1 + indent;
   }
-  // What comes before a value: nothing after a key, else a comma when the container has
-  // items, and a new line. Room for `n` bytes of value after it is made too.
-  void before_value(std::size_t n);
+  // A comma when the container has items, and a new line.
+  void next_item() {
+    if (has_items_.back()) put(',');
+    has_items_.back() = true;
+    newline();
+  }
+  // What comes before a value: nothing after a key or at the root, else next_item(). Room
+  // for `n` bytes of value after it is made too.
+  void before_value(std::size_t n) {
+    reserve(n);
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!has_items_.empty()) next_item();
+  }
   void open(char bracket) {
     before_value(1);
     put(bracket);
     has_items_.push_back(false);
   }
-  void close(char bracket);
+  void close(char bracket) {
+    const bool had_items = has_items_.back();
+    has_items_.pop_back();
+    reserve(1);
+    if (had_items) newline();
+    put(bracket);
+  }
   void literal(std::string_view text) {
     before_value(text.size());
     put(text);
@@ -71,40 +105,20 @@ class JsonWriter {
   std::string text_;
   char* at_ = nullptr;   // the next byte to write, in text_
   char* end_ = nullptr;  // the end of text_'s room
-  std::vector<bool> has_items_;  // per open container: something written in it yet
+  std::vector<char> has_items_;  // per open container: something written in it yet
   bool after_key_ = false;
 };
 
-inline void JsonWriter::before_value(std::size_t n) {
-  if (after_key_) {
-    after_key_ = false;
-    reserve(n);
-    return;
-  }
-  reserve(2 + has_items_.size() * 2 + n);
-  if (has_items_.empty()) return;  // the root
-  if (has_items_.back()) put(',');
-  has_items_.back() = true;
-  newline();
-}
-
-inline void JsonWriter::key(std::string_view name) {
-  reserve(2 + has_items_.size() * 2 + name.size() + 4);
-  if (has_items_.back()) put(',');
-  has_items_.back() = true;
-  newline();
+template <std::size_t N>
+void JsonWriter::key(const char (&name)[N]) {
+  reserve(N + 4);
+  next_item();
   put('"');
-  put(name);
-  put("\": ");
+  std::memcpy(at_, name, N - 1);
+  at_ += N - 1;
+  std::memcpy(at_, "\": ", 3);
+  at_ += 3;
   after_key_ = true;
-}
-
-inline void JsonWriter::close(char bracket) {
-  const bool had_items = has_items_.back();
-  has_items_.pop_back();
-  reserve(2 + has_items_.size() * 2);
-  if (had_items) newline();
-  put(bracket);
 }
 
 inline void JsonWriter::integer(std::int64_t n) {
@@ -114,8 +128,7 @@ inline void JsonWriter::integer(std::int64_t n) {
 
 inline void JsonWriter::string(std::string_view text) {
   for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || c == '"' || c == '\\') {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
       quoted_escaped(text);
       return;
     }

@@ -216,13 +216,16 @@ class FirstChildren {
       if (key == every) {
         repeated->push_back(child);
       } else if (texts_[i] == nullptr) {  // the first one, as pugixml's child() finds it
-        nodes_[i] = child;
+        nodes_[i].emplace(child);
         texts_[i] = element_text(child);
       }
     }
   }
 
-  [[nodiscard]] pugi::xml_node node(Key k) const { return nodes_[static_cast<std::size_t>(k)]; }
+  /// The element; a null node when there is none.
+  [[nodiscard]] pugi::xml_node node(Key k) const {
+    return nodes_[static_cast<std::size_t>(k)].value_or(pugi::xml_node());
+  }
   /// The element's text; "" when there is no such element.
   [[nodiscard]] const char* text(Key k) const {
     const char* text = texts_[static_cast<std::size_t>(k)];
@@ -233,7 +236,8 @@ class FirstChildren {
   [[nodiscard]] bool flag(Key k) const { return integer(k).value_or(0) == 1; }
 
  private:
-  std::array<pugi::xml_node, ElementNames<Key>::kCount> nodes_{};
+  // Optional: an xml_node is built by a call into pugixml, one per name on every element read.
+  std::array<std::optional<pugi::xml_node>, ElementNames<Key>::kCount> nodes_{};
   std::array<const char*, ElementNames<Key>::kCount> texts_{};
 };
 
@@ -497,7 +501,16 @@ void Reader::read_project() {
 }
 
 void Reader::read_tasks() {
-  for (pugi::xml_node node : project_.child("Tasks").children("Task")) read_task(node);
+  const pugi::xml_node tasks = project_.child("Tasks");
+  // A task is a few hundred bytes here: growing the list as it fills costs more than making
+  // room at once. Counting the tasks would visit each one more (a cache miss each); the last
+  // task's ID, its row number, says how many there are. Only a guess: the list grows past it,
+  // and a file's bytes bound it.
+  const std::int64_t last_id = to_int(element_text(tasks.last_child().child("ID"))).value_or(0);
+  const auto room = std::clamp<std::int64_t>(last_id + 1, 0, static_cast<std::int64_t>(text_.size() / 128));
+  tasks_.reserve(static_cast<std::size_t>(room));
+  links_.reserve(static_cast<std::size_t>(room));
+  for (pugi::xml_node node : tasks.children("Task")) read_task(node);
 }
 
 void Reader::read_task(pugi::xml_node node) {
@@ -890,6 +903,8 @@ std::string Reader::write_document() {
     open.pop_back();
   };
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    // Titles point into the XML text, long out of the cache by now: fetched a few stories ahead.
+    if (i + 8 < tasks_.size()) __builtin_prefetch(tasks_[i + 8].title.data());
     while (!open.empty() && open.back() != tasks_[i].parent) close_story();
     write_story_head(json, i);
     open.push_back(i);
