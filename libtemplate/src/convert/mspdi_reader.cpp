@@ -338,12 +338,7 @@ struct LinkIn {
 struct Task {
   std::int64_t uid = 0;
   std::string_view title;  // into the XML document, or into Reader::names_
-  pugi::xml_node node;
-  // The elements later findings point at (the task's other children are read at once).
-  pugi::xml_node start_node;
-  pugi::xml_node finish_node;
-  pugi::xml_node level_node;
-  pugi::xml_node cost_node;
+  pugi::xml_node node;  // its children are read at once; later findings look up the one they name
   std::int64_t level = 1;
   bool milestone = false;
   bool has_children = false;
@@ -354,8 +349,6 @@ struct Task {
   std::optional<std::int64_t> cost_cents;
   std::optional<std::int64_t> work_minutes;
   std::string_view notes;  // into the XML document
-  std::size_t first_link = 0;  // the task's links: Reader::links_[first_link, first_link + link_count)
-  std::size_t link_count = 0;
   std::vector<std::int64_t> resources;
   double duration_days = 0;  // for percentage lags
   // Start and Finish, read with the rest of the task while its nodes are in the cache.
@@ -425,9 +418,8 @@ class Reader {
   void place_tasks();
   [[nodiscard]] Status nest_tasks();
   std::string write_document();
-  [[nodiscard]] std::span<LinkIn> links_of(const Task& task) {
-    return std::span<LinkIn>(links_).subspan(task.first_link, task.link_count);
-  }
+  // The task a link leads into (for messages: it is looked up).
+  [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
   void write_story_head(detail::JsonWriter& json, std::size_t index);
   void write_story_tail(detail::JsonWriter& json, std::size_t index, std::span<const std::size_t> successors);
 
@@ -440,6 +432,8 @@ class Reader {
 
   double minutes_per_day_ = 480;
   std::optional<DateTime> project_start_;
+  std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
+  std::optional<Date> last_date_;
   mspdi::WorkCalendar calendar_;
   std::vector<Task> tasks_;
   std::vector<LinkIn> links_;                  // every task's, in the order of the tasks
@@ -606,7 +600,6 @@ void Reader::read_task(pugi::xml_node node) {
       report("mspdi-work-overflow", f.node(Field::Work), task_name(task) + " has more work than a time estimate holds");
   }
 
-  task.first_link = links_.size();
   for (pugi::xml_node link : link_elements_) {
     const FirstChildren<LinkField> l(link, kLinkFields);
     LinkIn in;
@@ -634,13 +627,13 @@ void Reader::read_task(pugi::xml_node node) {
     in.lag_format = l.integer(LinkField::LagFormat).value_or(7);
     links_.push_back(in);
   }
-  task.link_count = links_.size() - task.first_link;
   task.start_at = mspdi::parse_datetime(start_text);
   task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
-  task.start_node = f.node(Field::Start);
-  task.finish_node = f.node(Field::Finish);
-  task.level_node = f.node(Field::OutlineLevel);
-  task.cost_node = f.node(Field::Cost);
+  for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
+    if (!d) continue;
+    first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
+    last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
+  }
   by_uid_.insert(task.uid, tasks_.size());
   tasks_.push_back(std::move(task));
 }
@@ -674,17 +667,8 @@ void Reader::read_assignments() {
 
 // Start and Finish → working-day offsets; lags → working days.
 void Reader::place_tasks() {
-  std::optional<Date> first;
-  std::optional<Date> last;
-  auto widen = [&](const std::optional<DateTime>& d) {
-    if (!d) return;
-    first = first ? std::min(*first, d->date) : d->date;
-    last = last ? std::max(*last, d->date) : d->date;
-  };
-  for (const Task& task : tasks_) {
-    widen(task.start_at);
-    widen(task.finish_at);
-  }
+  const std::optional<Date>& first = first_date_;
+  const std::optional<Date>& last = last_date_;
   const Date start = project_start_ ? project_start_->date : first.value_or(Date{});
   // Day 0: the project start, moved to the next working day when it is not one (or when the
   // project starts after the end of its first day's working time).
@@ -706,7 +690,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule day = calendar_.day(s->date);
     const bool after_hours = !day.working || s->minute >= day.end;
     if (!day.working)
-      report("mspdi-off-calendar", task.start_node,
+      report("mspdi-off-calendar", task.node.child("Start"),
              task_name(task) + " starts on " + format_date(s->date) +
                  ", not a working day of the project calendar; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
@@ -719,7 +703,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("mspdi-off-calendar", task.finish_node,
+      report("mspdi-off-calendar", task.node.child("Finish"),
              task_name(task) + " finishes on " + format_date(f->date) +
                  ", not a working day of the project calendar; it finishes on the previous working day");
     std::int64_t due = before_hours
@@ -733,29 +717,27 @@ void Reader::place_tasks() {
   }
 
   // Lags in working days (percentages against the predecessor's duration).
-  for (const Task& task : tasks_) {
-    for (LinkIn& link : links_of(task)) {
-      const double tenths = link.lag_tenths;
-      const int format = base_format(link.lag_format);
-      double days = tenths / 10 / minutes_per_day_;
-      if (is_percent(format)) {
-        const std::size_t predecessor = by_uid_.find(link.predecessor);
-        const double pct = tenths / 10;
-        days = predecessor == kNone ? 0 : pct / 100 * tasks_[predecessor].duration_days;
-      } else if (is_elapsed(format)) {
-        days = tenths / 10 / (24 * 60);
-        if (tenths != 0)
-          report("mspdi-elapsed-lag", link.node.child("LinkLag"),
-                 "the lag of a link into " + task_name(task) +
-                     " is elapsed time; its calendar days count as working days");
-      }
-      const double whole = std::round(days);
-      if (std::fabs(whole - days) > 1e-9)
-        report("mspdi-fractional-lag", link.node.child("LinkLag"),
-               "the lag of a link into " + task_name(task) + " is not a whole number of days; it is rounded to " +
-                   std::to_string(static_cast<long long>(whole)));
-      link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
+  for (LinkIn& link : links_) {
+    const double tenths = link.lag_tenths;
+    const int format = base_format(link.lag_format);
+    double days = tenths / 10 / minutes_per_day_;
+    if (is_percent(format)) {
+      const std::size_t predecessor = by_uid_.find(link.predecessor);
+      const double pct = tenths / 10;
+      days = predecessor == kNone ? 0 : pct / 100 * tasks_[predecessor].duration_days;
+    } else if (is_elapsed(format)) {
+      days = tenths / 10 / (24 * 60);
+      if (tenths != 0)
+        report("mspdi-elapsed-lag", link.node.child("LinkLag"),
+               "the lag of a link into " + task_name(successor_of(link)) +
+                   " is elapsed time; its calendar days count as working days");
     }
+    const double whole = std::round(days);
+    if (std::fabs(whole - days) > 1e-9)
+      report("mspdi-fractional-lag", link.node.child("LinkLag"),
+             "the lag of a link into " + task_name(successor_of(link)) +
+                 " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
+    link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
   }
 }
 
@@ -766,7 +748,8 @@ Status Reader::nest_tasks() {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
     if (open.size() >= kMaxOutlineDepth) {
-      const pugi::xml_node at = task.level_node ? task.level_node : task.node;
+      const pugi::xml_node level = task.node.child("OutlineLevel");
+      const pugi::xml_node at = level ? level : task.node;
       const json::Position p =
           lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
       return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
@@ -774,28 +757,31 @@ Status Reader::nest_tasks() {
                    std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)"};
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
-      report("mspdi-outline-gap", task.level_node,
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
-      report("mspdi-outline-gap", task.level_node,
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
              task_name(task) + " is at outline level " + std::to_string(task.level) +
                  " with no task above it; it becomes a top-level story");
     if (!open.empty()) {
       task.parent = open.back();
-      tasks_[open.back()].has_children = true;
+      // A parent's dates become its children's span (see write_document()).
+      Task& parent = tasks_[open.back()];
+      parent.has_children = true;
+      parent.start.reset();
+      parent.due.reset();
     }
     open.push_back(i);
   }
   // Links, with the names of their ends known.
-  for (const Task& task : tasks_)
-    for (LinkIn& link : links_of(task)) {
-      link.from = by_uid_.find(link.predecessor);
-      if (link.from == kNone)
-        report("mspdi-link-invalid", link.node,
-               "a link into " + task_name(task) + " names task " + std::to_string(link.predecessor) +
-                   ", which is not in the plan; it is dropped");
-    }
+  for (LinkIn& link : links_) {
+    link.from = by_uid_.find(link.predecessor);
+    if (link.from == kNone)
+      report("mspdi-link-invalid", link.node,
+             "a link into " + task_name(successor_of(link)) + " names task " + std::to_string(link.predecessor) +
+                 ", which is not in the plan; it is dropped");
+  }
   return Done{};
 }
 
@@ -813,49 +799,43 @@ std::string Reader::write_document() {
   }
 
   // A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
-  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short).
-  // Tasks are in outline order, children after their parent: going backwards, a task is
-  // complete when it is reached, and adds itself to its parent.
-  for (Task& task : tasks_)
-    if (task.has_children) {
-      task.start.reset();
-      task.due.reset();
-    }
+  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
+  // nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
+  // backwards, a task is complete when it is reached, and adds itself to its parent. The
+  // template's figures, which come before raw_json in canonical order, are added up on the way.
+  // Costs are positive: their saturating sums do not depend on the order of the terms.
   std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
+  std::optional<std::int64_t> min_start;
+  std::optional<std::int64_t> max_due;
+  std::int64_t total_cents = 0;
+  bool any_cost = false;
   for (std::size_t i = tasks_.size(); i-- > 0;) {
     const Task& task = tasks_[i];
-    if (!task.has_children)
+    if (task.has_children) {
+      if (task.cost_cents.value_or(0) != subtree_cents[i])
+        report("mspdi-summary-cost", task.node.child("Cost"),
+               task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
+                   std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+    } else {
       subtree_cents[i] = task.cost_cents.value_or(0);
-    else if (task.cost_cents.value_or(0) != subtree_cents[i])
-      report("mspdi-summary-cost", task.cost_node,
-             task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
-                 std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+      if (task.cost_cents) {
+        total_cents = add_cents(total_cents, *task.cost_cents);
+        any_cost = true;
+      }
+      if (task.start) {
+        const std::int64_t due = task.due.value_or(*task.start);
+        min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
+        max_due = max_due ? std::max(*max_due, due) : due;
+      }
+    }
     if (task.parent == kNone) continue;
     Task& parent = tasks_[task.parent];
-    // Costs are positive: the saturating sum does not depend on the order of its terms.
     subtree_cents[task.parent] = add_cents(subtree_cents[task.parent], subtree_cents[i]);
     if (!task.start) continue;
     // A zero-length task occupies its start day, like a milestone (SPEC §4).
     const std::int64_t due = task.due.value_or(*task.start);
     parent.start = parent.start ? std::min(*parent.start, *task.start) : *task.start;
     parent.due = parent.due ? std::max(*parent.due, due) : due;
-  }
-
-  // The template's figures come before raw_json in canonical order: add them up first.
-  std::optional<std::int64_t> min_start;
-  std::optional<std::int64_t> max_due;
-  std::int64_t total_cents = 0;
-  bool any_cost = false;
-  for (const Task& task : tasks_) {
-    if (task.has_children) continue;
-    if (task.cost_cents) {
-      total_cents = add_cents(total_cents, *task.cost_cents);
-      any_cost = true;
-    }
-    if (!task.start) continue;
-    const std::int64_t due = task.due.value_or(*task.start);
-    min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
-    max_due = max_due ? std::max(*max_due, due) : due;
   }
 
   // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
