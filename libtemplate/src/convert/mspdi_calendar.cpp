@@ -60,9 +60,29 @@ std::optional<DateRule> period_rule(pugi::xml_node period, DayRule rule) {
   return DateRule{from->date, to->date, rule};
 }
 
+// The shape MSPDI writes, `YYYY-MM-DDTHH:MM:SS`, read in one go (two date-times per task); a
+// text of any other shape, or not a valid date and time, goes the general way.
+std::optional<DateTime> parse_plain_datetime(std::string_view text) {
+  if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
+    return std::nullopt;
+  int field[6] = {};
+  constexpr std::size_t kAt[6] = {0, 5, 8, 11, 14, 17};
+  constexpr std::size_t kDigits[6] = {4, 2, 2, 2, 2, 2};
+  for (std::size_t f = 0; f < 6; ++f)
+    for (std::size_t i = kAt[f]; i < kAt[f] + kDigits[f]; ++i) {
+      if (text[i] < '0' || text[i] > '9') return std::nullopt;
+      field[f] = field[f] * 10 + (text[i] - '0');
+    }
+  const std::chrono::year_month_day date{std::chrono::year{field[0]}, std::chrono::month{static_cast<unsigned>(field[1])},
+                                         std::chrono::day{static_cast<unsigned>(field[2])}};
+  if (field[0] < 1 || !date.ok() || field[3] > 24 || field[4] > 59) return std::nullopt;
+  return DateTime{Date{date}, std::min(field[3] * 60 + field[4], 24 * 60)};
+}
+
 }  // namespace
 
 std::optional<DateTime> parse_datetime(std::string_view text) {
+  if (auto plain = parse_plain_datetime(text)) return plain;
   if (text.size() < 10) return std::nullopt;
   const std::optional<Date> date = parse_date(text.substr(0, 10));
   if (!date) return std::nullopt;

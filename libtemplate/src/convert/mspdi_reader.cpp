@@ -8,17 +8,20 @@
 // the type translated and the lag turned into working days.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
+#include <span>
 #include <unordered_map>
 
 #include <pugixml.hpp>
 
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
+#include "convert/json_writer.hpp"
 #include "convert/mspdi_calendar.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
@@ -60,6 +63,16 @@ std::optional<std::int64_t> to_int(std::string_view text) {
   return value;
 }
 
+// The same for the text of an element, read in place: a short run of digits, what MSPDI
+// writes, is read here; anything else (a sign, overflow, junk) as above.
+std::optional<std::int64_t> to_int(const char* text) {
+  const char* p = text;
+  std::int64_t value = 0;
+  for (int digits = 0; *p >= '0' && *p <= '9' && digits < 18; ++p, ++digits) value = value * 10 + (*p - '0');
+  if (p != text && *p == '\0') return value;
+  return to_int(std::string_view(text));
+}
+
 std::optional<std::int64_t> child_int(pugi::xml_node node, const char* name) {
   return to_int(child_text(node, name));
 }
@@ -72,12 +85,36 @@ std::optional<double> to_number(std::string_view text) {
   return value;
 }
 
+// A run of at most 15 digits is a double exactly: read in place, anything else as above.
+std::optional<double> to_number(const char* text) {
+  const char* p = text;
+  std::int64_t value = 0;
+  for (int digits = 0; *p >= '0' && *p <= '9' && digits < 15; ++p, ++digits) value = value * 10 + (*p - '0');
+  if (p != text && *p == '\0') return static_cast<double>(value);
+  return to_number(std::string_view(text));
+}
+
 std::optional<double> child_number(pugi::xml_node node, const char* name) {
   return to_number(child_text(node, name));
 }
 
 bool child_flag(pugi::xml_node node, const char* name) {
   return child_int(node, name).value_or(0) == 1;
+}
+
+// The number at the start of `text` as std::from_chars reads a double, and where it ends. MSPDI
+// writes whole numbers (`PT64H0M0S`): a run of at most 15 digits followed by something that
+// cannot continue a number is one exactly.
+std::from_chars_result leading_number(std::string_view text, double& value) {
+  std::size_t i = 0;
+  std::int64_t whole = 0;
+  for (; i < text.size() && i < 15 && text[i] >= '0' && text[i] <= '9'; ++i) whole = whole * 10 + (text[i] - '0');
+  if (i > 0 && i < text.size() && !(text[i] >= '0' && text[i] <= '9') && text[i] != '.' && text[i] != 'e' &&
+      text[i] != 'E') {
+    value = static_cast<double>(whole);
+    return {text.data() + i, std::errc()};
+  }
+  return std::from_chars(text.data(), text.data() + text.size(), value);
 }
 
 // An xsd:duration as MSPDI writes it (`PT8H0M0S`, `-PT4H`, `P1DT2H`; a day is 24 hours) in minutes.
@@ -99,7 +136,7 @@ std::optional<double> duration_minutes(std::string_view text) {
       continue;
     }
     double value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    auto [end, ec] = leading_number(text, value);
     if (ec != std::errc() || end == text.data() + text.size()) return std::nullopt;
     const char unit = *end;
     text.remove_prefix(static_cast<std::size_t>(end - text.data()) + 1);
@@ -119,9 +156,92 @@ std::optional<double> duration_minutes(std::string_view text) {
   return negative ? -minutes : minutes;
 }
 
-// The children of a <Task> the reader looks at, found in one pass over them: a task written by
-// MS Project has about a hundred children, and looking each one up by name would compare names
-// thousands of times per task.
+// The text of an element as pugixml's text() gives it. The document is parsed with
+// parse_embed_pcdata, so character data that opens an element is the element's own value: one
+// call and no second node to visit; text() still finds CDATA, or character data after a child.
+const char* element_text(pugi::xml_node element) {
+  const char* value = element.value();
+  return *value != '\0' ? value : element.text().as_string();
+}
+
+// The names of a fixed set of elements, indexed by `Key` (an enum class whose last member is
+// Count; at most 32), looked up without measuring a name first: by its initial, then compared
+// up to its terminating NUL with the few names of that initial.
+template <typename Key>
+class ElementNames {
+ public:
+  static constexpr std::size_t kCount = static_cast<std::size_t>(Key::Count);
+  static_assert(kCount <= 32);
+
+  consteval explicit ElementNames(const std::array<std::string_view, kCount>& names) : names_(names) {
+    for (std::size_t i = 0; i < kCount; ++i)
+      by_initial_[static_cast<unsigned char>(names[i][0]) & 0x7F] |= std::uint32_t{1} << i;
+  }
+
+  /// The element `name` is, or Key::Count.
+  [[nodiscard]] Key find(const char* name) const {
+    const auto initial = static_cast<unsigned char>(name[0]);
+    if (initial >= 0x80) return Key::Count;
+    for (std::uint32_t candidates = by_initial_[initial]; candidates != 0; candidates &= candidates - 1) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(candidates));
+      if (equals(name, names_[i])) return static_cast<Key>(i);
+    }
+    return Key::Count;
+  }
+
+ private:
+  static bool equals(const char* name, std::string_view expected) {
+    for (char c : expected)
+      if (*name++ != c) return false;  // a shorter name stops here, at its NUL
+    return *name == '\0';
+  }
+
+  std::array<std::string_view, kCount> names_;
+  std::array<std::uint32_t, 128> by_initial_{};
+};
+
+// The first child element of each name of a set, and its text, found in one pass over the
+// children: a task written by MS Project has about a hundred children, and looking each one up
+// by name would compare names thousands of times per task. The children named `every` (if
+// any) are all kept, in order, in `repeated`.
+template <typename Key>
+class FirstChildren {
+ public:
+  FirstChildren(pugi::xml_node parent, const ElementNames<Key>& names, Key every = Key::Count,
+                std::vector<pugi::xml_node>* repeated = nullptr) {
+    for (pugi::xml_node child = parent.first_child(); child; child = child.next_sibling()) {
+      const Key key = names.find(child.name());
+      const auto i = static_cast<std::size_t>(key);
+      if (key == Key::Count) continue;
+      if (key == every) {
+        repeated->push_back(child);
+      } else if (texts_[i] == nullptr) {  // the first one, as pugixml's child() finds it
+        nodes_[i].emplace(child);
+        texts_[i] = element_text(child);
+      }
+    }
+  }
+
+  /// The element; a null node when there is none.
+  [[nodiscard]] pugi::xml_node node(Key k) const {
+    return nodes_[static_cast<std::size_t>(k)].value_or(pugi::xml_node());
+  }
+  /// The element's text; "" when there is no such element.
+  [[nodiscard]] const char* text(Key k) const {
+    const char* text = texts_[static_cast<std::size_t>(k)];
+    return text != nullptr ? text : "";
+  }
+  [[nodiscard]] std::optional<std::int64_t> integer(Key k) const { return to_int(text(k)); }
+  [[nodiscard]] std::optional<double> number(Key k) const { return to_number(text(k)); }
+  [[nodiscard]] bool flag(Key k) const { return integer(k).value_or(0) == 1; }
+
+ private:
+  // Optional: an xml_node is built by a call into pugixml, one per name on every element read.
+  std::array<std::optional<pugi::xml_node>, ElementNames<Key>::kCount> nodes_{};
+  std::array<const char*, ElementNames<Key>::kCount> texts_{};
+};
+
+// The children of a <Task> the reader looks at.
 enum class Field : std::uint8_t {
   UID,
   Name,
@@ -145,61 +265,44 @@ enum class Field : std::uint8_t {
   DurationFormat,
   PercentComplete,
   PercentWorkComplete,
+  PredecessorLink,  // every one is kept
   Count
 };
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(Field::Count)> kFieldNames = {"UID",
-                                                                                              "Name",
-                                                                                              "Cost",
-                                                                                              "Work",
-                                                                                              "Start",
-                                                                                              "Notes",
-                                                                                              "Active",
-                                                                                              "IsNull",
-                                                                                              "Finish",
-                                                                                              "Manual",
-                                                                                              "Duration",
-                                                                                              "Milestone",
-                                                                                              "ActualCost",
-                                                                                              "ActualWork",
-                                                                                              "CalendarUID",
-                                                                                              "OutlineLevel",
-                                                                                              "ConstraintType",
-                                                                                              "ConstraintDate",
-                                                                                              "ActualDuration",
-                                                                                              "DurationFormat",
-                                                                                              "PercentComplete",
-                                                                                              "PercentWorkComplete"};
+constexpr ElementNames<Field> kTaskFields({"UID",
+                                           "Name",
+                                           "Cost",
+                                           "Work",
+                                           "Start",
+                                           "Notes",
+                                           "Active",
+                                           "IsNull",
+                                           "Finish",
+                                           "Manual",
+                                           "Duration",
+                                           "Milestone",
+                                           "ActualCost",
+                                           "ActualWork",
+                                           "CalendarUID",
+                                           "OutlineLevel",
+                                           "ConstraintType",
+                                           "ConstraintDate",
+                                           "ActualDuration",
+                                           "DurationFormat",
+                                           "PercentComplete",
+                                           "PercentWorkComplete",
+                                           "PredecessorLink"});
 
-class TaskFields {
- public:
-  TaskFields() = default;
-  explicit TaskFields(pugi::xml_node task) {
-    for (pugi::xml_node child : task.children()) {
-      const std::string_view name = child.name();
-      if (name == "PredecessorLink") {
-        links_.push_back(child);
-        continue;
-      }
-      for (std::size_t f = 0; f < kFieldNames.size(); ++f)
-        if (kFieldNames[f].size() == name.size() && kFieldNames[f] == name) {
-          if (!nodes_[f]) nodes_[f] = child;  // the first one, as pugixml's child() finds it
-          break;
-        }
-    }
-  }
+// The children of a <PredecessorLink>.
+enum class LinkField : std::uint8_t { PredecessorUID, Type, CrossProject, CrossProjectName, LinkLag, LagFormat, Count };
 
-  [[nodiscard]] pugi::xml_node node(Field f) const { return nodes_[static_cast<std::size_t>(f)]; }
-  [[nodiscard]] std::string_view text(Field f) const { return node(f).text().as_string(); }
-  [[nodiscard]] std::optional<std::int64_t> integer(Field f) const { return to_int(text(f)); }
-  [[nodiscard]] std::optional<double> number(Field f) const { return to_number(text(f)); }
-  [[nodiscard]] bool flag(Field f) const { return integer(f).value_or(0) == 1; }
-  [[nodiscard]] const std::vector<pugi::xml_node>& links() const { return links_; }
+constexpr ElementNames<LinkField> kLinkFields(
+    {"PredecessorUID", "Type", "CrossProject", "CrossProjectName", "LinkLag", "LagFormat"});
 
- private:
-  std::array<pugi::xml_node, static_cast<std::size_t>(Field::Count)> nodes_{};
-  std::vector<pugi::xml_node> links_;
-};
+// The children of an <Assignment>.
+enum class AssignmentField : std::uint8_t { TaskUID, ResourceUID, Count };
+
+constexpr ElementNames<AssignmentField> kAssignmentFields({"TaskUID", "ResourceUID"});
 
 // DurationFormat / LagFormat codes: the estimated variants (35–53) are the plain ones + 32.
 int base_format(std::int64_t code) {
@@ -219,10 +322,14 @@ std::string_view constraint_name(std::int64_t type) {
   return type >= 0 && type < 8 ? kNames[type] : "an unknown constraint";
 }
 
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
 struct LinkIn {
   std::int64_t predecessor = 0;
-  std::int64_t type = 1;  // MSPDI numbering
-  double lag_tenths = 0;  // LinkLag: tenths of a minute, or of a percent
+  std::int64_t successor = 0;  // the UID of the task the link leads into
+  std::size_t from = kNone;  // the predecessor's index in the task list, once known
+  std::int64_t type = 1;     // MSPDI numbering
+  double lag_tenths = 0;     // LinkLag: tenths of a minute, or of a percent
   std::int64_t lag_format = 7;
   std::int64_t lag_days = 0;
   pugi::xml_node node;
@@ -231,28 +338,66 @@ struct LinkIn {
 struct Task {
   std::int64_t uid = 0;
   std::string_view title;  // into the XML document, or into Reader::names_
-  pugi::xml_node node;
-  // The elements later findings point at (the task's other children are read at once).
-  pugi::xml_node start_node;
-  pugi::xml_node finish_node;
-  pugi::xml_node level_node;
-  pugi::xml_node cost_node;
+  pugi::xml_node node;  // its children are read at once; later findings look up the one they name
   std::int64_t level = 1;
   bool milestone = false;
+  bool has_children = false;
+  std::size_t parent = kNone;  // index in the task list
   std::optional<std::int64_t> start;
   std::optional<std::int64_t> due;
   std::optional<std::int64_t> duration;
   std::optional<std::int64_t> cost_cents;
   std::optional<std::int64_t> work_minutes;
   std::string_view notes;  // into the XML document
-  std::vector<LinkIn> links;
   std::vector<std::int64_t> resources;
-  std::vector<std::size_t> children;  // indices in the task list
-  bool has_parent = false;
   double duration_days = 0;  // for percentage lags
   // Start and Finish, read with the rest of the task while its nodes are in the cache.
   std::optional<DateTime> start_at;
   std::optional<DateTime> finish_at;
+};
+
+// Task UIDs → indices in the task list. MS Project numbers tasks 1, 2, 3…: a table indexed by
+// UID holds those; a UID that is negative or far beyond the tasks read so far goes to a map
+// (so a hostile UID costs no memory).
+class UidIndex {
+ public:
+  [[nodiscard]] std::size_t find(std::int64_t uid) const {
+    if (uid >= 0 && static_cast<std::uint64_t>(uid) < table_.size()) return table_[static_cast<std::size_t>(uid)];
+    auto it = others_.find(uid);
+    return it == others_.end() ? kNone : it->second;
+  }
+  [[nodiscard]] bool contains(std::int64_t uid) const { return find(uid) != kNone; }
+  /// Precondition: `uid` is not in the index yet.
+  void insert(std::int64_t uid, std::size_t index) {
+    const std::uint64_t bound = 2 * (static_cast<std::uint64_t>(count_) + 1024);
+    ++count_;
+    if (uid >= 0 && static_cast<std::uint64_t>(uid) < bound) {
+      // Grown to at least twice the size, so growing costs each UID a constant time.
+      if (static_cast<std::uint64_t>(uid) >= table_.size())
+        grow(std::max<std::size_t>(static_cast<std::size_t>(uid) + 1, 2 * table_.size()));
+      table_[static_cast<std::size_t>(uid)] = index;
+      return;
+    }
+    others_.emplace(uid, index);
+  }
+
+ private:
+  void grow(std::size_t size) {
+    table_.resize(size, kNone);
+    // UIDs the map held that the table covers now move to it, so each UID has one home.
+    for (auto it = others_.begin(); it != others_.end();) {
+      if (it->first >= 0 && static_cast<std::uint64_t>(it->first) < table_.size()) {
+        table_[static_cast<std::size_t>(it->first)] = it->second;
+        it = others_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  std::vector<std::size_t> table_;
+  std::unordered_map<std::int64_t, std::size_t> others_;
+  std::size_t count_ = 0;
 };
 
 class Reader {
@@ -273,9 +418,10 @@ class Reader {
   void place_tasks();
   [[nodiscard]] Status nest_tasks();
   std::string write_document();
-  void write_story_head(JsonEmitter& json, const Task& task);
-  void write_story_tail(JsonEmitter& json, const Task& task,
-                        const std::vector<std::pair<std::int64_t, const LinkIn*>>& successors);
+  // The task a link leads into (for messages: it is looked up).
+  [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
+  void write_story_head(detail::JsonWriter& json, std::size_t index);
+  void write_story_tail(detail::JsonWriter& json, std::size_t index, std::span<const std::size_t> successors);
 
   std::string_view text_;
   const std::string& path_;
@@ -286,12 +432,15 @@ class Reader {
 
   double minutes_per_day_ = 480;
   std::optional<DateTime> project_start_;
+  std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
+  std::optional<Date> last_date_;
   mspdi::WorkCalendar calendar_;
   std::vector<Task> tasks_;
-  std::deque<std::string> names_;  // titles made up for tasks without a name
-  std::unordered_map<std::int64_t, std::size_t> by_uid_;
+  std::vector<LinkIn> links_;                  // every task's, in the order of the tasks
+  std::vector<pugi::xml_node> link_elements_;  // the <PredecessorLink> elements of the task being read
+  std::deque<std::string> names_;              // titles made up for tasks without a name
+  UidIndex by_uid_;
   std::map<std::int64_t, std::string> resources_;  // by UID, named resources only
-  std::vector<std::size_t> roots_;
 };
 
 void Reader::report(std::string_view rule, pugi::xml_node at, std::string message) {
@@ -303,8 +452,12 @@ std::string Reader::task_name(const Task& task) const {
 }
 
 Result<Conversion> Reader::run() {
+  // pugixml's defaults (entities and character references decoded, CDATA kept, line ends
+  // normalised) with the document type declaration kept to report it, and each element's
+  // leading character data stored in the element itself: half the nodes to build and to visit.
   const pugi::xml_parse_result parsed =
-      xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_doctype, pugi::encoding_auto);
+      xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_doctype | pugi::parse_embed_pcdata,
+                       pugi::encoding_auto);
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
     return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
@@ -343,12 +496,20 @@ void Reader::read_project() {
 
 void Reader::read_tasks() {
   const pugi::xml_node tasks = project_.child("Tasks");
-  tasks_.reserve(static_cast<std::size_t>(std::distance(tasks.begin(), tasks.end())));
+  // A task is a few hundred bytes here: growing the list as it fills costs more than making
+  // room at once. Counting the tasks would visit each one more (a cache miss each); the last
+  // task's ID, its row number, says how many there are. Only a guess: the list grows past it,
+  // and a file's bytes bound it.
+  const std::int64_t last_id = to_int(element_text(tasks.last_child().child("ID"))).value_or(0);
+  const auto room = std::clamp<std::int64_t>(last_id + 1, 0, static_cast<std::int64_t>(text_.size() / 128));
+  tasks_.reserve(static_cast<std::size_t>(room));
+  links_.reserve(static_cast<std::size_t>(room));
   for (pugi::xml_node node : tasks.children("Task")) read_task(node);
 }
 
 void Reader::read_task(pugi::xml_node node) {
-  TaskFields f(node);
+  link_elements_.clear();
+  const FirstChildren<Field> f(node, kTaskFields, Field::PredecessorLink, &link_elements_);
   const std::optional<std::int64_t> uid = f.integer(Field::UID);
   if (!uid || f.flag(Field::IsNull)) return;
   const std::int64_t level = f.integer(Field::OutlineLevel).value_or(1);
@@ -362,7 +523,7 @@ void Reader::read_task(pugi::xml_node node) {
     report("mspdi-inactive-task", node, task_name(task) + " is inactive and is skipped");
     return;
   }
-  if (by_uid_.count(task.uid) != 0) {
+  if (by_uid_.contains(task.uid)) {
     report("mspdi-link-invalid", node, "a second task with UID " + std::to_string(task.uid) + " is skipped");
     return;
   }
@@ -371,14 +532,17 @@ void Reader::read_task(pugi::xml_node node) {
     report("mspdi-untitled-task", node,
            "task " + std::to_string(task.uid) + " has no name; it is called \"" + std::string(task.title) + "\"");
   }
+  const std::string_view duration_text = f.text(Field::Duration);
+  const std::optional<double> duration_in_minutes = duration_minutes(duration_text);
   // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
-  task.milestone = f.flag(Field::Milestone) || duration_minutes(f.text(Field::Duration)) == 0.0;
+  task.milestone = f.flag(Field::Milestone) || duration_in_minutes == 0.0;
   task.notes = f.text(Field::Notes);
 
   // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
+  const std::string_view start_text = f.text(Field::Start);
   const std::int64_t constraint = f.integer(Field::ConstraintType).value_or(0);
   const bool start_no_earlier_than_start =
-      constraint == 4 && f.text(Field::ConstraintDate).substr(0, 10) == f.text(Field::Start).substr(0, 10);
+      constraint == 4 && std::string_view(f.text(Field::ConstraintDate)).substr(0, 10) == start_text.substr(0, 10);
   if (constraint != 0 && !start_no_earlier_than_start)
     report("mspdi-constraint", f.node(Field::ConstraintType),
            task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
@@ -399,11 +563,11 @@ void Reader::read_task(pugi::xml_node node) {
                "); the project calendar is used");
 
   // Duration in working days.
-  if (auto minutes = duration_minutes(f.text(Field::Duration))) {
+  if (duration_in_minutes) {
     const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
-    double days = *minutes / minutes_per_day_;
+    double days = *duration_in_minutes / minutes_per_day_;
     if (is_elapsed(format)) {
-      days = *minutes / (24 * 60);
+      days = *duration_in_minutes / (24 * 60);
       report("mspdi-elapsed-duration", f.node(Field::Duration),
              task_name(task) + " has an elapsed duration; its " +
                  std::to_string(static_cast<long long>(std::ceil(days))) +
@@ -436,38 +600,41 @@ void Reader::read_task(pugi::xml_node node) {
       report("mspdi-work-overflow", f.node(Field::Work), task_name(task) + " has more work than a time estimate holds");
   }
 
-  for (pugi::xml_node link : f.links()) {
+  for (pugi::xml_node link : link_elements_) {
+    const FirstChildren<LinkField> l(link, kLinkFields);
     LinkIn in;
     in.node = link;
-    const auto predecessor = child_int(link, "PredecessorUID");
+    const auto predecessor = l.integer(LinkField::PredecessorUID);
     if (!predecessor) {
       report("mspdi-link-invalid", link, "a link into " + task_name(task) + " names no predecessor; it is dropped");
       continue;
     }
     in.predecessor = *predecessor;
-    in.type = child_int(link, "Type").value_or(1);
+    in.successor = task.uid;
+    in.type = l.integer(LinkField::Type).value_or(1);
     if (in.type < 0 || in.type > 3) {
-      report("mspdi-link-invalid", link.child("Type"),
+      report("mspdi-link-invalid", l.node(LinkField::Type),
              "a link into " + task_name(task) + " has the unknown type " + std::to_string(in.type) + "; it is dropped");
       continue;
     }
-    if (child_flag(link, "CrossProject")) {
+    if (l.flag(LinkField::CrossProject)) {
       report("mspdi-cross-project-link", link,
              "a link into " + task_name(task) + " comes from another project (" +
-                 std::string(child_text(link, "CrossProjectName")) + "); it is dropped");
+                 std::string(l.text(LinkField::CrossProjectName)) + "); it is dropped");
       continue;
     }
-    in.lag_tenths = child_number(link, "LinkLag").value_or(0);
-    in.lag_format = child_int(link, "LagFormat").value_or(7);
-    task.links.push_back(in);
+    in.lag_tenths = l.number(LinkField::LinkLag).value_or(0);
+    in.lag_format = l.integer(LinkField::LagFormat).value_or(7);
+    links_.push_back(in);
   }
-  task.start_at = mspdi::parse_datetime(f.text(Field::Start));
+  task.start_at = mspdi::parse_datetime(start_text);
   task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
-  task.start_node = f.node(Field::Start);
-  task.finish_node = f.node(Field::Finish);
-  task.level_node = f.node(Field::OutlineLevel);
-  task.cost_node = f.node(Field::Cost);
-  by_uid_.emplace(task.uid, tasks_.size());
+  for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
+    if (!d) continue;
+    first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
+    last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
+  }
+  by_uid_.insert(task.uid, tasks_.size());
   tasks_.push_back(std::move(task));
 }
 
@@ -487,29 +654,21 @@ void Reader::read_resources() {
 
 void Reader::read_assignments() {
   for (pugi::xml_node node : project_.child("Assignments").children("Assignment")) {
-    const auto task = child_int(node, "TaskUID");
-    const auto resource = child_int(node, "ResourceUID");
+    const FirstChildren<AssignmentField> a(node, kAssignmentFields);
+    const auto task = a.integer(AssignmentField::TaskUID);
+    const auto resource = a.integer(AssignmentField::ResourceUID);
     if (!task || !resource || *resource == kNoResource) continue;
-    auto t = by_uid_.find(*task);
-    if (t == by_uid_.end() || resources_.count(*resource) == 0) continue;
-    std::vector<std::int64_t>& list = tasks_[t->second].resources;
+    const std::size_t t = by_uid_.find(*task);
+    if (t == kNone || resources_.count(*resource) == 0) continue;
+    std::vector<std::int64_t>& list = tasks_[t].resources;
     if (std::find(list.begin(), list.end(), *resource) == list.end()) list.push_back(*resource);
   }
 }
 
 // Start and Finish → working-day offsets; lags → working days.
 void Reader::place_tasks() {
-  std::optional<Date> first;
-  std::optional<Date> last;
-  auto widen = [&](const std::optional<DateTime>& d) {
-    if (!d) return;
-    first = first ? std::min(*first, d->date) : d->date;
-    last = last ? std::max(*last, d->date) : d->date;
-  };
-  for (const Task& task : tasks_) {
-    widen(task.start_at);
-    widen(task.finish_at);
-  }
+  const std::optional<Date>& first = first_date_;
+  const std::optional<Date>& last = last_date_;
   const Date start = project_start_ ? project_start_->date : first.value_or(Date{});
   // Day 0: the project start, moved to the next working day when it is not one (or when the
   // project starts after the end of its first day's working time).
@@ -531,7 +690,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule day = calendar_.day(s->date);
     const bool after_hours = !day.working || s->minute >= day.end;
     if (!day.working)
-      report("mspdi-off-calendar", task.start_node,
+      report("mspdi-off-calendar", task.node.child("Start"),
              task_name(task) + " starts on " + format_date(s->date) +
                  ", not a working day of the project calendar; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
@@ -544,7 +703,7 @@ void Reader::place_tasks() {
     const mspdi::DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("mspdi-off-calendar", task.finish_node,
+      report("mspdi-off-calendar", task.node.child("Finish"),
              task_name(task) + " finishes on " + format_date(f->date) +
                  ", not a working day of the project calendar; it finishes on the previous working day");
     std::int64_t due = before_hours
@@ -558,29 +717,27 @@ void Reader::place_tasks() {
   }
 
   // Lags in working days (percentages against the predecessor's duration).
-  for (Task& task : tasks_) {
-    for (LinkIn& link : task.links) {
-      const double tenths = link.lag_tenths;
-      const int format = base_format(link.lag_format);
-      double days = tenths / 10 / minutes_per_day_;
-      if (is_percent(format)) {
-        auto predecessor = by_uid_.find(link.predecessor);
-        const double pct = tenths / 10;
-        days = predecessor == by_uid_.end() ? 0 : pct / 100 * tasks_[predecessor->second].duration_days;
-      } else if (is_elapsed(format)) {
-        days = tenths / 10 / (24 * 60);
-        if (tenths != 0)
-          report("mspdi-elapsed-lag", link.node.child("LinkLag"),
-                 "the lag of a link into " + task_name(task) +
-                     " is elapsed time; its calendar days count as working days");
-      }
-      const double whole = std::round(days);
-      if (std::fabs(whole - days) > 1e-9)
-        report("mspdi-fractional-lag", link.node.child("LinkLag"),
-               "the lag of a link into " + task_name(task) + " is not a whole number of days; it is rounded to " +
-                   std::to_string(static_cast<long long>(whole)));
-      link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
+  for (LinkIn& link : links_) {
+    const double tenths = link.lag_tenths;
+    const int format = base_format(link.lag_format);
+    double days = tenths / 10 / minutes_per_day_;
+    if (is_percent(format)) {
+      const std::size_t predecessor = by_uid_.find(link.predecessor);
+      const double pct = tenths / 10;
+      days = predecessor == kNone ? 0 : pct / 100 * tasks_[predecessor].duration_days;
+    } else if (is_elapsed(format)) {
+      days = tenths / 10 / (24 * 60);
+      if (tenths != 0)
+        report("mspdi-elapsed-lag", link.node.child("LinkLag"),
+               "the lag of a link into " + task_name(successor_of(link)) +
+                   " is elapsed time; its calendar days count as working days");
     }
+    const double whole = std::round(days);
+    if (std::fabs(whole - days) > 1e-9)
+      report("mspdi-fractional-lag", link.node.child("LinkLag"),
+             "the lag of a link into " + task_name(successor_of(link)) +
+                 " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
+    link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
   }
 }
 
@@ -591,7 +748,8 @@ Status Reader::nest_tasks() {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
     if (open.size() >= kMaxOutlineDepth) {
-      const pugi::xml_node at = task.level_node ? task.level_node : task.node;
+      const pugi::xml_node level = task.node.child("OutlineLevel");
+      const pugi::xml_node at = level ? level : task.node;
       const json::Position p =
           lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
       return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
@@ -599,84 +757,90 @@ Status Reader::nest_tasks() {
                    std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)"};
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
-      report("mspdi-outline-gap", task.level_node,
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
-      report("mspdi-outline-gap", task.level_node,
+      report("mspdi-outline-gap", task.node.child("OutlineLevel"),
              task_name(task) + " is at outline level " + std::to_string(task.level) +
                  " with no task above it; it becomes a top-level story");
-    if (open.empty()) {
-      roots_.push_back(i);
-    } else {
-      tasks_[open.back()].children.push_back(i);
-      task.has_parent = true;
+    if (!open.empty()) {
+      task.parent = open.back();
+      // A parent's dates become its children's span (see write_document()).
+      Task& parent = tasks_[open.back()];
+      parent.has_children = true;
+      parent.start.reset();
+      parent.due.reset();
     }
     open.push_back(i);
   }
   // Links, with the names of their ends known.
-  for (Task& task : tasks_)
-    for (const LinkIn& link : task.links)
-      if (by_uid_.count(link.predecessor) == 0)
-        report("mspdi-link-invalid", link.node,
-               "a link into " + task_name(task) + " names task " + std::to_string(link.predecessor) +
-                   ", which is not in the plan; it is dropped");
+  for (LinkIn& link : links_) {
+    link.from = by_uid_.find(link.predecessor);
+    if (link.from == kNone)
+      report("mspdi-link-invalid", link.node,
+             "a link into " + task_name(successor_of(link)) + " names task " + std::to_string(link.predecessor) +
+                 ", which is not in the plan; it is dropped");
+  }
   return Done{};
 }
 
 std::string Reader::write_document() {
-  // Outgoing links by predecessor, in the order the successors come.
-  std::vector<std::vector<std::pair<std::int64_t, const LinkIn*>>> out(tasks_.size());
-  for (const Task& task : tasks_)
-    for (const LinkIn& link : task.links)
-      if (auto p = by_uid_.find(link.predecessor); p != by_uid_.end()) out[p->second].emplace_back(task.uid, &link);
-
-  // A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
-  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short).
-  std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
-  for (std::size_t i = tasks_.size(); i-- > 0;) {
-    Task& task = tasks_[i];
-    if (task.children.empty()) {
-      subtree_cents[i] = task.cost_cents.value_or(0);
-      continue;
-    }
-    for (std::size_t c : task.children) subtree_cents[i] = add_cents(subtree_cents[i], subtree_cents[c]);
-    if (task.cost_cents.value_or(0) != subtree_cents[i])
-      report("mspdi-summary-cost", task.cost_node,
-             task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
-                 std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
-    task.start.reset();
-    task.due.reset();
-    for (std::size_t c : task.children) {
-      const Task& child = tasks_[c];
-      if (!child.start) continue;
-      // A zero-length task occupies its start day, like a milestone (SPEC §4).
-      const std::int64_t due = child.due.value_or(*child.start);
-      task.start = task.start ? std::min(*task.start, *child.start) : *child.start;
-      task.due = task.due ? std::max(*task.due, due) : due;
-    }
+  // Outgoing links by predecessor, in the order the successors come: counted, then placed.
+  std::vector<std::size_t> first_successor(tasks_.size() + 1, 0);
+  for (const LinkIn& link : links_)
+    if (link.from != kNone) ++first_successor[link.from + 1];
+  for (std::size_t i = 0; i < tasks_.size(); ++i) first_successor[i + 1] += first_successor[i];
+  std::vector<std::size_t> successors(first_successor.back());  // indices in links_
+  {
+    std::vector<std::size_t> next(first_successor.begin(), first_successor.end() - 1);
+    for (std::size_t l = 0; l < links_.size(); ++l)
+      if (links_[l].from != kNone) successors[next[links_[l].from]++] = l;
   }
 
-  // The template's figures come before raw_json in canonical order: add them up first.
+  // A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
+  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
+  // nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
+  // backwards, a task is complete when it is reached, and adds itself to its parent. The
+  // template's figures, which come before raw_json in canonical order, are added up on the way.
+  // Costs are positive: their saturating sums do not depend on the order of the terms.
+  std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
   std::optional<std::int64_t> min_start;
   std::optional<std::int64_t> max_due;
   std::int64_t total_cents = 0;
   bool any_cost = false;
-  for (const Task& task : tasks_) {
-    if (!task.children.empty()) continue;
-    if (task.cost_cents) {
-      total_cents = add_cents(total_cents, *task.cost_cents);
-      any_cost = true;
+  for (std::size_t i = tasks_.size(); i-- > 0;) {
+    const Task& task = tasks_[i];
+    if (task.has_children) {
+      if (task.cost_cents.value_or(0) != subtree_cents[i])
+        report("mspdi-summary-cost", task.node.child("Cost"),
+               task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
+                   std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+    } else {
+      subtree_cents[i] = task.cost_cents.value_or(0);
+      if (task.cost_cents) {
+        total_cents = add_cents(total_cents, *task.cost_cents);
+        any_cost = true;
+      }
+      if (task.start) {
+        const std::int64_t due = task.due.value_or(*task.start);
+        min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
+        max_due = max_due ? std::max(*max_due, due) : due;
+      }
     }
+    if (task.parent == kNone) continue;
+    Task& parent = tasks_[task.parent];
+    subtree_cents[task.parent] = add_cents(subtree_cents[task.parent], subtree_cents[i]);
     if (!task.start) continue;
+    // A zero-length task occupies its start day, like a milestone (SPEC §4).
     const std::int64_t due = task.due.value_or(*task.start);
-    min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
-    max_due = max_due ? std::max(*max_due, due) : due;
+    parent.start = parent.start ? std::min(*parent.start, *task.start) : *task.start;
+    parent.due = parent.due ? std::max(*parent.due, due) : due;
   }
 
-  std::string text;
-  text.reserve(tasks_.size() * 400);
-  JsonEmitter json(text);
+  // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
+  // size of the file is room enough for the template, made at once.
+  detail::JsonWriter json(text_.size());
   json.begin_object();
   json.key("project_template");
   json.begin_object();
@@ -706,29 +870,26 @@ std::string Reader::write_document() {
   json.member("item_count", static_cast<std::int64_t>(tasks_.size()));
   json.key("raw_json");
   json.begin_array();
-  // Pre-order with an explicit stack (outline levels can be as deep as a file makes them): a
-  // story's keys up to sub_stories, its children, then the keys after sub_stories.
-  struct Open {
-    std::size_t task;
-    std::size_t next_child = 0;
+  // The stories in outline order, which is the order of the tasks: a story's keys up to
+  // sub_stories, its children, then the keys after sub_stories once the next task is not
+  // among its children. `open` is the chain of stories being written (outline levels can be as
+  // deep as a file makes them).
+  std::vector<std::size_t> open;
+  auto close_story = [&] {
+    const std::size_t t = open.back();
+    write_story_tail(json, t,
+                     std::span<const std::size_t>(successors)
+                         .subspan(first_successor[t], first_successor[t + 1] - first_successor[t]));
+    open.pop_back();
   };
-  std::vector<Open> path;
-  for (std::size_t r = 0; r < roots_.size(); ++r) {
-    path.push_back({roots_[r]});
-    write_story_head(json, tasks_[roots_[r]]);
-    while (!path.empty()) {
-      Open& top = path.back();
-      const Task& task = tasks_[top.task];
-      if (top.next_child < task.children.size()) {
-        const std::size_t child = task.children[top.next_child++];
-        path.push_back({child});
-        write_story_head(json, tasks_[child]);
-        continue;
-      }
-      write_story_tail(json, task, out[top.task]);
-      path.pop_back();
-    }
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    // Titles point into the XML text, long out of the cache by now: fetched a few stories ahead.
+    if (i + 8 < tasks_.size()) __builtin_prefetch(tasks_[i + 8].title.data());
+    while (!open.empty() && open.back() != tasks_[i].parent) close_story();
+    write_story_head(json, i);
+    open.push_back(i);
   }
+  while (!open.empty()) close_story();
   json.end_array();
   json.end_object();
   if (!resources_.empty()) {
@@ -743,13 +904,13 @@ std::string Reader::write_document() {
     json.end_array();
   }
   json.end_object();
-  json.finish();
-  return text;
+  return json.finish();
 }
 
 // A story's keys before its sub-stories, and the opening of sub_stories when it has some.
-void Reader::write_story_head(JsonEmitter& json, const Task& task) {
-  const bool parent = !task.children.empty();
+void Reader::write_story_head(detail::JsonWriter& json, std::size_t index) {
+  const Task& task = tasks_[index];
+  const bool parent = task.has_children;
   json.begin_object();
   if (task.milestone && !parent) json.member("story_type", "milestone");
   json.member("title", task.title);
@@ -768,10 +929,11 @@ void Reader::write_story_head(JsonEmitter& json, const Task& task) {
   }
 }
 
-// The keys after sub_stories (assignments, dependencies), and the story's end.
-void Reader::write_story_tail(JsonEmitter& json, const Task& task,
-                              const std::vector<std::pair<std::int64_t, const LinkIn*>>& successors) {
-  if (!task.children.empty()) json.end_array();
+// The keys after sub_stories (assignments, dependencies), and the story's end. `successors`:
+// the links out of the task, as indices in links_.
+void Reader::write_story_tail(detail::JsonWriter& json, std::size_t index, std::span<const std::size_t> successors) {
+  const Task& task = tasks_[index];
+  if (task.has_children) json.end_array();
   if (!task.resources.empty()) {
     json.key("assignments");
     json.begin_array();
@@ -785,12 +947,13 @@ void Reader::write_story_tail(JsonEmitter& json, const Task& task,
   if (!successors.empty()) {
     json.key("dependencies");
     json.begin_array();
-    for (const auto& [successor, link] : successors) {
+    for (std::size_t l : successors) {
+      const LinkIn& link = links_[l];
       json.begin_object();
       json.member("source_id", task.uid);
-      json.member("target_id", successor);
-      json.member("type", kServiceLinkType[link->type]);
-      json.member("lag", link->lag_days);
+      json.member("target_id", link.successor);
+      json.member("type", kServiceLinkType[link.type]);
+      json.member("lag", link.lag_days);
       json.end_object();
     }
     json.end_array();
