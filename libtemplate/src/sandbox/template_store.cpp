@@ -57,6 +57,8 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+}  // namespace
+
 Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text) {
   rapidjson::Document doc;
   doc.Parse(text.data(), text.size());
@@ -88,8 +90,6 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
     t.item_count = v->value.GetInt64();
   return t;
 }
-
-}  // namespace
 
 std::int64_t count_stories(const std::string& raw_json) {
   rapidjson::Document doc;
