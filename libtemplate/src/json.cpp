@@ -651,6 +651,12 @@ std::string_view kind_name(const Value& v) {
   return "a value";
 }
 
+std::optional<std::uint64_t> invalid_utf8_offset(std::string_view text) {
+  std::size_t bad = first_invalid_utf8(text);
+  if (bad == std::string_view::npos) return std::nullopt;
+  return bad;
+}
+
 std::string valid_utf8(std::string_view text) {
   std::string out;
   for (;;) {

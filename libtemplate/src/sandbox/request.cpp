@@ -8,6 +8,8 @@
 
 #include <rapidjson/document.h>
 
+#include "json_nesting.hpp"
+
 namespace ptmpl::sandbox {
 namespace {
 
@@ -66,7 +68,7 @@ std::vector<FieldError> apply_fields(const rapidjson::Value& body, StoredTemplat
     } else {
       std::string raw(v->GetString(), v->GetStringLength());
       rapidjson::Document doc;
-      doc.Parse(raw.data(), raw.size());
+      detail::parse_iteratively(doc, raw);
       if (doc.HasParseError() || !(doc.IsArray() || doc.IsObject()))
         invalid("raw_json", "raw_json is not valid JSON (an array of stories)");
       else
@@ -193,7 +195,7 @@ std::variant<ListRequest, RequestError> read_list_request(const Params& params) 
 
 std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  detail::parse_iteratively(doc, body);
   if (doc.HasParseError() || !doc.IsObject())
     return RequestError{400, {{"validation", "the request body must be a JSON object", ""}}};
   auto it = doc.FindMember("project_template");

@@ -23,6 +23,7 @@
 
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
+#include "json_nesting.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
@@ -326,7 +327,7 @@ struct Sandbox::Impl {
   void token(const httplib::Request& req, httplib::Response& res) {
     std::map<std::string, std::string> fields;
     rapidjson::Document doc;
-    doc.Parse(req.body.data(), req.body.size());
+    detail::parse_iteratively(doc, req.body);
     if (!doc.HasParseError() && doc.IsObject()) {
       for (const auto& m : doc.GetObject())
         if (m.value.IsString()) fields[m.name.GetString()] = m.value.GetString();
