@@ -159,6 +159,12 @@ TEST_F(CliRobustness, InvalidUtf8) {
                                                   "start=\"2027-01-04\" duration=\"1\"/></tasks></project>"));
   EXPECT_EQ(gan.exit, 2);
   expect_has(gan.err, "bad.gan:1:48: not UTF-8 text");
+  // A character reference to a surrogate: pugixml would decode it into bytes UTF-8 forbids.
+  CliRun reference = ptmpl("convert " + file("reference.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
+                                                              R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
+                                                              R"(</Task></Tasks></Project>)"));
+  EXPECT_EQ(reference.exit, 2);
+  expect_has(reference.err, "reference.xml:1:86: not UTF-8 text: a character reference to a surrogate");
   CliRun csv = ptmpl("convert " + file("bad.csv", "title,temp_id\nCaf\xE9,1\n"));
   EXPECT_EQ(csv.exit, 2);
   expect_has(csv.err, "bad.csv:2:4: not UTF-8 text");

@@ -19,6 +19,7 @@
 
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
+#include "convert/xml_text.hpp"
 #include "convert/mspdi_calendar.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
@@ -310,9 +311,7 @@ Result<Conversion> Reader::run() {
     return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
                  ": not well-formed XML: " + parsed.description()};
   }
-  // Other encodings (a declared ISO-8859-1, UTF-16) are converted to UTF-8 by pugixml.
-  if (parsed.encoding == pugi::encoding_utf8)
-    if (auto error = detail::not_utf8_error(text_, path_)) return *error;
+  if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "Project" ||
       std::string_view(project_.attribute("xmlns").as_string()) != "http://schemas.microsoft.com/project") {
