@@ -21,12 +21,9 @@ namespace ptmpl::fuzz {
 namespace {
 
 constexpr std::array kTargets = {
-    Target{"template_reader", "fuzz.json", read_template},
-    Target{"lint", "fuzz.json", lint_template},
-    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan},
-    Target{"gan_reader", "fuzz.gan", convert_gan_plan},
-    Target{"csv_reader", "fuzz.csv", convert_csv_plan},
-    Target{"sandbox_request", "request", sandbox_request},
+    Target{"template_reader", "fuzz.json", read_template},  Target{"lint", "fuzz.json", lint_template},
+    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
+    Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
 };
 
 /// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
@@ -170,9 +167,9 @@ Outcome sandbox_request(std::string_view data) {
     auto back = sandbox::parse_stored("1.json", text);
     if (!back.ok()) broken("a stored template does not read back", back.error().message);
     const sandbox::StoredTemplate& r = back.value();
-    if (r.title != t.title || r.description != t.description || r.raw_json != t.raw_json ||
-        r.currency != t.currency || r.duration != t.duration || r.item_count != t.item_count ||
-        r.shared != t.shared || r.is_budgeted != t.is_budgeted || r.budget.has_value() != t.budget.has_value())
+    if (r.title != t.title || r.description != t.description || r.raw_json != t.raw_json || r.currency != t.currency ||
+        r.duration != t.duration || r.item_count != t.item_count || r.shared != t.shared ||
+        r.is_budgeted != t.is_budgeted || r.budget.has_value() != t.budget.has_value())
       broken("a stored template reads back different", text);
     return Outcome{true, ""};
   };

@@ -3,8 +3,8 @@
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/oauth.hpp"
 
-#include <gtest/gtest.h>
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -244,7 +244,8 @@ TEST(ApiClient, AResponseNestedAMillionLevelsDeepIsAnErrorNotACrash) {
   EXPECT_NE(page.error().message.find("nested deeper than 4096 levels"), std::string::npos) << page.error().message;
 
   // An error body as deep: shown as an unexpected body, not parsed recursively.
-  h.transport->script.push_back(reply(422, R"({"errors":)" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}"));
+  h.transport->script.push_back(
+      reply(422, R"({"errors":)" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}"));
   auto t = h.client->update(12, R"({"project_template":{"title":"x"}})", "Launch plan");
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message.find("HTTP 422"), std::string::npos) << t.error().message;

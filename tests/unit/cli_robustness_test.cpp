@@ -56,7 +56,8 @@ TEST_F(CliRobustness, TruncatedOrEmptyJson) {
 TEST_F(CliRobustness, TruncatedPlans) {
   std::ifstream in(testing::source_path("tests/data/mspdi/features.xml"), std::ios::binary);
   std::string xml((std::istreambuf_iterator<char>(in)), {});
-  CliRun mspdi = ptmpl("convert " + file("cut.xml", xml.substr(0, xml.size() / 2)) + " -o " + (dir_ / "o.json").string());
+  CliRun mspdi =
+      ptmpl("convert " + file("cut.xml", xml.substr(0, xml.size() / 2)) + " -o " + (dir_ / "o.json").string());
   EXPECT_EQ(mspdi.exit, 2);
   expect_has(mspdi.err, "cut.xml:");
   expect_has(mspdi.err, ": not well-formed XML: ");
@@ -71,8 +72,9 @@ TEST_F(CliRobustness, NestingAHundredThousandLevelsDeep) {
   std::string deep = file("deep.json", std::string(100'000, '[') + std::string(100'000, ']'));
   CliRun lint = ptmpl("lint " + deep);
   EXPECT_EQ(lint.exit, 1);
-  expect_has(lint.out, "deep.json:1:257: warning: nesting deeper than 256 levels; the content below is not read "
-                       "[nesting-depth]");
+  expect_has(lint.out,
+             "deep.json:1:257: warning: nesting deeper than 256 levels; the content below is not read "
+             "[nesting-depth]");
   CliRun fmt = ptmpl("fmt " + deep);
   EXPECT_EQ(fmt.exit, 2);
   expect_has(fmt.err, "fmt does not rewrite a file it cannot read whole [nesting-depth]");
@@ -81,16 +83,17 @@ TEST_F(CliRobustness, NestingAHundredThousandLevelsDeep) {
   expect_has(schedule.err, "the stories below it cannot be scheduled");
 
   // XML: elements nested 200,000 deep inside a task are not read, and need no recursion.
-  CliRun xml = ptmpl("convert " +
-                     file("deep.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks><Task><UID>1</UID>)"
-                                      "<Name>Deep</Name><OutlineLevel>1</OutlineLevel>" +
-                                          [] {
-                                            std::string s;
-                                            for (int i = 0; i < 200'000; ++i) s += "<x>";
-                                            for (int i = 0; i < 200'000; ++i) s += "</x>";
-                                            return s;
-                                          }() +
-                                          "</Task></Tasks></Project>"));
+  CliRun xml = ptmpl(
+      "convert " + file(
+                       "deep.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks><Task><UID>1</UID>)"
+                                   "<Name>Deep</Name><OutlineLevel>1</OutlineLevel>" +
+                                       [] {
+                                         std::string s;
+                                         for (int i = 0; i < 200'000; ++i) s += "<x>";
+                                         for (int i = 0; i < 200'000; ++i) s += "</x>";
+                                         return s;
+                                       }() +
+                                       "</Task></Tasks></Project>"));
   EXPECT_EQ(xml.exit, 0) << xml.err;
   expect_has(xml.out, "\"title\": \"Deep\"");
 }
@@ -100,9 +103,8 @@ TEST_F(CliRobustness, OutlineLevelsDeeperThanATemplateHolds) {
   for (int i = 1; i <= 150; ++i)
     tasks += "<Task><UID>" + std::to_string(i) + "</UID><Name>T" + std::to_string(i) + "</Name><OutlineLevel>" +
              std::to_string(i) + "</OutlineLevel></Task>";
-  CliRun r = ptmpl("convert " +
-                   file("outline.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks>)" + tasks +
-                                           "</Tasks></Project>"));
+  CliRun r = ptmpl("convert " + file("outline.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks>)" +
+                                                        tasks + "</Tasks></Project>"));
   EXPECT_EQ(r.exit, 2);
   expect_has(r.err, "task 101 \"T101\" would be nested 101 levels deep; a template holds at most 100");
 }
@@ -126,10 +128,12 @@ TEST_F(CliRobustness, NumbersThatOverflow) {
                                                   R"("budget_estimate_in_cents": 99999999999999999999, )"
                                                   R"("time_estimate_in_minutes": 3000000000}])"));
   EXPECT_EQ(ints.exit, 1);
-  expect_has(ints.out, "error: budget_estimate_in_cents 99999999999999999999 does not fit in a 64-bit integer "
-                       "(at most 9223372036854775807 cents) [amount-overflow]");
-  expect_has(ints.out, "error: time_estimate_in_minutes 3000000000 does not fit in the service's 32-bit integer "
-                       "(at most 2147483647 minutes) [amount-overflow]");
+  expect_has(ints.out,
+             "error: budget_estimate_in_cents 99999999999999999999 does not fit in a 64-bit integer "
+             "(at most 9223372036854775807 cents) [amount-overflow]");
+  expect_has(ints.out,
+             "error: time_estimate_in_minutes 3000000000 does not fit in the service's 32-bit integer "
+             "(at most 2147483647 minutes) [amount-overflow]");
   CliRun huge = ptmpl("lint " + file("huge.json", R"([{"title": "A", "relative_start_date": 1e400}])"));
   EXPECT_EQ(huge.exit, 1);
   expect_has(huge.out, "huge.json:1:40: error: number too big [json-syntax]");
@@ -141,28 +145,32 @@ TEST_F(CliRobustness, NumbersThatOverflow) {
 TEST_F(CliRobustness, InvalidUtf8) {
   CliRun json = ptmpl("lint " + file("latin1.json", "[{\"title\": \"Caf\xE9\", \"temp_id\": 1}]"));
   EXPECT_EQ(json.exit, 1);
-  expect_has(json.out, "latin1.json:1:16: error: invalid UTF-8: byte 0xE9 does not start a valid sequence [json-syntax]");
+  expect_has(json.out,
+             "latin1.json:1:16: error: invalid UTF-8: byte 0xE9 does not start a valid sequence [json-syntax]");
 
   const std::string task = "<Tasks><Task><UID>1</UID><Name>Caf\xE9</Name><OutlineLevel>1</OutlineLevel></Task></Tasks>";
-  CliRun xml = ptmpl("convert " + file("bad.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)" + task +
-                                                      "</Project>"));
+  CliRun xml = ptmpl(
+      "convert " + file("bad.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)" + task + "</Project>"));
   EXPECT_EQ(xml.exit, 2);
   EXPECT_EQ(xml.err, "ptmpl convert: " + (dir_ / "bad.xml").string() + ":1:89: not UTF-8 text\n");
   // The same byte in a file that declares ISO-8859-1 is that encoding's é.
-  CliRun declared = ptmpl("convert " + file("declared.xml", R"(<?xml version="1.0" encoding="ISO-8859-1"?>)"
-                                                            R"(<Project xmlns="http://schemas.microsoft.com/project">)" +
-                                                                task + "</Project>"));
+  CliRun declared =
+      ptmpl("convert " + file("declared.xml", R"(<?xml version="1.0" encoding="ISO-8859-1"?>)"
+                                              R"(<Project xmlns="http://schemas.microsoft.com/project">)" +
+                                                  task + "</Project>"));
   EXPECT_EQ(declared.exit, 0) << declared.err;
   expect_has(declared.out, "\"title\": \"Caf\xC3\xA9\"");
 
-  CliRun gan = ptmpl("convert " + file("bad.gan", "<project name=\"x\"><tasks><task id=\"1\" name=\"Caf\xE9\" "
-                                                  "start=\"2027-01-04\" duration=\"1\"/></tasks></project>"));
+  CliRun gan = ptmpl("convert " + file("bad.gan",
+                                       "<project name=\"x\"><tasks><task id=\"1\" name=\"Caf\xE9\" "
+                                       "start=\"2027-01-04\" duration=\"1\"/></tasks></project>"));
   EXPECT_EQ(gan.exit, 2);
   expect_has(gan.err, "bad.gan:1:48: not UTF-8 text");
   // A character reference to a surrogate: pugixml would decode it into bytes UTF-8 forbids.
-  CliRun reference = ptmpl("convert " + file("reference.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
-                                                              R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
-                                                              R"(</Task></Tasks></Project>)"));
+  CliRun reference =
+      ptmpl("convert " + file("reference.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
+                                               R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
+                                               R"(</Task></Tasks></Project>)"));
   EXPECT_EQ(reference.exit, 2);
   expect_has(reference.err, "reference.xml:1:86: not UTF-8 text: a character reference to a surrogate");
   CliRun csv = ptmpl("convert " + file("bad.csv", "title,temp_id\nCaf\xE9,1\n"));
@@ -178,21 +186,24 @@ TEST_F(CliRobustness, XmlBombsAndExternalEntitiesAreNeverExpanded) {
     for (int i = 0; i < 10; ++i) bomb += previous;
     bomb += "\">\n";
   }
-  bomb += " <!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n"
-          "<Project xmlns=\"http://schemas.microsoft.com/project\"><Tasks><Task><UID>1</UID><Name>&j;&xxe;</Name>"
-          "<OutlineLevel>1</OutlineLevel></Task></Tasks></Project>\n";
+  bomb +=
+      " <!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n"
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Tasks><Task><UID>1</UID><Name>&j;&xxe;</Name>"
+      "<OutlineLevel>1</OutlineLevel></Task></Tasks></Project>\n";
   CliRun r = ptmpl("convert " + file("bomb.xml", bomb));
   EXPECT_EQ(r.exit, 0) << r.err;
   expect_has(r.out, "\"title\": \"&j;&xxe;\"");
-  expect_has(r.err, "bomb.xml:2:11: info: the document type declaration is ignored: no DTD or entity is processed "
-                    "[mspdi-doctype]");
+  expect_has(r.err,
+             "bomb.xml:2:11: info: the document type declaration is ignored: no DTD or entity is processed "
+             "[mspdi-doctype]");
   EXPECT_EQ(r.out.find("root:"), std::string::npos);
 }
 
 TEST_F(CliRobustness, DependencyCycles) {
-  std::string cycle = file("cycle.json", R"([{"title": "A", "temp_id": 1, "dependencies": [{"source_id": 1, )"
-                                         R"("target_id": 2, "type": 2, "lag": 0}]}, {"title": "B", "temp_id": 2, )"
-                                         R"("dependencies": [{"source_id": 2, "target_id": 1, "type": 2, "lag": 0}]}])");
+  std::string cycle =
+      file("cycle.json", R"([{"title": "A", "temp_id": 1, "dependencies": [{"source_id": 1, )"
+                         R"("target_id": 2, "type": 2, "lag": 0}]}, {"title": "B", "temp_id": 2, )"
+                         R"("dependencies": [{"source_id": 2, "target_id": 1, "type": 2, "lag": 0}]}])");
   CliRun lint = ptmpl("lint " + cycle);
   EXPECT_EQ(lint.exit, 1);
   expect_has(lint.out, "cycle.json:1:151: error: dependency cycle: 1 → 2 → 1 [dependency-cycle]");

@@ -64,8 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression,
 
 TEST(FuzzRegression, EveryTargetHasAFolderOfInputs) {
   for (const fuzz::Target& target : fuzz::targets())
-    EXPECT_TRUE(fs::is_directory(testing::source_path("tests/data/fuzz/" + std::string(target.name))))
-        << target.name;
+    EXPECT_TRUE(fs::is_directory(testing::source_path("tests/data/fuzz/" + std::string(target.name)))) << target.name;
 }
 
 // The sandbox_request target overflowed the stack on a body nested 200,000 levels deep: RapidJSON's
@@ -73,7 +72,8 @@ TEST(FuzzRegression, EveryTargetHasAFolderOfInputs) {
 TEST(FuzzRegression, SandboxBodiesNestedAMillionLevelsDeepAreReadWithoutRecursion) {
   constexpr std::size_t kLevels = 1'000'000;
   const std::string deep = std::string(kLevels, '[') + std::string(kLevels, ']');
-  fuzz::Outcome body = fuzz::sandbox_request("POST /api/v1/project_templates.json\n{\"project_template\":" + deep + "}");
+  fuzz::Outcome body =
+      fuzz::sandbox_request("POST /api/v1/project_templates.json\n{\"project_template\":" + deep + "}");
   EXPECT_FALSE(body.accepted);
   EXPECT_EQ(body.message, "422 project_template is missing or not an object;");
 
@@ -83,7 +83,8 @@ TEST(FuzzRegression, SandboxBodiesNestedAMillionLevelsDeepAreReadWithoutRecursio
   stories += "[]";
   for (std::size_t i = 0; i < kLevels / 2; ++i) stories += "}]";
   fuzz::Outcome raw = fuzz::sandbox_request(R"(POST /api/v1/project_templates.json
-{"project_template":{"title":"Deep","raw_json":")" + stories + "\"}}");
+{"project_template":{"title":"Deep","raw_json":")" +
+                                            stories + "\"}}");
   EXPECT_TRUE(raw.accepted) << raw.message;
 }
 

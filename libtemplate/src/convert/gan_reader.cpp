@@ -16,8 +16,8 @@
 
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
-#include "convert/xml_text.hpp"
 #include "convert/gan_calendar.hpp"
+#include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/rollup.hpp"

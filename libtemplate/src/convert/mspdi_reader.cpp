@@ -19,8 +19,8 @@
 
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
-#include "convert/xml_text.hpp"
 #include "convert/mspdi_calendar.hpp"
+#include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/lint.hpp"

@@ -179,8 +179,7 @@ std::variant<ListRequest, RequestError> read_list_request(const Params& params) 
   std::int64_t offset = number("offset", 0, 0, INT32_MAX);
   request.with_raw_json = wants_raw_json(params);
   if (request.with_raw_json && !query.only)
-    errors.push_back(
-        {"validation", "optional_fields is not accepted on this request without only", "optional_fields"});
+    errors.push_back({"validation", "optional_fields is not accepted on this request without only", "optional_fields"});
   auto includes = split_commas(param("include"));
   request.include_users = std::find(includes.begin(), includes.end(), "user") != includes.end();
   if (!errors.empty()) return RequestError{400, std::move(errors)};

@@ -61,7 +61,6 @@ struct ListRequest {
 /// fields onto `t`. Fails with 400 when the body is not a JSON object, 422 when
 /// `project_template` is missing or a field is invalid (one error per field, `t` then partly
 /// applied and not to be stored).
-[[nodiscard]] std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t,
-                                                              bool creating);
+[[nodiscard]] std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating);
 
 }  // namespace ptmpl::sandbox

@@ -21,9 +21,9 @@
 
 #include <chrono>
 
+#include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
-#include "json_nesting.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
@@ -370,7 +370,8 @@ struct Sandbox::Impl {
 
   void list(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
     auto read = sandbox::read_list_request(req.params);
-    if (const auto* refused = std::get_if<RequestError>(&read)) return send_errors(res, refused->status, refused->errors);
+    if (const auto* refused = std::get_if<RequestError>(&read))
+      return send_errors(res, refused->status, refused->errors);
     const ListRequest& request = std::get<ListRequest>(read);
     auto matches = store->query(user, request.query);
     std::size_t first = 0;
