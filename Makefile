@@ -4,7 +4,7 @@ PTMPL := build/release/tools/ptmpl/ptmpl
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all setup build demo test bench install asan warnings clean
+.PHONY: all setup build demo test bench install asan warnings fuzz clean
 
 all: build
 
@@ -45,6 +45,16 @@ asan: setup
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 	@ctest --preset asan -j $(JOBS)
+
+# The libFuzzer targets (clang, the fuzz preset in build/fuzz), each run for FUZZ_SECONDS from its
+# seed corpus; FUZZ_TARGETS picks some (docs/robustness.md). clang is needed here only.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	@./scripts/setup.sh clang libclang-rt-14-dev
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	@./scripts/run-fuzzers.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The dev preset: Debug with warnings as errors (builds, no tests).
 warnings: setup

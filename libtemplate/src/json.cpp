@@ -364,8 +364,8 @@ class DocumentBuilder {
   bool Uint64(std::uint64_t) { return false; }
   bool Double(double) { return false; }
   bool RawNumber(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::Number, str, length); }
-  bool String(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::String, str, length); }
-  bool Key(const char* str, rapidjson::SizeType length, bool) { return scalar(Kind::String, str, length); }
+  bool String(const char* str, rapidjson::SizeType length, bool) { return string(str, length); }
+  bool Key(const char* str, rapidjson::SizeType length, bool) { return string(str, length); }
 
   bool StartObject() { return start(true); }
   bool StartArray() { return start(false); }
@@ -373,6 +373,8 @@ class DocumentBuilder {
   bool EndArray(rapidjson::SizeType) { return end(false); }
 
   Value take_root() { return stack_.empty() ? Value{} : stack_.back(); }
+  /// Where a string holding a lone low surrogate starts, once one stopped the parse.
+  [[nodiscard]] std::optional<std::uint64_t> lone_surrogate_at() const { return lone_surrogate_at_; }
 
  private:
   // Where the token just read starts, from where it ends: callbacks for scalars come right
@@ -395,6 +397,17 @@ class DocumentBuilder {
       while (backslashes < at && stream_.begin_[at - 1 - backslashes] == '\\') ++backslashes;
       if (backslashes % 2 == 0) return at;
     }
+  }
+
+  // The text is valid UTF-8, so a decoded string that is not came from an escape: RapidJSON 1.1
+  // refuses a high surrogate without its low half, but decodes a lone low one (\uDC00-\uDFFF)
+  // into the three bytes of a surrogate, which UTF-8 forbids (RFC 3629) and fmt would write out.
+  bool string(const char* str, std::size_t length) {
+    if (std::memchr(str, 0xED, length) != nullptr && first_invalid_utf8({str, length}) != std::string_view::npos) {
+      lone_surrogate_at_ = scalar_start(Kind::String, length) + shift_;
+      return false;
+    }
+    return scalar(Kind::String, str, length);
   }
 
   bool scalar(Kind kind, const char* str, std::size_t length) {
@@ -526,6 +539,7 @@ class DocumentBuilder {
   std::vector<Frame> frames_;
   std::uint32_t skip_ = 0;
   std::uint64_t skip_offset_ = 0;
+  std::optional<std::uint64_t> lone_surrogate_at_;
 };
 
 Document Document::parse(std::string_view text, const ParseOptions& options) {
@@ -568,6 +582,10 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
     doc.ok_ = false;
   };
 
+  if (auto at = builder.lone_surrogate_at(); result.IsError() && at) {
+    syntax_error(*at, "invalid UTF-16 surrogate in \\u escape: a low surrogate without a high one before it");
+    return doc;
+  }
   if (result.IsError()) {
     std::uint64_t offset = result.Offset();
     std::string message = expected_message(result.Code());
@@ -649,6 +667,12 @@ std::string_view kind_name(const Value& v) {
       return "a deeply nested value";
   }
   return "a value";
+}
+
+std::optional<std::uint64_t> invalid_utf8_offset(std::string_view text) {
+  std::size_t bad = first_invalid_utf8(text);
+  if (bad == std::string_view::npos) return std::nullopt;
+  return bad;
 }
 
 std::string valid_utf8(std::string_view text) {

@@ -3,8 +3,12 @@
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/oauth.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <deque>
@@ -225,6 +229,80 @@ TEST(ApiClient, TakesTemplatesInTheOrderOfResultsNotOfTheMap) {
   EXPECT_EQ(page.value().templates[1].title, "ten");
   EXPECT_EQ(page.value().templates[2].title, "twenty");
   EXPECT_EQ(page.value().count, 3);
+}
+
+// A broken or hostile service: a response nested a million levels deep is an error naming the
+// bound, not a stack overflow (RapidJSON's DOM recurses once per level).
+TEST(ApiClient, AResponseNestedAMillionLevelsDeepIsAnErrorNotACrash) {
+  constexpr std::size_t kLevels = 1'000'000;
+  Harness h;
+  h.transport->script.push_back(reply(
+      200, R"({"count":1,"results":[{"key":"project_templates","id":"1"}],"project_templates":{"1":{"id":1,"title":)" +
+               std::string(kLevels, '[') + std::string(kLevels, ']') + "}}}"));
+  auto page = h.client->list({});
+  ASSERT_FALSE(page.ok());
+  EXPECT_NE(page.error().message.find("nested deeper than 4096 levels"), std::string::npos) << page.error().message;
+
+  // An error body as deep: shown as an unexpected body, not parsed recursively.
+  h.transport->script.push_back(
+      reply(422, R"({"errors":)" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}"));
+  auto t = h.client->update(12, R"({"project_template":{"title":"x"}})", "Launch plan");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("HTTP 422"), std::string::npos) << t.error().message;
+}
+
+TEST(ApiClient, ATemplateWhoseJsonOrRawJsonIsTooDeepIsNotWrittenAsADocument) {
+  constexpr std::size_t kLevels = 1'000'000;
+  RemoteTemplate deep_json;
+  deep_json.id = 7;
+  deep_json.json = R"({"id":7,"title":)" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}";
+  auto document = template_document(deep_json);
+  ASSERT_FALSE(document.ok());
+  EXPECT_EQ(document.error().message, "template 7: the service's JSON is nested deeper than 4096 levels");
+
+  RemoteTemplate deep_stories;
+  deep_stories.id = 8;
+  deep_stories.json = R"({"id":8,"title":"Deep"})";
+  deep_stories.raw_json = std::string(kLevels, '[') + std::string(kLevels, ']');
+  document = template_document(deep_stories);
+  ASSERT_FALSE(document.ok());
+  EXPECT_EQ(document.error().message, "template 8: its raw_json is nested deeper than 4096 levels");
+}
+
+// A slow server: it takes the connection (the kernel completes the handshake of a listening
+// socket) and never answers. Each attempt ends at the transport's timeout, and the retries are
+// bounded, so the command ends with the timeout in its message instead of hanging.
+TEST(ApiClient, AServerThatNeverAnswersTimesOutAndTheRetriesAreBounded) {
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 16), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+
+  TransportOptions transport;
+  transport.timeout = milliseconds(300);
+  ClientOptions options;
+  options.base_url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/api/v1";
+  options.token = kToken;
+  options.retry.max_attempts = 3;
+  options.retry.base_delay = milliseconds(1);
+  Client client(options, make_curl_transport(transport));
+  const auto started = std::chrono::steady_clock::now();
+  auto t = client.get(1);
+  const auto took = std::chrono::steady_clock::now() - started;
+  ::close(listener);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("reading template 1: gave up after 3 attempts"), std::string::npos)
+      << t.error().message;
+  // libcurl's wording: "Operation timed out after 301 milliseconds with 0 bytes received".
+  EXPECT_NE(t.error().message.find("; last: no response: Operation timed out after "), std::string::npos)
+      << t.error().message;
+  EXPECT_NE(t.error().message.find("(curl error 28)"), std::string::npos) << t.error().message;
+  EXPECT_LT(took, std::chrono::seconds(10));
 }
 
 TEST(ApiClient, ListAllPaginatesWith200AndFetchesRawJsonByOnly) {

@@ -107,7 +107,12 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"[\"\\x\"]", 1, 3, "invalid escape"}, SyntaxCase{"[\"a\xFF\"]", 1, 4, "invalid UTF-8"},
         SyntaxCase{"[\"a\nb\"]", 1, 4, "control character U+000A must be written as an escape"},
         SyntaxCase{"[\"a\xC3\x28\"]", 1, 4, "invalid UTF-8"}, SyntaxCase{"[\xFF]", 1, 2, "found byte 0xFF"},
-        SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"}),
+        SyntaxCase{std::string_view("[1]\n\0trailing", 13), 2, 1, "NUL byte"},
+        // A lone low surrogate (found by the template_reader fuzz target: fmt wrote it out as
+        // bytes that are not UTF-8), in a value and in a key; and a high one without its low half.
+        SyntaxCase{R"(["ab\ude80"])", 1, 2, "a low surrogate without a high one"},
+        SyntaxCase{R"([{"k\udc00": 1}])", 1, 3, "a low surrogate without a high one"},
+        SyntaxCase{R"(["\ud83d"])", 1, 3, "invalid UTF-16 surrogate pair"}),
     [](const ::testing::TestParamInfo<SyntaxCase>& param) { return "case_" + std::to_string(param.index); });
 
 TEST(Json, ByteOrderMarkIsSkipped) {

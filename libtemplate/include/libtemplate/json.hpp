@@ -274,6 +274,10 @@ class Document {
 /// come from the file system, which need not be UTF-8, on their way into JSON or XML).
 [[nodiscard]] std::string valid_utf8(std::string_view text);
 
+/// Offset of the first byte of `text` that is not part of valid UTF-8 (RFC 3629: no overlong
+/// forms, surrogates or code points above U+10FFFF); nullopt when all of it is.
+[[nodiscard]] std::optional<std::uint64_t> invalid_utf8_offset(std::string_view text);
+
 /// Escapes `segment` for use inside a JSON pointer (RFC 6901: ~ → ~0, / → ~1).
 [[nodiscard]] std::string pointer_escape(std::string_view segment);
 

@@ -17,6 +17,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "json_nesting.hpp"
+#include "libtemplate/json.hpp"
+
 namespace ptmpl::api {
 namespace {
 
@@ -39,7 +42,7 @@ std::string json_text(const rapidjson::Value& value) {
 /// The service's error envelope as one line: `validation: title can't be blank (field title); …`.
 std::string describe_errors(const std::string& body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  detail::parse_iteratively(doc, body);
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("errors") || !doc["errors"].IsArray() ||
       doc["errors"].Empty()) {
     std::string excerpt = body.substr(0, 200);
@@ -86,7 +89,10 @@ Result<RemoteTemplate> read_template(const rapidjson::Value& object) {
 /// map may hold other objects of the same type, and its order means nothing).
 Result<TemplatePage> read_envelope(const std::string& body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  // Each template is copied out with Accept(), which recurses once per level.
+  if (detail::json_nesting(body) > json::kMaxDepthLimit)
+    return Error{"the response is nested deeper than " + std::to_string(json::kMaxDepthLimit) + " levels"};
+  detail::parse_iteratively(doc, body);
   if (doc.HasParseError() || !doc.IsObject()) return Error{"the response is not a JSON object"};
   auto results = doc.FindMember("results");
   auto map = doc.FindMember("project_templates");

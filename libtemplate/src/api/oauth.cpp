@@ -11,6 +11,8 @@
 
 #include <rapidjson/document.h>
 
+#include "json_nesting.hpp"
+
 namespace ptmpl::api {
 namespace {
 
@@ -69,7 +71,7 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
   if (!sent.ok()) return Error{clean("exchanging the code: no response: " + sent.error().message)};
   const HttpResponse& response = sent.value();
   rapidjson::Document doc;
-  doc.Parse(response.body.data(), response.body.size());
+  detail::parse_iteratively(doc, response.body);
   auto text = [&](const char* key) {
     return !doc.HasParseError() && doc.IsObject() && doc.HasMember(key) && doc[key].IsString()
                ? std::string(doc[key].GetString())

@@ -3,6 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/writer.hpp"
@@ -11,7 +12,11 @@ namespace ptmpl::api {
 
 Result<std::string> template_document(const RemoteTemplate& remote) {
   rapidjson::Document object;
-  object.Parse(remote.json.data(), remote.json.size());
+  // Values are copied with Accept(), which recurses once per level.
+  if (detail::json_nesting(remote.json) > json::kMaxDepthLimit)
+    return Error{"template " + std::to_string(remote.id) + ": the service's JSON is nested deeper than " +
+                 std::to_string(json::kMaxDepthLimit) + " levels"};
+  detail::parse_iteratively(object, remote.json);
   if (object.HasParseError() || !object.IsObject())
     return Error{"template " + std::to_string(remote.id) + ": the service's JSON is not an object"};
   // The keys of a template document (SPEC §2), plus the id that ties the file to the service.
@@ -33,7 +38,7 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
     // raw_json as the story list itself (pleasant to edit and lint); kept as the service's
     // string when it is not valid JSON, so nothing is lost.
     rapidjson::Document stories;
-    stories.Parse(remote.raw_json->data(), remote.raw_json->size());
+    detail::parse_iteratively(stories, *remote.raw_json);
     text += text.back() == '{' ? "" : ",";
     if (remote.raw_json->find_first_not_of(" \t\r\n") == std::string::npos) {
       text += "\"raw_json\":[]";  // an empty string: no stories
@@ -47,8 +52,14 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
     }
   }
   text += "}}";
-  json::Document doc = json::Document::parse(text);
+  json::ParseOptions options;
+  options.max_depth = json::kMaxDepthLimit;
+  json::Document doc = json::Document::parse(text, options);
   if (!doc.ok()) return Error{"template " + std::to_string(remote.id) + ": cannot re-read its JSON"};
+  // The canonical writer needs the whole tree.
+  if (doc.truncated())
+    return Error{"template " + std::to_string(remote.id) + ": its raw_json is nested deeper than " +
+                 std::to_string(json::kMaxDepthLimit) + " levels"};
   return write_canonical(doc.root(), Shape::TemplateDocument);
 }
 

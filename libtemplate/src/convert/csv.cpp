@@ -227,19 +227,8 @@ class CsvReader {
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
 };
 
-// The first invalid byte of `text`, if any (valid_utf8 copies a valid prefix unchanged).
-std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
-  const std::string valid = json::valid_utf8(text);
-  if (valid == text) return std::nullopt;
-  return static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin(), text.end()).first -
-                                  valid.begin());
-}
-
 Result<Conversion> CsvReader::run() {
-  if (auto bad = invalid_utf8_at(text_)) {
-    const json::Position p = findings_.position(*bad);
-    return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": not UTF-8 text"};
-  }
+  if (auto error = detail::not_utf8_error(text_, path_)) return *error;
   RecordReader reader(text_, path_);
   Record record;
   for (bool header = true;; header = false) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace ptmpl {
 
@@ -72,6 +73,13 @@ namespace detail {
 
 const ConversionRule& conversion_rule(std::string_view id) {
   return *std::find_if(std::begin(kRules), std::end(kRules), [&](const ConversionRule& r) { return r.id == id; });
+}
+
+std::optional<Error> not_utf8_error(std::string_view text, const std::string& path) {
+  auto bad = json::invalid_utf8_offset(text);
+  if (!bad) return std::nullopt;
+  const json::Position p = json::LineIndex(text).position(*bad);
+  return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": not UTF-8 text"};
 }
 
 void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string message) {

@@ -3,17 +3,24 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "libtemplate/convert.hpp"
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
+#include "libtemplate/result.hpp"
 
 namespace ptmpl::detail {
 
 /// The registered rule `id` (precondition: it is in the table; a test checks every id used).
 [[nodiscard]] const ConversionRule& conversion_rule(std::string_view id);
+
+/// `path:line:col: not UTF-8 text` at the first byte of `text` that is not valid UTF-8; nullopt
+/// when all of it is. The XML readers need it too: pugixml passes the bytes of a UTF-8 document
+/// through unchecked, and they would end up in the template the converter writes.
+[[nodiscard]] std::optional<Error> not_utf8_error(std::string_view text, const std::string& path);
 
 /// Collects the findings of one conversion of `text` (named `path` in messages).
 class FindingSink {

@@ -17,6 +17,7 @@
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
 #include "convert/gan_calendar.hpp"
+#include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/rollup.hpp"
@@ -147,6 +148,7 @@ Result<Conversion> Reader::run() {
     return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
                  ": not well-formed XML: " + parsed.description()};
   }
+  if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "project")
     return Error{path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +

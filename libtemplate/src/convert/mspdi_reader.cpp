@@ -23,6 +23,7 @@
 #include "convert/findings.hpp"
 #include "convert/json_writer.hpp"
 #include "convert/mspdi_calendar.hpp"
+#include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/lint.hpp"
@@ -463,6 +464,7 @@ Result<Conversion> Reader::run() {
     return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
                  ": not well-formed XML: " + parsed.description()};
   }
+  if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "Project" ||
       std::string_view(project_.attribute("xmlns").as_string()) != "http://schemas.microsoft.com/project") {

@@ -21,15 +21,21 @@
 
 #include <chrono>
 
+#include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
+#include "sandbox/request.hpp"
 #include "sandbox/template_store.hpp"
 
 namespace ptmpl {
 namespace {
 
+using sandbox::FieldError;
+using sandbox::ListRequest;
+using sandbox::parse_int;
+using sandbox::RequestError;
 using sandbox::StoredTemplate;
 using sandbox::TemplateQuery;
 using sandbox::TemplateStore;
@@ -37,13 +43,6 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr const char* kCollection = "/api/v1/project_templates.json";
 constexpr const char* kMember = R"(/api/v1/project_templates/(\d+)\.json)";
-constexpr int kMaxPerPage = 200;  // API reference, Limits
-
-struct FieldError {
-  std::string type;
-  std::string message;
-  std::string field;  // empty: none
-};
 
 void send_errors(httplib::Response& res, int status, const std::vector<FieldError>& errors) {
   rapidjson::StringBuffer buffer;
@@ -127,104 +126,6 @@ std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count,
   }
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
-}
-
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  std::int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
-bool truthy(const std::string& v) {
-  return v == "true" || v == "1" || v == "yes";
-}
-
-/// Applies the `project_template` fields of a create or update body onto `t`.
-std::vector<FieldError> apply_fields(const rapidjson::Value& body, StoredTemplate& t, bool creating) {
-  std::vector<FieldError> errors;
-  auto invalid = [&](const char* field, std::string message) {
-    errors.push_back({"validation", std::move(message), field});
-  };
-  auto find = [&](const char* key) -> const rapidjson::Value* {
-    auto it = body.FindMember(key);
-    return it == body.MemberEnd() ? nullptr : &it->value;
-  };
-  if (const auto* v = find("title")) {
-    if (!v->IsString()) {
-      invalid("title", "title must be a string");
-    } else {
-      std::string title(v->GetString(), v->GetStringLength());
-      if (title.find_first_not_of(" \t\r\n") == std::string::npos)
-        invalid("title", "title can't be blank");
-      else
-        t.title = title;
-    }
-  } else if (creating) {
-    invalid("title", "title can't be blank");
-  }
-  if (const auto* v = find("description")) {
-    if (v->IsString())
-      t.description.assign(v->GetString(), v->GetStringLength());
-    else if (v->IsNull())
-      t.description.clear();
-    else
-      invalid("description", "description must be a string");
-  }
-  if (const auto* v = find("raw_json")) {
-    if (!v->IsString()) {
-      invalid("raw_json", "raw_json must be a string holding JSON text");
-    } else {
-      std::string raw(v->GetString(), v->GetStringLength());
-      rapidjson::Document doc;
-      doc.Parse(raw.data(), raw.size());
-      if (doc.HasParseError() || !(doc.IsArray() || doc.IsObject()))
-        invalid("raw_json", "raw_json is not valid JSON (an array of stories)");
-      else
-        t.raw_json = std::move(raw);
-    }
-  }
-  for (const char* key : {"shared", "is_budgeted"}) {
-    if (const auto* v = find(key)) {
-      if (!v->IsBool()) {
-        invalid(key, std::string(key) + " must be true or false");
-      } else {
-        (std::string_view(key) == "shared" ? t.shared : t.is_budgeted) = v->GetBool();
-      }
-    }
-  }
-  if (const auto* v = find("budget")) {
-    if (v->IsNull())
-      t.budget.reset();
-    else if (v->IsNumber() && std::isfinite(v->GetDouble()) && v->GetDouble() >= 0)
-      t.budget = v->GetDouble();
-    else
-      invalid("budget", "budget must be a non-negative number");
-  }
-  if (const auto* v = find("currency")) {
-    std::string_view c = v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : "";
-    if (c.size() == 3 && std::all_of(c.begin(), c.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; }))
-      t.currency = std::string(c);
-    else
-      invalid("currency", "currency must be a three-letter ISO 4217 code");
-  }
-  if (const auto* v = find("duration")) {
-    if (v->IsNull())
-      t.duration.reset();
-    else if (v->IsInt64() && v->GetInt64() >= 0)
-      t.duration = v->GetInt64();
-    else
-      invalid("duration", "duration must be a non-negative integer (days)");
-  }
-  return errors;
 }
 
 }  // namespace
@@ -426,7 +327,7 @@ struct Sandbox::Impl {
   void token(const httplib::Request& req, httplib::Response& res) {
     std::map<std::string, std::string> fields;
     rapidjson::Document doc;
-    doc.Parse(req.body.data(), req.body.size());
+    detail::parse_iteratively(doc, req.body);
     if (!doc.HasParseError() && doc.IsObject()) {
       for (const auto& m : doc.GetObject())
         if (m.value.IsString()) fields[m.name.GetString()] = m.value.GetString();
@@ -468,77 +369,24 @@ struct Sandbox::Impl {
   }
 
   void list(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
-    TemplateQuery query;
-    std::vector<FieldError> errors;
-    auto param = [&](const char* name) { return req.has_param(name) ? req.get_param_value(name) : std::string(); };
-    query.mine = truthy(param("mine"));
-    query.by_title = param("by_title");
-    if (req.has_param("only")) {
-      query.only.emplace();
-      for (const auto& part : split_commas(param("only"))) {
-        if (auto id = parse_int(part))
-          query.only->push_back(*id);
-        else
-          errors.push_back({"validation", "only must be comma-separated ids, not '" + part + "'", "only"});
-      }
-    }
-    if (req.has_param("order")) {
-      std::string order = param("order");
-      auto colon = order.find(':');
-      std::string field = order.substr(0, colon);
-      std::string direction = colon == std::string::npos ? "asc" : order.substr(colon + 1);
-      static const std::vector<std::string> kFields = {"title",  "updated_at",  "duration",
-                                                       "budget", "description", "is_budgeted"};
-      if (std::find(kFields.begin(), kFields.end(), field) == kFields.end() ||
-          (direction != "asc" && direction != "desc"))
-        errors.push_back({"validation",
-                          "order must be <field>:asc|desc with field one of title, updated_at, duration, budget, "
-                          "description, is_budgeted",
-                          "order"});
-      query.order_field = field;
-      query.descending = direction == "desc";
-    }
-    auto number = [&](const char* name, std::int64_t fallback, std::int64_t min, std::int64_t max) -> std::int64_t {
-      if (!req.has_param(name)) return fallback;
-      auto v = parse_int(param(name));
-      if (!v || *v < min || *v > max) {
-        errors.push_back({"validation",
-                          std::string(name) + " must be an integer from " + std::to_string(min) +
-                              (max == INT32_MAX ? std::string(" up") : " to " + std::to_string(max)),
-                          name});
-        return fallback;
-      }
-      return *v;
-    };
-    std::int64_t page = number("page", 1, 1, INT32_MAX);
-    std::int64_t per_page = number("per_page", 20, 1, kMaxPerPage);
-    std::int64_t limit = number("limit", 0, 1, INT32_MAX);
-    std::int64_t offset = number("offset", 0, 0, INT32_MAX);
-    auto optional_fields = split_commas(param("optional_fields"));
-    bool with_raw = std::find(optional_fields.begin(), optional_fields.end(), "raw_json") != optional_fields.end();
-    if (with_raw && !query.only)
-      errors.push_back(
-          {"validation", "optional_fields is not accepted on this request without only", "optional_fields"});
-    auto includes = split_commas(param("include"));
-    bool include_users = std::find(includes.begin(), includes.end(), "user") != includes.end();
-    if (!errors.empty()) return send_errors(res, 400, errors);
-
-    auto matches = store->query(user, query);
+    auto read = sandbox::read_list_request(req.params);
+    if (const auto* refused = std::get_if<RequestError>(&read))
+      return send_errors(res, refused->status, refused->errors);
+    const ListRequest& request = std::get<ListRequest>(read);
+    auto matches = store->query(user, request.query);
     std::size_t first = 0;
-    std::size_t size = static_cast<std::size_t>(per_page);
-    if (req.has_param("limit") && req.has_param("offset")) {  // page and per_page are then ignored
-      first = static_cast<std::size_t>(offset);
-      size = static_cast<std::size_t>(limit);
-      per_page = limit;
-      page = offset / limit + 1;
+    std::size_t size = static_cast<std::size_t>(request.per_page);
+    if (request.limit && request.offset) {
+      first = static_cast<std::size_t>(*request.offset);
+      size = static_cast<std::size_t>(*request.limit);
     } else {
-      first = static_cast<std::size_t>(page - 1) * static_cast<std::size_t>(per_page);
+      first = static_cast<std::size_t>(request.page - 1) * static_cast<std::size_t>(request.per_page);
     }
     std::vector<StoredTemplate> slice;
     for (std::size_t i = first; i < matches.size() && slice.size() < size; ++i) slice.push_back(matches[i]);
-    res.set_content(
-        envelope(slice, matches.size(), with_raw, static_cast<int>(page), static_cast<int>(per_page), include_users),
-        "application/json");
+    res.set_content(envelope(slice, matches.size(), request.with_raw_json, static_cast<int>(request.page),
+                             static_cast<int>(request.per_page), request.include_users),
+                    "application/json");
   }
 
   std::optional<StoredTemplate> visible(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
@@ -554,23 +402,7 @@ struct Sandbox::Impl {
   void show(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
     auto t = visible(req, res, user);
     if (!t) return;
-    auto fields = split_commas(req.has_param("optional_fields") ? req.get_param_value("optional_fields") : "");
-    bool with_raw = std::find(fields.begin(), fields.end(), "raw_json") != fields.end();
-    res.set_content(envelope({*t}, 1, with_raw, 1, 1, false), "application/json");
-  }
-
-  const rapidjson::Value* template_body(const httplib::Request& req, httplib::Response& res, rapidjson::Document& doc) {
-    doc.Parse(req.body.data(), req.body.size());
-    if (doc.HasParseError() || !doc.IsObject()) {
-      send_error(res, 400, "validation", "the request body must be a JSON object");
-      return nullptr;
-    }
-    auto it = doc.FindMember("project_template");
-    if (it == doc.MemberEnd() || !it->value.IsObject()) {
-      send_error(res, 422, "validation", "project_template is missing or not an object", "project_template");
-      return nullptr;
-    }
-    return &it->value;
+    res.set_content(envelope({*t}, 1, sandbox::wants_raw_json(req.params), 1, 1, false), "application/json");
   }
 
   void respond_stored(httplib::Response& res, const Result<StoredTemplate>& stored) {
@@ -579,13 +411,10 @@ struct Sandbox::Impl {
   }
 
   void create(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
-    rapidjson::Document doc;
-    const auto* body = template_body(req, res, doc);
-    if (body == nullptr) return;
     StoredTemplate t;
     t.user_id = user;
-    auto errors = apply_fields(*body, t, true);
-    if (!errors.empty()) return send_errors(res, 422, errors);
+    if (auto refused = sandbox::apply_template_body(req.body, t, true))
+      return send_errors(res, refused->status, refused->errors);
     respond_stored(res, store->create(std::move(t)));
   }
 
@@ -594,11 +423,8 @@ struct Sandbox::Impl {
     if (!t) return;
     if (t->user_id != user)
       return send_error(res, 403, "system", "project template " + std::to_string(t->id) + " belongs to another user");
-    rapidjson::Document doc;
-    const auto* body = template_body(req, res, doc);
-    if (body == nullptr) return;
-    auto errors = apply_fields(*body, *t, false);
-    if (!errors.empty()) return send_errors(res, 422, errors);
+    if (auto refused = sandbox::apply_template_body(req.body, *t, false))
+      return send_errors(res, refused->status, refused->errors);
     respond_stored(res, store->update(std::move(*t)));
   }
 };

@@ -7,9 +7,11 @@
 #include <ctime>
 #include <filesystem>
 #include <system_error>
+#include <vector>
 
 #include <rapidjson/error/en.h>
 
+#include "json_nesting.hpp"
 #include "libtemplate/file_io.hpp"
 
 namespace ptmpl::sandbox {
@@ -39,13 +41,19 @@ std::int64_t parse_stamp(const std::string& stamp) {
   return static_cast<std::int64_t>(::timegm(&utc)) * 1000 + millis;
 }
 
+// Iterative: raw_json is the client's text, and may nest as deep as it likes.
 std::int64_t count_in(const rapidjson::Value& stories) {
   std::int64_t n = 0;
-  for (const auto& story : stories.GetArray()) {
-    ++n;
-    if (story.IsObject()) {
-      auto sub = story.FindMember("sub_stories");
-      if (sub != story.MemberEnd() && sub->value.IsArray()) n += count_in(sub->value);
+  std::vector<const rapidjson::Value*> lists = {&stories};
+  while (!lists.empty()) {
+    const rapidjson::Value* list = lists.back();
+    lists.pop_back();
+    for (const auto& story : list->GetArray()) {
+      ++n;
+      if (story.IsObject()) {
+        auto sub = story.FindMember("sub_stories");
+        if (sub != story.MemberEnd() && sub->value.IsArray()) lists.push_back(&sub->value);
+      }
     }
   }
   return n;
@@ -57,9 +65,11 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+}  // namespace
+
 Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text) {
   rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
+  detail::parse_iteratively(doc, text);
   if (doc.HasParseError() || !doc.IsObject())
     return Error{
         path + ": not a stored template (" +
@@ -89,11 +99,9 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   return t;
 }
 
-}  // namespace
-
 std::int64_t count_stories(const std::string& raw_json) {
   rapidjson::Document doc;
-  doc.Parse(raw_json.data(), raw_json.size());
+  detail::parse_iteratively(doc, raw_json);
   if (doc.HasParseError() || !doc.IsArray()) return 0;
   return count_in(doc);
 }

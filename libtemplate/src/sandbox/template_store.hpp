@@ -46,6 +46,10 @@ struct TemplateQuery {
 /// Writes `t` as the JSON object the API returns (raw_json only when asked).
 void write_template_json(const StoredTemplate& t, bool with_raw_json, rapidjson::Writer<rapidjson::StringBuffer>& out);
 
+/// Reads a template as write_template_json() wrote it (one file of the store); `path` names it
+/// in the error.
+Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text);
+
 /// Counts the stories (with sub_stories) of a raw_json text; 0 when it is not a story list.
 std::int64_t count_stories(const std::string& raw_json);
 

@@ -1,0 +1,214 @@
+#include "fuzz_entries.hpp"
+
+#include <httplib.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <variant>
+
+#include "libtemplate/convert.hpp"
+#include "libtemplate/fix.hpp"
+#include "libtemplate/lint.hpp"
+#include "libtemplate/report.hpp"
+#include "libtemplate/template_file.hpp"
+#include "libtemplate/writer.hpp"
+#include "sandbox/request.hpp"
+#include "sandbox/template_store.hpp"
+
+namespace ptmpl::fuzz {
+namespace {
+
+constexpr std::array kTargets = {
+    Target{"template_reader", "fuzz.json", read_template},  Target{"lint", "fuzz.json", lint_template},
+    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
+    Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
+};
+
+/// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
+[[noreturn]] void broken(std::string_view what, std::string_view detail = {}) {
+  std::fprintf(stderr, "fuzz invariant broken: %.*s\n%.*s\n", static_cast<int>(what.size()), what.data(),
+               static_cast<int>(detail.size()), detail.data());
+  std::abort();
+}
+
+std::string place(const TemplateFile& file, std::uint64_t offset) {
+  json::Position p = file.document().position(offset);
+  return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+/// What the converters return must be a template document in canonical form with no syntax
+/// issue: `ptmpl convert` writes it as the user's new file.
+Outcome check_conversion(const Result<Conversion>& converted, const std::string& path) {
+  if (!converted.ok()) {
+    if (converted.error().message.empty()) broken("a conversion failed without a message");
+    return {false, converted.error().message};
+  }
+  const std::string& document = converted.value().document;
+  TemplateFile file = TemplateFile::parse(path + ".json", FileText::borrow(document));
+  if (!file.document().ok()) broken("a conversion is not valid JSON", document);
+  if (file.shape() != Shape::TemplateDocument) broken("a conversion is not a template document", document);
+  if (file.document().truncated()) return {true, ""};  // deeper than the reader keeps: lint reports it
+  if (write_canonical(file.document().root(), file.shape()) != document)
+    broken("a conversion is not in canonical form", document);
+  for (const Diagnostic& d : converted.value().diagnostics)
+    if (d.rule.empty() || d.message.empty()) broken("a conversion finding without a rule or message", d.message);
+  return {true, ""};
+}
+
+}  // namespace
+
+std::span<const Target> targets() {
+  return kTargets;
+}
+
+const Target& target(std::string_view name) {
+  for (const Target& t : kTargets)
+    if (t.name == name) return t;
+  broken("no fuzz target named", name);
+}
+
+Outcome read_template(std::string_view data) {
+  const std::string path(target("template_reader").input_name);
+  TemplateFile file = TemplateFile::parse(path, FileText::borrow(data));
+  const json::Document& doc = file.document();
+  if (!doc.ok()) {
+    if (doc.issues().empty()) broken("a syntax error without an issue");
+    const json::ParseIssue& issue = doc.issues().front();
+    return {false, place(file, issue.offset) + ": error: " + issue.message + " [json-syntax]"};
+  }
+  if (doc.truncated()) return {false, path + ": nesting deeper than the bound; fmt does not rewrite it"};
+  // What fmt writes; its canonical form is a fixed point.
+  std::string canonical = write_canonical(doc.root(), file.shape());
+  TemplateFile again = TemplateFile::parse(path, FileText::borrow(canonical));
+  if (!again.document().ok()) broken("the canonical form does not parse", canonical);
+  if (again.shape() != file.shape()) broken("the canonical form changes the shape", canonical);
+  if (write_canonical(again.document().root(), again.shape()) != canonical)
+    broken("the canonical form of the canonical form differs", canonical);
+  (void)write_compact(doc.root(), file.shape());
+  for (const TemplateSource& source : file.templates()) {
+    if (source.template_pointer.empty()) continue;
+    const json::Value* project_template = json::resolve_pointer(doc.root(), source.template_pointer);
+    if (project_template == nullptr) broken("a template pointer that does not resolve", source.template_pointer);
+    if (project_template->is_object()) (void)write_api_body(*project_template);
+  }
+  return {true, ""};
+}
+
+Outcome lint_template(std::string_view data) {
+  const std::string path(target("lint").input_name);
+  LintRun run;
+  run.paths.push_back(path);
+  run.diagnostics = lint_text(path, data);
+  for (ReportFormat format : {ReportFormat::Text, ReportFormat::Json, ReportFormat::Sarif, ReportFormat::Github,
+                              ReportFormat::Junit, ReportFormat::Gitlab}) {
+    ReportOptions options;
+    options.excerpt = options.statistics = true;
+    // Every format says something, even about a clean file, except GitHub's annotations.
+    if (format_report(format, run, options).empty() && format != ReportFormat::Github) broken("an empty report");
+  }
+  FixResult fixed = apply_fixes(data, run.diagnostics);
+  (void)unified_diff(path, data, fixed.text);
+  for (const Diagnostic& d : run.diagnostics) {
+    if (d.path != path || d.rule.empty() || d.message.empty()) broken("a finding without its file, rule or message");
+    if (d.rule == "json-syntax" || d.rule == "nesting-depth") {
+      if (d.line == 0) broken("a syntax finding without a line", d.message);
+      return {false, d.path + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message};
+    }
+  }
+  return {true, ""};
+}
+
+Outcome convert_mspdi_plan(std::string_view data) {
+  const std::string path(target("mspdi_reader").input_name);
+  return check_conversion(convert_mspdi(data, path), path);
+}
+
+Outcome convert_gan_plan(std::string_view data) {
+  const std::string path(target("gan_reader").input_name);
+  return check_conversion(convert_gan(data, path), path);
+}
+
+Outcome convert_csv_plan(std::string_view data) {
+  const std::string path(target("csv_reader").input_name);
+  return check_conversion(convert_csv(data, path), path);
+}
+
+Outcome sandbox_request(std::string_view data) {
+  auto newline = data.find('\n');
+  std::string_view line = data.substr(0, newline);
+  std::string_view body = newline == std::string_view::npos ? std::string_view() : data.substr(newline + 1);
+  auto space = line.find(' ');
+  if (space == std::string_view::npos) return {false, "not a request line"};
+  std::string method(line.substr(0, space));
+  std::string target_text(line.substr(space + 1));
+  auto question = target_text.find('?');
+  std::string path = target_text.substr(0, question);
+  sandbox::Params params;
+  if (question != std::string::npos) httplib::detail::parse_query_text(target_text.substr(question + 1), params);
+
+  auto refused = [](const sandbox::RequestError& error) {
+    if (error.status < 400 || error.status > 499 || error.errors.empty()) broken("a refusal without a 4xx and errors");
+    std::string message = std::to_string(error.status);
+    for (const auto& e : error.errors) {
+      if (e.type.empty() || e.message.empty()) broken("an error without a type or message");
+      message += " " + e.message + ";";
+    }
+    return Outcome{false, message};
+  };
+  // What the store writes for a template must read back when the sandbox restarts.
+  auto stored = [](sandbox::StoredTemplate t) {
+    t.item_count = sandbox::count_stories(t.raw_json);
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    sandbox::write_template_json(t, true, writer);
+    std::string text(buffer.GetString(), buffer.GetSize());
+    auto back = sandbox::parse_stored("1.json", text);
+    if (!back.ok()) broken("a stored template does not read back", back.error().message);
+    const sandbox::StoredTemplate& r = back.value();
+    if (r.title != t.title || r.description != t.description || r.raw_json != t.raw_json || r.currency != t.currency ||
+        r.duration != t.duration || r.item_count != t.item_count || r.shared != t.shared ||
+        r.is_budgeted != t.is_budgeted || r.budget.has_value() != t.budget.has_value())
+      broken("a stored template reads back different", text);
+    return Outcome{true, ""};
+  };
+
+  static const std::regex member(R"(/api/v1/project_templates/(\d+)\.json)");
+  if (path == "/api/v1/project_templates.json") {
+    if (method == "GET") {
+      auto read = sandbox::read_list_request(params);
+      if (const auto* error = std::get_if<sandbox::RequestError>(&read)) return refused(*error);
+      const auto& request = std::get<sandbox::ListRequest>(read);
+      if (request.page < 1 || request.per_page < 1) broken("a list request with an empty page");
+      return {true, ""};
+    }
+    if (method == "POST") {
+      sandbox::StoredTemplate t;
+      t.id = 1;
+      t.user_id = 1;
+      if (auto error = sandbox::apply_template_body(body, t, true)) return refused(*error);
+      return stored(std::move(t));
+    }
+    return {false, "no route"};
+  }
+  std::smatch match;
+  if (!std::regex_match(path, match, member)) return {false, "no route"};
+  auto id = sandbox::parse_int(match[1].str());
+  if (!id) return {false, "project template " + match[1].str() + " not found"};
+  if (method == "GET") {
+    (void)sandbox::wants_raw_json(params);
+    return {true, ""};
+  }
+  if (method == "PUT") {
+    sandbox::StoredTemplate t;
+    t.id = *id;
+    t.user_id = 1;
+    t.title = "Existing";
+    if (auto error = sandbox::apply_template_body(body, t, false)) return refused(*error);
+    return stored(std::move(t));
+  }
+  return {false, "no route"};
+}
+
+}  // namespace ptmpl::fuzz

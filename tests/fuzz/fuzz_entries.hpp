@@ -1,0 +1,51 @@
+// The fuzz targets' bodies, shared by the libFuzzer programs (tests/fuzz/<target>_fuzz.cpp) and
+// the regression test that replays tests/data/fuzz/<target>/ in every build. Each entry feeds
+// one input to the library as the command line does, checks the invariants the library
+// promises about what it returns, and aborts (a crash for the fuzzer) when one is broken.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ptmpl::fuzz {
+
+/// What the library made of an input.
+struct Outcome {
+  /// True when the input was read (a template, a conversion, a stored request); false when it
+  /// was refused with `message`, the error the user sees.
+  bool accepted = false;
+  std::string message;
+};
+
+/// One fuzz target: its name (the directory of its regression inputs under tests/data/fuzz/
+/// and the program `<name>_fuzz`), the name its inputs get in messages, and its body.
+struct Target {
+  std::string_view name;
+  std::string_view input_name;
+  Outcome (*run)(std::string_view data);
+};
+
+/// Every target, by name.
+[[nodiscard]] std::span<const Target> targets();
+/// The target named `name`; aborts when there is none.
+[[nodiscard]] const Target& target(std::string_view name);
+
+/// TemplateFile::parse in the three shapes, then what `fmt` writes (canonical, compact, the
+/// API body): the canonical form of the canonical form is the same text.
+Outcome read_template(std::string_view data);
+/// lint_text with the defaults, every report format, and the safe fixes as `--fix` applies them.
+Outcome lint_template(std::string_view data);
+/// convert_mspdi; a conversion is a template document in canonical form that reads cleanly.
+Outcome convert_mspdi_plan(std::string_view data);
+/// convert_gan; the same checks on the result.
+Outcome convert_gan_plan(std::string_view data);
+/// convert_csv; the same checks on the result.
+Outcome convert_csv_plan(std::string_view data);
+/// The sandbox's reading of a request: the first line is `METHOD /path?query`, the rest the
+/// body. Queries are decoded by cpp-httplib, as the server does; list requests are read with
+/// read_list_request, bodies of POST and PUT with apply_template_body, and what a create or
+/// update would store is written and read back as the store does on restart.
+Outcome sandbox_request(std::string_view data);
+
+}  // namespace ptmpl::fuzz

@@ -1,0 +1,216 @@
+// Hostile input, run through the real binary: what the user sees (exit code and message) for
+// every class of bad input in docs/robustness.md. Inputs are generated into a scratch folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli_run.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+using testing::CliRun;
+
+class CliRobustness : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) / ("ptmpl-robustness-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  /// Writes `content` to `name` in the scratch folder; returns its path.
+  std::string file(const std::string& name, const std::string& content) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+  static CliRun ptmpl(const std::string& args) { return testing::run_ptmpl(args, "NO_COLOR=1"); }
+  static void expect_has(const std::string& text, const std::string& part) {
+    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliRobustness, TruncatedOrEmptyJson) {
+  std::string cut = file("cut.json", R"([{"title": "Kickoff", "temp_id": 1)");
+  CliRun lint = ptmpl("lint " + cut);
+  EXPECT_EQ(lint.exit, 1);
+  expect_has(lint.out,
+             "cut.json:1:35: error: unexpected end of file: expected ',' or '}' after an object member [json-syntax]");
+  CliRun fmt = ptmpl("fmt -w " + cut);
+  EXPECT_EQ(fmt.exit, 2);
+  expect_has(fmt.err, "cut.json:1:35: error: unexpected end of file");
+
+  CliRun empty = ptmpl("lint " + file("empty.json", ""));
+  EXPECT_EQ(empty.exit, 1);
+  expect_has(empty.out, "empty.json:1:1: error: unexpected end of file: expected a JSON value, found end of file");
+}
+
+TEST_F(CliRobustness, TruncatedPlans) {
+  std::ifstream in(testing::source_path("tests/data/mspdi/features.xml"), std::ios::binary);
+  std::string xml((std::istreambuf_iterator<char>(in)), {});
+  CliRun mspdi =
+      ptmpl("convert " + file("cut.xml", xml.substr(0, xml.size() / 2)) + " -o " + (dir_ / "o.json").string());
+  EXPECT_EQ(mspdi.exit, 2);
+  expect_has(mspdi.err, "cut.xml:");
+  expect_has(mspdi.err, ": not well-formed XML: ");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "o.json"));
+
+  CliRun csv = ptmpl("convert " + file("cut.csv", "title,temp_id\n\"Kickoff,1\n"));
+  EXPECT_EQ(csv.exit, 2);
+  expect_has(csv.err, "cut.csv:row 2, column \"title\": a quoted cell is not closed");
+}
+
+TEST_F(CliRobustness, NestingAHundredThousandLevelsDeep) {
+  std::string deep = file("deep.json", std::string(100'000, '[') + std::string(100'000, ']'));
+  CliRun lint = ptmpl("lint " + deep);
+  EXPECT_EQ(lint.exit, 1);
+  expect_has(lint.out,
+             "deep.json:1:257: warning: nesting deeper than 256 levels; the content below is not read "
+             "[nesting-depth]");
+  CliRun fmt = ptmpl("fmt " + deep);
+  EXPECT_EQ(fmt.exit, 2);
+  expect_has(fmt.err, "fmt does not rewrite a file it cannot read whole [nesting-depth]");
+  CliRun schedule = ptmpl("schedule " + deep);
+  EXPECT_EQ(schedule.exit, 2);
+  expect_has(schedule.err, "the stories below it cannot be scheduled");
+
+  // XML: elements nested 200,000 deep inside a task are not read, and need no recursion.
+  CliRun xml = ptmpl(
+      "convert " + file(
+                       "deep.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks><Task><UID>1</UID>)"
+                                   "<Name>Deep</Name><OutlineLevel>1</OutlineLevel>" +
+                                       [] {
+                                         std::string s;
+                                         for (int i = 0; i < 200'000; ++i) s += "<x>";
+                                         for (int i = 0; i < 200'000; ++i) s += "</x>";
+                                         return s;
+                                       }() +
+                                       "</Task></Tasks></Project>"));
+  EXPECT_EQ(xml.exit, 0) << xml.err;
+  expect_has(xml.out, "\"title\": \"Deep\"");
+}
+
+TEST_F(CliRobustness, OutlineLevelsDeeperThanATemplateHolds) {
+  std::string tasks;
+  for (int i = 1; i <= 150; ++i)
+    tasks += "<Task><UID>" + std::to_string(i) + "</UID><Name>T" + std::to_string(i) + "</Name><OutlineLevel>" +
+             std::to_string(i) + "</OutlineLevel></Task>";
+  CliRun r = ptmpl("convert " + file("outline.xml", R"(<Project xmlns="http://schemas.microsoft.com/project"><Tasks>)" +
+                                                        tasks + "</Tasks></Project>"));
+  EXPECT_EQ(r.exit, 2);
+  expect_has(r.err, "task 101 \"T101\" would be nested 101 levels deep; a template holds at most 100");
+}
+
+TEST_F(CliRobustness, ValuesOfTheWrongType) {
+  CliRun lint = ptmpl("lint " + file("types.json", R"([{"title": "Kickoff", "temp_id": 1, "duration": "3", )"
+                                                   R"("sub_stories": {"title": 5}}])"));
+  EXPECT_EQ(lint.exit, 1);
+  expect_has(lint.out, "types.json:1:49: error: `duration` must be an integer, found a string [schema]");
+  expect_has(lint.out, "types.json:1:69: error: `sub_stories` must be an array, found an object [schema]");
+  CliRun scalar = ptmpl("lint " + file("scalar.json", "42"));
+  EXPECT_EQ(scalar.exit, 1);
+  expect_has(scalar.out, "scalar.json:1:1: error: not a template:");
+  CliRun csv = ptmpl("convert " + file("types.csv", "title,temp_id,duration\nKickoff,1,abc\n"));
+  EXPECT_EQ(csv.exit, 2);
+  expect_has(csv.err, "types.csv:row 2, column \"duration\": \"abc\" is not a whole number");
+}
+
+TEST_F(CliRobustness, NumbersThatOverflow) {
+  CliRun ints = ptmpl("lint " + file("ints.json", R"([{"title": "A", "temp_id": 1, )"
+                                                  R"("budget_estimate_in_cents": 99999999999999999999, )"
+                                                  R"("time_estimate_in_minutes": 3000000000}])"));
+  EXPECT_EQ(ints.exit, 1);
+  expect_has(ints.out,
+             "error: budget_estimate_in_cents 99999999999999999999 does not fit in a 64-bit integer "
+             "(at most 9223372036854775807 cents) [amount-overflow]");
+  expect_has(ints.out,
+             "error: time_estimate_in_minutes 3000000000 does not fit in the service's 32-bit integer "
+             "(at most 2147483647 minutes) [amount-overflow]");
+  CliRun huge = ptmpl("lint " + file("huge.json", R"([{"title": "A", "relative_start_date": 1e400}])"));
+  EXPECT_EQ(huge.exit, 1);
+  expect_has(huge.out, "huge.json:1:40: error: number too big [json-syntax]");
+  CliRun csv = ptmpl("convert " + file("big.csv", "title,start\nKickoff,99999999999999999999\n"));
+  EXPECT_EQ(csv.exit, 2);
+  expect_has(csv.err, "big.csv:row 2, column \"start\": \"99999999999999999999\" is not a whole number");
+}
+
+TEST_F(CliRobustness, InvalidUtf8) {
+  CliRun json = ptmpl("lint " + file("latin1.json", "[{\"title\": \"Caf\xE9\", \"temp_id\": 1}]"));
+  EXPECT_EQ(json.exit, 1);
+  expect_has(json.out,
+             "latin1.json:1:16: error: invalid UTF-8: byte 0xE9 does not start a valid sequence [json-syntax]");
+
+  const std::string task = "<Tasks><Task><UID>1</UID><Name>Caf\xE9</Name><OutlineLevel>1</OutlineLevel></Task></Tasks>";
+  CliRun xml = ptmpl(
+      "convert " + file("bad.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)" + task + "</Project>"));
+  EXPECT_EQ(xml.exit, 2);
+  EXPECT_EQ(xml.err, "ptmpl convert: " + (dir_ / "bad.xml").string() + ":1:89: not UTF-8 text\n");
+  // The same byte in a file that declares ISO-8859-1 is that encoding's é.
+  CliRun declared =
+      ptmpl("convert " + file("declared.xml", R"(<?xml version="1.0" encoding="ISO-8859-1"?>)"
+                                              R"(<Project xmlns="http://schemas.microsoft.com/project">)" +
+                                                  task + "</Project>"));
+  EXPECT_EQ(declared.exit, 0) << declared.err;
+  expect_has(declared.out, "\"title\": \"Caf\xC3\xA9\"");
+
+  CliRun gan = ptmpl("convert " + file("bad.gan",
+                                       "<project name=\"x\"><tasks><task id=\"1\" name=\"Caf\xE9\" "
+                                       "start=\"2027-01-04\" duration=\"1\"/></tasks></project>"));
+  EXPECT_EQ(gan.exit, 2);
+  expect_has(gan.err, "bad.gan:1:48: not UTF-8 text");
+  // A character reference to a surrogate: pugixml would decode it into bytes UTF-8 forbids.
+  CliRun reference =
+      ptmpl("convert " + file("reference.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
+                                               R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
+                                               R"(</Task></Tasks></Project>)"));
+  EXPECT_EQ(reference.exit, 2);
+  expect_has(reference.err, "reference.xml:1:86: not UTF-8 text: a character reference to a surrogate");
+  CliRun csv = ptmpl("convert " + file("bad.csv", "title,temp_id\nCaf\xE9,1\n"));
+  EXPECT_EQ(csv.exit, 2);
+  expect_has(csv.err, "bad.csv:2:4: not UTF-8 text");
+}
+
+TEST_F(CliRobustness, XmlBombsAndExternalEntitiesAreNeverExpanded) {
+  std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE Project [\n <!ENTITY a \"aaaaaaaaaaaaaaaaaaaa\">\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    std::string previous = "&" + std::string(1, static_cast<char>(c - 1)) + ";";
+    bomb += " <!ENTITY " + std::string(1, c) + " \"";
+    for (int i = 0; i < 10; ++i) bomb += previous;
+    bomb += "\">\n";
+  }
+  bomb +=
+      " <!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n"
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Tasks><Task><UID>1</UID><Name>&j;&xxe;</Name>"
+      "<OutlineLevel>1</OutlineLevel></Task></Tasks></Project>\n";
+  CliRun r = ptmpl("convert " + file("bomb.xml", bomb));
+  EXPECT_EQ(r.exit, 0) << r.err;
+  expect_has(r.out, "\"title\": \"&j;&xxe;\"");
+  expect_has(r.err,
+             "bomb.xml:2:11: info: the document type declaration is ignored: no DTD or entity is processed "
+             "[mspdi-doctype]");
+  EXPECT_EQ(r.out.find("root:"), std::string::npos);
+}
+
+TEST_F(CliRobustness, DependencyCycles) {
+  std::string cycle =
+      file("cycle.json", R"([{"title": "A", "temp_id": 1, "dependencies": [{"source_id": 1, )"
+                         R"("target_id": 2, "type": 2, "lag": 0}]}, {"title": "B", "temp_id": 2, )"
+                         R"("dependencies": [{"source_id": 2, "target_id": 1, "type": 2, "lag": 0}]}])");
+  CliRun lint = ptmpl("lint " + cycle);
+  EXPECT_EQ(lint.exit, 1);
+  expect_has(lint.out, "cycle.json:1:151: error: dependency cycle: 1 → 2 → 1 [dependency-cycle]");
+  CliRun schedule = ptmpl("schedule " + cycle);
+  EXPECT_EQ(schedule.exit, 2);
+  expect_has(schedule.err, "cycle.json:1:151: dependency cycle: 1 → 2 → 1");
+}
+
+}  // namespace
+}  // namespace ptmpl
