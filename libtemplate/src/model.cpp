@@ -316,7 +316,7 @@ std::span<const std::string_view> dependency_keys() {
 }
 
 std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix,
-                                        bool mark_regular_keys) {
+                                         bool mark_regular_keys) {
   std::string path(pointer_prefix);
   return StoryReader(arena, mark_regular_keys).list(list, path);
 }

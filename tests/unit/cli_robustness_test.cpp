@@ -172,7 +172,7 @@ TEST_F(CliRobustness, InvalidUtf8) {
                                                R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
                                                R"(</Task></Tasks></Project>)"));
   EXPECT_EQ(reference.exit, 2);
-  expect_has(reference.err, "reference.xml:1:86: not UTF-8 text: a character reference to a surrogate");
+  expect_has(reference.err, "reference.xml:1:87: not UTF-8 text: a character reference to a surrogate");
   CliRun csv = ptmpl("convert " + file("bad.csv", "title,temp_id\nCaf\xE9,1\n"));
   EXPECT_EQ(csv.exit, 2);
   expect_has(csv.err, "bad.csv:2:4: not UTF-8 text");

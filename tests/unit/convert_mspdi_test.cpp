@@ -197,6 +197,40 @@ TEST(ConvertMspdi, EveryReportedIdIsDocumented) {
     EXPECT_NE(page.find("`" + std::string(rule.id) + "`"), std::string::npos) << rule.id;
 }
 
+// A value the template cannot hold is dropped, but never silently (SPEC §7).
+TEST(ConvertMspdi, ValuesBeyondATemplatesRangeAreReportedNotDropped) {
+  auto task = [](int uid, std::string_view fields) {
+    return "<Task><UID>" + std::to_string(uid) + "</UID><ID>" + std::to_string(uid) + "</ID><Name>T" +
+           std::to_string(uid) + "</Name><OutlineLevel>1</OutlineLevel>" + std::string(fields) + "</Task>";
+  };
+  const std::string text =
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Title>Ranges</Title>"
+      "<StartDate>2027-01-04T08:00:00</StartDate><Tasks>" +
+      task(1, "<Duration>PT8H0M0S</Duration><Cost>12345</Cost>") +
+      task(2, "<Duration>PT99999999999999999H0M0S</Duration><Cost>99999999999999999999</Cost>") +
+      task(3, "<Duration>PT8H0M0S</Duration><Cost>-500</Cost>") + "</Tasks></Project>";
+  auto converted = convert_mspdi(text, "ranges.xml");
+  ASSERT_TRUE(converted.ok()) << converted.error().message;
+  std::vector<std::string> found;
+  for (const Diagnostic& d : converted.value().diagnostics)
+    if (d.rule == "mspdi-duration-invalid" || d.rule == "mspdi-cost-invalid") found.push_back(d.rule + " " + d.message);
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "mspdi-duration-invalid task 2 \"T2\" has the duration PT99999999999999999H0M0S, which no "
+                       "story can hold (0 to 10^12 working days); the story has no duration",
+                       "mspdi-cost-invalid task 2 \"T2\" costs 99999999999999999999 hundredths, which a budget "
+                       "estimate cannot hold (0 to 9.2·10^18 cents); the story has no budget",
+                       "mspdi-cost-invalid task 3 \"T3\" costs -500 hundredths, which a budget estimate cannot "
+                       "hold (0 to 9.2·10^18 cents); the story has no budget"}));
+  const TemplateFile file = TemplateFile::parse("out.json", FileText(converted.value().document));
+  const json::Value& list = *file.document().root().find("project_template")->find("raw_json");
+  EXPECT_EQ(int_of(find_story(list, 1), "budget_estimate_in_cents"), 12345);
+  EXPECT_EQ(find_story(list, 2)->find("duration"), nullptr);
+  EXPECT_EQ(find_story(list, 2)->find("budget_estimate_in_cents"), nullptr);
+  EXPECT_EQ(find_story(list, 3)->find("budget_estimate_in_cents"), nullptr);
+  for (const Diagnostic& d : lint_text("out.json", converted.value().document))
+    EXPECT_NE(d.severity, Severity::Error) << d.message;
+}
+
 std::string error_of(std::string_view text) {
   auto converted = convert_mspdi(text, "bad.xml");
   EXPECT_FALSE(converted.ok());

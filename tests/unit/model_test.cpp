@@ -135,27 +135,70 @@ std::string lint_text_of(const std::string& path, const std::string& text, bool 
   TemplateFile file = TemplateFile::parse(path, FileText(text), options);
   std::string out;
   for (const Diagnostic& d : lint(file))
-    out += std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.rule + " " + d.pointer + " " +
-           d.message + (d.fix ? " (fix)" : "") + "\n";
+    out += std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.rule + " " + d.pointer + " " + d.message +
+           (d.fix ? " (fix)" : "") + "\n";
   return out;
 }
 
 TEST(Model, MarkingRegularKeysChangesNoFinding) {
-  const std::vector<std::string_view> keys = {
-      "story_type", "title",       "temp_id",     "relative_start_date",      "relative_due_date",
-      "duration",   "billable",    "description", "budget_estimate_in_cents", "time_estimate_in_minutes",
-      "sub_stories", "checklist",  "tag_list",    "assignments",              "dependencies", "weight"};
+  const std::vector<std::string_view> keys = {"story_type",
+                                              "title",
+                                              "temp_id",
+                                              "relative_start_date",
+                                              "relative_due_date",
+                                              "duration",
+                                              "billable",
+                                              "description",
+                                              "budget_estimate_in_cents",
+                                              "time_estimate_in_minutes",
+                                              "sub_stories",
+                                              "checklist",
+                                              "tag_list",
+                                              "assignments",
+                                              "dependencies",
+                                              "weight"};
   const std::vector<std::string_view> values = {
-      "null", "true", "-1", "0", "7", "1.5", "1e3", "3000000000", "9223372036854775807", "9223372036854775808",
-      R"("")", R"("  ")", R"("task")", R"("milestone")", R"("epic")", R"("a, b")", R"("a,,b ")", R"("7")", "[]",
-      "{}", "[1]", R"([""])", R"(["a", " "])", R"(["a", "b"])", "[{}]", R"([{"title": "child", "temp_id": 9}])",
-      R"([{"assignee_id": 5}])", R"([{"assignee_id": "5"}])", R"([{"assignee_id": 5, "role": 1}])",
-      R"([{"source_id": 1, "target_id": 2, "type": 1}])", R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": -2}])",
-      R"([{"source_id": 1, "target_id": 2, "type": 4}])", R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": 0.5}])",
-      R"([{"source_id": 1, "target_id": 2}])", R"([{"source_id": 1, "target_id": 2, "type": 1, "type": 1}])",
-      R"([{"source_id": 1, "target_id": 2, "type": 4, "type": 1}])", R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": "x", "lag": 1}])",
-      R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": "1"}])", R"([{"source_id": 3, "target_id": 2, "type": 1}])",
-      R"([{"source_id": 1, "target_id": 2, "type": "1"}])", R"([3])"};
+      "null",
+      "true",
+      "-1",
+      "0",
+      "7",
+      "1.5",
+      "1e3",
+      "3000000000",
+      "9223372036854775807",
+      "9223372036854775808",
+      R"("")",
+      R"("  ")",
+      R"("task")",
+      R"("milestone")",
+      R"("epic")",
+      R"("a, b")",
+      R"("a,,b ")",
+      R"("7")",
+      "[]",
+      "{}",
+      "[1]",
+      R"([""])",
+      R"(["a", " "])",
+      R"(["a", "b"])",
+      "[{}]",
+      R"([{"title": "child", "temp_id": 9}])",
+      R"([{"assignee_id": 5}])",
+      R"([{"assignee_id": "5"}])",
+      R"([{"assignee_id": 5, "role": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": -2}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 4}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": 0.5}])",
+      R"([{"source_id": 1, "target_id": 2}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1, "type": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 4, "type": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": "x", "lag": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": 1, "lag": "1"}])",
+      R"([{"source_id": 3, "target_id": 2, "type": 1}])",
+      R"([{"source_id": 1, "target_id": 2, "type": "1"}])",
+      R"([3])"};
   std::size_t regular = 0;
   std::size_t irregular = 0;
   for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -163,8 +206,9 @@ TEST(Model, MarkingRegularKeysChangesNoFinding) {
       for (bool twice : {false, true}) {
         // Dates on both stories, so that the date and link rules have something to compare.
         std::string text = R"([{"title": "story", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 2, ")" +
-                           std::string(keys[k]) + "\": " +
-                           std::string(twice ? "0, \"" + std::string(keys[k]) + "\": " : "") + std::string(value) +
+                           std::string(keys[k]) +
+                           "\": " + std::string(twice ? "0, \"" + std::string(keys[k]) + "\": " : "") +
+                           std::string(value) +
                            R"(}, {"title": "other", "temp_id": 2, "relative_start_date": 1, "relative_due_date": 1}])";
         SCOPED_TRACE(text);
         TemplateFile file = TemplateFile::parse("t.json", FileText(text));
@@ -202,11 +246,12 @@ TEST(Model, ACleanStoryHasNoIrregularKey) {
   TemplateFile file = parse_source("samples/software-release.json");
   ASSERT_EQ(file.templates().size(), 1u);
   std::size_t stories = 0;
-  for_each_story_indexed(file.templates()[0].model.stories, [&](const Story& story, std::size_t, std::size_t, std::size_t) {
-    ++stories;
-    EXPECT_NE(story.written_keys, 0u) << story.origin.pointer;
-    EXPECT_EQ(story.irregular_keys, 0u) << story.origin.pointer;
-  });
+  for_each_story_indexed(file.templates()[0].model.stories,
+                         [&](const Story& story, std::size_t, std::size_t, std::size_t) {
+                           ++stories;
+                           EXPECT_NE(story.written_keys, 0u) << story.origin.pointer;
+                           EXPECT_EQ(story.irregular_keys, 0u) << story.origin.pointer;
+                         });
   EXPECT_GT(stories, 10u);
 }
 

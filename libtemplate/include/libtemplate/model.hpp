@@ -112,9 +112,7 @@ struct Story {
   std::uint16_t irregular_keys = 0;
 
   [[nodiscard]] bool writes(StoryKey key) const { return (written_keys >> static_cast<unsigned>(key) & 1U) != 0; }
-  [[nodiscard]] bool irregular(StoryKey key) const {
-    return (irregular_keys >> static_cast<unsigned>(key) & 1U) != 0;
-  }
+  [[nodiscard]] bool irregular(StoryKey key) const { return (irregular_keys >> static_cast<unsigned>(key) & 1U) != 0; }
 
   /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
   [[nodiscard]] std::string dependency_pointer(const Dependency& dependency) const {

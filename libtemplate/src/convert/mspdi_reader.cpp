@@ -297,8 +297,8 @@ constexpr ElementNames<Field> kTaskFields({"UID",
 // The children of a <PredecessorLink>.
 enum class LinkField : std::uint8_t { PredecessorUID, Type, CrossProject, CrossProjectName, LinkLag, LagFormat, Count };
 
-constexpr ElementNames<LinkField> kLinkFields(
-    {"PredecessorUID", "Type", "CrossProject", "CrossProjectName", "LinkLag", "LagFormat"});
+constexpr ElementNames<LinkField> kLinkFields({"PredecessorUID", "Type", "CrossProject", "CrossProjectName", "LinkLag",
+                                               "LagFormat"});
 
 // The children of an <Assignment>.
 enum class AssignmentField : std::uint8_t { TaskUID, ResourceUID, Count };
@@ -328,9 +328,9 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 struct LinkIn {
   std::int64_t predecessor = 0;
   std::int64_t successor = 0;  // the UID of the task the link leads into
-  std::size_t from = kNone;  // the predecessor's index in the task list, once known
-  std::int64_t type = 1;     // MSPDI numbering
-  double lag_tenths = 0;     // LinkLag: tenths of a minute, or of a percent
+  std::size_t from = kNone;    // the predecessor's index in the task list, once known
+  std::int64_t type = 1;       // MSPDI numbering
+  double lag_tenths = 0;       // LinkLag: tenths of a minute, or of a percent
   std::int64_t lag_format = 7;
   std::int64_t lag_days = 0;
   pugi::xml_node node;
@@ -339,7 +339,7 @@ struct LinkIn {
 struct Task {
   std::int64_t uid = 0;
   std::string_view title;  // into the XML document, or into Reader::names_
-  pugi::xml_node node;  // its children are read at once; later findings look up the one they name
+  pugi::xml_node node;     // its children are read at once; later findings look up the one they name
   std::int64_t level = 1;
   bool milestone = false;
   bool has_children = false;
@@ -582,7 +582,12 @@ void Reader::read_task(pugi::xml_node node) {
         report("mspdi-fractional-duration", f.node(Field::Duration),
                task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
                    " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
-      if (whole >= 0 && whole < 1e12) task.duration = static_cast<std::int64_t>(whole);
+      if (whole >= 0 && whole < 1e12)
+        task.duration = static_cast<std::int64_t>(whole);
+      else
+        report("mspdi-duration-invalid", f.node(Field::Duration),
+               task_name(task) + " has the duration " + std::string(f.text(Field::Duration)) +
+                   ", which no story can hold (0 to 10^12 working days); the story has no duration");
     }
   }
 
@@ -592,7 +597,12 @@ void Reader::read_task(pugi::xml_node node) {
     if (std::fabs(rounded - *cost) > 1e-6)
       report("mspdi-cost-fraction", f.node(Field::Cost),
              task_name(task) + " costs " + std::string(f.text(Field::Cost)) + " hundredths; rounded to a whole cent");
-    if (rounded > 0 && rounded < 9.2e18) task.cost_cents = static_cast<std::int64_t>(rounded);
+    if (rounded > 0 && rounded < 9.2e18)
+      task.cost_cents = static_cast<std::int64_t>(rounded);
+    else if (rounded != 0)  // also NaN
+      report("mspdi-cost-invalid", f.node(Field::Cost),
+             task_name(task) + " costs " + std::string(f.text(Field::Cost)) +
+                 " hundredths, which a budget estimate cannot hold (0 to 9.2·10^18 cents); the story has no budget");
   }
   if (auto work = duration_minutes(f.text(Field::Work)); work && *work > 0) {
     const double minutes = std::round(*work);
