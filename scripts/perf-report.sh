@@ -1,7 +1,8 @@
 #!/bin/sh
-# The measurements of docs/performance.md that are not Google Benchmark runs: how each command's
-# time and memory grow with the size of the template (1,000 to 1,000,000 stories), as whole
-# processes. Prints Markdown tables. Usage: scripts/perf-report.sh [SIZES…]
+# The measurements of docs/performance.md in one run: every Google Benchmark with its baseline
+# measured in the same process, then how each command's time and memory grow with the size of
+# the template (1,000 to 1,000,000 stories), as whole processes. Prints Markdown tables.
+# Usage: scripts/perf-report.sh [SIZES…]
 #   (default sizes: 1000 10000 100000 1000000; needs the release build and /usr/bin/time)
 set -eu
 cd "$(dirname "$0")/.."
@@ -21,6 +22,35 @@ measure() {
   rm -f "$work"/time.*
   echo "$wall $peak"
 }
+
+# Every benchmark with its baseline: each family in a process of its own (as each command runs
+# in one), baseline and subject in the same process, medians of 5 repetitions (real time).
+echo "### Every benchmark (median of 5; each family in its own process)"
+echo
+echo "| benchmark | median ms | baseline | ratio |"
+echo "|---|---:|---|---:|"
+for family in 'BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_WriteCanonical$|BM_ReadWrite$' \
+              'BM_RapidJsonDomParse$|BM_LintLargeTemplate$|BM_Lint5000' \
+              'Schedule' 'Mspdi'; do
+  "$bench" --benchmark_filter="$family" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_format=csv 2>/dev/null |
+    awk -F, '
+      $1 ~ /_median"?$/ {
+        name = $1; gsub(/"/, "", name); sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
+        scale = $5 == "s" ? 1e3 : $5 == "us" ? 1e-3 : $5 == "ns" ? 1e-6 : 1
+        ms[name] = $3 * scale; order[++n] = name
+        if (name ~ /RapidJsonDomParse$|BaselineDomParse$|BaselinePugixmlParse$/) base = name
+      }
+      END {
+        for (i = 1; i <= n; ++i) {
+          name = order[i]
+          if (name == base) printf "| `%s` | %.1f | (baseline) | 1.00× |\n", name, ms[name]
+          else if (name ~ /Lint5000/) printf "| `%s` | %.1f | — | — |\n", name, ms[name]
+          else printf "| `%s` | %.1f | `%s` | %.2f× |\n", name, ms[name], base, ms[name] / ms[base]
+        }
+      }'
+done
+echo
 
 echo "### Whole commands by size (median of 3 wall times; peak resident memory)"
 echo
