@@ -9,10 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
-#include <sstream>
 
-#include <pugixml.hpp>
-
+#include "convert/xml_writer.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/dependency_graph.hpp"
 #include "libtemplate/rollup.hpp"
@@ -39,10 +37,11 @@ class Writer {
  private:
   void report(std::string_view rule, const json::Value& at, std::string pointer, std::string message);
   void assign_uids();
-  void write_project(pugi::xml_node project);
-  void write_calendar(pugi::xml_node calendars);
-  void write_tasks(pugi::xml_node tasks);
-  void write_resources(pugi::xml_node resources, pugi::xml_node assignments);
+  [[nodiscard]] std::size_t expected_size() const;
+  void write_project(detail::XmlWriter& xml);
+  void write_calendar(detail::XmlWriter& xml);
+  void write_tasks(detail::XmlWriter& xml);
+  void write_resources(detail::XmlWriter& xml);
   void report_losses();
   [[nodiscard]] std::optional<std::string> date_time(std::int64_t offset, const char* time) const;
 
@@ -79,6 +78,20 @@ std::optional<std::string> Writer::date_time(std::int64_t offset, const char* ti
   return format_date(*date) + "T" + time;
 }
 
+// Room for the whole document, so that it is written without being moved: generous bounds of
+// each part's lines at their indentation (a task's fixed elements are under 800 bytes with
+// seven-digit numbers), plus the texts copied into it.
+std::size_t Writer::expected_size() const {
+  std::size_t size = 4096;  // the declaration, project header and calendar: about 2.5 KB
+  for (const TemplateAssignment& a : source_.model.assignments) size += 160 + a.name.size();
+  for (std::size_t i = 0; i < graph_->size(); ++i) {
+    const Story& story = graph_->story(i);
+    size += 800 + story.title.value_or("").size() + story.description.value_or("").size();
+    if (story.assignments) size += 160 * story.assignments->size();
+  }
+  return size + 256 * graph_->links().size();
+}
+
 // Integer temp_ids in MSPDI's UID range keep their value (so a plan converted back keeps its
 // temp_ids); the others get fresh UIDs above the largest one kept.
 void Writer::assign_uids() {
@@ -105,53 +118,62 @@ void Writer::assign_uids() {
   }
 }
 
-void Writer::write_project(pugi::xml_node project) {
+void Writer::write_project(detail::XmlWriter& xml) {
   const Template& model = source_.model;
   const std::string title(model.title.value_or("Template"));
-  project.append_child("SaveVersion").text().set(14);
-  project.append_child("Name").text().set((title + ".xml").c_str());
-  project.append_child("Title").text().set(title.c_str());
-  project.append_child("ScheduleFromStart").text().set(1);
-  project.append_child("StartDate").text().set((format_date(calendar_.day_zero()) + "T08:00:00").c_str());
-  if (model.currency) project.append_child("CurrencyCode").text().set(std::string(*model.currency).c_str());
-  project.append_child("CalendarUID").text().set(1);
-  project.append_child("DefaultStartTime").text().set("08:00:00");
-  project.append_child("DefaultFinishTime").text().set("17:00:00");
-  project.append_child("MinutesPerDay").text().set(kMinutesPerDay);
-  project.append_child("MinutesPerWeek").text().set(kMinutesPerDay * 5);
-  project.append_child("DaysPerMonth").text().set(20);
-  project.append_child("DurationFormat").text().set(7);
-  project.append_child("WorkFormat").text().set(2);
-  project.append_child("NewTasksEstimated").text().set(0);
+  xml.element("SaveVersion", 14);
+  xml.element("Name", title + ".xml");
+  xml.element("Title", title);
+  xml.element("ScheduleFromStart", 1);
+  xml.element("StartDate", format_date(calendar_.day_zero()) + "T08:00:00");
+  if (model.currency) xml.element("CurrencyCode", *model.currency);
+  xml.element("CalendarUID", 1);
+  xml.element("DefaultStartTime", "08:00:00");
+  xml.element("DefaultFinishTime", "17:00:00");
+  xml.element("MinutesPerDay", kMinutesPerDay);
+  xml.element("MinutesPerWeek", kMinutesPerDay * 5);
+  xml.element("DaysPerMonth", 20);
+  xml.element("DurationFormat", 7);
+  xml.element("WorkFormat", 2);
+  xml.element("NewTasksEstimated", 0);
 }
 
-void Writer::write_calendar(pugi::xml_node calendars) {
-  pugi::xml_node calendar = calendars.append_child("Calendar");
-  calendar.append_child("UID").text().set(1);
-  calendar.append_child("Name").text().set("Standard");
-  calendar.append_child("IsBaseCalendar").text().set(1);
-  calendar.append_child("BaseCalendarUID").text().set(-1);
-  pugi::xml_node week = calendar.append_child("WeekDays");
+void Writer::write_calendar(detail::XmlWriter& xml) {
+  xml.start_element("Calendars");
+  xml.start_element("Calendar");
+  xml.element("UID", 1);
+  xml.element("Name", "Standard");
+  xml.element("IsBaseCalendar", 1);
+  xml.element("BaseCalendarUID", -1);
+  xml.start_element("WeekDays");
   for (int day = 1; day <= 7; ++day) {
-    pugi::xml_node weekday = week.append_child("WeekDay");
-    weekday.append_child("DayType").text().set(day);
+    xml.start_element("WeekDay");
+    xml.element("DayType", day);
     const bool working = day >= 2 && day <= 6;
-    weekday.append_child("DayWorking").text().set(working ? 1 : 0);
-    if (!working) continue;
-    pugi::xml_node times = weekday.append_child("WorkingTimes");
-    for (const auto& [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
-      pugi::xml_node time = times.append_child("WorkingTime");
-      time.append_child("FromTime").text().set(from);
-      time.append_child("ToTime").text().set(to);
+    xml.element("DayWorking", working ? 1 : 0);
+    if (working) {
+      xml.start_element("WorkingTimes");
+      for (const auto& [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
+        xml.start_element("WorkingTime");
+        xml.element("FromTime", from);
+        xml.element("ToTime", to);
+        xml.end_element();
+      }
+      xml.end_element();
     }
+    xml.end_element();
   }
+  xml.end_element();  // WeekDays
+  xml.end_element();  // Calendar
+  xml.end_element();  // Calendars
 }
 
 std::string hours(std::int64_t minutes) {
   return "PT" + std::to_string(minutes / 60) + "H" + std::to_string(minutes % 60) + "M0S";
 }
 
-void Writer::write_tasks(pugi::xml_node tasks) {
+void Writer::write_tasks(detail::XmlWriter& xml) {
+  xml.start_element("Tasks");
   const DependencyGraph& graph = *graph_;
   // Incoming links by target, in tree order of their sources.
   std::vector<std::vector<const Link*>> incoming(graph.size());
@@ -180,74 +202,82 @@ void Writer::write_tasks(pugi::xml_node tasks) {
     }
     if (parent_story) length = due - start + 1;
 
-    pugi::xml_node task = tasks.append_child("Task");
-    task.append_child("UID").text().set(static_cast<long long>(uid_[i]));
-    task.append_child("ID").text().set(static_cast<unsigned long long>(i + 1));
-    task.append_child("Name").text().set(std::string(story.title.value_or("")).c_str());
-    task.append_child("Type").text().set(1);  // fixed duration
-    task.append_child("IsNull").text().set(0);
-    task.append_child("OutlineNumber").text().set(outline[i].c_str());
-    task.append_child("OutlineLevel").text().set(static_cast<unsigned long long>(schedule_->depth(i) + 1));
+    xml.start_element("Task");
+    xml.element("UID", static_cast<std::int64_t>(uid_[i]));
+    xml.element("ID", static_cast<std::int64_t>(i + 1));
+    xml.element("Name", story.title.value_or(""));
+    xml.element("Type", 1);  // fixed duration
+    xml.element("IsNull", 0);
+    xml.element("OutlineNumber", outline[i]);
+    xml.element("OutlineLevel", static_cast<std::int64_t>(schedule_->depth(i) + 1));
     const auto start_text = date_time(start, "08:00:00");
     const auto finish_text = milestone || length == 0 ? start_text : date_time(due, "17:00:00");
     if (start_text && finish_text) {
-      task.append_child("Start").text().set(start_text->c_str());
-      task.append_child("Finish").text().set(finish_text->c_str());
+      xml.element("Start", *start_text);
+      xml.element("Finish", *finish_text);
     }
-    task.append_child("Duration").text().set(hours(length * kMinutesPerDay).c_str());
-    task.append_child("DurationFormat").text().set(7);
+    xml.element("Duration", hours(length * kMinutesPerDay));
+    xml.element("DurationFormat", 7);
     const Amount& work = rollup_->effective(i, Estimate::TimeInMinutes);
-    if (work.known() && work.value >= 0) task.append_child("Work").text().set(hours(work.value).c_str());
-    task.append_child("Estimated").text().set(0);
-    task.append_child("Milestone").text().set(milestone ? 1 : 0);
-    task.append_child("Summary").text().set(parent_story ? 1 : 0);
+    if (work.known() && work.value >= 0) xml.element("Work", hours(work.value));
+    xml.element("Estimated", 0);
+    xml.element("Milestone", milestone ? 1 : 0);
+    xml.element("Summary", parent_story ? 1 : 0);
     const Amount& cost = rollup_->effective(i, Estimate::BudgetInCents);
-    if (cost.known() && cost.value >= 0) task.append_child("Cost").text().set(static_cast<long long>(cost.value));
+    if (cost.known() && cost.value >= 0) xml.element("Cost", static_cast<std::int64_t>(cost.value));
     // A declared start is a start-no-earlier-than (SPEC §5): MSPDI constraint type 4.
     if (!parent_story && story.relative_start_date && start_text) {
-      task.append_child("ConstraintType").text().set(4);
-      task.append_child("ConstraintDate").text().set(start_text->c_str());
+      xml.element("ConstraintType", 4);
+      xml.element("ConstraintDate", *start_text);
     } else {
-      task.append_child("ConstraintType").text().set(0);
+      xml.element("ConstraintType", 0);
     }
-    if (story.description && !story.description->empty())
-      task.append_child("Notes").text().set(std::string(*story.description).c_str());
+    if (story.description && !story.description->empty()) xml.element("Notes", *story.description);
     for (const Link* link : incoming[i]) {
-      pugi::xml_node predecessor = task.append_child("PredecessorLink");
-      predecessor.append_child("PredecessorUID").text().set(static_cast<long long>(uid_[link->source]));
-      predecessor.append_child("Type").text().set(kMspdiLinkType[static_cast<int>(*link->type)]);
-      predecessor.append_child("CrossProject").text().set(0);
-      predecessor.append_child("LinkLag").text().set(static_cast<long long>(link->lag * kMinutesPerDay * 10));
-      predecessor.append_child("LagFormat").text().set(7);
+      xml.start_element("PredecessorLink");
+      xml.element("PredecessorUID", static_cast<std::int64_t>(uid_[link->source]));
+      xml.element("Type", kMspdiLinkType[static_cast<int>(*link->type)]);
+      xml.element("CrossProject", 0);
+      xml.element("LinkLag", static_cast<std::int64_t>(link->lag * kMinutesPerDay * 10));
+      xml.element("LagFormat", 7);
+      xml.end_element();
     }
+    xml.end_element();
   }
+  xml.end_element();
 }
 
-void Writer::write_resources(pugi::xml_node resources, pugi::xml_node assignments) {
+void Writer::write_resources(detail::XmlWriter& xml) {
+  xml.start_element("Resources");
   std::set<std::int64_t> known;
   std::size_t id = 0;
   for (const TemplateAssignment& a : source_.model.assignments) {
     if (a.id < 1 || a.id > kMaxUid || !known.insert(a.id).second) continue;
-    pugi::xml_node resource = resources.append_child("Resource");
-    resource.append_child("UID").text().set(static_cast<long long>(a.id));
-    resource.append_child("ID").text().set(static_cast<unsigned long long>(++id));
-    resource.append_child("Name").text().set(std::string(a.name).c_str());
-    resource.append_child("Type").text().set(1);
-    resource.append_child("IsNull").text().set(0);
+    xml.start_element("Resource");
+    xml.element("UID", static_cast<std::int64_t>(a.id));
+    xml.element("ID", static_cast<std::int64_t>(++id));
+    xml.element("Name", a.name);
+    xml.element("Type", 1);
+    xml.element("IsNull", 0);
+    xml.end_element();
   }
-  long long uid = 0;
+  xml.end_element();
+  xml.start_element("Assignments");
+  std::int64_t uid = 0;
   for (std::size_t i = 0; i < graph_->size(); ++i) {
     const Story& story = graph_->story(i);
     if (!story.assignments) continue;
     for (std::int64_t assignee : *story.assignments) {
       if (known.count(assignee) == 0) continue;  // lint's assignment-unknown
-      pugi::xml_node assignment = assignments.append_child("Assignment");
-      assignment.append_child("UID").text().set(++uid);
-      assignment.append_child("TaskUID").text().set(static_cast<long long>(uid_[i]));
-      assignment.append_child("ResourceUID").text().set(static_cast<long long>(assignee));
-      assignment.append_child("Units").text().set(1);
+      xml.start_element("Assignment");
+      xml.element("UID", ++uid);
+      xml.element("TaskUID", static_cast<std::int64_t>(uid_[i]));
+      xml.element("ResourceUID", static_cast<std::int64_t>(assignee));
+      xml.element("Units", 1);
+      xml.end_element();
     }
   }
+  xml.end_element();
 }
 
 // What MSPDI has no place for: one finding per story and key.
@@ -288,19 +318,18 @@ Result<Conversion> Writer::run() {
   rollup_ = std::make_unique<Rollup>(source_.model.stories);
   assign_uids();
 
-  pugi::xml_document xml;
-  pugi::xml_node declaration = xml.append_child(pugi::node_declaration);
-  declaration.append_attribute("version") = "1.0";
-  declaration.append_attribute("encoding") = "UTF-8";
-  declaration.append_attribute("standalone") = "yes";
-  pugi::xml_node project = xml.append_child("Project");
-  project.append_attribute("xmlns") = "http://schemas.microsoft.com/project";
-  write_project(project);
-  write_calendar(project.append_child("Calendars"));
-  write_tasks(project.append_child("Tasks"));
-  pugi::xml_node resources = project.append_child("Resources");
-  pugi::xml_node assignments = project.append_child("Assignments");
-  write_resources(resources, assignments);
+  detail::XmlWriter xml(expected_size());
+  xml.declaration();
+  xml.attribute("version", "1.0");
+  xml.attribute("encoding", "UTF-8");
+  xml.attribute("standalone", "yes");
+  xml.start_element("Project");
+  xml.attribute("xmlns", "http://schemas.microsoft.com/project");
+  write_project(xml);
+  write_calendar(xml);
+  write_tasks(xml);
+  write_resources(xml);
+  xml.end_element();
   report_losses();
   for (const Link& link : graph_->links())
     if (!link.type || link.nesting != LinkNesting::Unrelated)
@@ -308,10 +337,8 @@ Result<Conversion> Writer::run() {
              graph_->story(link.source).dependency_pointer(*link.dependency),
              "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML");
 
-  std::ostringstream out;
-  xml.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
   Conversion conversion;
-  conversion.document = out.str();
+  conversion.document = xml.finish();
   std::sort(diagnostics_.begin(), diagnostics_.end());
   conversion.diagnostics = std::move(diagnostics_);
   return conversion;
