@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include <unistd.h>
 
@@ -95,10 +96,10 @@ std::function<int()> setup_convert(CLI::App& app) {
       std::cerr << "ptmpl convert: " << converted.error().message << "\n";
       return static_cast<int>(kUsage);
     }
-    const Conversion& conversion = converted.value();
+    Conversion& conversion = converted.value();
     LintRun run;
     run.paths = {o->input};
-    run.diagnostics = conversion.diagnostics;
+    run.diagnostics = std::move(conversion.diagnostics);  // a large plan may have a million findings
     const Summary summary = summarize(run.diagnostics);
     run.failed = summary.error > 0;
     ReportOptions report;
