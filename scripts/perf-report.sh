@@ -32,13 +32,14 @@ echo "|---|---:|---|---:|"
 for family in 'BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_WriteCanonical$|BM_ReadWrite$' \
               'BM_RapidJsonDomParse$|BM_LintLargeTemplate$|BM_Lint5000' \
               'Schedule' 'Mspdi' 'Push'; do
+  # Console format: the CSV reporter refuses benchmarks with different counters in one run.
   "$bench" --benchmark_filter="$family" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_format=csv 2>/dev/null |
-    awk -F, '
-      $1 ~ /_median"?$/ {
-        name = $1; gsub(/"/, "", name); sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
-        scale = $5 == "s" ? 1e3 : $5 == "us" ? 1e-3 : $5 == "ns" ? 1e-6 : 1
-        ms[name] = $3 * scale; order[++n] = name
+    --benchmark_color=false 2>/dev/null |
+    awk '
+      $1 ~ /_median$/ {
+        name = $1; sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
+        scale = $3 == "s" ? 1e3 : $3 == "us" ? 1e-3 : $3 == "ns" ? 1e-6 : 1
+        ms[name] = $2 * scale; order[++n] = name
         if (name ~ /RapidJsonDomParse$|BaselineDomParse$|BaselinePugixmlParse$/) base = name
       }
       END {
