@@ -141,22 +141,7 @@ std::string lint_text_of(const std::string& path, const std::string& text, bool 
 }
 
 TEST(Model, MarkingRegularKeysChangesNoFinding) {
-  const std::vector<std::string_view> keys = {"story_type",
-                                              "title",
-                                              "temp_id",
-                                              "relative_start_date",
-                                              "relative_due_date",
-                                              "duration",
-                                              "billable",
-                                              "description",
-                                              "budget_estimate_in_cents",
-                                              "time_estimate_in_minutes",
-                                              "sub_stories",
-                                              "checklist",
-                                              "tag_list",
-                                              "assignments",
-                                              "dependencies",
-                                              "weight"};
+  const std::span<const std::string_view> keys = story_keys();  // in StoryKey order
   const std::vector<std::string_view> values = {
       "null",
       "true",

@@ -39,7 +39,7 @@ void XmlWriter::attribute(std::string_view name, std::string_view value) {
   text_ += ' ';
   text_ += name;
   text_ += "=\"";
-  append_attribute_value(value);
+  append_escaped(value, true);
   text_ += '"';
 }
 
@@ -63,7 +63,7 @@ void XmlWriter::element(std::string_view name, std::string_view text) {
   text_ += '<';
   text_ += name;
   text_ += '>';
-  append_text(text);
+  append_escaped(text, false);
   text_ += "</";
   text_ += name;
   text_ += '>';
@@ -88,15 +88,17 @@ void XmlWriter::new_line() {
   text_.append(open_.size() * 2, ' ');
 }
 
-// pugixml's escaping of element text: `&`, `<` and `>` as entities, a character below U+0020
+// pugixml's escaping. Element text: `&`, `<` and `>` as entities, a character below U+0020
 // other than tab, LF and CR as a character reference; quotes, and every byte from 0x7F up, as
-// they are.
-void XmlWriter::append_text(std::string_view text) {
+// they are. An attribute value (between double quotes): `&`, `<` and `"` as entities, every
+// character below U+0020 (tab, LF and CR too) as a character reference; `>` and `'` as they are.
+void XmlWriter::append_escaped(std::string_view text, bool attribute) {
   text = up_to_nul(text);
   std::size_t run = 0;  // the start of the bytes not yet appended
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const bool special = c < 0x20 ? c != '\t' && c != '\n' && c != '\r' : c == '&' || c == '<' || c == '>';
+    const bool special = c < 0x20 ? attribute || (c != '\t' && c != '\n' && c != '\r')
+                                  : c == '&' || c == '<' || c == (attribute ? '"' : '>');
     if (!special) continue;
     text_.append(text.data() + run, i - run);
     run = i + 1;
@@ -110,31 +112,6 @@ void XmlWriter::append_text(std::string_view text) {
       case '>':
         text_ += "&gt;";
         break;
-      default:
-        append_control(text_, c);
-    }
-  }
-  text_.append(text.data() + run, text.size() - run);
-}
-
-// pugixml's escaping of an attribute value (written between double quotes): `&`, `<` and `"`
-// as entities, every character below U+0020 (tab, LF and CR too) as a character reference;
-// `>` and `'` as they are.
-void XmlWriter::append_attribute_value(std::string_view value) {
-  value = up_to_nul(value);
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const auto c = static_cast<unsigned char>(value[i]);
-    if (c >= 0x20 && c != '&' && c != '<' && c != '"') continue;
-    text_.append(value.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '&':
-        text_ += "&amp;";
-        break;
-      case '<':
-        text_ += "&lt;";
-        break;
       case '"':
         text_ += "&quot;";
         break;
@@ -142,7 +119,7 @@ void XmlWriter::append_attribute_value(std::string_view value) {
         append_control(text_, c);
     }
   }
-  text_.append(value.data() + run, value.size() - run);
+  text_.append(text.data() + run, text.size() - run);
 }
 
 }  // namespace ptmpl::detail

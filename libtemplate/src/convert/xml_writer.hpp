@@ -41,8 +41,7 @@ class XmlWriter {
   // Closes the tag left open for attributes, and starts a line at the current depth.
   void new_line();
   void close_open_tag();
-  void append_text(std::string_view text);
-  void append_attribute_value(std::string_view value);
+  void append_escaped(std::string_view text, bool attribute);
 
   enum class Open { Nothing, Declaration, Element };
 
