@@ -209,9 +209,10 @@ TEST_F(ApiSandboxTest, RefusesAServerItCannotVerify) {
     auto listed = client.list({});
     ASSERT_FALSE(listed.ok());
     const std::string& message = listed.error().message;
-    EXPECT_TRUE(message.starts_with("listing templates: no response: the server's certificate does not verify "
-                                    "against " +
-                                    stranger.ca_path() + ": "))
+    EXPECT_TRUE(
+        message.starts_with("listing templates: no response: the server's certificate does not verify "
+                            "against " +
+                            stranger.ca_path() + ": "))
         << message;
     EXPECT_NE(message.find("(curl error "), std::string::npos) << message;
     EXPECT_EQ(message.find("gave up"), std::string::npos) << message;  // not retried
@@ -307,13 +308,13 @@ TEST_F(ApiSandboxTest, TimesOutAServerThatNeverAnswersAndNeverRepeatsAPostBlindl
   // too) instead of sending it again.
   auto created = client.create(R"({"project_template":{"title":"Silent"}})", "Silent");
   ASSERT_FALSE(created.ok());
-  EXPECT_NE(created.error().message.find("then, looking the title up: "), std::string::npos)
-      << created.error().message;
+  EXPECT_NE(created.error().message.find("then, looking the title up: "), std::string::npos) << created.error().message;
   auto lines = silent.request_lines(3 + 1 + 3);
   ASSERT_EQ(lines.size(), 3u + 1u + 3u) << ::testing::PrintToString(lines);
   EXPECT_EQ(lines[3], "POST /api/v1/project_templates.json HTTP/1.1");
   for (std::size_t i = 4; i < lines.size(); ++i)
-    EXPECT_TRUE(lines[i].starts_with("GET /api/v1/project_templates.json?page=1&per_page=200&mine=true&by_title=Silent"))
+    EXPECT_TRUE(
+        lines[i].starts_with("GET /api/v1/project_templates.json?page=1&per_page=200&mine=true&by_title=Silent"))
         << lines[i];
   for (const auto& line : lines) EXPECT_EQ(line.find(kToken), std::string::npos);
 }

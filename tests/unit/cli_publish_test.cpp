@@ -137,7 +137,8 @@ TEST_F(CliPublishTest, ServiceErrorsExitWith3AndSetUpErrorsWith2) {
       "there is no default\n";
   EXPECT_EQ(no_url.err, "ptmpl list: " + no_default);
   // The same for every command that talks to the service, before anything is read or sent.
-  for (const std::string command : {"pull --all", "push samples/website-launch.json", "diff samples/website-launch.json"}) {
+  for (const std::string command :
+       {"pull --all", "push samples/website-launch.json", "diff samples/website-launch.json"}) {
     CliRun run = run_ptmpl(command, env() + " PTMPL_BASE_URL=");
     EXPECT_EQ(run.exit, 2) << command;
     EXPECT_EQ(run.err, "ptmpl " + command.substr(0, command.find(' ')) + ": " + no_default) << command;

@@ -128,7 +128,9 @@ class PushWorkersTest : public ::testing::Test {
   std::vector<LocalTemplate> documents(int n) {
     std::vector<LocalTemplate> locals;
     for (int i = 0; i < n; ++i) {
-      std::string text = R"({"project_template": {"title": "T)" + std::to_string(i) + R"(", "raw_json": []}})" "\n";
+      std::string text = R"({"project_template": {"title": "T)" + std::to_string(i) +
+                         R"(", "raw_json": []}})"
+                         "\n";
       auto local = read_local_template(dir.write("t" + std::to_string(i) + ".json", text), text);
       EXPECT_TRUE(local.ok());
       locals.push_back(std::move(local).value());

@@ -123,8 +123,8 @@ TEST_F(SandboxTest, ServesAGivenCertificateAndPrintsItsCa) {
   const std::string cert = dir.file("given/server.pem"), key = dir.file("given/server.key"),
                     ca = dir.file("given/ca.pem");
 
-  SandboxProcess given({"--data-dir", dir.file("data2"), "--tokens-file", tokens, "--cert", cert, "--key", key,
-                        "--ca", ca});
+  SandboxProcess given(
+      {"--data-dir", dir.file("data2"), "--tokens-file", tokens, "--cert", cert, "--key", key, "--ca", ca});
   ASSERT_TRUE(given.ready()) << given.first_line();
   EXPECT_EQ(given.ca_path(), fs::absolute(ca).string());
   EXPECT_FALSE(fs::exists(dir.file("data2/tls"))) << "generated a certificate although one was given";

@@ -85,8 +85,8 @@ class CurlTransport final : public Transport {
       // result itself tells, so that neither is retried.
       long verify = X509_V_OK;
       curl_easy_getinfo(c, CURLINFO_SSL_VERIFYRESULT, &verify);
-      bool unverified = code == CURLE_PEER_FAILED_VERIFICATION ||
-                        (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK);
+      bool unverified =
+          code == CURLE_PEER_FAILED_VERIFICATION || (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK);
       permanent_ = unverified || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CERTPROBLEM ||
                    code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
       std::string detail = error[0] != '\0' ? error : curl_easy_strerror(code);

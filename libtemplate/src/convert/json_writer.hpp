@@ -52,7 +52,8 @@ class JsonWriter {
 
   // Room for a new line and `n` more bytes at `at_`.
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < 1 + depth() * 2 + kIndentStep + n) grow(1 + depth() * 2 + kIndentStep + n);
+    if (static_cast<std::size_t>(end_ - at_) < 1 + depth() * 2 + kIndentStep + n)
+      grow(1 + depth() * 2 + kIndentStep + n);
   }
   void grow(std::size_t n);
   [[nodiscard]] std::size_t depth() const { return has_items_.size(); }
@@ -103,8 +104,8 @@ class JsonWriter {
   void quoted_escaped(std::string_view text);
 
   std::string text_;
-  char* at_ = nullptr;   // the next byte to write, in text_
-  char* end_ = nullptr;  // the end of text_'s room
+  char* at_ = nullptr;           // the next byte to write, in text_
+  char* end_ = nullptr;          // the end of text_'s room
   std::vector<char> has_items_;  // per open container: something written in it yet
   bool after_key_ = false;
 };

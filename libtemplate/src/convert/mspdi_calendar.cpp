@@ -73,7 +73,8 @@ std::optional<DateTime> parse_plain_datetime(std::string_view text) {
       if (text[i] < '0' || text[i] > '9') return std::nullopt;
       field[f] = field[f] * 10 + (text[i] - '0');
     }
-  const std::chrono::year_month_day date{std::chrono::year{field[0]}, std::chrono::month{static_cast<unsigned>(field[1])},
+  const std::chrono::year_month_day date{std::chrono::year{field[0]},
+                                         std::chrono::month{static_cast<unsigned>(field[1])},
                                          std::chrono::day{static_cast<unsigned>(field[2])}};
   if (field[0] < 1 || !date.ok() || field[3] > 24 || field[4] > 59) return std::nullopt;
   return DateTime{Date{date}, std::min(field[3] * 60 + field[4], 24 * 60)};
