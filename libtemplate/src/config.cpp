@@ -58,16 +58,16 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   if (!doc.ok()) {
     const json::ParseIssue& issue = doc.issues().front();
     json::Position p = doc.position(issue.offset);
-    return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message};
+    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
   }
   const json::Value& root = doc.root();
   if (auto violation = rules::check_config_schema(root)) {
     const json::Value* at = json::resolve_pointer(root, violation->pointer);
-    return Error{place(file, at != nullptr ? *at : root) + violation->message};
+    return Error::invalid(place(file, at != nullptr ? *at : root) + violation->message);
   }
   if (const json::Value* rules = root.find("rules")) {
     for (const json::Member& m : rules->members()) {
-      if (find_rule(m.key.text()) == nullptr) return Error{place(file, m.key) + unknown_rule(m.key.text())};
+      if (find_rule(m.key.text()) == nullptr) return Error::invalid(place(file, m.key) + unknown_rule(m.key.text()));
       RuleSetting setting;
       const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
       if (severity != nullptr) {
@@ -81,7 +81,7 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   if (const json::Value* ignore = root.find("ignore")) {
     for (const json::Value& entry : ignore->items()) {
       const json::Value* rule = entry.find("rule");
-      if (find_rule(rule->text()) == nullptr) return Error{place(file, *rule) + unknown_rule(rule->text())};
+      if (find_rule(rule->text()) == nullptr) return Error::invalid(place(file, *rule) + unknown_rule(rule->text()));
       IgnoreEntry e;
       e.rule = rule->text();
       if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());
@@ -92,7 +92,7 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   }
   if (const json::Value* depth = root.find("max_depth")) {
     auto n = depth->as_int64();
-    if (!n || *n > INT32_MAX) return Error{place(file, *depth) + "max_depth is out of range"};
+    if (!n || *n > INT32_MAX) return Error::invalid(place(file, *depth) + "max_depth is out of range");
     config.max_depth_ = static_cast<std::uint32_t>(*n);
   }
   if (const json::Value* fail_on = root.find("fail_on")) config.fail_on_ = parse_severity(fail_on->text());

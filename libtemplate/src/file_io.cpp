@@ -35,16 +35,16 @@ Result<FileText> FileText::read(const std::string& path) {
     return FileText(std::move(all));
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
+  if (fd < 0) return Error::unreadable(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    return Error{path + ": cannot read: " + std::strerror(err)};
+    return Error::unreadable(path + ": cannot read: " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return Error{path + ": is a directory"};
+    return Error::unreadable(path + ": is a directory");
   }
   // The file is read, not memory-mapped: a mapped file that another program truncates while
   // we read it would kill the process (SIGBUS). Read straight into place when the size is known.
@@ -58,7 +58,7 @@ Result<FileText> FileText::read(const std::string& path) {
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
-      return Error{path + ": cannot read: " + std::strerror(err)};
+      return Error::unreadable(path + ": cannot read: " + std::strerror(err));
     }
     if (n == 0) break;
     filled += static_cast<std::size_t>(n);
@@ -75,7 +75,7 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
     std::error_code ec;
     fs::file_status status = path == "-" ? fs::file_status(fs::file_type::regular) : fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      return Error{path + ": no such file or directory"};
+      return Error::not_found(path + ": no such file or directory");
     } else if (fs::is_directory(status)) {
       std::vector<std::string> found;
       fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
@@ -88,7 +88,7 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
         }
         if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());
       }
-      if (ec) return Error{path + ": cannot list: " + ec.message()};
+      if (ec) return Error::unreadable(path + ": cannot list: " + ec.message());
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else {
@@ -104,21 +104,21 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
   std::string path = given;
   if (std::filesystem::is_symlink(given, ec)) {
     std::filesystem::path target = std::filesystem::canonical(given, ec);
-    if (ec) return Error{given + ": cannot follow the link: " + ec.message()};
+    if (ec) return Error::output_failed(given + ": cannot follow the link: " + ec.message());
     path = target.string();
   }
   struct stat st {};
   bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
-    return Error{given + ": is read-only; not rewritten"};
+    return Error::output_failed(given + ": is read-only; not rewritten");
   std::string temp = path + ".ptmpl-XXXXXX";
   int fd = ::mkstemp(temp.data());
-  if (fd < 0) return Error{path + ": cannot create a temporary file beside it: " + std::strerror(errno)};
+  if (fd < 0) return Error::output_failed(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
   auto fail = [&](const char* what) {
     int err = errno;
     ::close(fd);
     ::unlink(temp.c_str());
-    return Error{path + ": " + what + ": " + std::strerror(err)};
+    return Error::output_failed(path + ": " + what + ": " + std::strerror(err));
   };
   const char* p = content.data();
   std::size_t left = content.size();
@@ -138,22 +138,22 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
   if (::fsync(fd) != 0) return fail("cannot flush to disk");
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());
-    return Error{path + ": cannot close: " + std::strerror(errno)};
+    return Error::output_failed(path + ": cannot close: " + std::strerror(errno));
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(temp.c_str());
-    return Error{path + ": cannot replace: " + std::strerror(err)};
+    return Error::output_failed(path + ": cannot replace: " + std::strerror(err));
   }
   // The rename is only durable once the directory entry is on disk too.
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) return Error{dir + ": cannot open the directory to flush it: " + std::strerror(errno)};
+  if (dir_fd < 0) return Error::output_failed(dir + ": cannot open the directory to flush it: " + std::strerror(errno));
   int sync_result = ::fsync(dir_fd);
   int sync_errno = errno;
   ::close(dir_fd);
-  if (sync_result != 0) return Error{dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno)};
+  if (sync_result != 0) return Error::output_failed(dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno));
   return Done{};
 }
 

@@ -28,13 +28,10 @@ class FakeTransport final : public Transport {
  public:
   std::deque<Result<HttpResponse>> script;
   std::vector<HttpRequest> sent;
-  bool permanent = false;
-
-  [[nodiscard]] bool last_failure_permanent() const override { return permanent; }
 
   Result<HttpResponse> send(const HttpRequest& request) override {
     sent.push_back(request);
-    if (script.empty()) return Error{"script exhausted"};
+    if (script.empty()) return Error::internal("script exhausted");
     auto next = std::move(script.front());
     script.pop_front();
     return next;
@@ -163,11 +160,12 @@ TEST(ApiClient, DoesNotRetryAValidationErrorAndNamesTheTemplate) {
   EXPECT_EQ(t.error().message,
             "updating template 12 \"Launch plan\": HTTP 422: validation: title can't be blank (field title); "
             "validation: bad currency (field currency)");
+  EXPECT_EQ(t.error().code, ErrorCode::kService);
 }
 
 TEST(ApiClient, RetriesAnIdempotentRequestWhoseResponseWasLost) {
   Harness h;
-  h.transport->script.push_back(Error{"connection reset"});
+  h.transport->script.push_back(Error::network("connection reset"));
   h.transport->script.push_back(reply(200, one(3, "A")));
   auto t = h.client->update(3, R"({"project_template":{"title":"A"}})", "A");
   ASSERT_TRUE(t.ok()) << t.error().message;
@@ -177,7 +175,7 @@ TEST(ApiClient, RetriesAnIdempotentRequestWhoseResponseWasLost) {
 
 TEST(ApiClient, APostWithAnUnknownOutcomeLooksTheTitleUpInsteadOfRepeating) {
   Harness h;
-  h.transport->script.push_back(Error{"connection dropped"});
+  h.transport->script.push_back(Error::network("connection dropped"));
   // The lookup: the caller's templates matching the title (the service matches loosely).
   h.transport->script.push_back(reply(
       200,
@@ -194,7 +192,7 @@ TEST(ApiClient, APostWithAnUnknownOutcomeLooksTheTitleUpInsteadOfRepeating) {
 
 TEST(ApiClient, APostThatDidNotLandIsSentAgainAfterTheLookup) {
   Harness h;
-  h.transport->script.push_back(Error{"connection dropped"});
+  h.transport->script.push_back(Error::network("connection dropped"));
   h.transport->script.push_back(reply(200, R"({"count":0,"results":[],"project_templates":{}})"));
   h.transport->script.push_back(reply(200, one(4, "New")));
   auto t = h.client->create(R"({"project_template":{"title":"New"}})", "New");
@@ -206,12 +204,13 @@ TEST(ApiClient, APostThatDidNotLandIsSentAgainAfterTheLookup) {
 
 TEST(ApiClient, DoesNotRetryAFailureRetryingCannotFix) {
   Harness h;
-  h.transport->permanent = true;
-  h.transport->script.push_back(Error{"SSL certificate problem: unable to get local issuer certificate"});
+  h.transport->script.push_back(Error::insecure("SSL certificate problem: unable to get local issuer certificate"));
   auto t = h.client->create(R"({"project_template":{"title":"A"}})", "A");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().message,
             "creating template \"A\": no response: SSL certificate problem: unable to get local issuer certificate");
+  EXPECT_EQ(t.error().code, ErrorCode::kInsecure);
+  EXPECT_EQ(t.error().exit_code(), 3);
   EXPECT_EQ(h.transport->sent.size(), 1u);  // neither retried nor looked up
   EXPECT_TRUE(h.waits.empty());
 }
@@ -336,14 +335,42 @@ TEST(ApiClient, ListAllPaginatesWith200AndFetchesRawJsonByOnly) {
   EXPECT_NE(h.transport->sent[3].url.find("optional_fields=raw_json"), std::string::npos);
 }
 
+TEST(ApiClient, AMissingTemplateIsNotFoundAndOtherRefusalsAreTheServices) {
+  Harness h;
+  h.transport->script.push_back(reply(404, R"({"errors":[{"type":"system","message":"not found"}]})"));
+  auto missing = h.client->get(9);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(missing.error().exit_code(), 2);
+  h.transport->script.push_back(reply(500, R"({"errors":[{"type":"system","message":"oops"}]})"));
+  auto broken = h.client->get(9);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().code, ErrorCode::kService);
+  EXPECT_EQ(h.transport->sent.size(), 2u);  // neither is retried
+}
+
+TEST(ApiClient, LostResponsesAreNetworkFailuresAndBusyAnswersTheServices) {
+  Harness h;
+  for (int i = 0; i < RetryPolicy{}.max_attempts; ++i) h.transport->script.push_back(Error::network("connection reset"));
+  auto lost = h.client->get(1);
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.error().code, ErrorCode::kNetwork);
+  for (int i = 0; i < RetryPolicy{}.max_attempts; ++i) h.transport->script.push_back(reply(503, ""));
+  auto busy = h.client->get(1);
+  ASSERT_FALSE(busy.ok());
+  EXPECT_EQ(busy.error().code, ErrorCode::kService);
+  EXPECT_NE(busy.error().message.find("gave up after"), std::string::npos) << busy.error().message;
+}
+
 TEST(ApiClient, NeverShowsTheTokenInErrorsOrTrace) {
   Harness h;
-  h.transport->script.push_back(Error{std::string("proxy said: bad header Bearer ") + kToken});
+  h.transport->script.push_back(Error::network(std::string("proxy said: bad header Bearer ") + kToken));
   h.transport->script.push_back(
       reply(401, std::string(R"({"errors":[{"type":"oauth","message":"token )") + kToken + R"( revoked"}]})"));
   auto t = h.client->get(5);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().message, "reading template 5: HTTP 401: oauth: token [REDACTED] revoked");
+  EXPECT_EQ(t.error().code, ErrorCode::kService);
   const std::string trace = h.trace.str();
   EXPECT_EQ(trace.find(kToken), std::string::npos) << trace;
   EXPECT_NE(trace.find("> Authorization: Bearer [REDACTED]"), std::string::npos) << trace;

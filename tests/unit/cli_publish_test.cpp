@@ -117,8 +117,9 @@ TEST_F(CliPublishTest, PullWritesLintCleanCanonicalDocuments) {
 }
 
 TEST_F(CliPublishTest, ServiceErrorsExitWith3AndSetUpErrorsWith2) {
+  // A template that does not exist is the caller's mistake, not the service's: exit 2.
   CliRun missing = run_ptmpl("pull " + service() + " 99", env());
-  EXPECT_EQ(missing.exit, 3);
+  EXPECT_EQ(missing.exit, 2);
   EXPECT_EQ(missing.err, "ptmpl pull: reading template 99: HTTP 404: system: project template 99 not found\n");
 
   CliRun revoked = run_ptmpl("list " + service(), "PTMPL_TOKEN=revoked");
@@ -157,6 +158,41 @@ TEST_F(CliPublishTest, ServiceErrorsExitWith3AndSetUpErrorsWith2) {
   EXPECT_NE(wrong_ca.err.find("no response"), std::string::npos) << wrong_ca.err;
 
   EXPECT_EQ(run_ptmpl("pull " + service() + " --all --mine", env()).exit, 2);
+}
+
+TEST_F(CliPublishTest, LocalProblemsExit2EvenWhenTheServiceIsAsked) {
+  // No such title on the service: the caller's mistake.
+  CliRun untitled = run_ptmpl("pull " + service() + " --title 'No such plan' -o '" + dir.file("none") + "'", env());
+  EXPECT_EQ(untitled.exit, 2) << untitled.err;
+  EXPECT_EQ(untitled.err, "ptmpl pull: no template is titled \"No such plan\"\n");
+
+  // A document that is not JSON is refused before anything is asked.
+  std::string broken = dir.write("broken.json", "{\"project_template\": {\"title\": \"x\",}");
+  CliRun parse = run_ptmpl("diff " + service() + " '" + broken + "'", env());
+  EXPECT_EQ(parse.exit, 2) << parse.err;
+
+  // Two of the caller's templates share the title: ambiguous, so exit 2 and a way out.
+  api::ClientOptions options;
+  options.base_url = sandbox.base_url();
+  options.token = kToken;
+  api::TransportOptions transport;
+  transport.cacert = sandbox.ca_path();
+  api::Client client(options, api::make_curl_transport(transport));
+  ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move"}})", "Office move twin").ok());
+  std::string twin = dir.write("twin.json", R"({"project_template": {"title": "Office move", "raw_json": []}})");
+  CliRun ambiguous = run_ptmpl("diff " + service() + " '" + twin + "'", env());
+  EXPECT_EQ(ambiguous.exit, 2) << ambiguous.err;
+  EXPECT_EQ(ambiguous.err,
+            "ptmpl diff: 2 of your templates are titled \"Office move\": add the \"id\" of one to the file\n");
+  CliRun push = run_ptmpl("push " + service() + " '" + twin + "'", env());
+  EXPECT_EQ(push.exit, 2) << push.err;
+  EXPECT_NE(push.err.find("2 of your templates are titled \"Office move\" (ids 2, 4)"), std::string::npos) << push.err;
+
+  // A document whose id the service does not hold: not found, exit 2.
+  std::string gone = dir.write("gone.json", R"({"project_template": {"id": 99, "title": "Gone", "raw_json": []}})");
+  CliRun missing = run_ptmpl("push " + service() + " '" + gone + "'", env());
+  EXPECT_EQ(missing.exit, 2) << missing.err;
+  EXPECT_NE(missing.err.find("deleted on the service?"), std::string::npos) << missing.err;
 }
 
 TEST_F(CliPublishTest, VerboseTraceNeverShowsTheToken) {

@@ -58,6 +58,11 @@ int apply_lint_fixes(const LintRun& run, bool dry_run) {
 
 }  // namespace
 
+int report_error(std::string_view command, const Error& error) {
+  std::cerr << "ptmpl " << command << ": " << error.message << "\n";
+  return error.exit_code();
+}
+
 // ---------------------------------------------------------------------------------------------
 // lint
 
@@ -103,8 +108,7 @@ std::function<int()> setup_lint(CLI::App& app) {
   return [o] {
     auto files = expand_paths(o->paths);
     if (!files.ok()) {
-      std::cerr << "ptmpl lint: " << files.error().message << "\n";
-      return int{kUsage};
+      return report_error("lint", files.error());
     }
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
@@ -274,8 +278,7 @@ std::function<int()> setup_gen(CLI::App& app) {
     if (deps->count() > 0) o->generate.deps = o->deps;
     auto generated = generate_template(o->generate);
     if (!generated.ok()) {
-      std::cerr << "ptmpl gen: " << generated.error().message << "\n";
-      return int{kUsage};
+      return report_error("gen", generated.error());
     }
     const std::string& text = generated.value();
     if (o->output.empty()) {
@@ -284,8 +287,7 @@ std::function<int()> setup_gen(CLI::App& app) {
     }
     Status written = write_file_atomic(o->output, text);
     if (!written.ok()) {
-      std::cerr << "ptmpl gen: " << written.error().message << "\n";
-      return int{kUsage};
+      return report_error("gen", written.error());
     }
     return int{kOk};
   };

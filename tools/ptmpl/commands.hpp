@@ -1,12 +1,20 @@
 // The ptmpl subcommands: each registers its options on a CLI11 subcommand and runs from it.
 #pragma once
 
+#include <string_view>
+
 #include <CLI/CLI.hpp>
+
+#include "libtemplate/result.hpp"
 
 namespace ptmpl::cli {
 
-/// Exit codes for every command (SPEC §6).
-enum Exit : int { kOk = 0, kFindings = 1, kUsage = 2, kNetwork = 3 };
+/// Exit codes for every command (SPEC §6). A failure's code is the library's mapping of its
+/// ErrorCode (`ptmpl::exit_code`); these name the codes where no Error is at hand.
+enum Exit : int { kOk = 0, kFindings = 1, kUsage = exit_code(ErrorCode::kUsage), kNetwork = exit_code(ErrorCode::kNetwork) };
+
+/// Prints "ptmpl COMMAND: MESSAGE" on standard error and returns the exit code of the error's kind.
+int report_error(std::string_view command, const Error& error);
 
 /// Sets up `app` (options, footer with an example) and returns the function that runs it.
 using Setup = std::function<int()> (*)(CLI::App& app);

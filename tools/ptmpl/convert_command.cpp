@@ -28,15 +28,15 @@ Result<Conversion> to_mspdi(const std::string& path, std::string_view text, cons
   } else if (const auto date = parse_date(start)) {
     options.start = *date;
   } else {
-    return Error{"--start " + start + ": not a date of the form YYYY-MM-DD"};
+    return Error::usage("--start " + start + ": not a date of the form YYYY-MM-DD");
   }
   if (detect_plan_format(text) != PlanFormat::Template)
-    return Error{path + ": --to mspdi writes a template as MS Project XML; this is not a template (JSON)"};
+    return Error::usage(path + ": --to mspdi writes a template as MS Project XML; this is not a template (JSON)");
   const TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)));
   if (!file.document().ok()) {
     const json::ParseIssue& issue = file.document().issues().front();
     const json::Position p = file.document().position(issue.offset);
-    return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message};
+    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
   }
   return export_mspdi(file, options);
 }
@@ -79,22 +79,17 @@ std::function<int()> setup_convert(CLI::App& app) {
   return [o] {
     auto bytes = FileText::read(o->input);
     if (!bytes.ok()) {
-      std::cerr << "ptmpl convert: " << bytes.error().message << "\n";
-      return static_cast<int>(kUsage);
+      return report_error("convert", bytes.error());
     }
     const std::string_view text = bytes.value().text();
     std::string to = o->to;
     if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
-    Result<Conversion> converted = Error{""};
-    if (to == "mspdi") {
-      converted = to_mspdi(o->input, text, o->start, o->strict);
-    } else {
-      const ConvertOptions options{o->strict};
-      converted = to == "csv" ? export_csv(text, o->input, options) : convert_plan(text, o->input, options);
-    }
+    const ConvertOptions options{o->strict};
+    Result<Conversion> converted = to == "mspdi" ? to_mspdi(o->input, text, o->start, o->strict)
+                                   : to == "csv" ? export_csv(text, o->input, options)
+                                                 : convert_plan(text, o->input, options);
     if (!converted.ok()) {
-      std::cerr << "ptmpl convert: " << converted.error().message << "\n";
-      return static_cast<int>(kUsage);
+      return report_error("convert", converted.error());
     }
     Conversion& conversion = converted.value();
     LintRun run;
@@ -114,8 +109,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     }
     Status written = write_file_atomic(o->output, conversion.document);
     if (!written.ok()) {
-      std::cerr << "ptmpl convert: " << written.error().message << "\n";
-      return static_cast<int>(kUsage);
+      return report_error("convert", written.error());
     }
     return static_cast<int>(kOk);
   };

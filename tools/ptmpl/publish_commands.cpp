@@ -57,9 +57,9 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
   // The API reference names no public host for {base_url}, so there is no default to fall back
   // on: guessing one would send the token to an address nobody chose (docs/design.md).
   if (base_url.empty())
-    return Error{
+    return Error::usage(
         "no service address: pass --base-url or set PTMPL_BASE_URL to the service's API root (ending in /api/v1); "
-        "there is no default"};
+        "there is no default");
   if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
   auto token = api::load_token(o.token_file);
   if (!token.ok()) return token.error();
@@ -150,8 +150,7 @@ std::function<int()> setup_auth(CLI::App& app) {
       return int{kUsage};
     }
     if (auto allowed = api::check_base_url(oauth.app_url); !allowed.ok()) {
-      std::cerr << "ptmpl auth: " << allowed.error().message << "\n";
-      return int{kUsage};
+      return report_error("auth", allowed.error());
     }
     if (o->url->parsed()) {
       std::cout << api::authorize_url(oauth, o->state) << "\n";
@@ -159,16 +158,14 @@ std::function<int()> setup_auth(CLI::App& app) {
     }
     auto secret = api::load_secret(o->client_secret_file, "PTMPL_CLIENT_SECRET", "client secret");
     if (!secret.ok()) {
-      std::cerr << "ptmpl auth token: " << secret.error().message << "\n";
-      return int{kUsage};
+      return report_error("auth token", secret.error());
     }
     api::TransportOptions transport_options;
     transport_options.cacert = o->cacert;
     auto transport = api::make_curl_transport(transport_options);
     auto token = api::exchange_code(*transport, oauth, secret.value(), o->code);
     if (!token.ok()) {
-      std::cerr << "ptmpl auth token: " << token.error().message << "\n";
-      return int{kNetwork};
+      return report_error("auth token", token.error());
     }
     // Private before the token is in it: write_file_atomic keeps an existing file's mode.
     if (!std::filesystem::exists(o->output)) std::ofstream(o->output).close();
@@ -180,8 +177,7 @@ std::function<int()> setup_auth(CLI::App& app) {
       return int{kUsage};
     }
     if (auto written = write_file_atomic(o->output, token.value() + "\n"); !written.ok()) {
-      std::cerr << "ptmpl auth token: " << written.error().message << "\n";
-      return int{kUsage};
+      return report_error("auth token", written.error());
     }
     std::cerr << "ptmpl auth token: wrote the access token to " << o->output << " (use --token-file " << o->output
               << ")\n";
@@ -214,8 +210,7 @@ std::function<int()> setup_list(CLI::App& app) {
   return [o] {
     auto client = make_client(o->service);
     if (!client.ok()) {
-      std::cerr << "ptmpl list: " << client.error().message << "\n";
-      return int{kUsage};
+      return report_error("list", client.error());
     }
     api::ListQuery query;
     query.mine = o->mine;
@@ -223,8 +218,7 @@ std::function<int()> setup_list(CLI::App& app) {
     query.order = o->order;
     auto all = client.value()->list_all(query);
     if (!all.ok()) {
-      std::cerr << "ptmpl list: " << all.error().message << "\n";
-      return int{kNetwork};
+      return report_error("list", all.error());
     }
     if (o->format == "json") {
       std::string out = "{\"count\":" + std::to_string(all.value().size()) + ",\"templates\":[";
@@ -278,16 +272,14 @@ std::function<int()> setup_pull(CLI::App& app) {
     }
     auto client = make_client(o->service);
     if (!client.ok()) {
-      std::cerr << "ptmpl pull: " << client.error().message << "\n";
-      return int{kUsage};
+      return report_error("pull", client.error());
     }
     std::vector<api::RemoteTemplate> templates;
     if (!o->ids.empty()) {
       for (auto id : o->ids) {
         auto t = client.value()->get(id, true);
         if (!t.ok()) {
-          std::cerr << "ptmpl pull: " << t.error().message << "\n";
-          return int{kNetwork};
+          return report_error("pull", t.error());
         }
         templates.push_back(std::move(t).value());
       }
@@ -298,14 +290,12 @@ std::function<int()> setup_pull(CLI::App& app) {
       query.with_raw_json = true;
       auto all = client.value()->list_all(query);
       if (!all.ok()) {
-        std::cerr << "ptmpl pull: " << all.error().message << "\n";
-        return int{kNetwork};
+        return report_error("pull", all.error());
       }
       for (auto& t : all.value())
         if (o->title.empty() || t.title == o->title) templates.push_back(std::move(t));
       if (!o->title.empty() && templates.empty()) {
-        std::cerr << "ptmpl pull: no template is titled \"" << o->title << "\"\n";
-        return int{kNetwork};
+        return report_error("pull", Error::not_found("no template is titled \"" + o->title + "\""));
       }
     }
     std::error_code ec;
@@ -317,14 +307,12 @@ std::function<int()> setup_pull(CLI::App& app) {
     for (const auto& t : templates) {
       auto document = api::template_document(t);
       if (!document.ok()) {
-        std::cerr << "ptmpl pull: " << document.error().message << "\n";
-        return int{kNetwork};
+        return report_error("pull", document.error());
       }
       std::string path =
           (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
       if (auto written = write_file_atomic(path, document.value()); !written.ok()) {
-        std::cerr << "ptmpl pull: " << written.error().message << "\n";
-        return int{kUsage};
+        return report_error("pull", written.error());
       }
       std::cout << path << "\n";
     }
@@ -357,12 +345,12 @@ Result<std::vector<api::LocalTemplate>> read_documents(const std::vector<std::st
     if (!local.ok()) return local.error();
     if (local.value().id) {
       auto [it, fresh] = ids.emplace(*local.value().id, path);
-      if (!fresh) return Error{path + " and " + it->second + " both hold template " + std::to_string(it->first)};
+      if (!fresh) return Error::conflict(path + " and " + it->second + " both hold template " + std::to_string(it->first));
     } else {
       auto [it, fresh] = new_titles.emplace(local.value().title, path);
       if (!fresh)
-        return Error{path + " and " + it->second + " are both titled \"" + it->first +
-                     "\" and have no id: one template on the service cannot be both"};
+        return Error::conflict(path + " and " + it->second + " are both titled \"" + it->first +
+                     "\" and have no id: one template on the service cannot be both");
     }
     locals.push_back(std::move(local).value());
   }
@@ -400,8 +388,7 @@ std::function<int()> setup_push(CLI::App& app) {
   return [o] {
     auto paths = expand_paths(o->paths);
     if (!paths.ok()) {
-      std::cerr << "ptmpl push: " << paths.error().message << "\n";
-      return int{kUsage};
+      return report_error("push", paths.error());
     }
     // A file named twice (itself and in its directory) is pushed once.
     std::vector<std::string> unique_paths;
@@ -424,14 +411,12 @@ std::function<int()> setup_push(CLI::App& app) {
     }
     auto locals = read_documents(unique_paths);
     if (!locals.ok()) {
-      std::cerr << "ptmpl push: " << locals.error().message << "; nothing pushed\n";
-      return int{kUsage};
+      return report_error("push", {locals.error().code, locals.error().message + "; nothing pushed"});
     }
     auto pacer = std::make_shared<api::Pacer>();
     auto first = make_client(o->service, pacer);  // checks the address and the token once
     if (!first.ok()) {
-      std::cerr << "ptmpl push: " << first.error().message << "\n";
-      return int{kUsage};
+      return report_error("push", first.error());
     }
     std::mutex spare_mutex;
     std::unique_ptr<api::Client> spare = std::move(first).value();
@@ -489,7 +474,14 @@ std::function<int()> setup_push(CLI::App& app) {
             (summary.empty() ? "" : ", ") + std::to_string(counts[action]) + " " + std::string(to_string(action));
     std::cerr << "ptmpl push: " << files.size() << (files.size() == 1 ? " template: " : " templates: ") << summary
               << "\n";
-    return counts[api::PushAction::Failed] + counts[api::PushAction::Conflict] > 0 ? int{kNetwork} : int{kOk};
+    // The worst failure decides: 3 when the service or the network failed any document, else 2
+    // for a local one. A conflict is with the service's copy (changed there since the pull): 3.
+    int exit = int{kOk};
+    for (const auto& outcome : outcomes) {
+      if (outcome.action == api::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
+      if (outcome.action == api::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
+    }
+    return exit;
   };
 }
 
@@ -511,18 +503,15 @@ std::function<int()> setup_diff(CLI::App& app) {
   return [o] {
     auto bytes = FileText::read(o->path);
     if (!bytes.ok()) {
-      std::cerr << "ptmpl diff: " << bytes.error().message << "\n";
-      return int{kUsage};
+      return report_error("diff", bytes.error());
     }
     auto local = api::read_local_template(o->path, std::string(bytes.value().text()));
     if (!local.ok()) {
-      std::cerr << "ptmpl diff: " << local.error().message << "\n";
-      return int{kUsage};
+      return report_error("diff", local.error());
     }
     auto client = make_client(o->service);
     if (!client.ok()) {
-      std::cerr << "ptmpl diff: " << client.error().message << "\n";
-      return int{kUsage};
+      return report_error("diff", client.error());
     }
     api::Client& service = *client.value();
     std::int64_t id = 0;
@@ -531,8 +520,7 @@ std::function<int()> setup_diff(CLI::App& app) {
     } else {
       auto matches = service.find_by_title(local.value().title);
       if (!matches.ok()) {
-        std::cerr << "ptmpl diff: " << matches.error().message << "\n";
-        return int{kNetwork};
+        return report_error("diff", matches.error());
       }
       if (matches.value().empty()) {
         std::cout << o->path << ": not on the service (no template of yours is titled \"" << local.value().title
@@ -540,16 +528,15 @@ std::function<int()> setup_diff(CLI::App& app) {
         return int{kFindings};
       }
       if (matches.value().size() > 1) {
-        std::cerr << "ptmpl diff: " << matches.value().size() << " of your templates are titled \""
-                  << local.value().title << "\": add the \"id\" of one to the file\n";
-        return int{kNetwork};
+        return report_error("diff", Error::conflict(std::to_string(matches.value().size()) +
+                                                    " of your templates are titled \"" + local.value().title +
+                                                    "\": add the \"id\" of one to the file"));
       }
       id = matches.value().front().id;
     }
     auto remote = service.get(id, true);
     if (!remote.ok()) {
-      std::cerr << "ptmpl diff: " << remote.error().message << "\n";
-      return int{kNetwork};
+      return report_error("diff", remote.error());
     }
     std::string diff = api::diff_template(local.value(), remote.value());
     if (diff.empty()) {
@@ -628,8 +615,7 @@ std::function<int()> setup_sandbox(CLI::App& app) {
 
     auto sandbox = Sandbox::start(o->sandbox);
     if (!sandbox.ok()) {
-      std::cerr << "ptmpl sandbox: " << sandbox.error().message << "\n";
-      return int{kUsage};
+      return report_error("sandbox", sandbox.error());
     }
     Sandbox& server = *sandbox.value();
     std::cout << "listening on " << server.base_url() << " ca=" << server.ca_path() << std::endl;

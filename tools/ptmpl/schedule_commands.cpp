@@ -175,13 +175,11 @@ std::function<int()> setup_schedule(CLI::App& app) {
       if (!o->holidays.empty()) {
         auto text = FileText::read(o->holidays);
         if (!text.ok()) {
-          std::cerr << "ptmpl schedule: " << text.error().message << "\n";
-          return int{kUsage};
+          return report_error("schedule", text.error());
         }
         auto parsed = parse_holidays(text.value().text(), o->holidays);
         if (!parsed.ok()) {
-          std::cerr << "ptmpl schedule: " << parsed.error().message << "\n";
-          return int{kUsage};
+          return report_error("schedule", parsed.error());
         }
         holidays = std::move(parsed).value();
       }
@@ -204,8 +202,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
     preview.title = title_of(*loaded);
     Status written = write_output(o->output, render_preview(schedule, format, preview));
     if (!written.ok()) {
-      std::cerr << "ptmpl schedule: " << written.error().message << "\n";
-      return int{kUsage};
+      return report_error("schedule", written.error());
     }
     return int{kOk};
   };

@@ -32,15 +32,15 @@ struct HttpResponse {
   [[nodiscard]] std::string header(std::string_view name) const;
 };
 
-/// Performs one HTTP exchange. An Error means no complete response arrived (connection refused
-/// or dropped, timeout, TLS failure): for a request that changes data, its outcome is unknown.
+/// Performs one HTTP exchange. An Error means no complete response arrived: code kNetwork when
+/// the connection was refused, dropped or timed out (retrying may help; for a request that
+/// changes data, its outcome is unknown), any other code when retrying cannot help and nothing
+/// was sent (kInsecure: the server's certificate does not verify, an unreadable CA file, a
+/// malformed URL; kUsage: a URL the client refuses).
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual Result<HttpResponse> send(const HttpRequest& request) = 0;
-  /// Whether the last send() failed in a way retrying cannot fix and before anything was sent
-  /// (the server's certificate does not verify, an unreadable CA file, a malformed URL).
-  [[nodiscard]] virtual bool last_failure_permanent() const { return false; }
 };
 
 struct TransportOptions {
@@ -122,6 +122,9 @@ struct TemplatePage {
   std::vector<RemoteTemplate> templates;  // in the order of `results`
 };
 
+/// The service's client. Every call fails with code kNetwork when no response arrived after
+/// every retry, kNotFound for an HTTP 404, kService for any other refusal or an answer it
+/// cannot use, kInsecure or kUsage when the request cannot be made as asked.
 class Client {
  public:
   Client(ClientOptions options, std::unique_ptr<Transport> transport);
@@ -142,21 +145,18 @@ class Client {
 
   /// The API root requests go to (no trailing slash).
   [[nodiscard]] const std::string& base_url() const { return options_.base_url; }
-  /// Whether the last failed call failed because no response arrived at all (refused,
-  /// dropped, timed out) after every retry, rather than with an answer from the service.
-  [[nodiscard]] bool last_failure_unreachable() const { return unreachable_; }
 
  private:
   /// Sends with retries of 429/503 (and of lost responses when `idempotent`).
   Result<HttpResponse> exchange(const std::string& method, const std::string& path, const std::string& body,
                                 const std::string& what, bool idempotent, bool* outcome_unknown = nullptr);
   std::chrono::milliseconds backoff(int attempt, const HttpResponse* response);
-  Error fail(std::string message) const;
+  /// `error` with the token redacted from its message.
+  Error fail(Error error) const;
 
   ClientOptions options_;
   std::unique_ptr<Transport> transport_;
   std::uint64_t jitter_state_;
-  bool unreachable_ = false;
 };
 
 /// The template document of `remote` (SPEC §2), in canonical form: id, the template's fields,

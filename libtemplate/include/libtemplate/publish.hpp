@@ -78,8 +78,10 @@ struct PushOutcome {
   std::int64_t id = 0;
   std::string updated_at;
   std::string message;       ///< why it failed or conflicts; for dry runs, the request it would send
-  std::string backup;        ///< the file the previous remote version was saved to, if any
-  bool unreachable = false;  ///< failed because the service did not answer at all
+  std::string backup;   ///< the file the previous remote version was saved to, if any
+  /// Why it failed (action Failed): kNetwork when the service did not answer at all, kService
+  /// when it refused, kNotFound, kConflict or a local code (the id could not be written back).
+  ErrorCode failure = ErrorCode::kInternal;
 };
 
 /// Publishes one document: by its id when it has one, else by exact title among the caller's

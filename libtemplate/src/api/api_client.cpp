@@ -62,18 +62,18 @@ std::string describe_errors(const std::string& body) {
 }
 
 Result<RemoteTemplate> read_template(const rapidjson::Value& object) {
-  if (!object.IsObject()) return Error{"a template in the response is not an object"};
+  if (!object.IsObject()) return Error::service("a template in the response is not an object");
   RemoteTemplate t;
   auto id = object.FindMember("id");
-  if (id == object.MemberEnd()) return Error{"a template in the response has no id"};
+  if (id == object.MemberEnd()) return Error::service("a template in the response has no id");
   if (id->value.IsInt64()) {
     t.id = id->value.GetInt64();
   } else if (id->value.IsString()) {
     std::string_view s(id->value.GetString(), id->value.GetStringLength());
     if (std::from_chars(s.data(), s.data() + s.size(), t.id).ec != std::errc())
-      return Error{"a template in the response has a non-numeric id"};
+      return Error::service("a template in the response has a non-numeric id");
   } else {
-    return Error{"a template in the response has no usable id"};
+    return Error::service("a template in the response has no usable id");
   }
   if (auto v = object.FindMember("title"); v != object.MemberEnd() && v->value.IsString())
     t.title = v->value.GetString();
@@ -91,12 +91,12 @@ Result<TemplatePage> read_envelope(const std::string& body) {
   rapidjson::Document doc;
   // Each template is copied out with Accept(), which recurses once per level.
   if (detail::json_nesting(body) > json::kMaxDepthLimit)
-    return Error{"the response is nested deeper than " + std::to_string(json::kMaxDepthLimit) + " levels"};
+    return Error::service("the response is nested deeper than " + std::to_string(json::kMaxDepthLimit) + " levels");
   detail::parse_iteratively(doc, body);
-  if (doc.HasParseError() || !doc.IsObject()) return Error{"the response is not a JSON object"};
+  if (doc.HasParseError() || !doc.IsObject()) return Error::service("the response is not a JSON object");
   auto results = doc.FindMember("results");
   auto map = doc.FindMember("project_templates");
-  if (results == doc.MemberEnd() || !results->value.IsArray()) return Error{"the response has no `results` array"};
+  if (results == doc.MemberEnd() || !results->value.IsArray()) return Error::service("the response has no `results` array");
   TemplatePage page;
   if (auto count = doc.FindMember("count"); count != doc.MemberEnd() && count->value.IsInt64())
     page.count = count->value.GetInt64();
@@ -106,9 +106,9 @@ Result<TemplatePage> read_envelope(const std::string& body) {
     std::string id = entry["id"].IsString()  ? entry["id"].GetString()
                      : entry["id"].IsInt64() ? std::to_string(entry["id"].GetInt64())
                                              : std::string();
-    if (map == doc.MemberEnd() || !map->value.IsObject()) return Error{"the response has no `project_templates` map"};
+    if (map == doc.MemberEnd() || !map->value.IsObject()) return Error::service("the response has no `project_templates` map");
     auto found = map->value.FindMember(id.c_str());
-    if (found == map->value.MemberEnd()) return Error{"`results` names template " + id + ", which the map lacks"};
+    if (found == map->value.MemberEnd()) return Error::service("`results` names template " + id + ", which the map lacks");
     auto t = read_template(found->value);
     if (!t.ok()) return t.error();
     page.templates.push_back(std::move(t).value());
@@ -120,7 +120,7 @@ Result<RemoteTemplate> single(const std::string& body) {
   auto page = read_envelope(body);
   if (!page.ok()) return page.error();
   if (page.value().templates.size() != 1)
-    return Error{"expected one template in the response, got " + std::to_string(page.value().templates.size())};
+    return Error::service("expected one template in the response, got " + std::to_string(page.value().templates.size()));
   return std::move(page.value().templates.front());
 }
 
@@ -167,25 +167,25 @@ std::string HttpResponse::header(std::string_view name) const {
 
 Status check_base_url(std::string_view url) {
   auto scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return Error{"base URL '" + std::string(url) + "' has no scheme"};
+  if (scheme_end == std::string_view::npos) return Error::usage("base URL '" + std::string(url) + "' has no scheme");
   std::string scheme(url.substr(0, scheme_end));
   std::string_view rest = url.substr(scheme_end + 3);
   std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
   if (authority.find('@') != std::string_view::npos)
-    return Error{"base URL must not carry credentials; use PTMPL_TOKEN or --token-file"};
+    return Error::usage("base URL must not carry credentials; use PTMPL_TOKEN or --token-file");
   std::string host;
   if (!authority.empty() && authority.front() == '[') {
     host = std::string(authority.substr(0, authority.find(']') + 1));
   } else {
     host = std::string(authority.substr(0, authority.find(':')));
   }
-  if (host.empty()) return Error{"base URL '" + std::string(url) + "' has no host"};
+  if (host.empty()) return Error::usage("base URL '" + std::string(url) + "' has no host");
   if (iequals(scheme, "https")) return Done{};
   if (iequals(scheme, "http")) {
     if (is_loopback(host)) return Done{};
-    return Error{"refusing plain http:// to " + host + ": only https is allowed, except to a loopback address"};
+    return Error::usage("refusing plain http:// to " + host + ": only https is allowed, except to a loopback address");
   }
-  return Error{"base URL '" + std::string(url) + "': unsupported scheme " + scheme + " (https only)"};
+  return Error::usage("base URL '" + std::string(url) + "': unsupported scheme " + scheme + " (https only)");
 }
 
 Result<std::string> load_token(const std::string& token_file) {
@@ -193,26 +193,26 @@ Result<std::string> load_token(const std::string& token_file) {
   if (!token_file.empty()) {
     struct stat st {};
     if (::stat(token_file.c_str(), &st) != 0)
-      return Error{token_file + ": cannot read the token file: " + std::strerror(errno)};
+      return Error::unreadable(token_file + ": cannot read the token file: " + std::strerror(errno));
     if ((st.st_mode & 077) != 0)
-      return Error{token_file + ": the token file is readable by group or others; refused (chmod 600 " + token_file +
-                   ")"};
+      return Error::usage(token_file + ": the token file is readable by group or others; refused (chmod 600 " + token_file +
+                   ")");
     std::ifstream in(token_file);
-    if (!in) return Error{token_file + ": cannot read the token file"};
+    if (!in) return Error::unreadable(token_file + ": cannot read the token file");
     token.assign(std::istreambuf_iterator<char>(in), {});
   } else if (const char* env = std::getenv("PTMPL_TOKEN"); env != nullptr) {
     token = env;
   } else {
-    return Error{"no access token: set PTMPL_TOKEN or pass --token-file (docs/commands/push.md explains tokens)"};
+    return Error::usage("no access token: set PTMPL_TOKEN or pass --token-file (docs/commands/push.md explains tokens)");
   }
   auto first = token.find_first_not_of(" \t\r\n");
   auto last = token.find_last_not_of(" \t\r\n");
   token = first == std::string::npos ? "" : token.substr(first, last - first + 1);
   if (token.empty())
-    return Error{(token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) + ": the access token is empty"};
+    return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) + ": the access token is empty");
   if (token.find_first_of(" \t\r\n") != std::string::npos)
-    return Error{(token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) +
-                 ": the access token has spaces or several lines"};
+    return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) +
+                 ": the access token has spaces or several lines");
   return token;
 }
 
@@ -246,8 +246,9 @@ Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
                       : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1;
 }
 
-Error Client::fail(std::string message) const {
-  return Error{redact(std::move(message), options_.token)};
+Error Client::fail(Error error) const {
+  error.message = redact(std::move(error.message), options_.token);
+  return error;
 }
 
 std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* response) {
@@ -269,11 +270,11 @@ std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* respo
 
 Result<HttpResponse> Client::exchange(const std::string& method, const std::string& path, const std::string& body,
                                       const std::string& what, bool idempotent, bool* outcome_unknown) {
-  if (auto allowed = check_base_url(options_.base_url); !allowed.ok()) return fail(allowed.error().message);
+  if (auto allowed = check_base_url(options_.base_url); !allowed.ok()) return fail(allowed.error());
   HttpRequest request{method, options_.base_url + path, {{"Authorization", "Bearer " + options_.token}}, body};
   if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   std::string last_problem;
-  unreachable_ = false;
+  bool lost_response = false;  // the last attempt got no answer at all
   for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
     if (options_.pacer) options_.pacer->wait();
     if (options_.trace != nullptr)
@@ -284,17 +285,19 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
     if (!sent.ok()) {
       last_problem = "no response: " + sent.error().message;
       if (options_.trace != nullptr) *options_.trace << redact("< " + last_problem + "\n", options_.token);
-      if (transport_->last_failure_permanent()) return fail(what + ": " + last_problem);
-      unreachable_ = true;
+      lost_response = true;
+      // Only a lost response is worth another attempt; a certificate that does not verify or a
+      // malformed URL fails the same way every time.
+      if (sent.error().code != ErrorCode::kNetwork) return fail({sent.error().code, what + ": " + last_problem});
       if (!idempotent) {
         if (outcome_unknown != nullptr) *outcome_unknown = true;
-        return fail(what + ": " + last_problem);
+        return fail(Error::network(what + ": " + last_problem));
       }
       if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
       continue;
     }
     HttpResponse& response = sent.value();
-    unreachable_ = false;
+    lost_response = false;
     if (options_.trace != nullptr)
       *options_.trace << redact(
           "< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n",
@@ -309,15 +312,17 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       continue;
     }
     if (response.status < 200 || response.status > 299)
-      return fail(what + ": HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body));
+      return fail({response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kService,
+                   what + ": HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body)});
     return std::move(response);
   }
-  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
-              " attempts; last: " + last_problem);
+  return fail({lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
+               what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " +
+                   last_problem});
 }
 
 Result<TemplatePage> Client::list(const ListQuery& query) {
-  if (query.per_page < 1 || query.per_page > kMaxPerPage) return fail("per_page must be from 1 to 200");
+  if (query.per_page < 1 || query.per_page > kMaxPerPage) return fail(Error::usage("per_page must be from 1 to 200"));
   std::string path =
       "/project_templates.json?page=" + std::to_string(query.page) + "&per_page=" + std::to_string(query.per_page);
   if (query.mine) path += "&mine=true";
@@ -332,7 +337,7 @@ Result<TemplatePage> Client::list(const ListQuery& query) {
   auto response = exchange("GET", path, "", "listing templates", true);
   if (!response.ok()) return response.error();
   auto page = read_envelope(response.value().body);
-  if (!page.ok()) return fail("listing templates: " + page.error().message);
+  if (!page.ok()) return fail(page.error().within("listing templates"));
   return page;
 }
 
@@ -370,7 +375,7 @@ Result<RemoteTemplate> Client::get(std::int64_t id, bool with_raw_json) {
       "", what, true);
   if (!response.ok()) return response.error();
   auto t = single(response.value().body);
-  if (!t.ok()) return fail(what + ": " + t.error().message);
+  if (!t.ok()) return fail(t.error().within(what));
   return t;
 }
 
@@ -395,19 +400,20 @@ Result<RemoteTemplate> Client::create(const std::string& body, const std::string
     auto response = exchange("POST", "/project_templates.json", body, what, false, &unknown);
     if (response.ok()) {
       auto t = single(response.value().body);
-      if (!t.ok()) return fail(what + ": " + t.error().message);
+      if (!t.ok()) return fail(t.error().within(what));
       return t;
     }
     if (!unknown) return response.error();
     // The POST may or may not have been applied: look before trying again (SPEC §8).
     last_problem = response.error().message;
     auto existing = find_by_title(title);
-    if (!existing.ok()) return fail(last_problem + "; then, looking the title up: " + existing.error().message);
+    if (!existing.ok())
+      return fail({existing.error().code, last_problem + "; then, looking the title up: " + existing.error().message});
     if (!existing.value().empty()) return get(existing.value().back().id, true);
     if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
   }
-  return fail(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
-              " attempts; last: " + last_problem);
+  return fail(Error::network(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
+                             " attempts; last: " + last_problem));
 }
 
 Result<RemoteTemplate> Client::update(std::int64_t id, const std::string& body, const std::string& title) {
@@ -415,7 +421,7 @@ Result<RemoteTemplate> Client::update(std::int64_t id, const std::string& body, 
   auto response = exchange("PUT", "/project_templates/" + std::to_string(id) + ".json", body, what, true);
   if (!response.ok()) return response.error();
   auto t = single(response.value().body);
-  if (!t.ok()) return fail(what + ": " + t.error().message);
+  if (!t.ok()) return fail(t.error().within(what));
   return t;
 }
 

@@ -43,8 +43,7 @@ class CurlTransport final : public Transport {
   CurlTransport& operator=(const CurlTransport&) = delete;
 
   Result<HttpResponse> send(const HttpRequest& request) override {
-    permanent_ = true;
-    if (curl_ == nullptr) return Error{"cannot initialise libcurl"};
+    if (curl_ == nullptr) return Error::internal("cannot initialise libcurl");
     if (auto allowed = check_base_url(request.url); !allowed.ok()) return allowed.error();
     CURL* c = curl_;
     curl_easy_reset(c);
@@ -87,29 +86,25 @@ class CurlTransport final : public Transport {
       curl_easy_getinfo(c, CURLINFO_SSL_VERIFYRESULT, &verify);
       bool unverified =
           code == CURLE_PEER_FAILED_VERIFICATION || (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK);
-      permanent_ = unverified || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CERTPROBLEM ||
-                   code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
+      bool permanent = unverified || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CERTPROBLEM ||
+                       code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
       std::string detail = error[0] != '\0' ? error : curl_easy_strerror(code);
       if (unverified)
         detail = "the server's certificate does not verify against " +
                  (options_.cacert.empty() ? std::string("the system's CAs") : options_.cacert) + ": " +
                  (verify > X509_V_OK ? std::string(X509_verify_cert_error_string(verify)) : detail);
       std::string message = detail + " (curl error " + std::to_string(static_cast<int>(code)) + ")";
-      return Error{message};
+      return permanent ? Error::insecure(std::move(message)) : Error::network(std::move(message));
     }
-    permanent_ = false;
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     response.status = static_cast<int>(status);
     return response;
   }
 
-  [[nodiscard]] bool last_failure_permanent() const override { return permanent_; }
-
  private:
   TransportOptions options_;
   CURL* curl_ = nullptr;
-  bool permanent_ = false;
 };
 
 }  // namespace

@@ -42,17 +42,17 @@ Result<std::string> load_secret(const std::string& file, const char* env_name, s
   if (!file.empty()) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0)
-      return Error{file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno)};
+      return Error::unreadable(file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno));
     if ((st.st_mode & 077) != 0)
-      return Error{file + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
-                   file + ")"};
+      return Error::usage(file + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
+                   file + ")");
     std::ifstream in(file);
     secret.assign(std::istreambuf_iterator<char>(in), {});
   } else if (const char* env = std::getenv(env_name); env != nullptr) {
     secret = env;
   }
   secret = trimmed(std::move(secret));
-  if (secret.empty()) return Error{"no " + std::string(what) + ": pass its file or set " + env_name};
+  if (secret.empty()) return Error::usage("no " + std::string(what) + ": pass its file or set " + env_name);
   return secret;
 }
 
@@ -68,7 +68,7 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
                           "&redirect_uri=" + url_encode(app.redirect_uri)};
   auto clean = [&](std::string text) { return redact(redact(std::move(text), client_secret), code); };
   auto sent = transport.send(request);
-  if (!sent.ok()) return Error{clean("exchanging the code: no response: " + sent.error().message)};
+  if (!sent.ok()) return Error::network(clean("exchanging the code: no response: " + sent.error().message));
   const HttpResponse& response = sent.value();
   rapidjson::Document doc;
   detail::parse_iteratively(doc, response.body);
@@ -80,9 +80,9 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
   if (response.status == 200 && !text("access_token").empty()) return text("access_token");
   std::string error = text("error");
   std::string description = text("error_description");
-  return Error{clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +
+  return Error::service(clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +
                      (error.empty() ? "no access_token in the answer" : error) +
-                     (description.empty() ? "" : ": " + description))};
+                     (description.empty() ? "" : ": " + description)));
 }
 
 }  // namespace ptmpl::api

@@ -65,7 +65,7 @@ Result<std::string> save_backup(const std::string& dir, const RemoteTemplate& re
   if (!document.ok()) return document.error();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{dir + ": cannot create the backup directory: " + ec.message()};
+  if (ec) return Error::output_failed(dir + ": cannot create the backup directory: " + ec.message());
   std::string path = (std::filesystem::path(dir) /
                       (std::to_string(remote.id) + "-" + stamp_for_file_name(remote.updated_at) + ".json"))
                          .string();
@@ -77,11 +77,11 @@ std::string request_text(const char* method, const std::string& url, const std::
   return std::string(method) + " " + url + "\nContent-Type: application/json\n\n" + body + "\n";
 }
 
-PushOutcome failed(std::string message, bool unreachable = false) {
+PushOutcome failed(Error error) {
   PushOutcome out;
   out.action = PushAction::Failed;
-  out.message = std::move(message);
-  out.unreachable = unreachable;
+  out.message = std::move(error.message);
+  out.failure = error.code;
   return out;
 }
 
@@ -94,6 +94,7 @@ void record_identity(const LocalTemplate& local, PushOutcome& outcome) {
     outcome.message = std::string(to_string(outcome.action)) + " template " + std::to_string(outcome.id) +
                       ", but cannot record its id in the file: " + written.error().message;
     outcome.action = PushAction::Failed;
+    outcome.failure = written.error().code;
   }
 }
 
@@ -124,14 +125,14 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
   local.path = std::move(path);
   local.text = std::move(text);
   json::Document doc = json::Document::parse(local.text);
-  if (!doc.ok()) return Error{local.path + ": not valid JSON"};
+  if (!doc.ok()) return Error::invalid(local.path + ": not valid JSON");
   const json::Value* pt = doc.root().is_object() ? doc.root().find("project_template") : nullptr;
   if (pt == nullptr || !pt->is_object())
-    return Error{local.path +
+    return Error::invalid(local.path +
                  ": not a template document ({\"project_template\": {…}}); a story list has no title "
-                 "to publish it under"};
+                 "to publish it under");
   const json::Value* title = pt->find("title");
-  if (title == nullptr || !title->is_string()) return Error{local.path + ": the template has no title"};
+  if (title == nullptr || !title->is_string()) return Error::invalid(local.path + ": the template has no title");
   local.title = std::string(title->text());
   if (const json::Value* id = pt->find("id"); id != nullptr && !id->is_null()) {
     std::optional<std::int64_t> number = id->as_int64();
@@ -141,7 +142,7 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
       long long parsed = std::strtoll(digits.c_str(), &end, 10);
       if (!digits.empty() && *end == '\0') number = parsed;
     }
-    if (!number || *number <= 0) return Error{local.path + ": \"id\" is not a template id"};
+    if (!number || *number <= 0) return Error::invalid(local.path + ": \"id\" is not a template id");
     local.id = *number;
   }
   if (const json::Value* stamp = pt->find("updated_at"); stamp != nullptr && stamp->is_string())
@@ -175,7 +176,7 @@ bool same_content(const LocalTemplate& local, const RemoteTemplate& remote) {
 Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at) {
   json::Document doc = json::Document::parse(text);
   const json::Value* pt = doc.ok() && doc.root().is_object() ? doc.root().find("project_template") : nullptr;
-  if (pt == nullptr || !pt->is_object() || pt->members().empty()) return Error{"not a template document"};
+  if (pt == nullptr || !pt->is_object() || pt->members().empty()) return Error::invalid("not a template document");
   std::string id_text = std::to_string(id);
   std::string stamp_text;
   json::append_quoted(stamp_text, updated_at);
@@ -236,24 +237,24 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   if (local.id) {
     auto found = client.get(*local.id, true);
     if (!found.ok()) {
-      std::string message = found.error().message;
-      if (message.find("HTTP 404") != std::string::npos)
-        message += " (deleted on the service? remove \"id\" and \"updated_at\" from the file to create it anew)";
-      return failed(message, client.last_failure_unreachable());
+      Error error = found.error();
+      if (error.code == ErrorCode::kNotFound)
+        error.message += " (deleted on the service? remove \"id\" and \"updated_at\" from the file to create it anew)";
+      return failed(std::move(error));
     }
     remote = std::move(found).value();
   } else {
     auto matches = client.find_by_title(local.title);
-    if (!matches.ok()) return failed(matches.error().message, client.last_failure_unreachable());
+    if (!matches.ok()) return failed(matches.error());
     if (matches.value().size() > 1) {
       std::string ids;
       for (const auto& t : matches.value()) ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
-      return failed(std::to_string(matches.value().size()) + " of your templates are titled \"" + local.title +
-                    "\" (ids " + ids + "): add the \"id\" of the one to update to the file");
+      return failed(Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" + local.title +
+                    "\" (ids " + ids + "): add the \"id\" of the one to update to the file"));
     }
     if (matches.value().size() == 1) {
       auto found = client.get(matches.value().front().id, true);
-      if (!found.ok()) return failed(found.error().message, client.last_failure_unreachable());
+      if (!found.ok()) return failed(found.error());
       remote = std::move(found).value();
     }
   }
@@ -266,7 +267,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
       return outcome;
     }
     auto created = client.create(local.body, local.title);
-    if (!created.ok()) return failed(created.error().message, client.last_failure_unreachable());
+    if (!created.ok()) return failed(created.error());
     outcome.action = PushAction::Created;
     outcome.id = created.value().id;
     outcome.updated_at = created.value().updated_at;
@@ -297,12 +298,12 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   }
   auto backup = save_backup(options.backup_dir, *remote);
   if (!backup.ok())
-    return failed("not overwriting template " + std::to_string(remote->id) +
-                  ": cannot save the service's version first: " + backup.error().message);
+    return failed(Error::output_failed("not overwriting template " + std::to_string(remote->id) +
+                  ": cannot save the service's version first: " + backup.error().message));
   outcome.backup = backup.value();
   auto updated = client.update(remote->id, local.body, local.title);
   if (!updated.ok()) {
-    PushOutcome out = failed(updated.error().message, client.last_failure_unreachable());
+    PushOutcome out = failed(updated.error());
     out.backup = outcome.backup;
     return out;
   }
@@ -328,11 +329,11 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
     std::unique_ptr<Client> client = make_client();
     for (std::size_t i; (i = next.fetch_add(1)) < locals.size();) {
       if (service_gone) {
-        finish(i, failed("not attempted: the service stopped answering", true));
+        finish(i, failed(Error::network("not attempted: the service stopped answering")));
         continue;
       }
       PushOutcome outcome = push_template(*client, locals[i], options);
-      if (outcome.unreachable) service_gone = true;
+      if (outcome.action == PushAction::Failed && outcome.failure == ErrorCode::kNetwork) service_gone = true;
       finish(i, std::move(outcome));
     }
   };

@@ -14,11 +14,11 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   rapidjson::Document object;
   // Values are copied with Accept(), which recurses once per level.
   if (detail::json_nesting(remote.json) > json::kMaxDepthLimit)
-    return Error{"template " + std::to_string(remote.id) + ": the service's JSON is nested deeper than " +
-                 std::to_string(json::kMaxDepthLimit) + " levels"};
+    return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is nested deeper than " +
+                 std::to_string(json::kMaxDepthLimit) + " levels");
   detail::parse_iteratively(object, remote.json);
   if (object.HasParseError() || !object.IsObject())
-    return Error{"template " + std::to_string(remote.id) + ": the service's JSON is not an object"};
+    return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is not an object");
   // The keys of a template document (SPEC §2), plus the id that ties the file to the service.
   static constexpr const char* kKeys[] = {"id",     "title",    "description", "shared",     "is_budgeted",
                                           "budget", "currency", "duration",    "item_count", "updated_at"};
@@ -55,11 +55,11 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   json::ParseOptions options;
   options.max_depth = json::kMaxDepthLimit;
   json::Document doc = json::Document::parse(text, options);
-  if (!doc.ok()) return Error{"template " + std::to_string(remote.id) + ": cannot re-read its JSON"};
+  if (!doc.ok()) return Error::service("template " + std::to_string(remote.id) + ": cannot re-read its JSON");
   // The canonical writer needs the whole tree.
   if (doc.truncated())
-    return Error{"template " + std::to_string(remote.id) + ": its raw_json is nested deeper than " +
-                 std::to_string(json::kMaxDepthLimit) + " levels"};
+    return Error::service("template " + std::to_string(remote.id) + ": its raw_json is nested deeper than " +
+                 std::to_string(json::kMaxDepthLimit) + " levels");
   return write_canonical(doc.root(), Shape::TemplateDocument);
 }
 

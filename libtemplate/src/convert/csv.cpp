@@ -159,8 +159,8 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
       at_ = end;
     }
     if (problem)
-      return Error{path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) + ": " +
-                   std::string(*problem)};
+      return Error::invalid(path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) + ": " +
+                   std::string(*problem));
     out.cells.push_back(std::move(cell));
     if (at_ < text_.size() && text_[at_] == ',') {
       ++at_;
@@ -203,8 +203,8 @@ class CsvReader {
 
  private:
   [[nodiscard]] Error cell_error(const Row& row, Column column, std::string_view problem) const {
-    return Error{path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) +
-                 "\": " + std::string(problem)};
+    return Error::invalid(path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) +
+                 "\": " + std::string(problem));
   }
   Status read_header(const Record& record);
   Status read_row(const Record& record);
@@ -235,7 +235,7 @@ Result<Conversion> CsvReader::run() {
     Result<bool> more = reader.next(record, header_);
     if (!more.ok()) return more.error();
     if (!more.value()) {
-      if (header) return Error{path_ + ": empty: a CSV plan needs a header row (at least a \"title\" column)"};
+      if (header) return Error::invalid(path_ + ": empty: a CSV plan needs a header row (at least a \"title\" column)");
       break;
     }
     const Status read = header ? read_header(record) : read_row(record);
@@ -261,15 +261,15 @@ Status CsvReader::read_header(const Record& record) {
     }
     std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];
     if (slot)
-      return Error{path_ + ":row 1: the column \"" + name + "\" appears twice (cells " + std::to_string(*slot + 1) +
-                   " and " + std::to_string(i + 1) + ")"};
+      return Error::invalid(path_ + ":row 1: the column \"" + name + "\" appears twice (cells " + std::to_string(*slot + 1) +
+                   " and " + std::to_string(i + 1) + ")");
     slot = i;
   }
   if (!index_[kTitle])
-    return Error{path_ +
-                 ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)"};
+    return Error::invalid(path_ +
+                 ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)");
   if (index_[kLevel] && index_[kParent])
-    return Error{path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them"};
+    return Error::invalid(path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them");
   return Done{};
 }
 
@@ -284,8 +284,8 @@ Status CsvReader::read_row(const Record& record) {
     return Done{};  // spreadsheets leave empty rows (",,,,") behind
   for (std::size_t i = header_.size(); i < record.cells.size(); ++i)
     if (!record.cells[i].text.empty())
-      return Error{path_ + ":row " + std::to_string(record.row) + ": " + std::to_string(record.cells.size()) +
-                   " cells, but the header names " + std::to_string(header_.size()) + " columns"};
+      return Error::invalid(path_ + ":row " + std::to_string(record.row) + ": " + std::to_string(record.cells.size()) +
+                   " cells, but the header names " + std::to_string(header_.size()) + " columns");
   Row row;
   row.number = record.row;
   auto text = [&](Column c) -> std::optional<std::string> {
@@ -738,13 +738,13 @@ Result<Conversion> export_csv(std::string_view text, const std::string& path, co
   for (const json::ParseIssue& issue : file.document().issues()) {
     if (issue.type != json::ParseIssue::Type::Syntax) continue;
     const json::Position p = file.document().position(issue.offset);
-    return Error{path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message};
+    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
   }
   if (file.templates().size() != 1)
-    return Error{path + ": not one template (" + std::to_string(file.templates().size()) +
-                 " found); ptmpl writes one template per CSV file"};
+    return Error::invalid(path + ": not one template (" + std::to_string(file.templates().size()) +
+                 " found); ptmpl writes one template per CSV file");
   if (file.templates().front().story_list == nullptr)
-    return Error{path + ": the template's raw_json is not a story list"};
+    return Error::invalid(path + ": the template's raw_json is not a story list");
   return CsvWriter(file, options).run();
 }
 

@@ -145,14 +145,14 @@ Result<Conversion> Reader::run() {
       xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
-    return Error{path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                 ": not well-formed XML: " + parsed.description()};
+    return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                 ": not well-formed XML: " + parsed.description());
   }
   if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "project")
-    return Error{path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +
-                 ">, not <project>)"};
+    return Error::invalid(path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +
+                 ">, not <project>)");
   read_calendar();
   read_tasks();
   read_links();

@@ -312,9 +312,9 @@ Result<Conversion> Writer::run() {
   graph_ = std::make_unique<DependencyGraph>(source_.model.stories);
   schedule_ = std::make_unique<Schedule>(*graph_);
   if (!schedule_->ok())
-    return Error{file_.path() + ": the template has no schedule (" +
+    return Error::invalid(file_.path() + ": the template has no schedule (" +
                  (schedule_->cycles().empty() ? std::string("dates out of range") : std::string("a dependency cycle")) +
-                 "); `ptmpl lint` shows where"};
+                 "); `ptmpl lint` shows where");
   rollup_ = std::make_unique<Rollup>(source_.model.stories);
   assign_uids();
 
@@ -348,10 +348,10 @@ Result<Conversion> Writer::run() {
 
 Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options) {
   if (!file.document().ok() || file.templates().empty())
-    return Error{file.path() + ": not a template ptmpl can read (run `ptmpl lint` on it)"};
+    return Error::invalid(file.path() + ": not a template ptmpl can read (run `ptmpl lint` on it)");
   if (file.templates().size() > 1)
-    return Error{file.path() + ": holds " + std::to_string(file.templates().size()) +
-                 " templates; MS Project XML holds one project"};
+    return Error::invalid(file.path() + ": holds " + std::to_string(file.templates().size()) +
+                 " templates; MS Project XML holds one project");
   return Writer(file, file.templates()[0], options).run();
 }
 

@@ -24,8 +24,8 @@ std::optional<Error> raw_json_problem(const TemplateFile& file, const TemplateSo
                                                       : nullptr;
   if (issue == nullptr) return std::nullopt;
   json::Position p = inner.position(issue->offset);
-  return Error{place(file, source.raw_json_string->offset()) + ": in the raw_json string at line " +
-               std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message};
+  return Error::invalid(place(file, source.raw_json_string->offset()) + ": in the raw_json string at line " +
+               std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message);
 }
 
 std::string story_label(const Story& story) {
@@ -41,23 +41,23 @@ Status check_schedulable(const TemplateFile& file) {
   const json::Document& document = file.document();
   if (!document.ok()) {
     const json::ParseIssue& issue = document.issues().front();
-    return Error{place(file, issue.offset) + ": " + issue.message};
+    return Error::invalid(place(file, issue.offset) + ": " + issue.message);
   }
   if (document.truncated()) {
     const json::ParseIssue* deep = first_issue(document, json::ParseIssue::Type::TooDeep);
-    return Error{place(file, deep->offset) + ": " + deep->message + "; the stories below it cannot be scheduled"};
+    return Error::invalid(place(file, deep->offset) + ": " + deep->message + "; the stories below it cannot be scheduled");
   }
   if (file.shape() == Shape::Unknown)
-    return Error{file.path() + ": not a template: expected a story list, a template document or an API response"};
-  if (file.templates().empty()) return Error{file.path() + ": holds no template"};
+    return Error::invalid(file.path() + ": not a template: expected a story list, a template document or an API response");
+  if (file.templates().empty()) return Error::invalid(file.path() + ": holds no template");
   for (const TemplateSource& source : file.templates()) {
     if (source.raw_json_string)
       if (auto problem = raw_json_problem(file, source)) return *problem;
     if (source.story_list == nullptr) {
       const json::Value* object = json::resolve_pointer(document.root(), source.template_pointer);
-      return Error{place(file, object != nullptr ? object->offset() : 0) +
+      return Error::invalid(place(file, object != nullptr ? object->offset() : 0) +
                    ": the template has no story list (raw_json should be an array of stories, or a string "
-                   "holding one)"};
+                   "holding one)");
     }
   }
   return Done{};

@@ -50,10 +50,10 @@ bool add_extension(X509* cert, X509* issuer, int nid, const char* value) {
 
 Result<Cert> make_certificate(EVP_PKEY* key, const char* common_name, X509* issuer, EVP_PKEY* issuer_key, bool is_ca) {
   Cert cert(X509_new());
-  if (!cert) return Error{openssl_error("create a certificate")};
+  if (!cert) return Error::internal(openssl_error("create a certificate"));
   X509_set_version(cert.get(), 2);
   unsigned char serial_bytes[16];
-  if (RAND_bytes(serial_bytes, sizeof serial_bytes) != 1) return Error{openssl_error("draw a serial number")};
+  if (RAND_bytes(serial_bytes, sizeof serial_bytes) != 1) return Error::internal(openssl_error("draw a serial number"));
   serial_bytes[0] &= 0x7f;  // a positive serial
   BIGNUM* serial = BN_bin2bn(serial_bytes, sizeof serial_bytes, nullptr);
   BN_to_ASN1_INTEGER(serial, X509_get_serialNumber(cert.get()));
@@ -78,15 +78,15 @@ Result<Cert> make_certificate(EVP_PKEY* key, const char* common_name, X509* issu
          add_extension(cert.get(), signer, NID_ext_key_usage, "serverAuth") &&
          add_extension(cert.get(), signer, NID_subject_alt_name, "IP:127.0.0.1,IP:::1,DNS:localhost");
   }
-  if (!ok) return Error{openssl_error("add certificate extensions")};
-  if (X509_sign(cert.get(), issuer_key, EVP_sha256()) == 0) return Error{openssl_error("sign a certificate")};
+  if (!ok) return Error::internal(openssl_error("add certificate extensions"));
+  if (X509_sign(cert.get(), issuer_key, EVP_sha256()) == 0) return Error::internal(openssl_error("sign a certificate"));
   return cert;
 }
 
 template <class Write>
 Result<std::string> to_pem(Write write) {
   std::unique_ptr<BIO, Free> bio(BIO_new(BIO_s_mem()));
-  if (!bio || write(bio.get()) != 1) return Error{openssl_error("encode PEM")};
+  if (!bio || write(bio.get()) != 1) return Error::internal(openssl_error("encode PEM"));
   char* data = nullptr;
   long size = BIO_get_mem_data(bio.get(), &data);
   return std::string(data, static_cast<std::size_t>(size));
@@ -101,11 +101,11 @@ Result<TlsFiles> ensure_tls_files(const std::string& dir) {
   if (fs::exists(files.ca_cert, ec) && fs::exists(files.server_cert, ec) && fs::exists(files.server_key, ec))
     return files;
   fs::create_directories(dir, ec);
-  if (ec) return Error{dir + ": cannot create the directory: " + ec.message()};
+  if (ec) return Error::output_failed(dir + ": cannot create the directory: " + ec.message());
 
   Key ca_key(EVP_EC_gen("P-256"));
   Key server_key(EVP_EC_gen("P-256"));
-  if (!ca_key || !server_key) return Error{openssl_error("generate a key")};
+  if (!ca_key || !server_key) return Error::internal(openssl_error("generate a key"));
   auto ca = make_certificate(ca_key.get(), "ptmpl sandbox CA", nullptr, ca_key.get(), true);
   if (!ca.ok()) return ca.error();
   auto server = make_certificate(server_key.get(), "localhost", ca.value().get(), ca_key.get(), false);
@@ -127,7 +127,7 @@ Result<TlsFiles> ensure_tls_files(const std::string& dir) {
   if (!fs::exists(files.server_key, ec)) {
     if (auto s = write_file_atomic(files.server_key, ""); !s.ok()) return s.error();
   }
-  if (::chmod(files.server_key.c_str(), 0600) != 0) return Error{files.server_key + ": cannot make it private"};
+  if (::chmod(files.server_key.c_str(), 0600) != 0) return Error::output_failed(files.server_key + ": cannot make it private");
   if (auto s = write_file_atomic(files.server_key, key_pem.value()); !s.ok()) return s.error();
   if (auto s = write_file_atomic(files.server_cert, server_pem.value()); !s.ok()) return s.error();
   if (auto s = write_file_atomic(files.ca_cert, ca_pem.value()); !s.ok()) return s.error();

@@ -132,7 +132,7 @@ std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count,
 
 Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error{path + ": cannot read the tokens file: " + std::strerror(errno)};
+  if (!in) return Error::unreadable(path + ": cannot read the tokens file: " + std::strerror(errno));
   std::vector<SandboxToken> tokens;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -141,10 +141,10 @@ Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
     if (!(fields >> token) || token[0] == '#') continue;
     auto user_id = fields >> user ? parse_int(user) : std::nullopt;
     if (!user_id || *user_id <= 0 || (fields >> extra))
-      return Error{path + ":" + std::to_string(number) + ": expected `token user_id` (a positive integer)"};
+      return Error::invalid(path + ":" + std::to_string(number) + ": expected `token user_id` (a positive integer)");
     tokens.push_back({token, *user_id});
   }
-  if (tokens.empty()) return Error{path + ": no tokens (one `token user_id` pair per line)"};
+  if (tokens.empty()) return Error::invalid(path + ": no tokens (one `token user_id` pair per line)");
   return tokens;
 }
 
@@ -156,7 +156,7 @@ struct OAuthClient {
 
 Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error{path + ": cannot read the OAuth clients file: " + std::strerror(errno)};
+  if (!in) return Error::unreadable(path + ": cannot read the OAuth clients file: " + std::strerror(errno));
   std::vector<OAuthClient> clients;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -165,7 +165,7 @@ Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
     std::string extra;
     if (!(fields >> c.id) || c.id[0] == '#') continue;
     if (!(fields >> c.secret >> c.redirect_uri) || (fields >> extra))
-      return Error{path + ":" + std::to_string(number) + ": expected `client_id client_secret redirect_uri`"};
+      return Error::invalid(path + ":" + std::to_string(number) + ": expected `client_id client_secret redirect_uri`");
     clients.push_back(std::move(c));
   }
   return clients;
@@ -438,9 +438,9 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   impl->random.seed(options.seed);
   for (const auto& kind : options.faults)
     if (kind != "429" && kind != "503" && kind != "drop" && kind != "drop-after")
-      return Error{"unknown fault '" + kind + "' (expected 429, 503, drop or drop-after)"};
-  if (options.fail_rate < 0 || options.fail_rate > 1) return Error{"--fail-rate must be between 0 and 1"};
-  if (options.data_dir.empty()) return Error{"a data directory is required (--data-dir)"};
+      return Error::usage("unknown fault '" + kind + "' (expected 429, 503, drop or drop-after)");
+  if (options.fail_rate < 0 || options.fail_rate > 1) return Error::usage("--fail-rate must be between 0 and 1");
+  if (options.data_dir.empty()) return Error::usage("a data directory is required (--data-dir)");
   auto tokens = read_tokens_file(options.tokens_file);
   if (!tokens.ok()) return tokens.error();
   impl->tokens = std::move(tokens).value();
@@ -462,14 +462,14 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   } else if (!std::filesystem::exists(impl->issued_tokens_path)) {
     std::ofstream(impl->issued_tokens_path).close();
     if (::chmod(impl->issued_tokens_path.c_str(), 0600) != 0)
-      return Error{impl->issued_tokens_path + ": cannot make it private"};
+      return Error::output_failed(impl->issued_tokens_path + ": cannot make it private");
   }
 
   if (options.http) {
     impl->server = std::make_unique<httplib::Server>();
   } else {
     std::string cert = options.cert_file, key = options.key_file;
-    if (cert.empty() != key.empty()) return Error{"--cert and --key go together"};
+    if (cert.empty() != key.empty()) return Error::usage("--cert and --key go together");
     if (cert.empty()) {
       auto files = sandbox::ensure_tls_files(options.data_dir + "/tls");
       if (!files.ok()) return files.error();
@@ -480,7 +480,7 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
       impl->ca_path = options.ca_file.empty() ? cert : options.ca_file;
     }
     auto server = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
-    if (!server->is_valid()) return Error{cert + ", " + key + ": cannot load the certificate and key"};
+    if (!server->is_valid()) return Error::invalid(cert + ", " + key + ": cannot load the certificate and key");
     impl->server = std::move(server);
   }
   std::error_code ec;
@@ -517,7 +517,7 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
 
   int port = options.port == 0 ? server.bind_to_any_port(options.host) : options.port;
   if (options.port != 0 && !server.bind_to_port(options.host, options.port)) port = -1;
-  if (port <= 0) return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port)};
+  if (port <= 0) return Error::usage("cannot listen on " + options.host + ":" + std::to_string(options.port));
   std::string host = options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
   impl->base_url = std::string(options.http ? "http" : "https") + "://" + host + ":" + std::to_string(port) + "/api/v1";
   return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));

@@ -71,16 +71,16 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   rapidjson::Document doc;
   detail::parse_iteratively(doc, text);
   if (doc.HasParseError() || !doc.IsObject())
-    return Error{
+    return Error::invalid(
         path + ": not a stored template (" +
-        (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") + ")"};
+        (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") + ")");
   StoredTemplate t;
   auto str = [&](const char* key, std::string& into) {
     auto it = doc.FindMember(key);
     if (it != doc.MemberEnd() && it->value.IsString()) into.assign(it->value.GetString(), it->value.GetStringLength());
   };
   auto it = doc.FindMember("id");
-  if (it == doc.MemberEnd() || !it->value.IsInt64()) return Error{path + ": stored template has no integer id"};
+  if (it == doc.MemberEnd() || !it->value.IsInt64()) return Error::invalid(path + ": stored template has no integer id");
   t.id = it->value.GetInt64();
   if (auto u = doc.FindMember("user_id"); u != doc.MemberEnd() && u->value.IsInt64()) t.user_id = u->value.GetInt64();
   str("title", t.title);
@@ -156,7 +156,7 @@ Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& di
   std::error_code ec;
   fs::path templates = fs::path(dir) / "templates";
   fs::create_directories(templates, ec);
-  if (ec) return Error{templates.string() + ": cannot create the directory: " + ec.message()};
+  if (ec) return Error::output_failed(templates.string() + ": cannot create the directory: " + ec.message());
   std::unique_ptr<TemplateStore> store(new TemplateStore(templates.string()));
   for (const auto& entry : fs::directory_iterator(templates, ec)) {
     std::string name = entry.path().filename().string();
@@ -176,7 +176,7 @@ Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& di
     store->last_stamp_ = std::max(store->last_stamp_, parse_stamp(t.value().updated_at));
     store->by_id_[t.value().id] = std::move(t).value();
   }
-  if (ec) return Error{templates.string() + ": cannot list the directory: " + ec.message()};
+  if (ec) return Error::unreadable(templates.string() + ": cannot list the directory: " + ec.message());
   return store;
 }
 
@@ -250,7 +250,7 @@ Result<StoredTemplate> TemplateStore::create(StoredTemplate t) {
 Result<StoredTemplate> TemplateStore::update(StoredTemplate t) {
   std::lock_guard lock(mutex_);
   auto it = by_id_.find(t.id);
-  if (it == by_id_.end()) return Error{"template " + std::to_string(t.id) + " not found"};
+  if (it == by_id_.end()) return Error::not_found("template " + std::to_string(t.id) + " not found");
   t.updated_at = next_stamp();
   t.item_count = count_stories(t.raw_json);
   if (auto s = persist(t); !s.ok()) return s.error();
