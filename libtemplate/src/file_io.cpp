@@ -153,7 +153,8 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
   int sync_result = ::fsync(dir_fd);
   int sync_errno = errno;
   ::close(dir_fd);
-  if (sync_result != 0) return Error::output_failed(dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno));
+  if (sync_result != 0)
+    return Error::output_failed(dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno));
   return Done{};
 }
 

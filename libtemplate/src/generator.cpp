@@ -253,8 +253,8 @@ Result<std::string> generate_template(const GenerateOptions& options) {
   std::size_t capacity = link_capacity(leaves.size());
   if (options.deps && wanted > capacity)
     return Error::usage("--deps " + std::to_string(wanted) + " is more than " + std::to_string(options.stories) +
-                 " stories can hold: their " + std::to_string(leaves.size()) + " leaves allow at most " +
-                 std::to_string(capacity) + " distinct links");
+                        " stories can hold: their " + std::to_string(leaves.size()) + " leaves allow at most " +
+                        std::to_string(capacity) + " distinct links");
   plan_links(plan, leaves, std::min(wanted, capacity), random);
   plan_dates(plan, leaves);
 

@@ -351,7 +351,8 @@ TEST(ApiClient, AMissingTemplateIsNotFoundAndOtherRefusalsAreTheServices) {
 
 TEST(ApiClient, LostResponsesAreNetworkFailuresAndBusyAnswersTheServices) {
   Harness h;
-  for (int i = 0; i < RetryPolicy{}.max_attempts; ++i) h.transport->script.push_back(Error::network("connection reset"));
+  for (int i = 0; i < RetryPolicy{}.max_attempts; ++i)
+    h.transport->script.push_back(Error::network("connection reset"));
   auto lost = h.client->get(1);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.error().code, ErrorCode::kNetwork);

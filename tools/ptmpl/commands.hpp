@@ -11,7 +11,12 @@ namespace ptmpl::cli {
 
 /// Exit codes for every command (SPEC §6). A failure's code is the library's mapping of its
 /// ErrorCode (`ptmpl::exit_code`); these name the codes where no Error is at hand.
-enum Exit : int { kOk = 0, kFindings = 1, kUsage = exit_code(ErrorCode::kUsage), kNetwork = exit_code(ErrorCode::kNetwork) };
+enum Exit : int {
+  kOk = 0,
+  kFindings = 1,
+  kUsage = exit_code(ErrorCode::kUsage),
+  kNetwork = exit_code(ErrorCode::kNetwork)
+};
 
 /// Prints "ptmpl COMMAND: MESSAGE" on standard error and returns the exit code of the error's kind.
 int report_error(std::string_view command, const Error& error);

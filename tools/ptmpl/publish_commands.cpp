@@ -345,12 +345,13 @@ Result<std::vector<api::LocalTemplate>> read_documents(const std::vector<std::st
     if (!local.ok()) return local.error();
     if (local.value().id) {
       auto [it, fresh] = ids.emplace(*local.value().id, path);
-      if (!fresh) return Error::conflict(path + " and " + it->second + " both hold template " + std::to_string(it->first));
+      if (!fresh)
+        return Error::conflict(path + " and " + it->second + " both hold template " + std::to_string(it->first));
     } else {
       auto [it, fresh] = new_titles.emplace(local.value().title, path);
       if (!fresh)
         return Error::conflict(path + " and " + it->second + " are both titled \"" + it->first +
-                     "\" and have no id: one template on the service cannot be both");
+                               "\" and have no id: one template on the service cannot be both");
     }
     locals.push_back(std::move(local).value());
   }
@@ -528,9 +529,9 @@ std::function<int()> setup_diff(CLI::App& app) {
         return int{kFindings};
       }
       if (matches.value().size() > 1) {
-        return report_error("diff", Error::conflict(std::to_string(matches.value().size()) +
-                                                    " of your templates are titled \"" + local.value().title +
-                                                    "\": add the \"id\" of one to the file"));
+        return report_error(
+            "diff", Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" +
+                                    local.value().title + "\": add the \"id\" of one to the file"));
       }
       id = matches.value().front().id;
     }

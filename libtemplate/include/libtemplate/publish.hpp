@@ -77,7 +77,7 @@ struct PushOutcome {
   PushAction action = PushAction::Failed;
   std::int64_t id = 0;
   std::string updated_at;
-  std::string message;       ///< why it failed or conflicts; for dry runs, the request it would send
+  std::string message;  ///< why it failed or conflicts; for dry runs, the request it would send
   std::string backup;   ///< the file the previous remote version was saved to, if any
   /// Why it failed (action Failed): kNetwork when the service did not answer at all, kService
   /// when it refused, kNotFound, kConflict or a local code (the id could not be written back).

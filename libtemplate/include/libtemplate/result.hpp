@@ -59,9 +59,7 @@ struct Error {
   static Error internal(std::string message) { return {ErrorCode::kInternal, std::move(message)}; }
 
   /// The same kind of failure, with `context` before the message ("listing templates: …").
-  [[nodiscard]] Error within(std::string_view context) const {
-    return {code, std::string(context) + ": " + message};
-  }
+  [[nodiscard]] Error within(std::string_view context) const { return {code, std::string(context) + ": " + message}; }
   [[nodiscard]] int exit_code() const { return ptmpl::exit_code(code); }
 };
 

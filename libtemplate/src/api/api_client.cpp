@@ -96,7 +96,8 @@ Result<TemplatePage> read_envelope(const std::string& body) {
   if (doc.HasParseError() || !doc.IsObject()) return Error::service("the response is not a JSON object");
   auto results = doc.FindMember("results");
   auto map = doc.FindMember("project_templates");
-  if (results == doc.MemberEnd() || !results->value.IsArray()) return Error::service("the response has no `results` array");
+  if (results == doc.MemberEnd() || !results->value.IsArray())
+    return Error::service("the response has no `results` array");
   TemplatePage page;
   if (auto count = doc.FindMember("count"); count != doc.MemberEnd() && count->value.IsInt64())
     page.count = count->value.GetInt64();
@@ -106,9 +107,11 @@ Result<TemplatePage> read_envelope(const std::string& body) {
     std::string id = entry["id"].IsString()  ? entry["id"].GetString()
                      : entry["id"].IsInt64() ? std::to_string(entry["id"].GetInt64())
                                              : std::string();
-    if (map == doc.MemberEnd() || !map->value.IsObject()) return Error::service("the response has no `project_templates` map");
+    if (map == doc.MemberEnd() || !map->value.IsObject())
+      return Error::service("the response has no `project_templates` map");
     auto found = map->value.FindMember(id.c_str());
-    if (found == map->value.MemberEnd()) return Error::service("`results` names template " + id + ", which the map lacks");
+    if (found == map->value.MemberEnd())
+      return Error::service("`results` names template " + id + ", which the map lacks");
     auto t = read_template(found->value);
     if (!t.ok()) return t.error();
     page.templates.push_back(std::move(t).value());
@@ -120,7 +123,8 @@ Result<RemoteTemplate> single(const std::string& body) {
   auto page = read_envelope(body);
   if (!page.ok()) return page.error();
   if (page.value().templates.size() != 1)
-    return Error::service("expected one template in the response, got " + std::to_string(page.value().templates.size()));
+    return Error::service("expected one template in the response, got " +
+                          std::to_string(page.value().templates.size()));
   return std::move(page.value().templates.front());
 }
 
@@ -195,15 +199,16 @@ Result<std::string> load_token(const std::string& token_file) {
     if (::stat(token_file.c_str(), &st) != 0)
       return Error::unreadable(token_file + ": cannot read the token file: " + std::strerror(errno));
     if ((st.st_mode & 077) != 0)
-      return Error::usage(token_file + ": the token file is readable by group or others; refused (chmod 600 " + token_file +
-                   ")");
+      return Error::usage(token_file + ": the token file is readable by group or others; refused (chmod 600 " +
+                          token_file + ")");
     std::ifstream in(token_file);
     if (!in) return Error::unreadable(token_file + ": cannot read the token file");
     token.assign(std::istreambuf_iterator<char>(in), {});
   } else if (const char* env = std::getenv("PTMPL_TOKEN"); env != nullptr) {
     token = env;
   } else {
-    return Error::usage("no access token: set PTMPL_TOKEN or pass --token-file (docs/commands/push.md explains tokens)");
+    return Error::usage(
+        "no access token: set PTMPL_TOKEN or pass --token-file (docs/commands/push.md explains tokens)");
   }
   auto first = token.find_first_not_of(" \t\r\n");
   auto last = token.find_last_not_of(" \t\r\n");
@@ -212,7 +217,7 @@ Result<std::string> load_token(const std::string& token_file) {
     return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) + ": the access token is empty");
   if (token.find_first_of(" \t\r\n") != std::string::npos)
     return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) +
-                 ": the access token has spaces or several lines");
+                        ": the access token has spaces or several lines");
   return token;
 }
 
@@ -316,9 +321,9 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
                    what + ": HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body)});
     return std::move(response);
   }
-  return fail({lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
-               what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " +
-                   last_problem});
+  return fail(
+      {lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
+       what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " + last_problem});
 }
 
 Result<TemplatePage> Client::list(const ListQuery& query) {

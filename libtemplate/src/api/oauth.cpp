@@ -44,8 +44,8 @@ Result<std::string> load_secret(const std::string& file, const char* env_name, s
     if (::stat(file.c_str(), &st) != 0)
       return Error::unreadable(file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno));
     if ((st.st_mode & 077) != 0)
-      return Error::usage(file + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
-                   file + ")");
+      return Error::usage(file + ": the " + std::string(what) +
+                          " file is readable by group or others; refused (chmod 600 " + file + ")");
     std::ifstream in(file);
     secret.assign(std::istreambuf_iterator<char>(in), {});
   } else if (const char* env = std::getenv(env_name); env != nullptr) {
@@ -81,8 +81,8 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
   std::string error = text("error");
   std::string description = text("error_description");
   return Error::service(clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +
-                     (error.empty() ? "no access_token in the answer" : error) +
-                     (description.empty() ? "" : ": " + description)));
+                              (error.empty() ? "no access_token in the answer" : error) +
+                              (description.empty() ? "" : ": " + description)));
 }
 
 }  // namespace ptmpl::api

@@ -129,8 +129,8 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
   const json::Value* pt = doc.root().is_object() ? doc.root().find("project_template") : nullptr;
   if (pt == nullptr || !pt->is_object())
     return Error::invalid(local.path +
-                 ": not a template document ({\"project_template\": {…}}); a story list has no title "
-                 "to publish it under");
+                          ": not a template document ({\"project_template\": {…}}); a story list has no title "
+                          "to publish it under");
   const json::Value* title = pt->find("title");
   if (title == nullptr || !title->is_string()) return Error::invalid(local.path + ": the template has no title");
   local.title = std::string(title->text());
@@ -249,8 +249,9 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
     if (matches.value().size() > 1) {
       std::string ids;
       for (const auto& t : matches.value()) ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
-      return failed(Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" + local.title +
-                    "\" (ids " + ids + "): add the \"id\" of the one to update to the file"));
+      return failed(Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" +
+                                    local.title + "\" (ids " + ids +
+                                    "): add the \"id\" of the one to update to the file"));
     }
     if (matches.value().size() == 1) {
       auto found = client.get(matches.value().front().id, true);
@@ -299,7 +300,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   auto backup = save_backup(options.backup_dir, *remote);
   if (!backup.ok())
     return failed(Error::output_failed("not overwriting template " + std::to_string(remote->id) +
-                  ": cannot save the service's version first: " + backup.error().message));
+                                       ": cannot save the service's version first: " + backup.error().message));
   outcome.backup = backup.value();
   auto updated = client.update(remote->id, local.body, local.title);
   if (!updated.ok()) {

@@ -15,7 +15,7 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   // Values are copied with Accept(), which recurses once per level.
   if (detail::json_nesting(remote.json) > json::kMaxDepthLimit)
     return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is nested deeper than " +
-                 std::to_string(json::kMaxDepthLimit) + " levels");
+                          std::to_string(json::kMaxDepthLimit) + " levels");
   detail::parse_iteratively(object, remote.json);
   if (object.HasParseError() || !object.IsObject())
     return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is not an object");
@@ -59,7 +59,7 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   // The canonical writer needs the whole tree.
   if (doc.truncated())
     return Error::service("template " + std::to_string(remote.id) + ": its raw_json is nested deeper than " +
-                 std::to_string(json::kMaxDepthLimit) + " levels");
+                          std::to_string(json::kMaxDepthLimit) + " levels");
   return write_canonical(doc.root(), Shape::TemplateDocument);
 }
 

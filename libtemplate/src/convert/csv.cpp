@@ -159,8 +159,8 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
       at_ = end;
     }
     if (problem)
-      return Error::invalid(path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) + ": " +
-                   std::string(*problem));
+      return Error::invalid(path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) +
+                            ": " + std::string(*problem));
     out.cells.push_back(std::move(cell));
     if (at_ < text_.size() && text_[at_] == ',') {
       ++at_;
@@ -203,8 +203,8 @@ class CsvReader {
 
  private:
   [[nodiscard]] Error cell_error(const Row& row, Column column, std::string_view problem) const {
-    return Error::invalid(path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) +
-                 "\": " + std::string(problem));
+    return Error::invalid(path_ + ":row " + std::to_string(row.number) + ", column \"" +
+                          std::string(kColumnName[column]) + "\": " + std::string(problem));
   }
   Status read_header(const Record& record);
   Status read_row(const Record& record);
@@ -261,13 +261,13 @@ Status CsvReader::read_header(const Record& record) {
     }
     std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];
     if (slot)
-      return Error::invalid(path_ + ":row 1: the column \"" + name + "\" appears twice (cells " + std::to_string(*slot + 1) +
-                   " and " + std::to_string(i + 1) + ")");
+      return Error::invalid(path_ + ":row 1: the column \"" + name + "\" appears twice (cells " +
+                            std::to_string(*slot + 1) + " and " + std::to_string(i + 1) + ")");
     slot = i;
   }
   if (!index_[kTitle])
-    return Error::invalid(path_ +
-                 ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)");
+    return Error::invalid(
+        path_ + ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)");
   if (index_[kLevel] && index_[kParent])
     return Error::invalid(path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them");
   return Done{};
@@ -285,7 +285,7 @@ Status CsvReader::read_row(const Record& record) {
   for (std::size_t i = header_.size(); i < record.cells.size(); ++i)
     if (!record.cells[i].text.empty())
       return Error::invalid(path_ + ":row " + std::to_string(record.row) + ": " + std::to_string(record.cells.size()) +
-                   " cells, but the header names " + std::to_string(header_.size()) + " columns");
+                            " cells, but the header names " + std::to_string(header_.size()) + " columns");
   Row row;
   row.number = record.row;
   auto text = [&](Column c) -> std::optional<std::string> {
@@ -742,7 +742,7 @@ Result<Conversion> export_csv(std::string_view text, const std::string& path, co
   }
   if (file.templates().size() != 1)
     return Error::invalid(path + ": not one template (" + std::to_string(file.templates().size()) +
-                 " found); ptmpl writes one template per CSV file");
+                          " found); ptmpl writes one template per CSV file");
   if (file.templates().front().story_list == nullptr)
     return Error::invalid(path + ": the template's raw_json is not a story list");
   return CsvWriter(file, options).run();

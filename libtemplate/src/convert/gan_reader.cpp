@@ -146,13 +146,13 @@ Result<Conversion> Reader::run() {
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
     return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                 ": not well-formed XML: " + parsed.description());
+                          ": not well-formed XML: " + parsed.description());
   }
   if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "project")
     return Error::invalid(path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +
-                 ">, not <project>)");
+                          ">, not <project>)");
   read_calendar();
   read_tasks();
   read_links();

@@ -462,14 +462,15 @@ Result<Conversion> Reader::run() {
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
     return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                 ": not well-formed XML: " + parsed.description());
+                          ": not well-formed XML: " + parsed.description());
   }
   if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "Project" ||
       std::string_view(project_.attribute("xmlns").as_string()) != "http://schemas.microsoft.com/project") {
-    return Error::invalid(path_ + ": not a Microsoft Project XML file (its root element is <" + std::string(project_.name()) +
-                 ">, not <Project xmlns=\"http://schemas.microsoft.com/project\">)");
+    return Error::invalid(path_ + ": not a Microsoft Project XML file (its root element is <" +
+                          std::string(project_.name()) +
+                          ">, not <Project xmlns=\"http://schemas.microsoft.com/project\">)");
   }
   for (pugi::xml_node node : xml_.children())
     if (node.type() == pugi::node_doctype)
@@ -764,9 +765,10 @@ Status Reader::nest_tasks() {
       const pugi::xml_node at = level ? level : task.node;
       const json::Position p =
           lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
-      return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + task_name(task) +
-                   " would be nested " + std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
-                   std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)");
+      return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
+                            task_name(task) + " would be nested " + std::to_string(open.size() + 1) +
+                            " levels deep; a template holds at most " + std::to_string(kMaxOutlineDepth) +
+                            " (the nesting lint and fmt read)");
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
       report("mspdi-outline-gap", task.node.child("OutlineLevel"),

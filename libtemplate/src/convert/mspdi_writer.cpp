@@ -312,9 +312,10 @@ Result<Conversion> Writer::run() {
   graph_ = std::make_unique<DependencyGraph>(source_.model.stories);
   schedule_ = std::make_unique<Schedule>(*graph_);
   if (!schedule_->ok())
-    return Error::invalid(file_.path() + ": the template has no schedule (" +
-                 (schedule_->cycles().empty() ? std::string("dates out of range") : std::string("a dependency cycle")) +
-                 "); `ptmpl lint` shows where");
+    return Error::invalid(
+        file_.path() + ": the template has no schedule (" +
+        (schedule_->cycles().empty() ? std::string("dates out of range") : std::string("a dependency cycle")) +
+        "); `ptmpl lint` shows where");
   rollup_ = std::make_unique<Rollup>(source_.model.stories);
   assign_uids();
 
@@ -351,7 +352,7 @@ Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& o
     return Error::invalid(file.path() + ": not a template ptmpl can read (run `ptmpl lint` on it)");
   if (file.templates().size() > 1)
     return Error::invalid(file.path() + ": holds " + std::to_string(file.templates().size()) +
-                 " templates; MS Project XML holds one project");
+                          " templates; MS Project XML holds one project");
   return Writer(file, file.templates()[0], options).run();
 }
 

@@ -47,15 +47,16 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
     case PlanFormat::Csv:
       return convert_csv(text, path, options);
     case PlanFormat::Template:
-      return Error::usage(path +
-                   ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as "
-                   "MS Project XML or CSV");
+      return Error::usage(
+          path +
+          ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as "
+          "MS Project XML or CSV");
     case PlanFormat::Unknown:
       break;
   }
   return Error::invalid(path +
-               ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
-               "with a header row naming a \"title\" column)");
+                        ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
+                        "with a header row naming a \"title\" column)");
 }
 
 }  // namespace ptmpl

@@ -61,8 +61,9 @@ std::optional<Error> check_xml_text(const pugi::xml_document& xml, const pugi::x
           parsed.encoding == pugi::encoding_utf8 ? surrogate_reference(text, node_offset) : std::string_view::npos;
       const json::Position p =
           json::LineIndex(text).position(reference != std::string_view::npos ? reference : node_offset);
-      return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                   ": not UTF-8 text: a character reference to a surrogate (&#xD800; to &#xDFFF;) is no XML character");
+      return Error::invalid(
+          path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+          ": not UTF-8 text: a character reference to a surrogate (&#xD800; to &#xDFFF;) is no XML character");
     }
     if (node.first_child()) {
       node = node.first_child();

@@ -25,7 +25,7 @@ std::optional<Error> raw_json_problem(const TemplateFile& file, const TemplateSo
   if (issue == nullptr) return std::nullopt;
   json::Position p = inner.position(issue->offset);
   return Error::invalid(place(file, source.raw_json_string->offset()) + ": in the raw_json string at line " +
-               std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message);
+                        std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message);
 }
 
 std::string story_label(const Story& story) {
@@ -45,10 +45,12 @@ Status check_schedulable(const TemplateFile& file) {
   }
   if (document.truncated()) {
     const json::ParseIssue* deep = first_issue(document, json::ParseIssue::Type::TooDeep);
-    return Error::invalid(place(file, deep->offset) + ": " + deep->message + "; the stories below it cannot be scheduled");
+    return Error::invalid(place(file, deep->offset) + ": " + deep->message +
+                          "; the stories below it cannot be scheduled");
   }
   if (file.shape() == Shape::Unknown)
-    return Error::invalid(file.path() + ": not a template: expected a story list, a template document or an API response");
+    return Error::invalid(file.path() +
+                          ": not a template: expected a story list, a template document or an API response");
   if (file.templates().empty()) return Error::invalid(file.path() + ": holds no template");
   for (const TemplateSource& source : file.templates()) {
     if (source.raw_json_string)
@@ -56,8 +58,8 @@ Status check_schedulable(const TemplateFile& file) {
     if (source.story_list == nullptr) {
       const json::Value* object = json::resolve_pointer(document.root(), source.template_pointer);
       return Error::invalid(place(file, object != nullptr ? object->offset() : 0) +
-                   ": the template has no story list (raw_json should be an array of stories, or a string "
-                   "holding one)");
+                            ": the template has no story list (raw_json should be an array of stories, or a string "
+                            "holding one)");
     }
   }
   return Done{};

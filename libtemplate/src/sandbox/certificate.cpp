@@ -127,7 +127,8 @@ Result<TlsFiles> ensure_tls_files(const std::string& dir) {
   if (!fs::exists(files.server_key, ec)) {
     if (auto s = write_file_atomic(files.server_key, ""); !s.ok()) return s.error();
   }
-  if (::chmod(files.server_key.c_str(), 0600) != 0) return Error::output_failed(files.server_key + ": cannot make it private");
+  if (::chmod(files.server_key.c_str(), 0600) != 0)
+    return Error::output_failed(files.server_key + ": cannot make it private");
   if (auto s = write_file_atomic(files.server_key, key_pem.value()); !s.ok()) return s.error();
   if (auto s = write_file_atomic(files.server_cert, server_pem.value()); !s.ok()) return s.error();
   if (auto s = write_file_atomic(files.ca_cert, ca_pem.value()); !s.ok()) return s.error();

@@ -80,7 +80,8 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
     if (it != doc.MemberEnd() && it->value.IsString()) into.assign(it->value.GetString(), it->value.GetStringLength());
   };
   auto it = doc.FindMember("id");
-  if (it == doc.MemberEnd() || !it->value.IsInt64()) return Error::invalid(path + ": stored template has no integer id");
+  if (it == doc.MemberEnd() || !it->value.IsInt64())
+    return Error::invalid(path + ": stored template has no integer id");
   t.id = it->value.GetInt64();
   if (auto u = doc.FindMember("user_id"); u != doc.MemberEnd() && u->value.IsInt64()) t.user_id = u->value.GetInt64();
   str("title", t.title);

@@ -134,8 +134,8 @@ Result<std::vector<Date>> parse_holidays(std::string_view text, std::string_view
     const std::optional<Date> date = parse_date(line);
     if (!date) {
       std::string shown(line.substr(0, 40));
-      return Error::invalid(std::string(path) + ":" + std::to_string(line_number) + ": not a date of the form YYYY-MM-DD: \"" +
-                   shown + (line.size() > 40 ? "…" : "") + "\"");
+      return Error::invalid(std::string(path) + ":" + std::to_string(line_number) +
+                            ": not a date of the form YYYY-MM-DD: \"" + shown + (line.size() > 40 ? "…" : "") + "\"");
     }
     holidays.push_back(*date);
   }
