@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <iterator>
+#include <set>
 #include <utility>
 
 #include <fcntl.h>
@@ -68,9 +71,20 @@ Result<FileText> FileText::read(const std::string& path) {
   return FileText(std::move(data));
 }
 
+std::optional<FileIdentity> identify(const std::string& path) {
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
+  std::set<FileIdentity> seen;
+  auto keep = [&](std::string path) {
+    std::optional<FileIdentity> id = identify(path);
+    if (!id || seen.insert(*id).second) out.push_back(std::move(path));
+  };
   for (const std::string& path : paths) {
     std::error_code ec;
     fs::file_status status = path == "-" ? fs::file_status(fs::file_type::regular) : fs::status(path, ec);
@@ -90,15 +104,50 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
       }
       if (ec) return Error::unreadable(path + ": cannot list: " + ec.message());
       std::sort(found.begin(), found.end());
-      out.insert(out.end(), found.begin(), found.end());
+      for (std::string& file : found) keep(std::move(file));
     } else {
-      out.push_back(path);
+      keep(path);
     }
   }
   return out;
 }
 
-Status write_file_atomic(const std::string& given, std::string_view content) {
+namespace {
+
+std::string describe_errno(int err) {
+  return std::strerror(err);
+}
+
+/// Writes all of `bytes` to `fd`, retrying short writes and interruptions.
+bool write_all(int fd, std::string_view bytes, int& err) {
+  const char* p = bytes.data();
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// Whether `path` holds exactly `expected` now.
+Status still_holds(const std::string& path, std::string_view expected) {
+  auto now = FileText::read(path);
+  if (!now.ok())
+    return Error::conflict(path + ": changed since it was read (" + now.error().message + "); not rewritten");
+  if (now.value().text() != expected)
+    return Error::conflict(path + ": changed since it was read; not rewritten (run the command again)");
+  return Done{};
+}
+
+/// write_file_atomic, with `check` run just before the rename: when it fails, the original
+/// stays as it is and its error is returned.
+Status replace_file(const std::string& given, std::string_view content, const std::function<Status()>& check) {
   // A symbolic link is followed: the file it names is replaced, and the link stays a link.
   std::error_code ec;
   std::string path = given;
@@ -113,49 +162,121 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
     return Error::output_failed(given + ": is read-only; not rewritten");
   std::string temp = path + ".ptmpl-XXXXXX";
   int fd = ::mkstemp(temp.data());
-  if (fd < 0) return Error::output_failed(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
-  auto fail = [&](const char* what) {
-    int err = errno;
+  if (fd < 0)
+    return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(errno));
+  auto fail = [&](const char* what, int err) {
     ::close(fd);
     ::unlink(temp.c_str());
-    return Error::output_failed(path + ": " + what + ": " + std::strerror(err));
+    return Error::output_failed(path + ": " + what + ": " + describe_errno(err));
   };
-  const char* p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write");
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
+  int err = 0;
+  if (!write_all(fd, content, err)) return fail("cannot write", err);
   mode_t mode = exists ? (st.st_mode & 07777) : 0644;
-  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");
+  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions", errno);
   // Keep the owner too when we may (as root); otherwise the new file is ours, as with any editor.
   if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid())) (void)::fchown(fd, st.st_uid, st.st_gid);
-  if (::fsync(fd) != 0) return fail("cannot flush to disk");
+  if (::fsync(fd) != 0) return fail("cannot flush to disk", errno);
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());
-    return Error::output_failed(path + ": cannot close: " + std::strerror(errno));
+    return Error::output_failed(path + ": cannot close: " + describe_errno(errno));
+  }
+  if (check) {
+    if (Status ok = check(); !ok.ok()) {
+      ::unlink(temp.c_str());
+      return ok;
+    }
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
-    int err = errno;
+    err = errno;
     ::unlink(temp.c_str());
-    return Error::output_failed(path + ": cannot replace: " + std::strerror(err));
+    return Error::output_failed(path + ": cannot replace: " + describe_errno(err));
   }
   // The rename is only durable once the directory entry is on disk too.
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) return Error::output_failed(dir + ": cannot open the directory to flush it: " + std::strerror(errno));
+  if (dir_fd < 0)
+    return Error::output_failed(dir + ": cannot open the directory to flush it: " + describe_errno(errno));
   int sync_result = ::fsync(dir_fd);
   int sync_errno = errno;
   ::close(dir_fd);
   if (sync_result != 0)
-    return Error::output_failed(dir + ": cannot flush the directory to disk: " + std::strerror(sync_errno));
+    return Error::output_failed(dir + ": cannot flush the directory to disk: " + describe_errno(sync_errno));
   return Done{};
+}
+
+/// Whether `path` is to be written in place rather than replaced: an existing file that is not
+/// regular, or a name under /dev or /proc (/dev/stdout is a link to whatever standard output is,
+/// and replacing the file behind it would leave the shell's descriptor on a deleted file).
+bool written_in_place(const std::string& path) {
+  if (path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+Status write_file_atomic(const std::string& given, std::string_view content) {
+  return replace_file(given, content, {});
+}
+
+Status write_output(const std::string& path, std::string_view bytes) {
+  if (path == "-") return write_stdout(bytes);
+  if (!written_in_place(path)) return write_file_atomic(path, bytes);
+  // Never O_CREAT: a device or FIFO that vanished is not recreated as a regular file. A regular
+  // file reached through /dev or /proc is truncated, as a shell's `>` would.
+  struct stat st {};
+  bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | (regular ? O_TRUNC : 0));
+  if (fd < 0) return Error::output_failed(path + ": cannot open for writing: " + describe_errno(errno));
+  int err = 0;
+  bool written = write_all(fd, bytes, err);
+  if (::close(fd) != 0 && written) {
+    err = errno;
+    written = false;
+  }
+  if (!written) return Error::output_failed(path + ": cannot write: " + describe_errno(err));
+  return Done{};
+}
+
+Status check_output_is_not_input(const std::string& output, std::span<const std::string> inputs) {
+  std::optional<FileIdentity> target = identify(output);
+  if (!target || written_in_place(output)) return Done{};
+  for (const std::string& input : inputs) {
+    if (identify(input) == target)
+      return Error::usage(output + ": is also an input (" + input + "); refusing to write over it");
+  }
+  return Done{};
+}
+
+Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Error::conflict(path + ": no longer exists; not rewritten");
+  if (!S_ISREG(st.st_mode)) return Error::usage(path + ": not a regular file; not rewritten in place");
+  return replace_file(path, bytes, [&] { return still_holds(path, read); });
+}
+
+Status write_stdout(std::string_view bytes) {
+  // What C++ and C streams hold goes first, so that the order of the output is kept.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0)
+    return Error::output_failed("standard output: cannot write: " + describe_errno(errno));
+  int err = 0;
+  if (!write_all(STDOUT_FILENO, bytes, err))
+    return Error::output_failed("standard output: cannot write: " + describe_errno(err));
+  return Done{};
+}
+
+Status finish_stdout() {
+  errno = 0;
+  std::cout.flush();
+  bool failed = !std::cout;
+  if (std::fflush(stdout) != 0) failed = true;
+  int err = errno;
+  if (std::ferror(stdout) != 0) failed = true;
+  if (!failed) return Done{};
+  return Error::output_failed("standard output: cannot write" +
+                              (err != 0 ? ": " + describe_errno(err) : std::string(" all of the output")));
 }
 
 }  // namespace ptmpl

@@ -12,6 +12,7 @@ namespace {
 
 using testing::read_source;
 using testing::run_ptmpl;
+using testing::run_ptmpl_on_terminal;
 
 TEST(CliConvert, PrintsTheTemplateAndItsFindings) {
   const auto r = run_ptmpl("convert tests/data/mspdi/features.xml", "NO_COLOR=1");
@@ -129,4 +130,16 @@ TEST(CliConvert, ExportsATemplateToMsProjectXmlAndBack) {
 }
 
 }  // namespace
+// Colour follows no-color.org everywhere: NO_COLOR set to a non-empty value turns it off, an
+// empty one does not (convert once treated an empty NO_COLOR as set, unlike lint and schedule).
+TEST(CliConvert, ColourFollowsTheSameRuleAsEveryCommand) {
+  const std::string args = "convert --to csv samples/office-move.json -o /dev/null";
+  const std::string coloured = run_ptmpl_on_terminal(args, "NO_COLOR=");
+  EXPECT_NE(coloured.find("\x1b["), std::string::npos) << coloured;
+  EXPECT_NE(run_ptmpl_on_terminal("lint samples/lint-demo-broken.json", "NO_COLOR=").find("\x1b["), std::string::npos);
+  const std::string plain = run_ptmpl_on_terminal(args, "NO_COLOR=1");
+  EXPECT_EQ(plain.find("\x1b["), std::string::npos) << plain;
+  EXPECT_NE(plain.find("[csv-dropped-field]"), std::string::npos) << plain;
+}
+
 }  // namespace ptmpl

@@ -2,10 +2,13 @@
 // every class of bad input in docs/robustness.md. Inputs are generated into a scratch folder.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli_run.hpp"
@@ -31,6 +34,10 @@ class CliRobustness : public ::testing::Test {
     return path;
   }
   static CliRun ptmpl(const std::string& args) { return testing::run_ptmpl(args, "NO_COLOR=1"); }
+  static std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
   static void expect_has(const std::string& text, const std::string& part) {
     EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
   }
@@ -210,6 +217,76 @@ TEST_F(CliRobustness, DependencyCycles) {
   CliRun schedule = ptmpl("schedule " + cycle);
   EXPECT_EQ(schedule.exit, 2);
   expect_has(schedule.err, "cycle.json:1:151: dependency cycle: 1 → 2 → 1");
+}
+
+// SPEC §11 "Writing output": where the output goes is the user's; a failed write is an error.
+TEST_F(CliRobustness, OutputToAFullDiskOrAClosedPipeIsAnError) {
+  for (const std::string command : {"fmt samples/office-move.json", "schedule samples/office-move.json",
+                                    "lint samples/office-move.json --format json", "rules"}) {
+    CliRun full = ptmpl(command + " > /dev/full");
+    EXPECT_EQ(full.exit, 2) << command;
+    expect_has(full.err, "standard output: cannot write: No space left on device\n");
+    EXPECT_EQ(std::count(full.err.begin(), full.err.end(), '\n'), 1) << full.err;
+  }
+  CliRun named = ptmpl("convert --to csv samples/office-move.json -o /dev/full");
+  EXPECT_EQ(named.exit, 2);
+  expect_has(named.err, "\nptmpl convert: /dev/full: cannot write: No space left on device\n");
+  // A reader that stops early: the writer is told (exit 2), not killed by SIGPIPE.
+  std::string status = testing::shell_output("cd '" PTMPL_SOURCE_DIR "' && bash -c \"'" PTMPL_BINARY
+                                             "' gen --stories 20000 2>/dev/null | head -c 10 >/dev/null; "
+                                             "echo \\${PIPESTATUS[0]}\"");
+  EXPECT_EQ(status, "2\n");
+}
+
+TEST_F(CliRobustness, OutputDashIsStandardOutputAndDevicesAreWrittenInPlace) {
+  CliRun dash = ptmpl("schedule samples/office-move.json --format csv -o -");
+  EXPECT_EQ(dash.exit, 0) << dash.err;
+  EXPECT_EQ(dash.out, ptmpl("schedule samples/office-move.json --format csv").out);
+  EXPECT_FALSE(std::filesystem::exists(std::string(PTMPL_SOURCE_DIR) + "/-"));
+
+  std::string null = (dir_ / "fakenull").string();
+  if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    CliRun to_device = ptmpl("schedule samples/office-move.json -o '" + null + "'");
+    EXPECT_EQ(to_device.exit, 0) << to_device.err;
+    EXPECT_TRUE(std::filesystem::is_character_file(null));
+  }
+  std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string through = testing::shell_output("cat '" + fifo +
+                                              "' & cd '" PTMPL_SOURCE_DIR "' && '" PTMPL_BINARY
+                                              "' convert --to csv samples/office-move.json -o '" +
+                                              fifo + "'; wait");
+  EXPECT_EQ(through, ptmpl("convert --to csv samples/office-move.json").out);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  // /dev/stdout into a pipe is written in place, as the pipe.
+  CliRun to_stdout = ptmpl("schedule samples/office-move.json --format csv -o /dev/stdout");
+  EXPECT_EQ(to_stdout.exit, 0) << to_stdout.err;
+  EXPECT_EQ(to_stdout.out, dash.out);
+}
+
+TEST_F(CliRobustness, NeverWritesOverItsOwnInput) {
+  const std::string original = testing::read_source("samples/office-move.json");
+  std::string w = file("w.json", original);
+  CliRun csv = ptmpl("convert --to csv '" + w + "' -o '" + w + "'");
+  EXPECT_EQ(csv.exit, 2);
+  EXPECT_EQ(csv.err, "ptmpl convert: " + w + ": is also an input (" + w + "); refusing to write over it\n");
+  std::filesystem::create_symlink(w, dir_ / "alias.json");
+  CliRun schedule = ptmpl("schedule '" + w + "' -o '" + (dir_ / "alias.json").string() + "'");
+  EXPECT_EQ(schedule.exit, 2);
+  EXPECT_EQ(read_file(w), original);
+}
+
+TEST_F(CliRobustness, LintFixesAFileNamedTwiceOnce) {
+  std::string a = file("a.json", R"([{"title": "A", "story_type": "task", "temp_id": 1, "relative_start_date": 0,
+  "relative_due_date": 4, "duration": 10}]
+)");
+  CliRun fixed = ptmpl("lint --fix '" + a + "' '" + dir_.string() + "/./a.json'");
+  EXPECT_NE(fixed.err.find("applied 1 fix"), std::string::npos) << fixed.err;
+  EXPECT_EQ(ptmpl("lint '" + a + "'").exit, 0) << read_file(a);
+  expect_has(read_file(a), "\"duration\": 5");
+  CliRun fmt = ptmpl("fmt -w '" + a + "' '" + dir_.string() + "/./a.json'");
+  EXPECT_EQ(fmt.exit, 0) << fmt.err;
+  EXPECT_EQ(ptmpl("fmt --check '" + a + "'").exit, 0);
 }
 
 }  // namespace

@@ -1,11 +1,15 @@
 // Expanding directory arguments and replacing files atomically (file_io.hpp).
 #include "libtemplate/file_io.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "sandbox_process.hpp"
 
@@ -42,6 +46,114 @@ TEST(WriteFileAtomic, ReplacesTheFileKeepingItsModeAndLeavesNoTemporaryFile) {
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(ExpandPaths, KeepsAFileReachedTwiceOnce) {
+  ScratchDir dir("expand-twice");
+  std::string a = dir.write("a.json", "[]");
+  fs::create_symlink(a, dir.file("link.json"));
+  auto paths = expand_paths({a, dir.path() + "/./a.json", dir.path()});
+  ASSERT_TRUE(paths.ok());
+  EXPECT_EQ(paths.value(), std::vector<std::string>{a});
+}
+
+TEST(WriteOutput, WritesAFifoInPlaceAndNeverReplacesIt) {
+  ScratchDir dir("output-fifo");
+  std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = slurp(fifo); });
+  Status written = write_output(fifo, "through the pipe\n");
+  reader.join();
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  EXPECT_EQ(received, "through the pipe\n");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+TEST(WriteOutput, WritesADeviceInPlace) {
+  // A null device of our own (as root, as CI containers run): replacing it would turn it into a
+  // regular file, as `-o /dev/null` once did to /dev/null.
+  ScratchDir dir("output-device");
+  std::string null = dir.file("null");
+  if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) GTEST_SKIP() << "mknod needs root";
+  ASSERT_TRUE(write_output(null, "gone").ok());
+  struct stat st {};
+  ASSERT_EQ(::lstat(null.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST(WriteOutput, AFullDeviceIsAnError) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  Status written = write_output("/dev/full", std::string(1 << 16, 'x'));
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().code, ErrorCode::kOutputFailed);
+  EXPECT_EQ(written.error().message, "/dev/full: cannot write: No space left on device");
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+TEST(WriteOutput, NeverCreatesAFileUnderDev) {
+  Status written = write_output("/dev/ptmpl-no-such-device", "x");
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().code, ErrorCode::kOutputFailed);
+  EXPECT_FALSE(fs::exists("/dev/ptmpl-no-such-device"));
+}
+
+TEST(WriteOutput, ReplacesARegularFileAtomically) {
+  ScratchDir dir("output-regular");
+  std::string path = dir.write("out.txt", "old");
+  ::chmod(path.c_str(), 0604);
+  ASSERT_TRUE(write_output(path, "new").ok());
+  EXPECT_EQ(slurp(path), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0604u);
+}
+
+TEST(CheckOutputIsNotInput, RefusesAnInputUnderAnyName) {
+  ScratchDir dir("output-input");
+  std::string input = dir.write("w.json", "[]");
+  fs::create_symlink(input, dir.file("alias.json"));
+  const std::string inputs[] = {input};
+  for (const std::string& output : {input, dir.path() + "/./w.json", dir.file("alias.json")}) {
+    Status apart = check_output_is_not_input(output, inputs);
+    ASSERT_FALSE(apart.ok()) << output;
+    EXPECT_EQ(apart.error().code, ErrorCode::kUsage);
+    EXPECT_EQ(apart.error().message, output + ": is also an input (" + input + "); refusing to write over it");
+  }
+  EXPECT_TRUE(check_output_is_not_input(dir.file("new.csv"), inputs).ok());
+  EXPECT_TRUE(check_output_is_not_input("-", inputs).ok());
+  EXPECT_TRUE(check_output_is_not_input("/dev/null", inputs).ok());
+}
+
+TEST(RewriteFile, ReplacesOnlyWhatStillHoldsTheBytesRead) {
+  ScratchDir dir("rewrite");
+  std::string path = dir.write("t.json", "as read");
+  ASSERT_TRUE(rewrite_file(path, "as read", "rewritten").ok());
+  EXPECT_EQ(slurp(path), "rewritten");
+
+  // Saved by an editor meanwhile: kept, and the error says so.
+  Status stale = rewrite_file(path, "as read", "would lose the edit");
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.error().code, ErrorCode::kConflict);
+  EXPECT_EQ(stale.error().message, path + ": changed since it was read; not rewritten (run the command again)");
+  EXPECT_EQ(slurp(path), "rewritten");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);  // no temporary left
+
+  std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Status special = rewrite_file(fifo, "", "x");
+  ASSERT_FALSE(special.ok());
+  EXPECT_EQ(special.error().code, ErrorCode::kUsage);
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include <unistd.h>
 #include <memory>
@@ -25,17 +27,27 @@ std::string place(const TemplateFile& file, std::uint64_t offset) {
   return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
-// Applies the fixes of `run` file by file (atomically), or prints them as a diff. Returns the
-// number of files changed (or that would change), or -1 when a file could not be rewritten.
+// Applies the fixes of `run` file by file (atomically), or prints them as a diff. A file is
+// fixed only while it holds the bytes that were linted: its offsets are those of these bytes.
+// Returns the number of files changed (or that would change), or -1 when a file could not be
+// rewritten.
 int apply_lint_fixes(const LintRun& run, bool dry_run) {
   std::map<std::string, std::vector<Diagnostic>> by_file;
   for (const Diagnostic& d : run.diagnostics)
     if (d.fix && d.path != "-") by_file[d.path].push_back(d);
+  std::map<std::string_view, std::uint64_t> linted;
+  for (std::size_t i = 0; i < run.paths.size() && i < run.fingerprints.size(); ++i)
+    linted.emplace(run.paths[i], run.fingerprints[i]);
   int changed = 0;
   for (const auto& [path, findings] : by_file) {
     auto bytes = FileText::read(path);
     if (!bytes.ok()) {
-      std::cerr << "ptmpl lint: " << bytes.error().message << "\n";
+      report_error("lint", bytes.error());
+      return -1;
+    }
+    auto fingerprint_then = linted.find(path);
+    if (fingerprint_then == linted.end() || fingerprint(bytes.value().text()) != fingerprint_then->second) {
+      report_error("lint", Error::conflict(path + ": changed since it was linted; no fix applied (run lint again)"));
       return -1;
     }
     FixResult fixed = apply_fixes(bytes.value().text(), findings);
@@ -45,9 +57,9 @@ int apply_lint_fixes(const LintRun& run, bool dry_run) {
       std::cout << unified_diff(path, bytes.value().text(), fixed.text);
       continue;
     }
-    Status written = write_file_atomic(path, fixed.text);
+    Status written = rewrite_file(path, bytes.value().text(), fixed.text);
     if (!written.ok()) {
-      std::cerr << "ptmpl lint: " << written.error().message << "\n";
+      report_error("lint", written.error());
       return -1;
     }
     std::cerr << "ptmpl lint: " << path << ": applied " << fixed.applied << (fixed.applied == 1 ? " fix" : " fixes")
@@ -57,6 +69,11 @@ int apply_lint_fixes(const LintRun& run, bool dry_run) {
 }
 
 }  // namespace
+
+bool colour_on(int fd) {
+  const char* no_colour = std::getenv("NO_COLOR");
+  return ::isatty(fd) != 0 && (no_colour == nullptr || *no_colour == '\0');
+}
 
 int report_error(std::string_view command, const Error& error) {
   std::cerr << "ptmpl " << command << ": " << error.message << "\n";
@@ -116,6 +133,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     if (o->max_depth > 0) settings.max_depth = o->max_depth;
     if (!o->fail_on.empty()) settings.fail_on = parse_severity(o->fail_on);
     settings.jobs = o->jobs;
+    settings.fingerprint = o->fix;
     LintRun run = lint_files(files.value(), settings);
     for (const std::string& error : run.errors) std::cerr << "ptmpl lint: " << error << "\n";
     if (!run.errors.empty() && run.paths.empty()) return int{kUsage};
@@ -130,8 +148,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     // On a terminal: the source line and a caret under each finding, in colour unless
     // NO_COLOR is set (https://no-color.org). Piped output stays one line per finding.
     report.excerpt = ::isatty(STDOUT_FILENO) != 0;
-    const char* no_colour = std::getenv("NO_COLOR");
-    report.colour = report.excerpt && (no_colour == nullptr || *no_colour == '\0');
+    report.colour = colour_on(STDOUT_FILENO);
     report.statistics = o->statistics;
     report.fail_on = settings.fail_on.value_or(Severity::Error);
     report.help_uri_base = o->help_uri_base;
@@ -163,11 +180,12 @@ std::function<int()> setup_fmt(CLI::App& app) {
     int status = kOk;
     ReadOptions read_options;
     read_options.build_model = false;  // fmt rewrites the tree; it needs no model
+    std::set<FileIdentity> seen;       // a file named twice, or through a link, is done once
     for (const std::string& path : o->paths) {
+      if (std::optional<FileIdentity> id = identify(path); id && !seen.insert(*id).second) continue;
       auto read = TemplateFile::read(path, read_options);
       if (!read.ok()) {
-        std::cerr << "ptmpl fmt: " << read.error().message << "\n";
-        status = kUsage;
+        status = std::max(status, report_error("fmt", read.error()));
         continue;
       }
       const TemplateFile& file = read.value();
@@ -195,17 +213,15 @@ std::function<int()> setup_fmt(CLI::App& app) {
           if (status == kOk) status = kFindings;
         }
       } else if (o->write) {
-        if (same || path == "-") {
-          if (path == "-") std::cout << canonical;
+        if (path == "-") {
+          if (Status out = write_stdout(canonical); !out.ok()) return report_error("fmt", out.error());
           continue;
         }
-        Status written = write_file_atomic(path, canonical);
-        if (!written.ok()) {
-          std::cerr << "ptmpl fmt: " << written.error().message << "\n";
-          status = kUsage;
-        }
-      } else {
-        std::cout << canonical;
+        if (same) continue;
+        Status written = rewrite_file(path, file.text(), canonical);
+        if (!written.ok()) status = std::max(status, report_error("fmt", written.error()));
+      } else if (Status out = write_stdout(canonical); !out.ok()) {
+        return report_error("fmt", out.error());
       }
     }
     return status;
@@ -280,12 +296,7 @@ std::function<int()> setup_gen(CLI::App& app) {
     if (!generated.ok()) {
       return report_error("gen", generated.error());
     }
-    const std::string& text = generated.value();
-    if (o->output.empty()) {
-      std::cout << text;
-      return int{kOk};
-    }
-    Status written = write_file_atomic(o->output, text);
+    Status written = write_output(o->output.empty() ? "-" : o->output, generated.value());
     if (!written.ok()) {
       return report_error("gen", written.error());
     }

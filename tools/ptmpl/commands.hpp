@@ -18,6 +18,10 @@ enum Exit : int {
   kNetwork = exit_code(ErrorCode::kNetwork)
 };
 
+/// Whether what goes to file descriptor `fd` is coloured: only on a terminal, and not when
+/// NO_COLOR is set to a non-empty value (https://no-color.org). The one place that decides.
+bool colour_on(int fd);
+
 /// Prints "ptmpl COMMAND: MESSAGE" on standard error and returns the exit code of the error's kind.
 int report_error(std::string_view command, const Error& error);
 

@@ -77,6 +77,9 @@ std::function<int()> setup_convert(CLI::App& app) {
       "  ptmpl convert --to csv template.json -o template.csv\n"
       "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
+    if (o->output.empty()) o->output = "-";
+    if (Status apart = check_output_is_not_input(o->output, std::span(&o->input, 1)); !apart.ok())
+      return report_error("convert", apart.error());
     auto bytes = FileText::read(o->input);
     if (!bytes.ok()) {
       return report_error("convert", bytes.error());
@@ -99,15 +102,11 @@ std::function<int()> setup_convert(CLI::App& app) {
     run.failed = summary.error > 0;
     ReportOptions report;
     report.excerpt = ::isatty(STDERR_FILENO) != 0;
-    report.colour = report.excerpt && std::getenv("NO_COLOR") == nullptr;
+    report.colour = colour_on(STDERR_FILENO);
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
     if (run.failed) return static_cast<int>(kFindings);
-    if (o->output.empty()) {
-      std::cout << conversion.document;
-      return static_cast<int>(kOk);
-    }
-    Status written = write_file_atomic(o->output, conversion.document);
+    Status written = write_output(o->output, conversion.document);
     if (!written.ok()) {
       return report_error("convert", written.error());
     }

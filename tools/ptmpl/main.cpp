@@ -1,8 +1,11 @@
 // ptmpl: the command-line face of libtemplate. Parses arguments, calls the library, prints.
+#include <algorithm>
 #include <array>
+#include <csignal>
 #include <iostream>
 
 #include "commands.hpp"
+#include "libtemplate/file_io.hpp"
 
 namespace {
 
@@ -60,10 +63,21 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kUsage;
   }
+  // A closed pipe is a failed write to report (SPEC §11), not a signal that ends the process
+  // before it can say so.
+  std::signal(SIGPIPE, SIG_IGN);
+  int exit = kUsage;
   try {
-    return run ? run() : kUsage;
+    exit = run ? run() : kUsage;
   } catch (const std::exception& e) {
     std::cerr << "ptmpl: internal error: " << e.what() << "\n";
     return kUsage;
   }
+  // Whatever the command printed, all of it must have arrived: a full disk or a closed pipe
+  // behind standard output is an error even when the command itself succeeded.
+  if (ptmpl::Status flushed = ptmpl::finish_stdout(); !flushed.ok()) {
+    std::cerr << "ptmpl: " << flushed.error().message << "\n";
+    return std::max(exit, flushed.error().exit_code());
+  }
+  return exit;
 }

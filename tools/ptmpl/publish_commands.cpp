@@ -1,6 +1,7 @@
 // The publishing commands: push, pull, list, diff, auth, and sandbox (the local stand-in for
 // the service).
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -160,6 +161,10 @@ std::function<int()> setup_auth(CLI::App& app) {
     if (!secret.ok()) {
       return report_error("auth token", secret.error());
     }
+    // The token never goes to standard output, a terminal or a device: only into a private file.
+    if (struct stat st{}; o->output == "-" || o->output.starts_with("/dev/") || o->output.starts_with("/proc/") ||
+                          (::stat(o->output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)))
+      return report_error("auth token", Error::usage(o->output + ": the token is written only to a regular file"));
     api::TransportOptions transport_options;
     transport_options.cacert = o->cacert;
     auto transport = api::make_curl_transport(transport_options);
@@ -311,7 +316,7 @@ std::function<int()> setup_pull(CLI::App& app) {
       }
       std::string path =
           (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
-      if (auto written = write_file_atomic(path, document.value()); !written.ok()) {
+      if (auto written = write_output(path, document.value()); !written.ok()) {
         return report_error("pull", written.error());
       }
       std::cout << path << "\n";
@@ -392,12 +397,7 @@ std::function<int()> setup_push(CLI::App& app) {
       return report_error("push", paths.error());
     }
     // A file named twice (itself and in its directory) is pushed once.
-    std::vector<std::string> unique_paths;
-    std::set<std::string> seen;
-    for (const auto& path : paths.value()) {
-      std::error_code ec;
-      if (seen.insert(std::filesystem::weakly_canonical(path, ec).string()).second) unique_paths.push_back(path);
-    }
+    const std::vector<std::string>& unique_paths = paths.value();  // each file once (expand_paths)
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
     LintRun lint = lint_files(unique_paths, settings);

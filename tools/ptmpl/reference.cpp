@@ -344,16 +344,8 @@ std::function<int()> setup_reference(CLI::App& app) {
     // Run after parsing, so the parent holds every command.
     const CLI::App& root = *app.get_parent();
     const std::string text = o->what == "man" ? man_page(root) : bash_completion(root);
-    if (o->output.empty()) {
-      std::cout << text;
-      return int{kOk};
-    }
-    Status written = write_file_atomic(o->output, text);
-    if (!written.ok()) {
-      std::cerr << "ptmpl __reference: " << written.error().message << "\n";
-      return int{kUsage};
-    }
-    return int{kOk};
+    Status written = write_output(o->output.empty() ? "-" : o->output, text);
+    return written.ok() ? int{kOk} : report_error("__reference", written.error());
   };
 }
 

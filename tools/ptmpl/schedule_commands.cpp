@@ -91,11 +91,6 @@ bool report_schedule(const std::string& command, const Loaded& loaded, const Sch
   return true;
 }
 
-bool colour_allowed() {
-  const char* no_colour = std::getenv("NO_COLOR");  // https://no-color.org
-  return no_colour == nullptr || *no_colour == '\0';
-}
-
 // The terminal's width: $COLUMNS, else the terminal's own, else 80; never below 40.
 std::size_t terminal_width() {
   std::size_t width = 0;
@@ -114,14 +109,6 @@ std::string title_of(const Loaded& loaded) {
     return std::string(*loaded.source->model.title);
   if (loaded.file.path() == "-") return "";
   return std::filesystem::path(loaded.file.path()).filename().string();
-}
-
-Status write_output(const std::string& output, const std::string& text) {
-  if (output.empty()) {
-    std::cout << text << std::flush;
-    return Done{};
-  }
-  return write_file_atomic(output, text);
 }
 
 }  // namespace
@@ -164,6 +151,10 @@ std::function<int()> setup_schedule(CLI::App& app) {
       "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
   return [o] {
     const std::string command = "schedule";
+    if (o->output.empty()) o->output = "-";
+    const std::string inputs[] = {o->read.path, o->holidays};
+    if (Status apart = check_output_is_not_input(o->output, inputs); !apart.ok())
+      return report_error(command, apart.error());
     PreviewOptions preview;
     if (!o->start.empty()) {
       auto day_zero = parse_date(o->start);
@@ -192,13 +183,13 @@ std::function<int()> setup_schedule(CLI::App& app) {
     Schedule schedule(graph, {.asap = o->read.asap});
     if (!report_schedule(command, *loaded, schedule)) return int{kUsage};
 
-    const bool terminal = o->output.empty() && ::isatty(STDOUT_FILENO) != 0;
+    const bool terminal = o->output == "-" && ::isatty(STDOUT_FILENO) != 0;
     PreviewFormat format = terminal ? PreviewFormat::Gantt : PreviewFormat::Table;
     if (!o->format.empty()) format = parse_preview_format(o->format).value_or(format);
     if (o->depth > 0) preview.depth = o->depth;
     preview.critical_only = o->critical_only;
     preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
-    preview.color = terminal && colour_allowed();
+    preview.color = terminal && colour_on(STDOUT_FILENO);
     preview.title = title_of(*loaded);
     Status written = write_output(o->output, render_preview(schedule, format, preview));
     if (!written.ok()) {

@@ -1,7 +1,12 @@
-// Reading inputs of any size and replacing files atomically.
+// The one component through which the tool reads its inputs and writes every byte to a place
+// the user named (SPEC §11 "Writing output" and "Rewriting a user's file").
 #pragma once
 
+#include <compare>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +43,55 @@ class FileText {
   std::string_view view_;
 };
 
+/// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
+/// `a.json`) that stand for one file have the same identity.
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  friend auto operator<=>(const FileIdentity&, const FileIdentity&) = default;
+};
+
+/// The identity of the file `path` names, links followed; nullopt when there is none ("-",
+/// a path that does not exist).
+[[nodiscard]] std::optional<FileIdentity> identify(const std::string& path);
+
 /// Expands directories to the `*.json` files below them (recursively, sorted; hidden files
-/// and directories such as `.ptmpl.json` and `.git` are skipped); files are kept as given. Fails on a path that does not exist.
+/// and directories such as `.ptmpl.json` and `.git` are skipped); files are kept as given. A
+/// file reached twice (named twice, or through a link) is kept once, where it first appears.
+/// Fails (kNotFound) on a path that does not exist.
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written
 /// and fsync'ed, given the original's permission bits, then renamed over it, and the directory
-/// fsync'ed so the rename survives a crash. On failure the
-/// original is untouched and no temporary file is left behind.
+/// fsync'ed so the rename survives a crash. A link is followed (the file it names is replaced).
+/// On failure (kOutputFailed) the original is untouched and no temporary file is left behind.
 Status write_file_atomic(const std::string& path, std::string_view content);
+
+/// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):
+///  - "-" is standard output;
+///  - an existing file that is not a regular file (a device such as /dev/null, a FIFO, a
+///    terminal), or any file named through /dev or /proc (/dev/stdout, /proc/self/fd/1), is
+///    opened and written in place, never replaced;
+///  - any other path is replaced atomically (write_file_atomic), keeping an existing file's mode.
+/// Every write is checked: a full disk, a closed pipe or /dev/full fail with kOutputFailed,
+/// naming the path.
+Status write_output(const std::string& path, std::string_view bytes);
+
+/// Refuses (kUsage) an `output` that names the same file as one of `inputs` ("-" never
+/// collides): a command never writes over its own input unless that is its in-place mode.
+Status check_output_is_not_input(const std::string& output, std::span<const std::string> inputs);
+
+/// Rewrites the user's file `path` in place (`fmt -w`, `lint --fix`, push writing ids back):
+/// replaced atomically with `bytes` only if it is a regular file (kUsage otherwise) that
+/// still holds exactly `read`, the bytes it was read with; if it changed meanwhile, nothing is
+/// written and the error (kConflict) says so.
+Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes);
+
+/// Writes `bytes` to standard output at once, checked (kOutputFailed on a closed pipe, a full disk).
+Status write_stdout(std::string_view bytes);
+
+/// Flushes everything written to standard output through C or C++ streams and reports
+/// whether all of it was written (kOutputFailed otherwise). Call once, before exiting.
+Status finish_stdout();
 
 }  // namespace ptmpl

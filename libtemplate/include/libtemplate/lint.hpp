@@ -46,7 +46,13 @@ struct LintSettings {
   std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
   std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)
   unsigned jobs = 0;                       ///< threads; 0 = one per core
+  /// Record a fingerprint of the bytes each file was linted in (`LintRun::fingerprints`), so
+  /// that fixes are applied only to those bytes (`lint --fix`).
+  bool fingerprint = false;
 };
+
+/// A fingerprint of file contents: equal bytes give equal fingerprints.
+[[nodiscard]] std::uint64_t fingerprint(std::string_view bytes);
 
 /// What linting many files found.
 struct LintRun {
@@ -54,6 +60,8 @@ struct LintRun {
   std::vector<Diagnostic> diagnostics;  ///< sorted by path, line, column
   std::vector<std::string> errors;      ///< unreadable files and invalid configurations
   bool failed = false;                  ///< a finding at or above its file's fail-on severity
+  /// With LintSettings::fingerprint, parallel to `paths`: the fingerprint of the bytes linted.
+  std::vector<std::uint64_t> fingerprints;
 };
 
 /// Reads and lints `paths` (files, in the order given) in parallel. The result does not

@@ -89,7 +89,9 @@ PushOutcome failed(Error error) {
 void record_identity(const LocalTemplate& local, PushOutcome& outcome) {
   if (local.id == outcome.id && local.updated_at == outcome.updated_at) return;
   auto text = with_identity(local.text, outcome.id, outcome.updated_at);
-  Status written = text.ok() ? write_file_atomic(local.path, text.value()) : Status(text.error());
+  // Only onto the bytes that were read (and pushed): an edit saved meanwhile is kept, and the
+  // message names the id to record by hand.
+  Status written = text.ok() ? rewrite_file(local.path, local.text, text.value()) : Status(text.error());
   if (!written.ok()) {
     outcome.message = std::string(to_string(outcome.action)) + " template " + std::to_string(outcome.id) +
                       ", but cannot record its id in the file: " + written.error().message;

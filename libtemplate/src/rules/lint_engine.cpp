@@ -54,6 +54,7 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
     std::vector<Diagnostic> diagnostics;
     std::string error;
     bool read = false;
+    std::uint64_t fingerprint = 0;
   };
   std::vector<Slot> slots(paths.size());
   std::atomic<std::size_t> next{0};
@@ -75,6 +76,7 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
         }
         slots[i].diagnostics = lint(file.value(), options);
         slots[i].read = true;
+        if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.value().text());
       } catch (const std::bad_alloc&) {
         slots[i].error = paths[i] + ": out of memory while linting";
       } catch (const std::exception& e) {
@@ -96,6 +98,7 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
       continue;
     }
     run.paths.push_back(paths[i]);
+    if (settings.fingerprint) run.fingerprints.push_back(slot.fingerprint);
     Severity threshold = settings.fail_on.value_or(
         config_of[i] != nullptr ? config_of[i]->fail_on().value_or(Severity::Error) : Severity::Error);
     for (const Diagnostic& d : slot.diagnostics) run.failed = run.failed || d.severity >= threshold;
@@ -104,6 +107,14 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
   }
   std::stable_sort(run.diagnostics.begin(), run.diagnostics.end());
   return run;
+}
+
+std::uint64_t fingerprint(std::string_view bytes) {
+  // FNV-1a over the bytes, mixed with the length: fixes check that a file still holds what was
+  // linted, so any change (an editor's save, a second name for the file) must show.
+  std::uint64_t h = 1469598103934665603ull ^ bytes.size();
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h;
 }
 
 namespace rules {
