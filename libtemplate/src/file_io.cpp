@@ -38,7 +38,9 @@ Result<FileText> FileText::read(const std::string& path) {
     return FileText(std::move(all));
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error::unreadable(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0)
+    return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
+                 path + ": cannot open: " + std::strerror(errno)};
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;

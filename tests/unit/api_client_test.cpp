@@ -403,22 +403,28 @@ TEST(ApiClient, AcceptsHttpsAndPlainHttpOnlyToLoopback) {
 TEST(ApiClient, LoadsATokenFromAPrivateFileOrTheEnvironment) {
   testing::ScratchDir dir("token");
   std::string file = dir.write("token", std::string("  ") + kToken + "\n");
-  auto token = load_token(file);
+  auto token = load_token(file, std::nullopt);
   ASSERT_TRUE(token.ok()) << token.error().message;
   EXPECT_EQ(token.value(), kToken);
 
   ::chmod(file.c_str(), 0640);
-  auto refused = load_token(file);
+  auto refused = load_token(file, "from-env");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
-            file + ": the token file is readable by group or others; refused (chmod 600 " + file + ")");
+            file + ": the access token file is readable by group or others; refused (chmod 600 " + file + ")");
   EXPECT_EQ(refused.error().message.find(kToken), std::string::npos);
 
-  ::setenv("PTMPL_TOKEN", "from-env", 1);
-  EXPECT_EQ(load_token("").value(), "from-env");
-  ::unsetenv("PTMPL_TOKEN");
-  EXPECT_FALSE(load_token("").ok());
-  EXPECT_FALSE(load_token(dir.write("empty", "\n")).ok());
+  EXPECT_EQ(load_token("", " from-env\n").value(), "from-env");
+  auto unset = load_token("", std::nullopt);
+  ASSERT_FALSE(unset.ok());
+  EXPECT_EQ(unset.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(load_token("", "").error().message, "PTMPL_TOKEN: the access token is empty");
+  EXPECT_EQ(load_token("", "two words").error().message, "PTMPL_TOKEN: the access token has spaces or several lines");
+  std::string empty = dir.write("empty", "\n");
+  EXPECT_EQ(load_token(empty, "from-env").error().message, empty + ": the access token is empty");
+  // The client secret goes through the same loader.
+  EXPECT_EQ(load_secret("", std::nullopt, "PTMPL_CLIENT_SECRET", "client secret").error().message,
+            "no client secret: pass its file or set PTMPL_CLIENT_SECRET");
 }
 
 TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {

@@ -9,6 +9,7 @@
 #include "libtemplate/publish.hpp"
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
+#include "sandbox_process.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::testing {
@@ -159,6 +160,43 @@ TEST(PushIdentity, OtherLayoutsAreEditedWhereTheKeysGo) {
   ASSERT_TRUE(replaced.ok());
   EXPECT_EQ(replaced.value(), R"({"project_template": {"id": 12, "title": "T", "updated_at": "new", "x": 1}})");
   EXPECT_FALSE(api::with_identity("[]", 1, "s").ok());
+}
+
+TEST(PushPlan, LintsExactlyTheBytesItWillSendReadingEachFileOnce) {
+  ScratchDir dir("push-plan");
+  const std::string good = read_source("samples/website-launch.json");
+  std::string a = dir.write("a.json", good);
+  api::PushPlan plan = api::plan_push({a}, {});
+  ASSERT_TRUE(plan.ready()) << (plan.refused.empty() ? "" : plan.refused.front().message);
+  ASSERT_EQ(plan.documents.size(), 1u);
+  // An edit saved after the plan is neither linted nor sent: the plan holds what it read.
+  dir.write("a.json", R"({"project_template": {"title": "Edited", "raw_json": [{"title": ""}]}})");
+  EXPECT_EQ(plan.documents[0].text, good);
+  EXPECT_EQ(plan.documents[0].title, "Website Launch – Marketing Site Redesign");
+  EXPECT_EQ(plan.lint.paths, std::vector<std::string>{a});
+  EXPECT_TRUE(plan.lint.diagnostics.empty());
+  // Planned again, the edit is linted, and the lint error holds the push back.
+  api::PushPlan edited = api::plan_push({a}, {});
+  EXPECT_TRUE(edited.lint.failed);
+  EXPECT_FALSE(edited.ready());
+}
+
+TEST(PushPlan, RefusesWhatCannotBePublishedWithItsReason) {
+  ScratchDir dir("push-plan-refused");
+  const std::string doc = read_source("samples/website-launch.json");
+  std::string a = dir.write("a.json", doc);
+  std::string b = dir.write("b.json", doc);
+  std::string list = dir.write("list.json", R"([{"title": "A", "story_type": "task"}])");
+  api::PushPlan plan = api::plan_push({a, b, list, dir.file("missing.json")}, {});
+  ASSERT_EQ(plan.refused.size(), 3u);
+  EXPECT_EQ(plan.refused[0].code, ErrorCode::kNotFound);  // unreadable: not there
+  EXPECT_EQ(plan.refused[1].code, ErrorCode::kConflict);
+  EXPECT_EQ(plan.refused[1].message, b + " and " + a +
+                                         " are both titled \"Website Launch – Marketing Site Redesign\" and have no "
+                                         "id: one template on the service cannot be both");
+  EXPECT_EQ(plan.refused[2].code, ErrorCode::kInvalid);
+  EXPECT_EQ(plan.documents.size(), 1u);
+  EXPECT_FALSE(plan.ready());
 }
 
 }  // namespace

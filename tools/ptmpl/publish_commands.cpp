@@ -50,11 +50,21 @@ void add_service_options(CLI::App& app, ServiceOptions& o) {
       ->check(CLI::Range(1, 20));
 }
 
+/// The value of the environment variable `name`; nullopt when unset. The library reads no
+/// environment: what it needs of it comes from here.
+std::optional<std::string_view> environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::nullopt : std::optional<std::string_view>(value);
+}
+
+/// `--base-url`, else $PTMPL_BASE_URL, else "".
+std::string base_url_of(const std::string& option) {
+  return option.empty() ? std::string(environment("PTMPL_BASE_URL").value_or("")) : option;
+}
+
 /// The client for `o`, or a message (usage or set-up problem: exit code 2).
 Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::shared_ptr<api::Pacer> pacer = nullptr) {
-  std::string base_url = o.base_url;
-  if (base_url.empty())
-    if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base_url = env;
+  std::string base_url = base_url_of(o.base_url);
   // The API reference names no public host for {base_url}, so there is no default to fall back
   // on: guessing one would send the token to an address nobody chose (docs/design.md).
   if (base_url.empty())
@@ -62,7 +72,7 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
         "no service address: pass --base-url or set PTMPL_BASE_URL to the service's API root (ending in /api/v1); "
         "there is no default");
   if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
-  auto token = api::load_token(o.token_file);
+  auto token = api::load_token(o.token_file, environment("PTMPL_TOKEN"));
   if (!token.ok()) return token.error();
   api::ClientOptions options;
   options.base_url = base_url;
@@ -140,10 +150,7 @@ std::function<int()> setup_auth(CLI::App& app) {
   return [o] {
     api::OAuthApp oauth{o->app_url, o->client_id, o->redirect_uri};
     if (oauth.app_url.empty()) {
-      std::string base = o->base_url;
-      if (base.empty())
-        if (const char* env = std::getenv("PTMPL_BASE_URL"); env != nullptr) base = env;
-      oauth.app_url = api::app_url_of(base);
+      oauth.app_url = api::app_url_of(base_url_of(o->base_url));
     }
     while (!oauth.app_url.empty() && oauth.app_url.back() == '/') oauth.app_url.pop_back();
     if (oauth.app_url.empty()) {
@@ -157,7 +164,8 @@ std::function<int()> setup_auth(CLI::App& app) {
       std::cout << api::authorize_url(oauth, o->state) << "\n";
       return int{kOk};
     }
-    auto secret = api::load_secret(o->client_secret_file, "PTMPL_CLIENT_SECRET", "client secret");
+    auto secret = api::load_secret(o->client_secret_file, environment("PTMPL_CLIENT_SECRET"), "PTMPL_CLIENT_SECRET",
+                                   "client secret");
     if (!secret.ok()) {
       return report_error("auth token", secret.error());
     }
@@ -338,31 +346,6 @@ void draw_progress(std::size_t done, std::size_t total) {
             << total << std::flush;
 }
 
-/// Reads the documents to push; a message and exit code 2 when one cannot be published.
-Result<std::vector<api::LocalTemplate>> read_documents(const std::vector<std::string>& paths) {
-  std::vector<api::LocalTemplate> locals;
-  std::map<std::string, std::string> new_titles;  // title → file, for documents without an id
-  std::map<std::int64_t, std::string> ids;
-  for (const auto& path : paths) {
-    auto bytes = FileText::read(path);
-    if (!bytes.ok()) return bytes.error();
-    auto local = api::read_local_template(path, std::string(bytes.value().text()));
-    if (!local.ok()) return local.error();
-    if (local.value().id) {
-      auto [it, fresh] = ids.emplace(*local.value().id, path);
-      if (!fresh)
-        return Error::conflict(path + " and " + it->second + " both hold template " + std::to_string(it->first));
-    } else {
-      auto [it, fresh] = new_titles.emplace(local.value().title, path);
-      if (!fresh)
-        return Error::conflict(path + " and " + it->second + " are both titled \"" + it->first +
-                               "\" and have no id: one template on the service cannot be both");
-    }
-    locals.push_back(std::move(local).value());
-  }
-  return locals;
-}
-
 }  // namespace
 
 std::function<int()> setup_push(CLI::App& app) {
@@ -397,22 +380,23 @@ std::function<int()> setup_push(CLI::App& app) {
       return report_error("push", paths.error());
     }
     // A file named twice (itself and in its directory) is pushed once.
-    const std::vector<std::string>& unique_paths = paths.value();  // each file once (expand_paths)
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
-    LintRun lint = lint_files(unique_paths, settings);
-    if (!lint.errors.empty()) {
-      for (const auto& e : lint.errors) std::cerr << "ptmpl push: " << e << "\n";
+    api::PushPlan plan = api::plan_push(paths.value(), settings);
+    if (!plan.lint.errors.empty()) {
+      for (const auto& e : plan.lint.errors) std::cerr << "ptmpl push: " << e << "\n";
       return int{kUsage};
     }
-    if (lint.failed) {
-      std::cerr << format_report(ReportFormat::Text, lint);
+    if (plan.lint.failed) {
+      std::cerr << format_report(ReportFormat::Text, plan.lint);
       std::cerr << "ptmpl push: nothing pushed: fix the errors above first\n";
       return int{kFindings};
     }
-    auto locals = read_documents(unique_paths);
-    if (!locals.ok()) {
-      return report_error("push", {locals.error().code, locals.error().message + "; nothing pushed"});
+    if (!plan.refused.empty()) {
+      int exit = int{kOk};
+      for (const Error& refusal : plan.refused)
+        exit = std::max(exit, report_error("push", {refusal.code, refusal.message + "; nothing pushed"}));
+      return exit;
     }
     auto pacer = std::make_shared<api::Pacer>();
     auto first = make_client(o->service, pacer);  // checks the address and the token once
@@ -429,7 +413,7 @@ std::function<int()> setup_push(CLI::App& app) {
       return std::move(make_client(o->service, pacer)).value();
     };
 
-    const auto& files = locals.value();
+    const std::vector<api::LocalTemplate>& files = plan.documents;
     const bool progress = ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1;
     std::vector<const api::PushOutcome*> finished(files.size(), nullptr);
     std::size_t printed = 0, done_count = 0;
@@ -514,34 +498,17 @@ std::function<int()> setup_diff(CLI::App& app) {
     if (!client.ok()) {
       return report_error("diff", client.error());
     }
-    api::Client& service = *client.value();
-    std::int64_t id = 0;
-    if (local.value().id) {
-      id = *local.value().id;
-    } else {
-      auto matches = service.find_by_title(local.value().title);
-      if (!matches.ok()) {
-        return report_error("diff", matches.error());
-      }
-      if (matches.value().empty()) {
-        std::cout << o->path << ": not on the service (no template of yours is titled \"" << local.value().title
-                  << "\"); push would create it\n";
-        return int{kFindings};
-      }
-      if (matches.value().size() > 1) {
-        return report_error(
-            "diff", Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" +
-                                    local.value().title + "\": add the \"id\" of one to the file"));
-      }
-      id = matches.value().front().id;
+    auto remote = api::find_remote(*client.value(), local.value());
+    if (!remote.ok()) return report_error("diff", remote.error());
+    if (!remote.value()) {
+      std::cout << o->path << ": not on the service (no template of yours is titled \"" << local.value().title
+                << "\"); push would create it\n";
+      return int{kFindings};
     }
-    auto remote = service.get(id, true);
-    if (!remote.ok()) {
-      return report_error("diff", remote.error());
-    }
-    std::string diff = api::diff_template(local.value(), remote.value());
+    const api::RemoteTemplate& copy = *remote.value();
+    std::string diff = api::diff_template(local.value(), copy);
     if (diff.empty()) {
-      std::cout << o->path << ": the same as template " << id << " on the service\n";
+      std::cout << o->path << ": the same as template " << copy.id << " on the service\n";
       return int{kOk};
     }
     std::cout << diff;

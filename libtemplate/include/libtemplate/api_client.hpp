@@ -56,9 +56,9 @@ std::unique_ptr<Transport> make_curl_transport(const TransportOptions& options);
 /// Accepts `https://…`, and `http://…` only for localhost, 127.0.0.0/8 and ::1.
 Status check_base_url(std::string_view url);
 
-/// The bearer token: from `token_file` when given (refused when its group or others may read
-/// it; surrounding whitespace dropped), else from the environment variable PTMPL_TOKEN.
-Result<std::string> load_token(const std::string& token_file);
+/// The bearer token: from `token_file` when given, else `from_environment` (the value of
+/// PTMPL_TOKEN, which the caller reads; nullopt: unset). load_secret's rules (oauth.hpp).
+Result<std::string> load_token(const std::string& token_file, std::optional<std::string_view> from_environment);
 
 /// Replaces every occurrence of `secret` in `text` with "[REDACTED]".
 std::string redact(std::string text, std::string_view secret);

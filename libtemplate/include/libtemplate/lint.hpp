@@ -68,6 +68,11 @@ struct LintRun {
 /// depend on the number of threads.
 [[nodiscard]] LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings = {});
 
+/// lint_files for bytes already read: `texts[i]` holds the bytes of `paths[i]` (which names
+/// the file in findings and finds its configuration). The caller keeps `texts` alive.
+[[nodiscard]] LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                                 const LintSettings& settings = {});
+
 /// Parses `text` as the file `path` and lints it.
 [[nodiscard]] std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text,
                                                 const LintOptions& options = {});

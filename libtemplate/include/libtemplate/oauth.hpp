@@ -1,6 +1,7 @@
 // The service's OAuth 2.0 authorization-code flow (API reference, Authentication), for `ptmpl auth`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,8 +29,13 @@ std::string app_url_of(std::string_view base_url);
 Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, const std::string& client_secret,
                                   const std::string& code);
 
-/// A secret from `file` (refused when its group or others may read it) or else from the
-/// environment variable `env_name`; surrounding whitespace dropped. `what` names it in errors.
-Result<std::string> load_secret(const std::string& file, const char* env_name, std::string_view what);
+/// A secret (the access token, the OAuth client secret), the one loader of them: from `file`
+/// when given (refused, kUsage, when its group or others may read it), else
+/// `from_environment`, the value of the environment variable `env_name` as the caller read it
+/// (the library reads no environment; nullopt: unset). Surrounding whitespace is dropped; an
+/// empty secret, or one with spaces or several lines, is refused. `what` names it in errors,
+/// which never hold the secret.
+Result<std::string> load_secret(const std::string& file, std::optional<std::string_view> from_environment,
+                                std::string_view env_name, std::string_view what);
 
 }  // namespace ptmpl::api

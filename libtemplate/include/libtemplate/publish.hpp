@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "libtemplate/api_client.hpp"
+#include "libtemplate/lint.hpp"
 #include "libtemplate/result.hpp"
 
 namespace ptmpl::api {
@@ -50,6 +51,31 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text);
 /// inserted where the canonical order puts them (a canonical file stays canonical); every other
 /// byte is kept.
 Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at);
+
+/// What a push will publish, decided before anything is sent: each file read once, and linted
+/// on exactly the bytes that would be sent (an edit saved after the plan is neither linted nor
+/// pushed). Whether each document creates, updates or leaves a template alone is decided
+/// against the service as it is pushed (`push_template`; `--dry-run` shows it, sending nothing).
+struct PushPlan {
+  std::vector<LocalTemplate> documents;  ///< to publish, in the order of the paths
+  LintRun lint;                          ///< the gate: nothing is pushed while it failed
+  /// Files that cannot be published, each with its reason: unreadable (kUnreadable), not a
+  /// template document (kInvalid), two files for one template (kConflict: the same id, or the
+  /// same title and no id).
+  std::vector<Error> refused;
+  /// Whether everything may be pushed: no refusal, no lint error, no unreadable configuration.
+  [[nodiscard]] bool ready() const { return refused.empty() && lint.errors.empty() && !lint.failed; }
+};
+
+/// Plans the push of the files `paths` (each file once, as expand_paths gives them), linted
+/// with `lint_settings`.
+[[nodiscard]] PushPlan plan_push(const std::vector<std::string>& paths, const LintSettings& lint_settings);
+
+/// The service's copy a document publishes to: the template of its "id", else the caller's
+/// one template with exactly its title, else none (nullopt: it would be created). Fails with
+/// kNotFound when the id is not on the service, kConflict when several of the caller's
+/// templates have the title, or the client's error.
+Result<std::optional<RemoteTemplate>> find_remote(Client& client, const LocalTemplate& local);
 
 enum class PushAction {
   Created,

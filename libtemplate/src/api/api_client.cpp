@@ -1,4 +1,5 @@
 #include "libtemplate/api_client.hpp"
+#include "libtemplate/oauth.hpp"
 
 #include <arpa/inet.h>
 #include <sys/stat.h>
@@ -192,33 +193,11 @@ Status check_base_url(std::string_view url) {
   return Error::usage("base URL '" + std::string(url) + "': unsupported scheme " + scheme + " (https only)");
 }
 
-Result<std::string> load_token(const std::string& token_file) {
-  std::string token;
-  if (!token_file.empty()) {
-    struct stat st {};
-    if (::stat(token_file.c_str(), &st) != 0)
-      return Error::unreadable(token_file + ": cannot read the token file: " + std::strerror(errno));
-    if ((st.st_mode & 077) != 0)
-      return Error::usage(token_file + ": the token file is readable by group or others; refused (chmod 600 " +
-                          token_file + ")");
-    std::ifstream in(token_file);
-    if (!in) return Error::unreadable(token_file + ": cannot read the token file");
-    token.assign(std::istreambuf_iterator<char>(in), {});
-  } else if (const char* env = std::getenv("PTMPL_TOKEN"); env != nullptr) {
-    token = env;
-  } else {
+Result<std::string> load_token(const std::string& token_file, std::optional<std::string_view> from_environment) {
+  if (token_file.empty() && !from_environment)
     return Error::usage(
         "no access token: set PTMPL_TOKEN or pass --token-file (docs/commands/push.md explains tokens)");
-  }
-  auto first = token.find_first_not_of(" \t\r\n");
-  auto last = token.find_last_not_of(" \t\r\n");
-  token = first == std::string::npos ? "" : token.substr(first, last - first + 1);
-  if (token.empty())
-    return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) + ": the access token is empty");
-  if (token.find_first_of(" \t\r\n") != std::string::npos)
-    return Error::usage((token_file.empty() ? std::string("PTMPL_TOKEN") : token_file) +
-                        ": the access token has spaces or several lines");
-  return token;
+  return load_secret(token_file, from_environment, "PTMPL_TOKEN", "access token");
 }
 
 std::string redact(std::string text, std::string_view secret) {

@@ -37,22 +37,29 @@ std::string app_url_of(std::string_view base_url) {
   return std::string(base_url);
 }
 
-Result<std::string> load_secret(const std::string& file, const char* env_name, std::string_view what) {
+Result<std::string> load_secret(const std::string& file, std::optional<std::string_view> from_environment,
+                                std::string_view env_name, std::string_view what) {
+  const std::string source = file.empty() ? std::string(env_name) : file;
   std::string secret;
   if (!file.empty()) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0)
-      return Error::unreadable(file + ": cannot read the " + std::string(what) + ": " + std::strerror(errno));
+      return Error::unreadable(file + ": cannot read the " + std::string(what) + " file: " + std::strerror(errno));
     if ((st.st_mode & 077) != 0)
       return Error::usage(file + ": the " + std::string(what) +
                           " file is readable by group or others; refused (chmod 600 " + file + ")");
     std::ifstream in(file);
+    if (!in) return Error::unreadable(file + ": cannot read the " + std::string(what) + " file");
     secret.assign(std::istreambuf_iterator<char>(in), {});
-  } else if (const char* env = std::getenv(env_name); env != nullptr) {
-    secret = env;
+  } else if (from_environment) {
+    secret = *from_environment;
+  } else {
+    return Error::usage("no " + std::string(what) + ": pass its file or set " + std::string(env_name));
   }
   secret = trimmed(std::move(secret));
-  if (secret.empty()) return Error::usage("no " + std::string(what) + ": pass its file or set " + env_name);
+  if (secret.empty()) return Error::usage(source + ": the " + std::string(what) + " is empty");
+  if (secret.find_first_of(" \t\r\n") != std::string::npos)
+    return Error::usage(source + ": the " + std::string(what) + " has spaces or several lines");
   return secret;
 }
 

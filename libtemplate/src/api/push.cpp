@@ -235,32 +235,9 @@ Result<std::string> with_identity(std::string_view text, std::int64_t id, const 
 }
 
 PushOutcome push_template(Client& client, const LocalTemplate& local, const PushOptions& options) {
-  std::optional<RemoteTemplate> remote;
-  if (local.id) {
-    auto found = client.get(*local.id, true);
-    if (!found.ok()) {
-      Error error = found.error();
-      if (error.code == ErrorCode::kNotFound)
-        error.message += " (deleted on the service? remove \"id\" and \"updated_at\" from the file to create it anew)";
-      return failed(std::move(error));
-    }
-    remote = std::move(found).value();
-  } else {
-    auto matches = client.find_by_title(local.title);
-    if (!matches.ok()) return failed(matches.error());
-    if (matches.value().size() > 1) {
-      std::string ids;
-      for (const auto& t : matches.value()) ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
-      return failed(Error::conflict(std::to_string(matches.value().size()) + " of your templates are titled \"" +
-                                    local.title + "\" (ids " + ids +
-                                    "): add the \"id\" of the one to update to the file"));
-    }
-    if (matches.value().size() == 1) {
-      auto found = client.get(matches.value().front().id, true);
-      if (!found.ok()) return failed(found.error());
-      remote = std::move(found).value();
-    }
-  }
+  auto found = find_remote(client, local);
+  if (!found.ok()) return failed(found.error());
+  std::optional<RemoteTemplate> remote = std::move(found).value();
 
   PushOutcome outcome;
   if (!remote) {

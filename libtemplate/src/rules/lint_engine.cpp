@@ -28,7 +28,11 @@ std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text
   return lint(file, options);
 }
 
-LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings) {
+namespace {
+
+/// lint_files, and lint_texts when `texts` is not empty (parallel to `paths`).
+LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                  const LintSettings& settings) {
   LintRun run;
   // Configurations first, each read once: the explicit one, or the nearest .ptmpl.json of
   // each file. An invalid configuration stops the run (exit 2), as any bad input of ptmpl's own.
@@ -69,7 +73,9 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
       // An exception must not leave a worker thread (that would end the process): it becomes
       // the error of its file, like an unreadable one.
       try {
-        auto file = TemplateFile::read(paths[i], read);
+        auto file = texts.empty()
+                        ? TemplateFile::read(paths[i], read)
+                        : Result<TemplateFile>(TemplateFile::parse(paths[i], FileText::borrow(texts[i]), read));
         if (!file.ok()) {
           slots[i].error = file.error().message;
           continue;
@@ -107,6 +113,17 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
   }
   std::stable_sort(run.diagnostics.begin(), run.diagnostics.end());
   return run;
+}
+
+}  // namespace
+
+LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings) {
+  return lint_many(paths, {}, settings);
+}
+
+LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                   const LintSettings& settings) {
+  return lint_many(paths, texts, settings);
 }
 
 std::uint64_t fingerprint(std::string_view bytes) {
