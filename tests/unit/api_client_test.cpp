@@ -1,6 +1,7 @@
 // The templates client without sockets: retries, backoff, unknown outcomes, envelopes, errors,
 // URL and token rules, redaction.
 #include "libtemplate/api_client.hpp"
+#include "fake_clock.hpp"
 #include "libtemplate/oauth.hpp"
 
 #include <arpa/inet.h>
@@ -75,32 +76,36 @@ struct Harness {
 };
 
 TEST(ApiClient, APacerHoldsEveryoneWhoWaitsOnIt) {
-  Pacer pacer;
-  auto before = std::chrono::steady_clock::now();
-  pacer.wait();  // nothing held
-  EXPECT_LT(std::chrono::steady_clock::now() - before, milliseconds(250));
+  auto clock = std::make_shared<testing::FakeClock>();
+  Pacer pacer(clock);
+  pacer.wait();  // nothing held: no sleep
+  EXPECT_TRUE(clock->sleeps().empty());
   pacer.hold(milliseconds(300));
   pacer.hold(milliseconds(10));  // a shorter hold does not shorten it
-  before = std::chrono::steady_clock::now();
   pacer.wait();
-  EXPECT_GE(std::chrono::steady_clock::now() - before, milliseconds(300));
+  ASSERT_EQ(clock->sleeps().size(), 1u);
+  EXPECT_EQ(clock->sleeps()[0], testing::FakeClock::epoch() + milliseconds(300));
+  pacer.wait();  // the hold is over
+  EXPECT_EQ(clock->sleeps().size(), 1u);
 }
 
 TEST(ApiClient, A429HoldsTheSharedPacerForItsRetryAfter) {
-  auto pacer = std::make_shared<Pacer>();
+  auto clock = std::make_shared<testing::FakeClock>();
+  auto pacer = std::make_shared<Pacer>(clock);
   Harness busy({}, pacer);
   busy.transport->script.push_back(reply(429, "", {{"Retry-After", "1"}}));
   busy.transport->script.push_back(reply(200, one(7, "Launch")));
-  // The client's own sleep is a recorder here, so the only real wait is the pacer's: every
-  // client sharing it (each worker of `push --jobs`) waits the same second.
-  auto before = std::chrono::steady_clock::now();
+  // The client's own sleep is a recorder here; the pacer's clock is the test's: every client
+  // sharing the pacer (each worker of `push --jobs`) is held for the same second.
   ASSERT_TRUE(busy.client->get(7).ok());
-  EXPECT_GE(std::chrono::steady_clock::now() - before, milliseconds(1000));
   ASSERT_EQ(busy.waits.size(), 1u);
   EXPECT_GE(busy.waits[0], milliseconds(1000));
-  before = std::chrono::steady_clock::now();
-  pacer->wait();  // the hold is over
-  EXPECT_LT(std::chrono::steady_clock::now() - before, milliseconds(250));
+  ASSERT_EQ(clock->sleeps().size(), 1u);
+  EXPECT_GE(clock->sleeps()[0], testing::FakeClock::epoch() + milliseconds(1000));
+  Harness other({}, pacer);  // another worker, after the hold: not held again
+  other.transport->script.push_back(reply(200, one(8, "Other")));
+  ASSERT_TRUE(other.client->get(8).ok());
+  EXPECT_EQ(clock->sleeps().size(), 1u);
 }
 
 TEST(ApiClient, SendsTheBearerTokenToTheBaseUrl) {

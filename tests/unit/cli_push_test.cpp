@@ -394,7 +394,9 @@ TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEver
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
   };
 
-  // 1. The service is killed (-9) while the push runs: the push stops with exit 3.
+  // 1. The service is killed (-9) while the push runs: the push stops with exit 3. The sandbox
+  // holds every request after the 40th template, so the kill lands mid-push whatever the speed.
+  start_sandbox({"--hold-after", "40"});
   pid_t push = push_in_background("--jobs 4 --attempts 2");
   wait_for_lines(40);
   sandbox->stop(SIGKILL);
@@ -403,15 +405,21 @@ TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEver
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 3) << slurp(log);
   EXPECT_NE(slurp(log).find("not attempted: the service stopped answering"), std::string::npos);
+  const int first_run = count_lines_with(slurp(log), ": created template ");
+  EXPECT_GE(first_run, 40);
+  EXPECT_LT(first_run, 200);
 
-  // 2. Restarted on the same data; the push itself is killed (-9) this time.
-  start_sandbox({});
+  // 2. Restarted on the same data, holding after 60 more; the push itself is killed (-9) while
+  // it waits, so it is certainly still running.
+  start_sandbox({"--hold-after", "60"});
   push = push_in_background("--jobs 4");
   wait_for_lines(60);
   ::kill(push, SIGKILL);
   ::waitpid(push, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status)) << "the push ended before it was killed: " << slurp(log);
   for (const auto& f : files) ASSERT_TRUE(api::read_local_template(f, slurp(f)).ok()) << f << " is damaged";
 
+  start_sandbox({});
   // 3. Pushed again to the end: exactly 200 templates, each once, each with its file's content.
   CliRun again = run_ptmpl("push '" + dir.file("200") + "' --jobs 4 " + service(), env());
   ASSERT_EQ(again.exit, 0) << again.err;

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "fake_clock.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/publish.hpp"
 #include "sandbox_process.hpp"
@@ -19,27 +21,33 @@ using namespace ptmpl::api;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-/// The templates endpoints, in memory: title lookups (`mine=true&by_title=`) and creates, each
-/// taking `latency`. Answers 429 with Retry-After to the creates named in `busy_titles`, once
-/// each. Thread-safe: every worker's transport sends to it.
+/// The templates endpoints, in memory: title lookups (`mine=true&by_title=`) and creates.
+/// Answers 429 with Retry-After to the creates named in `busy_titles`, once each. With `gate`
+/// set, the first requests are held until that many are in flight at once, so overlap is
+/// certain rather than a matter of timing. Times are read from `clock`, which only the test
+/// moves. Thread-safe: every worker's transport sends to it.
 class MemoryService {
  public:
-  milliseconds latency{20};
   std::vector<std::string> busy_titles;
+  int gate = 0;
+  std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
 
   struct Sent {
     std::string method;
-    Clock::time_point at;
+    Clock::time_point at;  // on `clock`
     int status = 0;
   };
 
   HttpResponse handle(const HttpRequest& request) {
-    Clock::time_point at = Clock::now();
+    Clock::time_point at = clock->now();
     {
-      std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
       max_in_flight_ = std::max(max_in_flight_, ++in_flight_);
+      if (in_flight_ >= gate) gate_open_ = true;
+      gate_changed_.notify_all();
+      // A bound in real time only so that a broken pool fails the test instead of hanging it.
+      gate_changed_.wait_for(lock, std::chrono::seconds(30), [this] { return gate_open_; });
     }
-    std::this_thread::sleep_for(latency);
     HttpResponse response = answer(request);
     std::lock_guard lock(mutex_);
     --in_flight_;
@@ -103,6 +111,8 @@ class MemoryService {
   }
 
   mutable std::mutex mutex_;
+  std::condition_variable gate_changed_;
+  bool gate_open_ = false;
   int in_flight_ = 0;
   int max_in_flight_ = 0;
   int next_id_ = 1;
@@ -142,9 +152,10 @@ class PushWorkersTest : public ::testing::Test {
     PushOptions options;
     options.jobs = jobs;
     options.backup_dir = dir.file("backups");
-    auto pacer = std::make_shared<Pacer>();
+    auto pacer = std::make_shared<Pacer>(service.clock);
     auto make = [&] {
       ClientOptions client;
+      client.sleep = [clock = service.clock](milliseconds d) { clock->sleep_until(clock->now() + d); };
       client.base_url = "https://templates.example/api/v1";
       client.token = "workers-token";
       client.pacer = pacer;
@@ -158,6 +169,7 @@ class PushWorkersTest : public ::testing::Test {
 
 TEST_F(PushWorkersTest, AtMostJobsRequestsAreInFlightAndEachTemplateIsCreatedOnce) {
   auto locals = documents(24);
+  service.gate = 3;  // the first requests wait until three are in flight
   auto outcomes = push(locals, 3);
   EXPECT_EQ(service.max_in_flight(), 3);  // the bound is reached, never passed
   ASSERT_EQ(outcomes.size(), locals.size());
@@ -168,7 +180,6 @@ TEST_F(PushWorkersTest, AtMostJobsRequestsAreInFlightAndEachTemplateIsCreatedOnc
 }
 
 TEST_F(PushWorkersTest, OneJobSendsOneRequestAtATime) {
-  service.latency = milliseconds(5);
   auto outcomes = push(documents(6), 1);
   for (const auto& o : outcomes) EXPECT_EQ(o.action, PushAction::Created) << o.message;
   EXPECT_EQ(service.max_in_flight(), 1);
@@ -183,12 +194,17 @@ TEST_F(PushWorkersTest, A429SeenByOneWorkerHoldsEveryWorkerForItsRetryAfter) {
   auto sent = service.sent();
   auto refused = std::find_if(sent.begin(), sent.end(), [](const auto& s) { return s.status == 429; });
   ASSERT_NE(refused, sent.end());
-  // Requests already under way when the 429 came may finish; none starts in the second after.
-  const Clock::time_point answered = refused->at + service.latency;
+  // Every worker waits on the pacer before each request, so once the 429 is answered no
+  // request starts within its Retry-After second, on the service's clock — but for those
+  // already past the pacer then, at most one per other worker.
+  const Clock::time_point answered = refused->at;
+  const std::size_t after = static_cast<std::size_t>(refused - sent.begin()) + 1;
   int started_during_hold = 0;
-  for (const auto& s : sent)
-    if (s.at > answered + milliseconds(50) && s.at < answered + milliseconds(950)) ++started_during_hold;
-  EXPECT_EQ(started_during_hold, 0);
+  for (std::size_t i = after; i < sent.size(); ++i)
+    if (sent[i].at < answered + milliseconds(1000)) ++started_during_hold;
+  EXPECT_LE(started_during_hold, 3);
+  const auto sleeps = service.clock->sleeps();
+  EXPECT_GE(std::count(sleeps.begin(), sleeps.end(), answered + milliseconds(1000)), 1);
   EXPECT_EQ(service.created().size(), locals.size());
   EXPECT_EQ(service.created().at("T0"), 1);
 }

@@ -542,6 +542,9 @@ std::function<int()> setup_sandbox(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 3600));
   app.add_option("--seed", o->sandbox.seed, "random seed of the injected faults")->capture_default_str();
+  app.add_option("--hold-after", o->sandbox.hold_after,
+                 "after this many templates are created or updated, hold every further request unanswered")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--oauth-clients", o->sandbox.oauth_clients_file,
                  "OAuth applications, one `client_id client_secret redirect_uri` per line (enables /oauth/…)");
   app.add_option("--oauth-user", o->sandbox.oauth_user_id, "user id who approves at /oauth/authorize")

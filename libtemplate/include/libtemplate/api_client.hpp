@@ -69,19 +69,33 @@ struct RetryPolicy {
   std::chrono::milliseconds max_delay{30'000};  // cap of one wait, Retry-After included
 };
 
+/// Time as pacing sees it: the real clock, or one a test drives (no real sleeps in unit tests).
+class Clock {
+ public:
+  using time_point = std::chrono::steady_clock::time_point;
+  virtual ~Clock() = default;
+  [[nodiscard]] virtual time_point now() const = 0;
+  /// Returns once now() has reached `when`.
+  virtual void sleep_until(time_point when) = 0;
+  /// std::chrono::steady_clock and std::this_thread::sleep_until.
+  static const std::shared_ptr<Clock>& system();
+};
+
 /// Shared by the clients of concurrent workers (`push --jobs`): a 429 or 503 that one of them
 /// receives holds every one of them back for the wait it implies, so a busy service sees all
 /// of the tool slow down, not just one connection.
 class Pacer {
  public:
+  explicit Pacer(std::shared_ptr<Clock> clock = Clock::system()) : clock_(std::move(clock)) {}
   /// Holds every request back until at least `wait` from now.
   void hold(std::chrono::milliseconds wait);
   /// Sleeps until the current hold (if any) is over.
   void wait() const;
 
  private:
+  std::shared_ptr<Clock> clock_;
   mutable std::mutex mutex_;
-  std::chrono::steady_clock::time_point until_{};
+  Clock::time_point until_{};
 };
 
 struct ClientOptions {

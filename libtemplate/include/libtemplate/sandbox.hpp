@@ -30,6 +30,10 @@ struct SandboxOptions {
   std::string oauth_clients_file;
   std::int64_t oauth_user_id = 1;  // the user who approves at /oauth/authorize
   int retry_after_seconds = 1;
+  /// Once this many templates have been created or updated, every further request is held
+  /// unanswered until the server stops: a client is then certainly stopped mid-run (tests of
+  /// an interrupted push, rehearsals of an outage). 0: never.
+  std::int64_t hold_after = 0;
   std::uint64_t seed = 1;
 };
 

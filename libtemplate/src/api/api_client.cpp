@@ -207,18 +207,28 @@ std::string redact(std::string text, std::string_view secret) {
   return text;
 }
 
+const std::shared_ptr<Clock>& Clock::system() {
+  class SystemClock final : public Clock {
+   public:
+    [[nodiscard]] time_point now() const override { return std::chrono::steady_clock::now(); }
+    void sleep_until(time_point when) override { std::this_thread::sleep_until(when); }
+  };
+  static const std::shared_ptr<Clock> clock = std::make_shared<SystemClock>();
+  return clock;
+}
+
 void Pacer::hold(std::chrono::milliseconds wait) {
   std::lock_guard lock(mutex_);
-  until_ = std::max(until_, std::chrono::steady_clock::now() + wait);
+  until_ = std::max(until_, clock_->now() + wait);
 }
 
 void Pacer::wait() const {
-  std::chrono::steady_clock::time_point until;
+  Clock::time_point until;
   {
     std::lock_guard lock(mutex_);
     until = until_;
   }
-  if (until > std::chrono::steady_clock::now()) std::this_thread::sleep_until(until);
+  if (until > clock_->now()) clock_->sleep_until(until);
 }
 
 Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -212,6 +213,10 @@ struct Sandbox::Impl {
   std::string base_url;
   std::mutex random_mutex;
   std::mt19937_64 random;
+  // --hold-after: templates created or updated so far, and where held requests wait for stop().
+  std::atomic<std::int64_t> writes{0};
+  std::mutex hold_mutex;
+  std::condition_variable hold_released;
 
   enum class Fault { kNone, k429, k503, kDrop, kDropAfter };
 
@@ -249,6 +254,13 @@ struct Sandbox::Impl {
 
   httplib::Server::Handler route(Handler handler) {
     return [this, handler](const httplib::Request& req, httplib::Response& res) {
+      if (options.hold_after > 0 && writes >= options.hold_after) {
+        // Never answered: the client is stopped mid-run for as long as the server lives.
+        std::unique_lock lock(hold_mutex);
+        hold_released.wait(lock, [this] { return stopping.load(); });
+        drop_connection(res);
+        return;
+      }
       Fault fault = draw_fault();
       if (fault == Fault::k429) {
         res.set_header("Retry-After", std::to_string(options.retry_after_seconds));
@@ -272,6 +284,7 @@ struct Sandbox::Impl {
         return;
       }
       (this->*handler)(req, res, *user);
+      if ((req.method == "POST" || req.method == "PUT") && res.status >= 200 && res.status <= 299) ++writes;
       if (fault == Fault::kDropAfter) drop_connection(res);
     };
   }
@@ -537,7 +550,11 @@ bool Sandbox::serve() {
 }
 
 void Sandbox::stop() {
-  impl_->stopping = true;
+  {
+    std::lock_guard lock(impl_->hold_mutex);
+    impl_->stopping = true;
+  }
+  impl_->hold_released.notify_all();
   // serve() has started, or will see `stopping`: wait until httplib runs, so its stop() counts.
   while (impl_->serving && !impl_->server->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl_->server->stop();
