@@ -14,6 +14,7 @@
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
 #include "publish_support.hpp"
+#include "worker_pool.hpp"
 
 namespace ptmpl::api {
 namespace {
@@ -297,7 +298,6 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
                                         const std::function<std::unique_ptr<Client>()>& make_client,
                                         const std::function<void(std::size_t, const PushOutcome&)>& done) {
   std::vector<PushOutcome> outcomes(locals.size());
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> service_gone{false};
   std::mutex report;
   auto finish = [&](std::size_t i, PushOutcome outcome) {
@@ -305,23 +305,17 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
     outcomes[i] = std::move(outcome);
     if (done) done(i, outcomes[i]);
   };
-  auto work = [&] {
-    std::unique_ptr<Client> client = make_client();
-    for (std::size_t i; (i = next.fetch_add(1)) < locals.size();) {
-      if (service_gone) {
-        finish(i, failed(Error::network("not attempted: the service stopped answering")));
-        continue;
-      }
-      PushOutcome outcome = push_template(*client, locals[i], options);
-      if (outcome.action == PushAction::Failed && outcome.failure == ErrorCode::kNetwork) service_gone = true;
-      finish(i, std::move(outcome));
-    }
-  };
-  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(locals.size())));
-  std::vector<std::thread> workers;
-  for (unsigned j = 1; j < jobs; ++j) workers.emplace_back(work);
-  work();
-  for (auto& w : workers) w.join();
+  // Each worker has its own client (and connection).
+  ptmpl::detail::for_each_on_workers(
+      locals.size(), std::max(1u, options.jobs), make_client, [&](std::unique_ptr<Client>& client, std::size_t i) {
+        if (service_gone) {
+          finish(i, failed(Error::network("not attempted: the service stopped answering")));
+          return;
+        }
+        PushOutcome outcome = push_template(*client, locals[i], options);
+        if (outcome.action == PushAction::Failed && outcome.failure == ErrorCode::kNetwork) service_gone = true;
+        finish(i, std::move(outcome));
+      });
   return outcomes;
 }
 

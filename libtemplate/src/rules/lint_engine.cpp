@@ -8,6 +8,7 @@
 
 #include "libtemplate/config.hpp"
 #include "rules/rule.hpp"
+#include "worker_pool.hpp"
 
 namespace ptmpl {
 
@@ -61,41 +62,35 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
     std::uint64_t fingerprint = 0;
   };
   std::vector<Slot> slots(paths.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < paths.size(); i = next++) {
-      LintOptions options;
-      options.config = config_of[i];
-      options.max_depth =
-          settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
-      ReadOptions read;
-      read.parse.max_depth = options.max_depth;
-      // An exception must not leave a worker thread (that would end the process): it becomes
-      // the error of its file, like an unreadable one.
-      try {
-        auto file = texts.empty()
-                        ? TemplateFile::read(paths[i], read)
-                        : Result<TemplateFile>(TemplateFile::parse(paths[i], FileText::borrow(texts[i]), read));
-        if (!file.ok()) {
-          slots[i].error = file.error().message;
-          continue;
+  struct NoState {};
+  detail::for_each_on_workers(
+      paths.size(), settings.jobs, [] { return NoState{}; },
+      [&](NoState&, std::size_t i) {
+        LintOptions options;
+        options.config = config_of[i];
+        options.max_depth =
+            settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
+        ReadOptions read;
+        read.parse.max_depth = options.max_depth;
+        // An exception must not leave a worker thread (that would end the process): it becomes
+        // the error of its file, like an unreadable one.
+        try {
+          auto file = texts.empty()
+                          ? TemplateFile::read(paths[i], read)
+                          : Result<TemplateFile>(TemplateFile::parse(paths[i], FileText::borrow(texts[i]), read));
+          if (!file.ok()) {
+            slots[i].error = file.error().message;
+            return;
+          }
+          slots[i].diagnostics = lint(file.value(), options);
+          slots[i].read = true;
+          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.value().text());
+        } catch (const std::bad_alloc&) {
+          slots[i].error = paths[i] + ": out of memory while linting";
+        } catch (const std::exception& e) {
+          slots[i].error = paths[i] + ": " + e.what();
         }
-        slots[i].diagnostics = lint(file.value(), options);
-        slots[i].read = true;
-        if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.value().text());
-      } catch (const std::bad_alloc&) {
-        slots[i].error = paths[i] + ": out of memory while linting";
-      } catch (const std::exception& e) {
-        slots[i].error = paths[i] + ": " + e.what();
-      }
-    }
-  };
-  unsigned jobs = settings.jobs == 0 ? std::max(1u, std::thread::hardware_concurrency()) : settings.jobs;
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, paths.size()));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+      });
 
   for (std::size_t i = 0; i < paths.size(); ++i) {
     Slot& slot = slots[i];
