@@ -346,6 +346,97 @@ void draw_progress(std::size_t done, std::size_t total) {
             << total << std::flush;
 }
 
+/// Prints why `plan` cannot be pushed (lint findings, refusals) and returns the exit code;
+/// nullopt when it is ready.
+std::optional<int> refuse_plan(const api::PushPlan& plan) {
+  if (!plan.lint.errors.empty()) {
+    for (const auto& e : plan.lint.errors) std::cerr << "ptmpl push: " << e << "\n";
+    return int{kUsage};
+  }
+  if (plan.lint.failed) {
+    std::cerr << format_report(ReportFormat::Text, plan.lint);
+    std::cerr << "ptmpl push: nothing pushed: fix the errors above first\n";
+    return int{kFindings};
+  }
+  if (plan.refused.empty()) return std::nullopt;
+  int exit = int{kOk};
+  for (const Error& refusal : plan.refused)
+    exit = std::max(exit, report_error("push", {refusal.code, refusal.message + "; nothing pushed"}));
+  return exit;
+}
+
+/// Prints each document's outcome in the order of the files, as soon as those before it are
+/// done, with a progress bar on a terminal; then the summary line.
+class PushReport {
+ public:
+  PushReport(const std::vector<api::LocalTemplate>& files, bool progress)
+      : files_(files), progress_(progress), finished_(files.size(), nullptr) {
+    if (progress_) draw_progress(0, files_.size());
+  }
+
+  /// One document is done (called one at a time).
+  void done(std::size_t index, const api::PushOutcome& outcome) {
+    finished_[index] = &outcome;
+    ++done_count_;
+    ++counts_[outcome.action];
+    if (progress_) std::cerr << "\r\033[2K" << std::flush;
+    for (; printed_ < files_.size() && finished_[printed_] != nullptr; ++printed_)
+      print(files_[printed_], *finished_[printed_]);
+    if (progress_ && done_count_ < files_.size()) draw_progress(done_count_, files_.size());
+  }
+
+  void summarize() {
+    std::string summary;
+    for (auto action :
+         {api::PushAction::Created, api::PushAction::Updated, api::PushAction::Unchanged, api::PushAction::WouldCreate,
+          api::PushAction::WouldUpdate, api::PushAction::Conflict, api::PushAction::Failed})
+      if (counts_[action] > 0)
+        summary +=
+            (summary.empty() ? "" : ", ") + std::to_string(counts_[action]) + " " + std::string(to_string(action));
+    std::cerr << "ptmpl push: " << files_.size() << (files_.size() == 1 ? " template: " : " templates: ") << summary
+              << "\n";
+  }
+
+ private:
+  static void print(const api::LocalTemplate& file, const api::PushOutcome& out) {
+    switch (out.action) {
+      case api::PushAction::Failed:
+      case api::PushAction::Conflict:
+        std::cerr << "ptmpl push: " << file.path << ": " << to_string(out.action) << ": " << out.message << "\n";
+        break;
+      case api::PushAction::WouldCreate:
+      case api::PushAction::WouldUpdate:
+        std::cout << file.path << ": " << to_string(out.action)
+                  << (out.action == api::PushAction::WouldUpdate ? " template " + std::to_string(out.id) : "") << " \""
+                  << file.title << "\"\n"
+                  << out.message << std::flush;
+        break;
+      default:
+        std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title << "\""
+                  << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")") << "\n"
+                  << std::flush;
+    }
+  }
+
+  const std::vector<api::LocalTemplate>& files_;
+  const bool progress_;
+  std::vector<const api::PushOutcome*> finished_;
+  std::size_t printed_ = 0;
+  std::size_t done_count_ = 0;
+  std::map<api::PushAction, std::size_t> counts_;
+};
+
+/// The worst failure decides: 3 when the service or the network failed any document, else 2
+/// for a local one. A conflict is with the service's copy (changed there since the pull): 3.
+int push_exit_code(const std::vector<api::PushOutcome>& outcomes) {
+  int exit = int{kOk};
+  for (const auto& outcome : outcomes) {
+    if (outcome.action == api::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
+    if (outcome.action == api::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
+  }
+  return exit;
+}
+
 }  // namespace
 
 std::function<int()> setup_push(CLI::App& app) {
@@ -379,30 +470,13 @@ std::function<int()> setup_push(CLI::App& app) {
     if (!paths.ok()) {
       return report_error("push", paths.error());
     }
-    // A file named twice (itself and in its directory) is pushed once.
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
     api::PushPlan plan = api::plan_push(paths.value(), settings);
-    if (!plan.lint.errors.empty()) {
-      for (const auto& e : plan.lint.errors) std::cerr << "ptmpl push: " << e << "\n";
-      return int{kUsage};
-    }
-    if (plan.lint.failed) {
-      std::cerr << format_report(ReportFormat::Text, plan.lint);
-      std::cerr << "ptmpl push: nothing pushed: fix the errors above first\n";
-      return int{kFindings};
-    }
-    if (!plan.refused.empty()) {
-      int exit = int{kOk};
-      for (const Error& refusal : plan.refused)
-        exit = std::max(exit, report_error("push", {refusal.code, refusal.message + "; nothing pushed"}));
-      return exit;
-    }
+    if (std::optional<int> refused = refuse_plan(plan)) return *refused;
     auto pacer = std::make_shared<api::Pacer>();
     auto first = make_client(o->service, pacer);  // checks the address and the token once
-    if (!first.ok()) {
-      return report_error("push", first.error());
-    }
+    if (!first.ok()) return report_error("push", first.error());
     std::mutex spare_mutex;
     std::unique_ptr<api::Client> spare = std::move(first).value();
     auto make = [&]() -> std::unique_ptr<api::Client> {
@@ -412,61 +486,12 @@ std::function<int()> setup_push(CLI::App& app) {
       }
       return std::move(make_client(o->service, pacer)).value();
     };
-
     const std::vector<api::LocalTemplate>& files = plan.documents;
-    const bool progress = ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1;
-    std::vector<const api::PushOutcome*> finished(files.size(), nullptr);
-    std::size_t printed = 0, done_count = 0;
-    std::map<api::PushAction, std::size_t> counts;
-    // Lines go out in the order of the files, each as soon as those before it are done.
-    auto done = [&](std::size_t index, const api::PushOutcome& outcome) {
-      finished[index] = &outcome;
-      ++done_count;
-      ++counts[outcome.action];
-      if (progress) std::cerr << "\r\033[2K" << std::flush;
-      for (; printed < files.size() && finished[printed] != nullptr; ++printed) {
-        const auto& file = files[printed];
-        const auto& out = *finished[printed];
-        switch (out.action) {
-          case api::PushAction::Failed:
-          case api::PushAction::Conflict:
-            std::cerr << "ptmpl push: " << file.path << ": " << to_string(out.action) << ": " << out.message << "\n";
-            break;
-          case api::PushAction::WouldCreate:
-          case api::PushAction::WouldUpdate:
-            std::cout << file.path << ": " << to_string(out.action)
-                      << (out.action == api::PushAction::WouldUpdate ? " template " + std::to_string(out.id) : "")
-                      << " \"" << file.title << "\"\n"
-                      << out.message << std::flush;
-            break;
-          default:
-            std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title
-                      << "\"" << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")")
-                      << "\n"
-                      << std::flush;
-        }
-      }
-      if (progress && done_count < files.size()) draw_progress(done_count, files.size());
-    };
-    if (progress) draw_progress(0, files.size());
-    auto outcomes = api::push_templates(files, o->push, make, done);
-    std::string summary;
-    for (auto action :
-         {api::PushAction::Created, api::PushAction::Updated, api::PushAction::Unchanged, api::PushAction::WouldCreate,
-          api::PushAction::WouldUpdate, api::PushAction::Conflict, api::PushAction::Failed})
-      if (counts[action] > 0)
-        summary +=
-            (summary.empty() ? "" : ", ") + std::to_string(counts[action]) + " " + std::string(to_string(action));
-    std::cerr << "ptmpl push: " << files.size() << (files.size() == 1 ? " template: " : " templates: ") << summary
-              << "\n";
-    // The worst failure decides: 3 when the service or the network failed any document, else 2
-    // for a local one. A conflict is with the service's copy (changed there since the pull): 3.
-    int exit = int{kOk};
-    for (const auto& outcome : outcomes) {
-      if (outcome.action == api::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
-      if (outcome.action == api::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
-    }
-    return exit;
+    PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1);
+    auto outcomes = api::push_templates(
+        files, o->push, make, [&](std::size_t index, const api::PushOutcome& outcome) { report.done(index, outcome); });
+    report.summarize();
+    return push_exit_code(outcomes);
   };
 }
 
