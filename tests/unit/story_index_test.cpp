@@ -51,12 +51,14 @@ TEST(StoryIndex, PreOrderWithParentsDepthsAndSubtrees) {
     EXPECT_EQ(index.is_parent(i), is_parent[i]) << i;
     EXPECT_EQ(index.is_parent(i), index.story(i).is_parent()) << i;
   }
-  EXPECT_TRUE(index.is_ancestor(0, 2));
-  EXPECT_TRUE(index.is_ancestor(1, 2));
-  EXPECT_FALSE(index.is_ancestor(2, 0));
-  EXPECT_FALSE(index.is_ancestor(1, 3));
-  EXPECT_FALSE(index.is_ancestor(0, 0));
-  EXPECT_FALSE(index.is_ancestor(0, 4));
+  // is_ancestor() against its definition: `a` is on the chain of parents above `d`.
+  for (std::size_t a = 0; a < index.size(); ++a) {
+    for (std::size_t d = 0; d < index.size(); ++d) {
+      bool above = false;
+      for (std::size_t p = index.parent(d); p != StoryIndex::npos; p = index.parent(p)) above = above || p == a;
+      EXPECT_EQ(index.is_ancestor(a, d), above) << a << " over " << d;
+    }
+  }
 }
 
 TEST(StoryIndex, ChildrenInOrder) {
