@@ -297,13 +297,15 @@ LateDates backward_pass(const Network& network, const EarlyDates& early, std::in
   return late;
 }
 
-// Per story: leaves directly, parents rolled up from their children (children follow their
-// parent in pre-order, so a backward sweep completes each subtree before its parent).
-std::vector<ScheduledStory> roll_up(const Network& network, const EarlyDates& early, const LateDates& late) {
+// Per story, into `stories` (one per story, as default-constructed): leaves directly, parents
+// rolled up from their children (children follow their parent in pre-order, so a backward
+// sweep completes each subtree before its parent). Returns how many stories are critical.
+std::size_t roll_up(const Network& network, const EarlyDates& early, const LateDates& late,
+                    std::span<ScheduledStory> stories) {
   const StoryIndex& index = network.graph->index();
   const std::size_t n = index.size();
-  std::vector<ScheduledStory> stories(n);
   std::vector<bool> seen(n, false);
+  std::size_t critical = 0;
   for (std::size_t i = n; i-- > 0;) {
     ScheduledStory& s = stories[i];
     if (network.is_leaf(i)) {
@@ -312,6 +314,7 @@ std::vector<ScheduledStory> roll_up(const Network& network, const EarlyDates& ea
       s.total_float = late.start[i] - early.start[i];
     }
     s.critical = s.total_float <= 0;
+    if (s.critical) ++critical;
     const std::size_t p = index.parent(i);
     if (p == npos) continue;
     ScheduledStory& up = stories[p];
@@ -326,7 +329,7 @@ std::vector<ScheduledStory> roll_up(const Network& network, const EarlyDates& ea
                        std::max(up.late.due, s.late.due)};
     up.total_float = std::min(up.total_float, s.total_float);
   }
-  return stories;
+  return critical;
 }
 
 // From each critical leaf that no chain has reached yet, latest finish first, back along the
@@ -409,9 +412,7 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
     out_of_range_ = true;
     return;
   }
-  stories_ = roll_up(network, early, late);
-  critical_count_ = static_cast<std::size_t>(
-      std::count_if(stories_.begin(), stories_.end(), [](const ScheduledStory& s) { return s.critical; }));
+  critical_count_ = roll_up(network, early, late, stories_);
   project_ = project;
   chains_ = trace_critical_chains(network, early, stories_);
 }
