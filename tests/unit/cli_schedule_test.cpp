@@ -495,6 +495,24 @@ TEST(CliSchedule, IgnoredLinksAreAWarningNotAnError) {
   EXPECT_NE(r.out.find("2        2        Build       2    4"), std::string::npos) << r.out;
 }
 
+// Before, a lag that is not an integer was read as 0 (Build and Test started on day 2, after
+// Design) and the warning counted only the self-link.
+TEST(CliSchedule, LinksWhoseLagIsNotAnIntegerAreSkippedWithAWarning) {
+  for (const char* command : {"schedule", "stats"}) {
+    CliRun r = run_ptmpl(std::string(command) + " tests/data/schedule/non-integer-lag.json");
+    EXPECT_EQ(r.exit, 0);
+    EXPECT_EQ(r.err, "ptmpl " + std::string(command) +
+                         ": tests/data/schedule/non-integer-lag.json: warning: 3 dependencies do not constrain the "
+                         "schedule (a missing target, a self-link, a link to a parent or sub-story, an invalid type, "
+                         "or a lag that is not an integer: 2 have such a lag, which is not read as 0); run ptmpl lint "
+                         "tests/data/schedule/non-integer-lag.json\n");
+  }
+  // Build and Test start on day 0, as if the links were not there.
+  CliRun r = run_ptmpl("schedule tests/data/schedule/non-integer-lag.json --format csv");
+  EXPECT_NE(r.out.find("2,2,Build,task,0,2,3,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3,3,Test,task,0,0,1,"), std::string::npos) << r.out;
+}
+
 TEST(CliSchedule, HelpHasAnExample) {
   for (const char* command : {"schedule", "stats"}) {
     CliRun r = run_ptmpl(std::string(command) + " --help");

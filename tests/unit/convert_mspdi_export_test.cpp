@@ -34,6 +34,32 @@ TEST(ConvertMspdiExport, EscapesTextAsTheGoldenShows) {
   expect_golden("tests/golden/convert/export-escaping.xml", exported_xml(relative, read_source(relative)));
 }
 
+// A link the schedule skips has no place in the export either: before, a lag that is not an
+// integer was written as LinkLag 0.
+TEST(ConvertMspdiExport, ALinkWhoseLagIsNotAnIntegerIsDroppedAndReported) {
+  const TemplateFile file = TemplateFile::parse("t.json", FileText(std::string(R"([
+    {"title": "a", "temp_id": 1, "duration": 1, "dependencies": [
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": 1},
+      {"source_id": 1, "target_id": 3, "type": 2, "lag": "2"}]},
+    {"title": "b", "temp_id": 2, "duration": 1},
+    {"title": "c", "temp_id": 3, "duration": 1}])")));
+  auto exported = export_mspdi(file, ExportOptions{.start = *parse_date("2027-01-04")});
+  ASSERT_TRUE(exported.ok()) << exported.error().message;
+  const std::string& xml = exported.value().document;
+  std::size_t links = 0;
+  for (std::size_t at = xml.find("<PredecessorLink>"); at != std::string::npos;
+       at = xml.find("<PredecessorLink>", at + 1))
+    ++links;
+  EXPECT_EQ(links, 1u);
+  std::size_t dropped = 0;
+  for (const Diagnostic& d : exported.value().diagnostics) {
+    if (d.rule != "mspdi-export-dropped" || d.pointer != "/0/dependencies/1") continue;
+    ++dropped;
+    EXPECT_EQ(d.message, "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML");
+  }
+  EXPECT_EQ(dropped, 1u);
+}
+
 // Every ASCII character, and characters of two and four bytes, in a task name: escaped as
 // pugixml escapes the same text.
 TEST(ConvertMspdiExport, EscapesEveryCharacterAsPugixmlDoes) {

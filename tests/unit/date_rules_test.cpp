@@ -72,7 +72,8 @@ TEST(TemplateDurationMismatch, FixSetsTheSpanEvenWithARawJsonString) {
   auto found = lint_rule(kTemplate, "template-duration-mismatch");
   ASSERT_EQ(found.size(), 1u);
   ASSERT_TRUE(found[0].fix.has_value());
-  EXPECT_NE(with_fix(kTemplate, found[0]).find(R"("duration": 6, "raw_json")"), std::string::npos);
+  // Build lasts its duration, 3 days (story_length(), SPEC §5), not the 6 its dates span.
+  EXPECT_NE(with_fix(kTemplate, found[0]).find(R"("duration": 3, "raw_json")"), std::string::npos);
 
   // The template's own fields are in the file, not in the string: still patchable.
   const std::string text =
@@ -135,6 +136,53 @@ TEST(DependencyViolated, LinkOutOfAParentUsesItsRolledUpInterval) {
   EXPECT_EQ(found[0].message,
             "finish-to-start link 10 → 30 (lag 0) needs 30 to start on day 8 or later (10's sub-stories finish "
             "on day 7); it starts on day 5, 3 working days early");
+}
+
+// A story lasts its story_length() (SPEC §5): a `duration` wins over a due date that disagrees
+// with it, for lint as for the scheduler (duration-mismatch reports the disagreement itself).
+// Before, lint read the due date: the first template had a finding and the second none.
+TEST(DependencyViolated, TheDurationWinsOverADueDateThatDisagrees) {
+  // Design lasts 3 days (0 to 2) though it is due on day 4: Build on day 5 is a day later than
+  // the link needs.
+  EXPECT_TRUE(lint_rule(R"([
+    {"title": "Design", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 4, "duration": 3,
+     "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 1}]},
+    {"title": "Build", "temp_id": 2, "relative_start_date": 5, "relative_due_date": 9}])",
+                        "dependency-violated")
+                  .empty());
+  // Design lasts 5 days (0 to 4) though it is due on day 2.
+  const auto found = lint_rule(R"([
+    {"title": "Design", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 2, "duration": 5,
+     "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 0}]},
+    {"title": "Build", "temp_id": 2, "relative_start_date": 3, "relative_due_date": 9}])",
+                               "dependency-violated");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "finish-to-start link 1 → 2 (lag 0) needs 2 to start on day 5 or later; it starts on day 3, 2 working "
+            "days early");
+}
+
+TEST(ChildOutsideParent, TheDurationWinsOverADueDateThatDisagrees) {
+  // The sub-story is due on day 9, inside its parent, but lasts 9 days from day 3: to day 11.
+  // Before, there was no finding.
+  const std::string text = R"([
+    {"title": "Phase", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 9, "sub_stories": [
+      {"title": "Build", "temp_id": 2, "relative_start_date": 3, "relative_due_date": 9, "duration": 9}]}])";
+  const auto found = lint_rule(text, "child-outside-parent");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "sub-story 2 \"Build\" is due on day 11, 2 working days after its parent 1 \"Phase\" is due (day 9)");
+  EXPECT_EQ(found[0].pointer, "/0/sub_stories/0/duration");  // the key that sets its last day
+}
+
+TEST(TemplateDurationMismatch, TheDurationWinsOverADueDateThatDisagrees) {
+  // Build lasts 3 days (0 to 2): the template's 6, the span of its dates, is 3 days too long.
+  // Before, there was no finding.
+  const auto found = lint_rule(R"({"project_template": {"title": "T", "duration": 6, "raw_json": [
+    {"title": "Build", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 5, "duration": 3}]}})",
+                               "template-duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message, "the template's duration is 6, but its stories span 3 working days (day 0 to day 2)");
 }
 
 TEST(DependencyViolated, LinksOtherRulesReportAreSkipped) {

@@ -188,6 +188,34 @@ TEST(DependencyGraph, TwoNodesPerParent) {
   EXPECT_TRUE(g.find_cycles().empty());
 }
 
+TEST(DependencyGraph, LinksWhoseLagIsNotAnIntegerAreMarkedAndNotSchedulable) {
+  Parsed p(R"([
+    {"title": "a", "temp_id": 1, "dependencies": [
+      {"source_id": 1, "target_id": 2, "type": 2},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": -3},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": 1.5},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": "2"},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": 99999999999999999999},
+      {"source_id": 1, "target_id": 2, "type": 2, "lag": null},
+      {"source_id": 1, "target_id": 2, "type": 9},
+      {"source_id": 1, "target_id": 1, "type": 2}]},
+    {"title": "b", "temp_id": 2}])");
+  const auto links = p.graph.links();
+  ASSERT_EQ(links.size(), 8u);
+  const bool invalid[] = {false, false, true, true, true, true, false, false};
+  const bool schedulable[] = {true, true, false, false, false, false, false, false};
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    SCOPED_TRACE("link " + std::to_string(i));
+    EXPECT_EQ(links[i].lag_invalid, invalid[i]);
+    EXPECT_EQ(lag_invalid(p.graph.story(0), *links[i].dependency), invalid[i]);
+    EXPECT_EQ(links[i].schedulable(), schedulable[i]);
+    if (invalid[i]) {
+      EXPECT_EQ(links[i].lag, 0);
+    }
+  }
+  EXPECT_EQ(links[1].lag, -3);
+}
+
 TEST(DependencyGraph, DagHasNoCycles) {
   // A diamond, a parent with a chain inside it, links into and out of the parent, and a
   // duplicate link: no cycle.

@@ -37,11 +37,48 @@ TEST(OwnInterval, TaskFromItsDates) {
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 2, "relative_due_date": 4})"), (Interval{2, 5, 4}));
   // A one-day task: [S, S + 1).
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 3, "relative_due_date": 3})"), (Interval{3, 4, 3}));
-  // The dates win over a duration that disagrees with them.
+  // A duration wins over a due date that disagrees with it (story_length(), SPEC §5); before,
+  // the due date won: {2, 5, 4}.
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 2, "relative_due_date": 4, "duration": 9})"),
-            (Interval{2, 5, 4}));
+            (Interval{2, 11, 10}));
   EXPECT_EQ(leaf(R"({"story_type": "deliverable", "title": "d", "relative_start_date": 0, "relative_due_date": 9})"),
             (Interval{0, 10, 9}));
+}
+
+/// story_length() of the single story in `story`.
+std::optional<std::int64_t> length(const std::string& story) {
+  Parsed parsed("[" + story + "]");
+  EXPECT_EQ(parsed.stories().size(), 1u);
+  return story_length(parsed.stories()[0]);
+}
+
+TEST(StoryLength, DurationThenSpanThenOneDay) {
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": 0, "relative_due_date": 5, "duration": 2})"), 2);
+  EXPECT_EQ(length(R"({"title": "t", "duration": 0})"), 0);
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": 2, "relative_due_date": 5})"), 4);
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": -3, "relative_due_date": -3})"), 1);
+  // No span: due before start, or a date missing; a negative duration is not a length.
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": 5, "relative_due_date": 3})"), 1);
+  EXPECT_EQ(length(R"({"title": "t", "relative_due_date": 3})"), 1);
+  EXPECT_EQ(length(R"({"story_type": "deliverable", "title": "d", "duration": -4})"), 1);
+  EXPECT_EQ(length(R"({"title": "t"})"), 1);
+}
+
+TEST(StoryLength, MilestoneIsZeroAndAParentIsItsOwnDeclaration) {
+  EXPECT_EQ(length(R"({"story_type": "milestone", "title": "m", "relative_start_date": 1, "relative_due_date": 4,
+                       "duration": 3})"),
+            0);
+  EXPECT_EQ(length(R"({"title": "p", "duration": 7, "sub_stories": [{"title": "c"}]})"), 7);
+}
+
+TEST(StoryLength, ASpanBeyond64BitsIsAbsent) {
+  const std::string min = std::to_string(std::numeric_limits<std::int64_t>::min());
+  const std::string max = std::to_string(std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": )" + min + R"(, "relative_due_date": )" + max + "}"),
+            std::nullopt);
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": 0, "relative_due_date": )" + max + "}"), std::nullopt);
+  EXPECT_EQ(length(R"({"title": "t", "relative_start_date": 1, "relative_due_date": )" + max + "}"),
+            std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(OwnInterval, TaskWithoutDueFallsBackToDurationThenOneDay) {

@@ -225,5 +225,25 @@ TEST(ScheduleInput, ProblemsNameTheFileAndPlace) {
   EXPECT_TRUE(check_schedulable(fine).ok());
 }
 
+TEST(ScheduleInput, WarningCountsTheLinksThatDoNotConstrain) {
+  Scheduled clean(R"([{"title": "a", "temp_id": 1, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2}]},
+                      {"title": "b", "temp_id": 2}])");
+  EXPECT_EQ(schedule_warning(clean.file(), clean.schedule()), std::nullopt);
+
+  Scheduled skipped(R"([{"title": "a", "temp_id": 1, "dependencies": [
+    {"source_id": 1, "target_id": 1, "type": 2}, {"source_id": 1, "target_id": 9, "type": 2}]}])");
+  EXPECT_EQ(schedule_warning(skipped.file(), skipped.schedule()),
+            "test.json: warning: 2 dependencies do not constrain the schedule (a missing target, a self-link, a link "
+            "to a parent or sub-story, or an invalid type); run ptmpl lint test.json");
+
+  Scheduled lag(R"([{"title": "a", "temp_id": 1, "dependencies": [
+    {"source_id": 1, "target_id": 2, "type": 2, "lag": 0.5}, {"source_id": 1, "target_id": 9, "type": 2}]},
+    {"title": "b", "temp_id": 2}])");
+  EXPECT_EQ(schedule_warning(lag.file(), lag.schedule()),
+            "test.json: warning: 2 dependencies do not constrain the schedule (a missing target, a self-link, a link "
+            "to a parent or sub-story, an invalid type, or a lag that is not an integer: 1 has such a lag, which is "
+            "not read as 0); run ptmpl lint test.json");
+}
+
 }  // namespace
 }  // namespace ptmpl

@@ -233,6 +233,57 @@ TEST(Schedule, InvalidAndNestedLinksDoNotConstrain) {
   EXPECT_EQ(s.at(2).early.start, 0);
 }
 
+// Before, a lag that is not an integer was read as 0, and 2 started after 1 (on day 3).
+TEST(Schedule, ALinkWhoseLagIsNotAnIntegerIsSkippedNotReadAsZero) {
+  const std::string dependencies = R"("dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 1.5},)"
+                                   R"( {"source_id": 1, "target_id": 3, "type": 2, "lag": "2"}, )" +
+                                   link(1, 4, FS, 1) + "]";
+  Scheduled s("[" + task(1, 3, dependencies) + ", " + task(2, 1) + ", " + task(3, 1) + ", " + task(4, 1) + "]");
+  ASSERT_TRUE(s.schedule.ok());
+  EXPECT_EQ(s.schedule.skipped_links(), 2u);
+  EXPECT_EQ(s.schedule.skipped_for_lag(), 2u);
+  EXPECT_EQ(s.at(2).early.start, 0);
+  EXPECT_EQ(s.at(3).early.start, 0);
+  EXPECT_EQ(s.at(4).early.start, 4);  // the valid link holds
+  EXPECT_EQ(s.chains(), "1 4");
+}
+
+TEST(Schedule, SkippedLinksCountEachLinkOnce) {
+  // A self-link with a fractional lag is skipped once, and counted among the lags.
+  Scheduled s("[" + task(1, 1, R"("dependencies": [{"source_id": 1, "target_id": 1, "type": 2, "lag": 0.5}])") + "]");
+  EXPECT_EQ(s.schedule.skipped_links(), 1u);
+  EXPECT_EQ(s.schedule.skipped_for_lag(), 1u);
+}
+
+// A leaf lasts its story_length(), whose span may be absurd: before, a span beyond 2^62 days
+// silently became 1 day; now it leaves the range the scheduler computes in.
+TEST(Schedule, ASpanBeyondTheRangeIsOutOfRange) {
+  Scheduled s(R"([{"title": "t", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 4611686018427387904}])");
+  EXPECT_FALSE(s.schedule.ok());
+  EXPECT_TRUE(s.schedule.out_of_range());
+  Scheduled beyond(R"([{"title": "t", "temp_id": 1, "relative_start_date": -9223372036854775808,)"
+                   R"( "relative_due_date": 9223372036854775807}])");
+  EXPECT_TRUE(beyond.schedule.out_of_range());
+}
+
+TEST(ScheduledTemplate, IsTheIndexTheGraphAndTheScheduleTogether) {
+  const std::string text = "[" + task(1, 2, links({link(1, 2, FS, 1)})) + R"(, {"title": "p", "temp_id": 9,)" +
+                           R"( "sub_stories": [)" + task(2, 3) + "]}]";
+  const Scheduled separate(text, {.asap = true});
+  const ScheduledTemplate together(separate.stories(), {.asap = true});
+  EXPECT_EQ(&together.graph().index(), &together.index());
+  EXPECT_EQ(&together.schedule().graph(), &together.graph());
+  ASSERT_EQ(together.schedule().size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(&together.index().story(i), &separate.graph.story(i));
+    EXPECT_EQ(together.schedule()[i].early, separate.schedule[i].early);
+    EXPECT_EQ(together.schedule()[i].late, separate.schedule[i].late);
+    EXPECT_EQ(together.schedule().depth(i), separate.schedule.depth(i));
+  }
+  EXPECT_EQ(together.schedule().depth(2), 1u);
+  EXPECT_EQ(together.schedule()[2].early, (Interval{3, 6, 5}));
+}
+
 TEST(Schedule, CycleHasNoScheduleAndNamesItsChain) {
   Scheduled s("[" + task(1, 1, links({link(1, 2, FS, 0)})) + ", " + task(2, 1, links({link(2, 3, FS, 0)})) + ", " +
               task(3, 1, links({link(3, 1, SS, 0)})) + "]");

@@ -80,14 +80,8 @@ bool report_schedule(const std::string& command, const Loaded& loaded, const Sch
   std::vector<std::string> errors = schedule_errors(loaded.file, *loaded.source, schedule);
   for (const std::string& error : errors) std::cerr << "ptmpl " << command << ": " << error << "\n";
   if (!errors.empty()) return false;
-  const std::size_t ignored = schedule.skipped_links() + schedule.graph().dangling().size();
-  if (ignored > 0) {
-    std::cerr << "ptmpl " << command << ": " << loaded.file.path() << ": warning: " << ignored
-              << (ignored == 1 ? " dependency does" : " dependencies do")
-              << " not constrain the schedule (a missing target, a self-link, a link to a parent or sub-story, or "
-                 "an invalid type); run ptmpl lint "
-              << loaded.file.path() << "\n";
-  }
+  if (auto warning = schedule_warning(loaded.file, schedule))
+    std::cerr << "ptmpl " << command << ": " << *warning << "\n";
   return true;
 }
 
@@ -179,8 +173,8 @@ std::function<int()> setup_schedule(CLI::App& app) {
     }
     auto loaded = load(command, o->read);
     if (!loaded) return int{kUsage};
-    DependencyGraph graph(loaded->source->model.stories);
-    Schedule schedule(graph, {.asap = o->read.asap});
+    const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
+    const Schedule& schedule = planned.schedule();
     if (!report_schedule(command, *loaded, schedule)) return int{kUsage};
 
     const bool terminal = o->output == "-" && ::isatty(STDOUT_FILENO) != 0;
@@ -217,11 +211,9 @@ std::function<int()> setup_stats(CLI::App& app) {
   return [o] {
     auto loaded = load("stats", o->read);
     if (!loaded) return int{kUsage};
-    std::span<const Story> stories = loaded->source->model.stories;
-    DependencyGraph graph(stories);
-    Schedule schedule(graph, {.asap = o->read.asap});
-    if (!report_schedule("stats", *loaded, schedule)) return int{kUsage};
-    Stats stats = compute_stats(schedule, Rollup(stories));
+    const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
+    if (!report_schedule("stats", *loaded, planned.schedule())) return int{kUsage};
+    Stats stats = compute_stats(planned.schedule(), Rollup(planned.index()));
     std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));
     return int{kOk};
   };

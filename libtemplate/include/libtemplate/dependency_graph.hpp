@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "libtemplate/model.hpp"
+#include "libtemplate/story_index.hpp"
 
 namespace ptmpl {
 
@@ -34,15 +36,26 @@ enum class LinkNesting : std::uint8_t {
 
 /// One dependency whose target_id names a story of the template.
 struct Link {
-  std::size_t source = 0;  ///< the story that holds the dependency (pre-order index, see DependencyGraph)
+  std::size_t source = 0;  ///< the story that holds the dependency (its StoryIndex index)
   std::size_t target = 0;  ///< the story its target_id names
   /// The dependency as written: its `node` (the place in the file) and `index`; its pointer is
   /// `graph.story(source).dependency_pointer(*dependency)`.
   const Dependency* dependency = nullptr;
   std::optional<DependencyType> type;  ///< absent when `type` is missing or not 0–3
   std::int64_t lag = 0;                ///< working days; 0 when `lag` is absent or not an integer
+  bool lag_invalid = false;            ///< `lag` is written but is not an integer (see lag_invalid())
   LinkNesting nesting = LinkNesting::Unrelated;
+
+  /// True when the link constrains the schedule (SPEC §5): it joins two unrelated stories, with
+  /// a valid type and a lag that is absent or an integer. Any other link is a lint error, which
+  /// the scheduler skips (Schedule::skipped_links()) rather than guess at.
+  [[nodiscard]] bool schedulable() const { return nesting == LinkNesting::Unrelated && type && !lag_invalid; }
 };
+
+/// True when `dependency`, one of `owner`'s, writes a `lag` that the model could not read as an
+/// int64: a fraction, a string, another type, or an integer beyond 64 bits (lint's
+/// `dependency-lag-invalid`). An absent lag is valid: it means 0 working days.
+[[nodiscard]] bool lag_invalid(const Story& owner, const Dependency& dependency);
 
 /// A dependency whose target_id is missing, invalid, or names no story.
 struct DanglingLink {
@@ -71,8 +84,8 @@ struct CycleOptions {
 
 /// The links of a template over its stories, and the constraint graph they form.
 ///
-/// Stories are numbered in pre-order (a story, then its whole subtree, then its next sibling),
-/// as in DeclaredIntervals. A dependency belongs to the story that holds it (SPEC §3: stored on
+/// Stories are numbered by a StoryIndex (pre-order), shared with DeclaredIntervals, Rollup and
+/// Schedule. A dependency belongs to the story that holds it (SPEC §3: stored on
 /// the source), whatever its source_id says. Its target is the story whose temp_id has the
 /// same text (`temp_id_key()`, so 7 and "7" are one id): the holding story itself when its own
 /// temp_id matches, else the first such story in tree order (duplicate temp_ids are lint's
@@ -87,8 +100,7 @@ struct CycleOptions {
 /// inside it or to a story that contains it is an error of its own, not a cycle.
 ///
 /// Building is linear in the stories and dependencies and uses no recursion (any nesting
-/// depth, up to 2^32 - 2 stories). The graph holds pointers into `stories`, which must outlive
-/// it.
+/// depth, up to 2^32 - 2 stories).
 class DependencyGraph {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -100,17 +112,21 @@ class DependencyGraph {
     std::size_t link = npos;  ///< index in links(), or npos for an edge of the story tree
   };
 
+  /// The graph of the stories of `index`, which must outlive it.
+  explicit DependencyGraph(const StoryIndex& index);
+  /// The graph of `stories` with an index of its own. Holds pointers into `stories`, which must
+  /// outlive it.
   explicit DependencyGraph(std::span<const Story> stories);
 
+  /// The numbering of the stories.
+  [[nodiscard]] const StoryIndex& index() const { return *index_; }
   /// Number of stories at every level.
   [[nodiscard]] std::size_t size() const { return stories_.size(); }
-  /// The story numbered `index` (< size()).
-  [[nodiscard]] const Story& story(std::size_t index) const { return *stories_[index].story; }
-  /// Index of the parent, or npos for a top-level story.
-  [[nodiscard]] std::size_t parent(std::size_t index) const { return stories_[index].parent; }
-  /// True when `descendant` lies in the subtree of `ancestor` (and is not `ancestor` itself).
+  /// The story numbered `index` (< size()); parent() and is_ancestor() are the StoryIndex's.
+  [[nodiscard]] const Story& story(std::size_t index) const { return index_->story(index); }
+  [[nodiscard]] std::size_t parent(std::size_t index) const { return index_->parent(index); }
   [[nodiscard]] bool is_ancestor(std::size_t ancestor, std::size_t descendant) const {
-    return ancestor < descendant && descendant < stories_[ancestor].end;
+    return index_->is_ancestor(ancestor, descendant);
   }
 
   /// The first story in tree order whose temp_id has the same text as `temp_id`
@@ -150,14 +166,12 @@ class DependencyGraph {
   [[nodiscard]] std::vector<Cycle> find_cycles(const CycleOptions& options = {}) const;
 
  private:
+  explicit DependencyGraph(std::unique_ptr<const StoryIndex> own_index);
+
   struct Node {
-    const Story* story = nullptr;
-    std::size_t parent = npos;
-    std::size_t end = 0;  ///< one past the last index of the subtree
     std::size_t out = 0;  ///< out node
     std::span<const Dependency> dependencies;
     std::optional<TempId> key;  ///< canonical temp_id
-    bool is_parent = false;
   };
   /// A slot of the temp_id table: a story with the temp_id, or kFreeSlot.
   static constexpr std::uint32_t kFreeSlot = static_cast<std::uint32_t>(-1);
@@ -172,6 +186,8 @@ class DependencyGraph {
   [[nodiscard]] std::size_t probe(const TempId& key) const;
   [[nodiscard]] std::size_t find_canonical(const TempId& key) const;
 
+  const StoryIndex* index_;
+  std::unique_ptr<const StoryIndex> own_index_;  // when built from stories
   std::vector<Node> stories_;
   std::vector<KeySlot> by_key_;  ///< open addressing by canonical temp_id
   std::vector<std::size_t> repeated_temp_ids_;

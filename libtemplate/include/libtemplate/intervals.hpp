@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "libtemplate/model.hpp"
+#include "libtemplate/story_index.hpp"
 
 namespace ptmpl {
 
@@ -28,45 +30,55 @@ struct Interval {
   friend bool operator==(const Interval&, const Interval&) = default;
 };
 
-/// The interval a story declares with its own keys, ignoring any sub_stories:
-///   - none without `relative_start_date` (such a story is placed by its links alone);
-///   - a milestone: [S, S), due S (its `relative_due_date` and `duration` are not used);
-///   - with `relative_due_date`: [S, due + 1); none when due < start (`date-order`);
-///   - otherwise S plus its `duration` when that is ≥ 0, else 1 working day (SPEC §5).
-/// Dates win over `duration` when both are written (`duration-mismatch` reports a
-/// disagreement). None when the arithmetic would overflow 64 bits.
+/// A leaf's working length in working days (SPEC §5), the one definition that lint and the
+/// scheduler share: its `duration` when given (≥ 0); else its declared span, due − start + 1,
+/// when it writes both dates and due ≥ start; else 1 day for a task or deliverable. A milestone's
+/// is always 0. Absent only when the declared span does not fit in 64 bits. For a parent this
+/// is its own declaration, which the scheduler does not use (a parent is rolled up).
+[[nodiscard]] std::optional<std::int64_t> story_length(const Story& story);
+
+/// The interval a story declares with its own keys, ignoring any sub_stories: its
+/// `relative_start_date` S and its story_length(), [S, S + length), so the `duration` wins over a
+/// due date that disagrees with it (`duration-mismatch` reports the disagreement). None:
+///   - without `relative_start_date` (such a story is placed by its links alone);
+///   - for a task or deliverable whose `relative_due_date` is before its start (`date-order`);
+///   - when the length or the finish does not fit in 64 bits.
+/// A milestone is [S, S), due S (its `relative_due_date` and `duration` are not used).
 [[nodiscard]] std::optional<Interval> own_interval(const Story& story);
 
-/// Every story of a tree, numbered in pre-order (tree order: a story, then its whole
-/// subtree, then its next sibling), with its declared interval. A leaf's interval is
-/// `own_interval()`; a parent's is rolled up from its children that have one (min start, max
-/// finish, max due), ignoring the parent's own dates, and is absent when none has one.
+/// Every story of a tree with its declared interval, by the pre-order index of its StoryIndex.
+/// A leaf's interval is `own_interval()`; a parent's is rolled up from its children that have
+/// one (min start, max finish, max due), ignoring the parent's own dates, and is absent when
+/// none has one.
 ///
 /// Building is linear in the number of stories and needs no recursion. Every lookup is O(1)
 /// by pre-order index (one vector parallel to the numbering, no hashing); DependencyGraph
-/// numbers the stories the same way, so an index names the same story in both. To visit
-/// stories with their intervals, loop over the indices rather than `for_each_story`. Holds
-/// pointers into `stories`, which must outlive it.
+/// shares the numbering, so an index names the same story in both. To visit stories with their
+/// intervals, loop over the indices rather than `for_each_story`.
 class DeclaredIntervals {
  public:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t npos = StoryIndex::npos;
 
+  /// The intervals of the stories of `index`, which must outlive this object.
+  explicit DeclaredIntervals(const StoryIndex& index);
+  /// The intervals of `stories` with an index of their own. Holds pointers into `stories`, which
+  /// must outlive it.
   explicit DeclaredIntervals(std::span<const Story> stories);
 
+  /// The numbering of the stories.
+  [[nodiscard]] const StoryIndex& index() const { return *index_; }
   /// Number of stories at every level.
-  [[nodiscard]] std::size_t size() const { return nodes_.size(); }
-  /// The story numbered `index` (< size()).
-  [[nodiscard]] const Story& story(std::size_t index) const { return *nodes_[index].story; }
-  /// Index of the parent, or npos for a top-level story.
-  [[nodiscard]] std::size_t parent(std::size_t index) const { return nodes_[index].parent; }
-  /// One past the last index of the subtree: the descendants are (index, subtree_end).
-  [[nodiscard]] std::size_t subtree_end(std::size_t index) const { return nodes_[index].end; }
-  /// True when `descendant` lies in the subtree of `ancestor` (and is not `ancestor` itself).
+  [[nodiscard]] std::size_t size() const { return intervals_.size(); }
+  /// The story numbered `index` (< size()); parent(), subtree_end() and is_ancestor() are the
+  /// StoryIndex's.
+  [[nodiscard]] const Story& story(std::size_t index) const { return index_->story(index); }
+  [[nodiscard]] std::size_t parent(std::size_t index) const { return index_->parent(index); }
+  [[nodiscard]] std::size_t subtree_end(std::size_t index) const { return index_->subtree_end(index); }
   [[nodiscard]] bool is_ancestor(std::size_t ancestor, std::size_t descendant) const {
-    return ancestor < descendant && descendant < nodes_[ancestor].end;
+    return index_->is_ancestor(ancestor, descendant);
   }
   /// The declared (leaf) or rolled-up (parent) interval; absent when it cannot be derived.
-  [[nodiscard]] const std::optional<Interval>& interval(std::size_t index) const { return nodes_[index].interval; }
+  [[nodiscard]] const std::optional<Interval>& interval(std::size_t index) const { return intervals_[index]; }
 
   /// The project's span over every story that has an interval: the earliest start, the
   /// latest finish and the latest due. Absent when no story has one.
@@ -77,14 +89,11 @@ class DeclaredIntervals {
   [[nodiscard]] std::optional<std::int64_t> project_duration() const;
 
  private:
-  struct Node {
-    const Story* story = nullptr;
-    std::size_t parent = npos;
-    std::size_t end = 0;
-    std::optional<Interval> interval;
-  };
+  explicit DeclaredIntervals(std::unique_ptr<const StoryIndex> own_index);
 
-  std::vector<Node> nodes_;
+  const StoryIndex* index_;
+  std::unique_ptr<const StoryIndex> own_index_;  // when built from stories
+  std::vector<std::optional<Interval>> intervals_;
   std::optional<Interval> project_;
 };
 

@@ -66,6 +66,13 @@ struct PreviewRow {
 [[nodiscard]] std::vector<std::string> schedule_errors(const TemplateFile& file, const TemplateSource& source,
                                                        const Schedule& schedule);
 
+/// The warning about the dependencies that do not constrain `schedule` (of a template of
+/// `file`), or none when every dependency does: `FILE: warning: 2 dependencies do not constrain
+/// the schedule (…reasons…); run ptmpl lint FILE`. It counts Schedule::skipped_links() and the
+/// dependencies whose target names no story, and says how many have a lag that is not an
+/// integer (such a link is skipped, not read as lag 0).
+[[nodiscard]] std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule);
+
 /// The template's totals (SPEC §9, `ptmpl stats`).
 struct Stats {
   std::size_t item_count = 0;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "libtemplate/model.hpp"
+#include "libtemplate/story_index.hpp"
 
 namespace ptmpl {
 
@@ -57,30 +59,32 @@ struct Amount {
 /// terms count as nothing.
 [[nodiscard]] Amount sum_of(std::span<const Amount> amounts);
 
-/// The roll-ups of a story tree (SPEC §5). Every story is numbered in pre-order (tree order, as
-/// `for_each_story` visits them: a story, its whole subtree, then its next sibling).
+/// The roll-ups of a story tree (SPEC §5), by the pre-order index of its StoryIndex:
 ///   - item_count: the number of stories at every level;
 ///   - a story's effective estimate is its own when it states one (Known or Overflow), else
 ///     the sum of its children's effective estimates (`sum_of`);
 ///   - the template totals sum the effective estimates of the top-level stories.
 ///
-/// Building is linear in the number of stories and uses no recursion. Holds pointers into
-/// `stories`, which must outlive it.
+/// Building is linear in the number of stories and uses no recursion.
 class Rollup {
  public:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t npos = StoryIndex::npos;
 
+  /// The roll-ups of the stories of `index`, which must outlive this object.
+  explicit Rollup(const StoryIndex& index);
+  /// The roll-ups of `stories` with an index of their own. Holds pointers into `stories`, which
+  /// must outlive it.
   explicit Rollup(std::span<const Story> stories);
 
+  /// The numbering of the stories.
+  [[nodiscard]] const StoryIndex& index() const { return *index_; }
   /// Number of stories at every level (SPEC §5 `item_count`).
   [[nodiscard]] std::size_t item_count() const { return nodes_.size(); }
-  /// The story numbered `index` (< item_count()).
-  [[nodiscard]] const Story& story(std::size_t index) const { return *nodes_[index].story; }
-  /// Index of the parent, or npos for a top-level story.
-  [[nodiscard]] std::size_t parent(std::size_t index) const { return nodes_[index].parent; }
-  /// One past the last index of the subtree: the descendants are (index, subtree_end). The
-  /// first child, if any, is index + 1; the next sibling of a child c is subtree_end(c).
-  [[nodiscard]] std::size_t subtree_end(std::size_t index) const { return nodes_[index].end; }
+  /// The story numbered `index` (< item_count()); parent() and subtree_end() are the
+  /// StoryIndex's.
+  [[nodiscard]] const Story& story(std::size_t index) const { return index_->story(index); }
+  [[nodiscard]] std::size_t parent(std::size_t index) const { return index_->parent(index); }
+  [[nodiscard]] std::size_t subtree_end(std::size_t index) const { return index_->subtree_end(index); }
 
   /// The story's own estimate (`own_estimate`).
   [[nodiscard]] const Amount& own(std::size_t index, Estimate estimate) const {
@@ -100,16 +104,15 @@ class Rollup {
 
  private:
   static std::size_t slot(Estimate estimate) { return static_cast<std::size_t>(estimate); }
+  explicit Rollup(std::unique_ptr<const StoryIndex> own_index);
 
   struct Node {
-    const Story* story = nullptr;
-    std::size_t parent = npos;
-    std::size_t end = 0;
-    std::size_t child_count = 0;
     std::array<Amount, 2> own;
     std::array<Amount, 2> children;
   };
 
+  const StoryIndex* index_;
+  std::unique_ptr<const StoryIndex> own_index_;  // when built from stories
   std::vector<Node> nodes_;
   std::array<Amount, 2> totals_;
 };

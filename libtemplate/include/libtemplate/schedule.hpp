@@ -13,6 +13,7 @@
 #include "libtemplate/dependency_graph.hpp"
 #include "libtemplate/intervals.hpp"
 #include "libtemplate/model.hpp"
+#include "libtemplate/story_index.hpp"
 
 namespace ptmpl {
 
@@ -27,11 +28,6 @@ struct LinkEnds {
 
 /// The ends a type ties, in the service's numbering (0 = SS, 1 = SF, 2 = FS, 3 = FF).
 [[nodiscard]] const LinkEnds& link_ends(DependencyType type);
-
-/// A story's working length when it is a leaf (SPEC §5): its `duration` when given (≥ 0),
-/// else its declared span (due − start + 1, when due ≥ start), else 1 day for a task or
-/// deliverable and 0 for a milestone. A milestone is always 0.
-[[nodiscard]] std::int64_t leaf_length(const Story& story);
 
 struct ScheduleOptions {
   /// Drop declared starts: every story starts as soon as its links allow, from day 0.
@@ -51,16 +47,16 @@ struct ScheduledStory {
 
 /// The critical path method over a template's stories (SPEC §5), O(V + E).
 ///
-/// Forward pass: a leaf starts at the latest of its declared `relative_start_date` (a
-/// start-no-earlier-than; day 0 without one, or with `asap`) and every bound its links put on
-/// it; a link into a parent bounds every story of its subtree; a link out of a parent reads the
-/// parent's rolled-up interval. Backward pass from the project finish (the latest early finish):
-/// late dates, total float and the critical flag. The binding constraints of the forward pass
-/// give the critical chains.
+/// A leaf lasts its story_length() (intervals.hpp). Forward pass: a leaf starts at the latest of
+/// its declared `relative_start_date` (a start-no-earlier-than; day 0 without one, or with
+/// `asap`) and every bound its links put on it; a link into a parent bounds every story of its
+/// subtree; a link out of a parent reads the parent's rolled-up interval. Backward pass from the
+/// project finish (the latest early finish): late dates, total float and the critical flag.
+/// The binding constraints of the forward pass give the critical chains.
 ///
-/// Only links between unrelated stories with a valid type (0–3) constrain the schedule; links of
-/// a story to itself, its ancestors or descendants, or with an invalid type are lint errors and
-/// are counted in skipped_links(). Lags that are not integers count as 0 (lint reports them).
+/// Only links that are Link::schedulable() constrain the schedule: links of a story to itself,
+/// its ancestors or descendants, with an invalid type or with a lag that is not an integer are
+/// lint errors, and are counted in skipped_links() instead of being guessed at.
 ///
 /// A cyclic graph has no schedule: `cycles()` holds the cycles (DependencyGraph::find_cycles,
 /// shared with lint's `dependency-cycle`) and no story has dates. Arithmetic saturates instead of
@@ -69,7 +65,7 @@ class Schedule {
  public:
   static constexpr std::size_t npos = DependencyGraph::npos;
 
-  /// Schedules `graph`, which must outlive the Schedule.
+  /// Schedules `graph`, which must outlive the Schedule (and so must its StoryIndex).
   explicit Schedule(const DependencyGraph& graph, const ScheduleOptions& options = {});
 
   /// True when the stories have dates: no cycle and nothing out of range.
@@ -80,13 +76,13 @@ class Schedule {
   [[nodiscard]] bool out_of_range() const { return out_of_range_; }
 
   [[nodiscard]] const DependencyGraph& graph() const { return *graph_; }
-  /// Number of stories at every level, numbered in pre-order as in the graph.
+  /// Number of stories at every level, numbered by the graph's StoryIndex.
   [[nodiscard]] std::size_t size() const { return stories_.size(); }
   /// Story `index`'s dates (only meaningful when ok()).
   [[nodiscard]] const ScheduledStory& operator[](std::size_t index) const { return stories_[index]; }
   [[nodiscard]] std::span<const ScheduledStory> stories() const { return stories_; }
-  /// Nesting level: 0 for a top-level story.
-  [[nodiscard]] std::size_t depth(std::size_t index) const { return depth_[index]; }
+  /// Nesting level: 0 for a top-level story (the StoryIndex's).
+  [[nodiscard]] std::size_t depth(std::size_t index) const { return graph_->index().depth(index); }
 
   /// The project's early span: earliest start, latest finish, latest due. Absent without
   /// stories (or when not ok()).
@@ -104,17 +100,40 @@ class Schedule {
   [[nodiscard]] std::size_t critical_count() const { return critical_count_; }
   /// Links that do not constrain the schedule (see the class comment).
   [[nodiscard]] std::size_t skipped_links() const { return skipped_links_; }
+  /// Of skipped_links(), those whose lag is not an integer (they are not read as lag 0).
+  [[nodiscard]] std::size_t skipped_for_lag() const { return skipped_for_lag_; }
 
  private:
   const DependencyGraph* graph_;
   std::vector<ScheduledStory> stories_;
-  std::vector<std::uint32_t> depth_;
   std::vector<Cycle> cycles_;
   std::optional<Interval> project_;
   std::vector<std::vector<std::size_t>> chains_;
   std::size_t critical_count_ = 0;
   std::size_t skipped_links_ = 0;
+  std::size_t skipped_for_lag_ = 0;
   bool out_of_range_ = false;
+};
+
+/// The one way from a template's stories to their schedule: the stories numbered once
+/// (StoryIndex), their dependency graph over that numbering, and its Schedule, built together
+/// and kept together (each refers to the one before, so the object neither copies nor moves).
+/// What `ptmpl schedule`, `ptmpl stats` and the MS Project export start from; a Rollup over
+/// index() adds the estimates. Holds pointers into `stories`, which must outlive it.
+class ScheduledTemplate {
+ public:
+  explicit ScheduledTemplate(std::span<const Story> stories, const ScheduleOptions& options = {});
+  ScheduledTemplate(const ScheduledTemplate&) = delete;
+  ScheduledTemplate& operator=(const ScheduledTemplate&) = delete;
+
+  [[nodiscard]] const StoryIndex& index() const { return index_; }
+  [[nodiscard]] const DependencyGraph& graph() const { return graph_; }
+  [[nodiscard]] const Schedule& schedule() const { return schedule_; }
+
+ private:
+  StoryIndex index_;
+  DependencyGraph graph_;
+  Schedule schedule_;
 };
 
 }  // namespace ptmpl

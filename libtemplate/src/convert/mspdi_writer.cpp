@@ -50,9 +50,8 @@ class Writer {
   ExportOptions options_;
   Calendar calendar_;
   std::vector<Diagnostic> diagnostics_;
-  std::unique_ptr<DependencyGraph> graph_;
-  std::unique_ptr<Schedule> schedule_;
-  std::unique_ptr<Rollup> rollup_;
+  std::unique_ptr<const ScheduledTemplate> planned_;
+  std::unique_ptr<const Rollup> rollup_;
   std::vector<std::int64_t> uid_;  // per story, pre-order
 };
 
@@ -84,22 +83,22 @@ std::optional<std::string> Writer::date_time(std::int64_t offset, const char* ti
 std::size_t Writer::expected_size() const {
   std::size_t size = 4096;  // the declaration, project header and calendar: about 2.5 KB
   for (const TemplateAssignment& a : source_.model.assignments) size += 160 + a.name.size();
-  for (std::size_t i = 0; i < graph_->size(); ++i) {
-    const Story& story = graph_->story(i);
+  for (std::size_t i = 0; i < planned_->graph().size(); ++i) {
+    const Story& story = planned_->graph().story(i);
     size += 800 + story.title.value_or("").size() + story.description.value_or("").size();
     if (story.assignments) size += 160 * story.assignments->size();
   }
-  return size + 256 * graph_->links().size();
+  return size + 256 * planned_->graph().links().size();
 }
 
 // Integer temp_ids in MSPDI's UID range keep their value (so a plan converted back keeps its
 // temp_ids); the others get fresh UIDs above the largest one kept.
 void Writer::assign_uids() {
-  const std::size_t n = graph_->size();
+  const std::size_t n = planned_->graph().size();
   uid_.assign(n, 0);
   std::set<std::int64_t> taken;
   for (std::size_t i = 0; i < n; ++i) {
-    const Story& story = graph_->story(i);
+    const Story& story = planned_->graph().story(i);
     const auto* id = story.temp_id ? std::get_if<std::int64_t>(&*story.temp_id) : nullptr;
     if (id != nullptr && *id >= 1 && *id <= kMaxUid && taken.insert(*id).second) uid_[i] = *id;
   }
@@ -109,7 +108,7 @@ void Writer::assign_uids() {
     while (taken.count(next) != 0) ++next;
     uid_[i] = next;
     taken.insert(next);
-    const Story& story = graph_->story(i);
+    const Story& story = planned_->graph().story(i);
     report(
         "mspdi-export-temp-id", story.origin.node, std::string(story.origin.pointer),
         "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
@@ -174,11 +173,12 @@ std::string hours(std::int64_t minutes) {
 
 void Writer::write_tasks(detail::XmlWriter& xml) {
   xml.start_element("Tasks");
-  const DependencyGraph& graph = *graph_;
+  const DependencyGraph& graph = planned_->graph();
+  const Schedule& schedule = planned_->schedule();
   // Incoming links by target, in tree order of their sources.
   std::vector<std::vector<const Link*>> incoming(graph.size());
   for (const Link& link : graph.links())
-    if (link.type && link.nesting == LinkNesting::Unrelated) incoming[link.target].push_back(&link);
+    if (link.schedulable()) incoming[link.target].push_back(&link);
 
   std::vector<std::string> outline(graph.size());
   std::vector<int> children(graph.size() + 1, 0);  // last slot: the top level
@@ -188,16 +188,16 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     outline[i] = (parent == DependencyGraph::npos ? "" : outline[parent] + ".") + std::to_string(number);
 
     const Story& story = graph.story(i);
-    const ScheduledStory& scheduled = (*schedule_)[i];
+    const ScheduledStory& scheduled = schedule[i];
     const bool parent_story = story.is_parent();
     const bool milestone = !parent_story && story.effective_type() == StoryType::Milestone;
     // Declared dates where the story has them (a leaf), else the schedule's (parents roll up).
+    // A leaf's scheduled length is its story_length().
     std::int64_t start = scheduled.early.start;
     std::int64_t due = scheduled.early.due;
-    std::int64_t length = scheduled.early.finish - scheduled.early.start;
+    std::int64_t length = scheduled.early.length();
     if (!parent_story && story.relative_start_date) {
       start = *story.relative_start_date;
-      length = leaf_length(story);
       due = milestone || length == 0 ? start : start + length - 1;
     }
     if (parent_story) length = due - start + 1;
@@ -209,7 +209,7 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     xml.element("Type", 1);  // fixed duration
     xml.element("IsNull", 0);
     xml.element("OutlineNumber", outline[i]);
-    xml.element("OutlineLevel", static_cast<std::int64_t>(schedule_->depth(i) + 1));
+    xml.element("OutlineLevel", static_cast<std::int64_t>(schedule.depth(i) + 1));
     const auto start_text = date_time(start, "08:00:00");
     const auto finish_text = milestone || length == 0 ? start_text : date_time(due, "17:00:00");
     if (start_text && finish_text) {
@@ -264,8 +264,8 @@ void Writer::write_resources(detail::XmlWriter& xml) {
   xml.end_element();
   xml.start_element("Assignments");
   std::int64_t uid = 0;
-  for (std::size_t i = 0; i < graph_->size(); ++i) {
-    const Story& story = graph_->story(i);
+  for (std::size_t i = 0; i < planned_->graph().size(); ++i) {
+    const Story& story = planned_->graph().story(i);
     if (!story.assignments) continue;
     for (std::int64_t assignee : *story.assignments) {
       if (known.count(assignee) == 0) continue;  // lint's assignment-unknown
@@ -282,8 +282,8 @@ void Writer::write_resources(detail::XmlWriter& xml) {
 
 // What MSPDI has no place for: one finding per story and key.
 void Writer::report_losses() {
-  for (std::size_t i = 0; i < graph_->size(); ++i) {
-    const Story& story = graph_->story(i);
+  for (std::size_t i = 0; i < planned_->graph().size(); ++i) {
+    const Story& story = planned_->graph().story(i);
     auto lost = [&](std::string_view key, std::string why) {
       const json::Value* value = story.origin.node.find(key);
       if (value == nullptr) return;
@@ -309,14 +309,14 @@ void Writer::report_losses() {
 }
 
 Result<Conversion> Writer::run() {
-  graph_ = std::make_unique<DependencyGraph>(source_.model.stories);
-  schedule_ = std::make_unique<Schedule>(*graph_);
-  if (!schedule_->ok())
+  planned_ = std::make_unique<const ScheduledTemplate>(source_.model.stories);
+  const Schedule& schedule = planned_->schedule();
+  if (!schedule.ok())
     return Error::invalid(
         file_.path() + ": the template has no schedule (" +
-        (schedule_->cycles().empty() ? std::string("dates out of range") : std::string("a dependency cycle")) +
+        (schedule.cycles().empty() ? std::string("dates out of range") : std::string("a dependency cycle")) +
         "); `ptmpl lint` shows where");
-  rollup_ = std::make_unique<Rollup>(source_.model.stories);
+  rollup_ = std::make_unique<const Rollup>(planned_->index());
   assign_uids();
 
   detail::XmlWriter xml(expected_size());
@@ -332,10 +332,10 @@ Result<Conversion> Writer::run() {
   write_resources(xml);
   xml.end_element();
   report_losses();
-  for (const Link& link : graph_->links())
-    if (!link.type || link.nesting != LinkNesting::Unrelated)
+  for (const Link& link : planned_->graph().links())
+    if (!link.schedulable())
       report("mspdi-export-dropped", link.dependency->node,
-             graph_->story(link.source).dependency_pointer(*link.dependency),
+             planned_->graph().story(link.source).dependency_pointer(*link.dependency),
              "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML");
 
   Conversion conversion;

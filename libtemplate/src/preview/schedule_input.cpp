@@ -90,4 +90,18 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   return errors;
 }
 
+std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule) {
+  const std::size_t ignored = schedule.skipped_links() + schedule.graph().dangling().size();
+  if (ignored == 0) return std::nullopt;
+  std::string message = file.path() + ": warning: " + std::to_string(ignored) +
+                        (ignored == 1 ? " dependency does" : " dependencies do") +
+                        " not constrain the schedule (a missing target, a self-link, a link to a parent or sub-story, ";
+  if (const std::size_t lags = schedule.skipped_for_lag(); lags > 0)
+    message += "an invalid type, or a lag that is not an integer: " + std::to_string(lags) +
+               (lags == 1 ? " has such a lag, which is" : " have such a lag, which is") + " not read as 0)";
+  else
+    message += "or an invalid type)";
+  return message + "; run ptmpl lint " + file.path();
+}
+
 }  // namespace ptmpl

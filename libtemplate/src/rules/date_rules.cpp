@@ -165,11 +165,12 @@ std::pair<Side, Side> extent_of(const DeclaredIntervals& intervals, std::size_t 
   const std::optional<Interval>& interval = intervals.interval(i);
   if (!story.is_parent()) {
     if (!interval) return {};
-    // The key that sets the last day: a milestone's is its start; without a due, the duration.
+    // The key that sets the last day: a milestone's is its start; else the due date when the
+    // interval ends on it, else the duration (story_length(): a duration wins over a due date).
     std::string_view due_key = "relative_due_date";
     if (story.effective_type() == StoryType::Milestone)
       due_key = "relative_start_date";
-    else if (!story.relative_due_date)
+    else if (story.relative_due_date != interval->due)
       due_key = "duration";
     return {{interval->start, false, "relative_start_date"}, {interval->due, false, due_key}};
   }
@@ -349,11 +350,9 @@ void check_dependency_violated(Context& context) {
     for (const Link& link : graph.links()) {
       // Links other rules report are left to them: self-links and links within one line of
       // descent, an invalid type or lag, a source_id that names another story.
-      if (link.nesting != LinkNesting::Unrelated || !link.type) continue;
+      if (!link.schedulable()) continue;
       const Dependency& dep = *link.dependency;
       const Story& owner = graph.story(link.source);
-      // A regular dependency list holds no lag the model could not read.
-      if (!dep.lag && owner.irregular(StoryKey::Dependencies) && dep.node.find("lag") != nullptr) continue;
       // The model holds source_id when it is valid; only then is there nothing to look up.
       if (dep.source_id ? !owner.temp_id || canonical_temp_id(*dep.source_id) != canonical_temp_id(*owner.temp_id)
                         : dep.node.find("source_id") != nullptr)

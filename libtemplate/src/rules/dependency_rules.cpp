@@ -280,10 +280,10 @@ void check_dependency_type_invalid_story(Context& context, const TemplateSource&
 void check_dependency_lag_invalid_story(Context& context, const TemplateSource& source, const Story& owner) {
   if (!owner.irregular(StoryKey::Dependencies)) return;  // every lag written is an int64
   for_each_dependency(owner, [&](const Dependency& dependency) {
-    if (dependency.lag) return;
-    const json::Value* lag = dependency.node.find("lag");
     // Absent means 0 working days.
-    if (lag == nullptr || lag->kind() == json::Kind::Truncated) return;
+    if (!lag_invalid(owner, dependency)) return;
+    const json::Value* lag = dependency.node.find("lag");
+    if (lag->kind() == json::Kind::Truncated) return;
     std::string message = dependency_name(owner, dependency) + " has lag " + written(*lag);
     if (lag->is_integer_spelling())
       message += ", which does not fit in a 64-bit integer";

@@ -153,23 +153,27 @@ std::optional<Fix> Context::replace_value(const TemplateSource& source, const js
 
 namespace {
 
-template <class T>
-const T& cached(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source) {
+template <class T, class From>
+const T& cached(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source,
+                const From& from) {
   std::unique_ptr<T>& slot = cache[&source];
-  if (!slot) slot = std::make_unique<T>(source.model.stories);
+  if (!slot) slot = std::make_unique<T>(from);
   return *slot;
 }
 
 }  // namespace
 
+const StoryIndex& Context::index(const TemplateSource& source) {
+  return cached(indices_, source, source.model.stories);
+}
 const DependencyGraph& Context::graph(const TemplateSource& source) {
-  return cached(graphs_, source);
+  return cached(graphs_, source, index(source));
 }
 const DeclaredIntervals& Context::intervals(const TemplateSource& source) {
-  return cached(intervals_, source);
+  return cached(intervals_, source, index(source));
 }
 const Rollup& Context::rollup(const TemplateSource& source) {
-  return cached(rollups_, source);
+  return cached(rollups_, source, index(source));
 }
 
 const json::Value* Context::rule_options(std::string_view rule) const {

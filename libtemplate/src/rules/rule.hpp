@@ -13,6 +13,7 @@
 #include "libtemplate/intervals.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/rollup.hpp"
+#include "libtemplate/story_index.hpp"
 
 namespace ptmpl::rules {
 
@@ -38,8 +39,10 @@ class Context {
   [[nodiscard]] std::optional<Fix> replace_value(const TemplateSource& source, const json::Value& value,
                                                  std::string replacement) const;
 
-  /// The dependency graph, declared intervals and roll-ups of `source`'s stories: built on
-  /// first use and shared by every rule of this run.
+  /// The story index, dependency graph, declared intervals and roll-ups of `source`'s stories:
+  /// built on first use and shared by every rule of this run (the last three over the one
+  /// index, so an index names the same story in each).
+  [[nodiscard]] const StoryIndex& index(const TemplateSource& source);
   [[nodiscard]] const DependencyGraph& graph(const TemplateSource& source);
   [[nodiscard]] const DeclaredIntervals& intervals(const TemplateSource& source);
   [[nodiscard]] const Rollup& rollup(const TemplateSource& source);
@@ -60,6 +63,7 @@ class Context {
   const TemplateFile& file_;
   const LintOptions& options_;
   std::vector<Diagnostic> diagnostics_;
+  std::map<const TemplateSource*, std::unique_ptr<StoryIndex>> indices_;
   std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs_;
   std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals_;
   std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups_;

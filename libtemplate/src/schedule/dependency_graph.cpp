@@ -3,23 +3,18 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/depth_first_search.hpp>
+
+#include "schedule/boost_graph.hpp"
 
 namespace ptmpl {
 
 namespace {
 
-// Boost.Graph's depth_first_search is iterative unless BOOST_RECURSIVE_DFS is defined: a
-// 100,000-link chain must not become 100,000 stack frames.
-#ifdef BOOST_RECURSIVE_DFS
-#error "the dependency graph relies on Boost.Graph's non-recursive depth-first search"
-#endif
-
-using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                                    boost::no_property, std::uint32_t, std::uint32_t>;
+using CsrGraph = detail::ConstraintCsr;
 using Vertex = boost::graph_traits<CsrGraph>::vertex_descriptor;
 using EdgeDescriptor = boost::graph_traits<CsrGraph>::edge_descriptor;
 
@@ -95,26 +90,29 @@ std::size_t TempIdHash::operator()(const TempId& id) const noexcept {
   return std::hash<std::string_view>{}(std::get<std::string_view>(id)) ^ 0x9e3779b97f4a7c15ULL;
 }
 
-DependencyGraph::DependencyGraph(std::span<const Story> stories) {
-  // Counted first: growing the array instead costs more than this quick walk (the array is
-  // large, and fresh memory is slow to touch).
-  std::size_t count = 0;
-  for_each_story_indexed(stories, [&](const Story&, std::size_t, std::size_t, std::size_t) { ++count; });
-  stories_.reserve(count);
+bool lag_invalid(const Story& owner, const Dependency& dependency) {
+  // A regular dependency list holds no lag the model could not read (Story::irregular_keys).
+  return !dependency.lag && owner.irregular(StoryKey::Dependencies) && dependency.node.find("lag") != nullptr;
+}
 
-  static_assert(npos == kNoParent);
-  // Pre-order numbering (kNoParent == npos). Each story is read once more, here: the passes
-  // below walk only this dense array.
-  for_each_story_indexed(stories, [&](const Story& story, std::size_t index, std::size_t parent, std::size_t) {
-    Node& node = stories_.emplace_back();
-    node.story = &story;
-    node.parent = parent;
-    node.end = index + 1;
-    node.out = index;
+DependencyGraph::DependencyGraph(std::span<const Story> stories)
+    : DependencyGraph(std::make_unique<const StoryIndex>(stories)) {}
+
+DependencyGraph::DependencyGraph(std::unique_ptr<const StoryIndex> own_index) : DependencyGraph(*own_index) {
+  own_index_ = std::move(own_index);
+}
+
+DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
+  const std::size_t count = index.size();
+  // Each story is read once more, here: the passes below walk only this dense array.
+  stories_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Story& story = index.story(i);
+    Node& node = stories_[i];
+    node.out = i;
     node.dependencies = story.dependencies;
-    node.is_parent = story.is_parent();
     if (story.temp_id) node.key = canonical_temp_id(*story.temp_id);
-  });
+  }
 
   std::size_t slots = 16;
   while (slots < 2 * count) slots *= 2;
@@ -132,13 +130,8 @@ DependencyGraph::DependencyGraph(std::span<const Story> stories) {
     else
       repeated_temp_ids_.push_back(i);
   }
-  // Children come after their parent: walking backwards completes each subtree before its
-  // parent takes it in.
-  for (std::size_t i = count; i-- > 0;)
-    if (stories_[i].parent != npos)
-      stories_[stories_[i].parent].end = std::max(stories_[stories_[i].parent].end, stories_[i].end);
   for (std::size_t i = 0; i < count; ++i) {
-    if (!stories_[i].is_parent) continue;
+    if (!index.is_parent(i)) continue;
     stories_[i].out = node_story_.size();
     node_story_.push_back(i);
   }
@@ -158,7 +151,8 @@ DependencyGraph::DependencyGraph(std::span<const Story> stories) {
         dangling_.push_back({i, &dependency});
         continue;
       }
-      Link link{i, target, &dependency, type_of(dependency), dependency.lag.value_or(0), LinkNesting::Unrelated};
+      Link link{i, target, &dependency, type_of(dependency), dependency.lag.value_or(0), false, LinkNesting::Unrelated};
+      if (!dependency.lag) link.lag_invalid = lag_invalid(index.story(i), dependency);
       if (target == i)
         link.nesting = LinkNesting::Same;
       else if (is_ancestor(i, target))
@@ -176,18 +170,17 @@ DependencyGraph::DependencyGraph(std::span<const Story> stories) {
   auto out_edges = [&](std::size_t i, std::size_t from) {
     for (std::size_t l = first_link[i]; l < first_link[i + 1]; ++l)
       if (links_[l].nesting == LinkNesting::Unrelated) edges_.push_back({from, in_node(links_[l].target), l});
-    if (stories_[i].parent != npos) edges_.push_back({from, out_node(stories_[i].parent), npos});
+    if (index.parent(i) != npos) edges_.push_back({from, out_node(index.parent(i)), npos});
   };
   for (std::size_t i = 0; i < count; ++i) {
-    if (stories_[i].is_parent) {
-      for (std::size_t child = i + 1; child < stories_[i].end; child = stories_[child].end)
-        edges_.push_back({i, in_node(child), npos});
+    if (index.is_parent(i)) {
+      for (std::size_t child : index.children(i)) edges_.push_back({i, in_node(child), npos});
     } else {
       out_edges(i, i);
     }
   }
   for (std::size_t i = 0; i < count; ++i)
-    if (stories_[i].is_parent) out_edges(i, out_node(i));
+    if (index.is_parent(i)) out_edges(i, out_node(i));
 }
 
 std::size_t DependencyGraph::find(const TempId& temp_id) const {
@@ -221,12 +214,7 @@ std::vector<Cycle> DependencyGraph::find_cycles(const CycleOptions& options) con
   std::vector<Cycle> cycles;
   if (edges_.empty()) return cycles;
 
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  pairs.reserve(edges_.size());
-  for (const Edge& edge : edges_)
-    pairs.emplace_back(static_cast<std::uint32_t>(edge.from), static_cast<std::uint32_t>(edge.to));
-  // Edges are already sorted by source, so each keeps its index in edges_ as its edge_index.
-  const CsrGraph graph(boost::edges_are_sorted, pairs.begin(), pairs.end(), static_cast<std::uint32_t>(node_count()));
+  const CsrGraph graph = detail::to_boost_graph(*this);
 
   Search search;
   search.edges = &edges_;
@@ -265,5 +253,19 @@ std::vector<Cycle> DependencyGraph::find_cycles(const CycleOptions& options) con
   }
   return cycles;
 }
+
+namespace detail {
+
+ConstraintCsr to_boost_graph(const DependencyGraph& graph) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  pairs.reserve(graph.edges().size());
+  for (const DependencyGraph::Edge& edge : graph.edges())
+    pairs.emplace_back(static_cast<std::uint32_t>(edge.from), static_cast<std::uint32_t>(edge.to));
+  // Edges are already sorted by origin, so each keeps its index in edges() as its edge_index.
+  return ConstraintCsr(boost::edges_are_sorted, pairs.begin(), pairs.end(),
+                       static_cast<std::uint32_t>(graph.node_count()));
+}
+
+}  // namespace detail
 
 }  // namespace ptmpl

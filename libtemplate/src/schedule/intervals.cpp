@@ -26,45 +26,46 @@ void widen(std::optional<Interval>& into, const Interval& with) {
 
 }  // namespace
 
+std::optional<std::int64_t> story_length(const Story& story) {
+  if (story.effective_type() == StoryType::Milestone) return 0;
+  if (story.duration && *story.duration >= 0) return *story.duration;
+  if (story.relative_start_date && story.relative_due_date && *story.relative_due_date >= *story.relative_start_date) {
+    std::int64_t span = 0;
+    if (__builtin_sub_overflow(*story.relative_due_date, *story.relative_start_date, &span)) return std::nullopt;
+    return checked_add(span, 1);
+  }
+  return 1;
+}
+
 std::optional<Interval> own_interval(const Story& story) {
   if (!story.relative_start_date) return std::nullopt;
   const std::int64_t start = *story.relative_start_date;
   if (story.effective_type() == StoryType::Milestone) return Interval{start, start, start};
-  if (story.relative_due_date) {
-    const std::int64_t due = *story.relative_due_date;
-    if (due < start) return std::nullopt;
-    std::optional<std::int64_t> finish = checked_add(due, 1);
-    if (!finish) return std::nullopt;
-    return Interval{start, *finish, due};
-  }
-  // SPEC §5: the length falls back to duration, then to 1 day (the span needs both dates).
-  const std::int64_t length = story.duration && *story.duration >= 0 ? *story.duration : 1;
-  std::optional<std::int64_t> finish = checked_add(start, length);
+  if (story.relative_due_date && *story.relative_due_date < start) return std::nullopt;
+  const std::optional<std::int64_t> length = story_length(story);
+  if (!length) return std::nullopt;
+  const std::optional<std::int64_t> finish = checked_add(start, *length);
   if (!finish) return std::nullopt;
   // A zero-length task occupies its start day, as a milestone does.
   return Interval{start, *finish, std::max(start, *finish - 1)};
 }
 
-DeclaredIntervals::DeclaredIntervals(std::span<const Story> stories) {
-  static_assert(npos == kNoParent);
-  // Pre-order numbering (kNoParent == npos).
-  for_each_story_indexed(stories, [&](const Story& story, std::size_t, std::size_t parent, std::size_t) {
-    nodes_.push_back({&story, parent, 0, std::nullopt});
-  });
+DeclaredIntervals::DeclaredIntervals(std::span<const Story> stories)
+    : DeclaredIntervals(std::make_unique<const StoryIndex>(stories)) {}
 
-  // Children come after their parent: walking backwards finishes each subtree (its end and
-  // its roll-up) before its parent takes it in.
-  for (std::size_t i = nodes_.size(); i-- > 0;) {
-    Node& node = nodes_[i];
-    node.end = std::max(node.end, i + 1);
-    if (!node.story->is_parent()) node.interval = own_interval(*node.story);
-    if (node.parent == npos) {
-      if (node.interval) widen(project_, *node.interval);
-      continue;
-    }
-    Node& parent = nodes_[node.parent];
-    parent.end = std::max(parent.end, node.end);
-    if (node.interval) widen(parent.interval, *node.interval);
+DeclaredIntervals::DeclaredIntervals(std::unique_ptr<const StoryIndex> own_index) : DeclaredIntervals(*own_index) {
+  own_index_ = std::move(own_index);
+}
+
+DeclaredIntervals::DeclaredIntervals(const StoryIndex& index) : index_(&index), intervals_(index.size()) {
+  // Children come after their parent: walking backwards finishes each subtree's roll-up before
+  // its parent takes it in.
+  for (std::size_t i = index.size(); i-- > 0;) {
+    std::optional<Interval>& interval = intervals_[i];
+    if (!index.is_parent(i)) interval = own_interval(index.story(i));
+    if (!interval) continue;
+    const std::size_t parent = index.parent(i);
+    widen(parent == npos ? project_ : intervals_[parent], *interval);
   }
 }
 

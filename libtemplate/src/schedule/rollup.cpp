@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <utility>
 
 namespace ptmpl {
 
@@ -94,31 +96,25 @@ Amount sum_of(std::span<const Amount> amounts) {
   return sum.result();
 }
 
-Rollup::Rollup(std::span<const Story> stories) {
-  static_assert(npos == kNoParent);
-  // Pre-order numbering (kNoParent == npos).
-  for_each_story_indexed(stories, [&](const Story& story, std::size_t, std::size_t parent, std::size_t) {
-    Node node;
-    node.story = &story;
-    node.parent = parent;
-    node.child_count = story.sub_stories.size();
-    node.own = own_estimates(story);
-    nodes_.push_back(node);
-  });
+Rollup::Rollup(std::span<const Story> stories) : Rollup(std::make_unique<const StoryIndex>(stories)) {}
 
-  // Children come after their parent: walking backwards completes each child (its subtree's
-  // end and its effective estimates) before its parent sums them.
+Rollup::Rollup(std::unique_ptr<const StoryIndex> own_index) : Rollup(*own_index) {
+  own_index_ = std::move(own_index);
+}
+
+Rollup::Rollup(const StoryIndex& index) : index_(&index), nodes_(index.size()) {
+  for (std::size_t i = 0; i < index.size(); ++i) nodes_[i].own = own_estimates(index.story(i));
+
+  // Children come after their parent: walking backwards completes each child's effective
+  // estimates before its parent sums them.
   std::array<Accumulator, 2> top;
-  for (std::size_t i = nodes_.size(); i-- > 0;) {
+  for (std::size_t i = index.size(); i-- > 0;) {
     std::array<Accumulator, 2> sums;
-    std::size_t child = i + 1;
-    for (std::size_t k = 0; k < nodes_[i].child_count; ++k, child = nodes_[child].end)
+    for (std::size_t child : index.children(i))
       for (Estimate e : kEstimates) sums[slot(e)].add(effective(child, e));
-    Node& node = nodes_[i];
-    node.end = child;
     for (Estimate e : kEstimates) {
-      node.children[slot(e)] = sums[slot(e)].result();
-      if (node.parent == npos) top[slot(e)].add(effective(i, e));
+      nodes_[i].children[slot(e)] = sums[slot(e)].result();
+      if (index.parent(i) == npos) top[slot(e)].add(effective(i, e));
     }
   }
   for (Estimate e : kEstimates) totals_[slot(e)] = top[slot(e)].result();

@@ -12,26 +12,25 @@
 //                       parent allow)
 // Both passes visit the nodes once, in topological order and then in reverse, and each node
 // looks only at its own outgoing edges: linear in nodes and edges.
+//
+// The steps, each a function below: order the nodes (topological_order), read what the passes
+// need of each story (read_network), the forward pass, the backward pass, the roll-up of the
+// results onto the stories (roll_up), and the critical chains (trace_critical_chains).
 #include "libtemplate/schedule.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/topological_sort.hpp>
+
+#include "schedule/boost_graph.hpp"
 
 namespace ptmpl {
 
 namespace {
-
-#ifdef BOOST_RECURSIVE_DFS
-#error "the scheduler relies on Boost.Graph's non-recursive depth-first search"
-#endif
-
-using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                                    boost::no_property, std::uint32_t, std::uint32_t>;
 
 constexpr std::size_t npos = DependencyGraph::npos;
 constexpr std::int64_t kLimit = std::int64_t{1} << 62;
@@ -77,92 +76,105 @@ Interval make_interval(std::int64_t start, std::int64_t finish) {
   return Interval{start, finish, finish > start ? finish - 1 : start};
 }
 
-}  // namespace
+enum class Kind : std::uint8_t { Leaf, ParentIn, ParentOut };
 
-const LinkEnds& link_ends(DependencyType type) {
-  return kLinkEnds[static_cast<std::size_t>(type)];
-}
+// The constraint graph as the passes read it: its nodes in topological order, the edges of each
+// node, and what the passes need of each story.
+struct Network {
+  const DependencyGraph* graph = nullptr;
+  std::vector<std::uint32_t> order;       // topological
+  std::vector<std::uint32_t> first_edge;  // node v's edges are [first_edge[v], first_edge[v + 1])
+  std::vector<Kind> kind;                 // by node
+  std::vector<std::int64_t> length;       // a leaf's story_length()
+  std::vector<std::int64_t> base;         // a leaf's earliest start: declared, or day 0
 
-std::int64_t leaf_length(const Story& story) {
-  if (story.effective_type() == StoryType::Milestone) return 0;
-  if (story.duration && *story.duration >= 0) return *story.duration;
-  if (story.relative_start_date && story.relative_due_date && *story.relative_due_date >= *story.relative_start_date) {
-    std::int64_t span = 0;
-    if (!__builtin_sub_overflow(*story.relative_due_date, *story.relative_start_date, &span) && span < kLimit)
-      return span + 1;
+  [[nodiscard]] bool is_leaf(std::size_t node) const { return kind[node] == Kind::Leaf; }
+  [[nodiscard]] bool is_parent_in(std::size_t node) const { return kind[node] == Kind::ParentIn; }
+};
+
+// The forward pass's numbers per node (see the file comment) and the edges that set them.
+struct EarlyDates {
+  std::vector<std::int64_t> start;
+  std::vector<std::int64_t> finish;
+  std::vector<std::size_t> start_edge;   // the edge that set `start` (bound or roll-up)
+  std::vector<std::size_t> finish_edge;  // the edge that set `finish`
+  std::vector<Driver> driver;            // by story
+};
+
+// The backward pass's numbers per node (see the file comment).
+struct LateDates {
+  std::vector<std::int64_t> start;
+  std::vector<std::int64_t> finish;
+};
+
+// The nodes in topological order (Boost.Graph, non-recursive DFS); none when there is a cycle.
+std::optional<std::vector<std::uint32_t>> topological_order(const DependencyGraph& graph) {
+  std::vector<std::uint32_t> order;
+  order.reserve(graph.node_count());
+  const detail::ConstraintCsr csr = detail::to_boost_graph(graph);
+  try {
+    boost::topological_sort(csr, std::back_inserter(order));  // reverse order
+  } catch (const boost::not_a_dag&) {
+    return std::nullopt;
   }
-  return 1;
+  std::reverse(order.begin(), order.end());
+  return order;
 }
 
-std::int64_t Schedule::project_duration() const {
-  if (!project_) return 0;
-  return project_->due - project_->start + 1;
+// What the passes need, read once in index order: the passes visit nodes in topological order,
+// and reaching into the stories from there would miss the cache each time.
+Network read_network(const DependencyGraph& graph, std::vector<std::uint32_t> order, const ScheduleOptions& options,
+                     Arithmetic& math) {
+  const std::size_t n = graph.size();
+  const std::size_t nodes = graph.node_count();
+  Network network;
+  network.graph = &graph;
+  network.order = std::move(order);
+  network.first_edge.assign(nodes + 1, 0);
+  for (const DependencyGraph::Edge& edge : graph.edges()) ++network.first_edge[edge.from + 1];
+  for (std::size_t v = 0; v < nodes; ++v) network.first_edge[v + 1] += network.first_edge[v];
+
+  network.kind.assign(nodes, Kind::ParentOut);
+  network.length.assign(n, 0);
+  network.base.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool parent = graph.index().is_parent(i);
+    network.kind[i] = parent ? Kind::ParentIn : Kind::Leaf;
+    if (parent) continue;
+    const Story& story = graph.story(i);
+    const std::optional<std::int64_t> length = story_length(story);
+    // A span beyond 64 bits is far beyond the range the passes compute in.
+    if (!length) math.overflow = true;
+    network.length[i] = length.value_or(kLimit);
+    if (!options.asap && story.relative_start_date)
+      network.base[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
+  }
+  return network;
 }
 
-Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options) : graph_(&graph) {
+// Early dates, in topological order: each node settles its own numbers from the bounds its
+// predecessors left on it, then pushes bounds along its edges.
+EarlyDates forward_pass(const Network& network, Arithmetic& math) {
+  const DependencyGraph& graph = *network.graph;
   const std::size_t n = graph.size();
   const std::size_t nodes = graph.node_count();
   const auto edges = graph.edges();
   const auto links = graph.links();
-
-  stories_.resize(n);
-  depth_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) depth_[i] = graph.parent(i) == npos ? 0 : depth_[graph.parent(i)] + 1;
-  for (const Link& link : links)
-    if (link.nesting != LinkNesting::Unrelated || !link.type) ++skipped_links_;
-  if (n == 0) return;
-
-  // Topological order of the nodes (Boost.Graph, non-recursive DFS); a cycle stops here.
-  std::vector<std::uint32_t> order;
-  order.reserve(nodes);
-  {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-    pairs.reserve(edges.size());
-    for (const DependencyGraph::Edge& edge : edges)
-      pairs.emplace_back(static_cast<std::uint32_t>(edge.from), static_cast<std::uint32_t>(edge.to));
-    const CsrGraph csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), static_cast<std::uint32_t>(nodes));
-    try {
-      boost::topological_sort(csr, std::back_inserter(order));  // reverse topological order
-    } catch (const boost::not_a_dag&) {
-      cycles_ = graph.find_cycles();
-      return;
-    }
-  }
-  std::reverse(order.begin(), order.end());
-
-  // First edge of each node (edges are sorted by origin).
-  std::vector<std::uint32_t> first_edge(nodes + 1, 0);
-  for (const DependencyGraph::Edge& edge : edges) ++first_edge[edge.from + 1];
-  for (std::size_t v = 0; v < nodes; ++v) first_edge[v + 1] += first_edge[v];
-
-  // What the passes need of each story, read once in index order: the passes visit nodes in
-  // topological order, and reaching into the stories from there would miss the cache each time.
-  enum class Kind : std::uint8_t { Leaf, ParentIn, ParentOut };
-  std::vector<Kind> kind(nodes, Kind::ParentOut);
-  std::vector<std::int64_t> length(n, 0);
-  std::vector<std::int64_t> base(n, 0);  // a leaf's earliest start: declared, or day 0
-  for (std::size_t i = 0; i < n; ++i) {
-    const Story& story = graph.story(i);
-    kind[i] = story.is_parent() ? Kind::ParentIn : Kind::Leaf;
-    if (story.is_parent()) continue;
-    length[i] = leaf_length(story);
-    if (!options.asap && story.relative_start_date) base[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
-  }
-  auto is_leaf = [&](std::size_t node) { return kind[node] == Kind::Leaf; };
-  auto is_parent_in = [&](std::size_t node) { return kind[node] == Kind::ParentIn; };
-
-  Arithmetic math;
-  // Forward pass.
-  std::vector<std::int64_t> early_s(nodes, kNoLowerBound);
-  std::vector<std::int64_t> early_f(nodes, kNoLowerBound);
-  std::vector<std::size_t> start_edge(nodes, npos);   // the edge that set early_s (bound or roll-up)
-  std::vector<std::size_t> finish_edge(nodes, npos);  // the edge that set early_f
-  std::vector<Driver> driver(n, Driver::Base);
+  EarlyDates early;
+  early.start.assign(nodes, kNoLowerBound);
+  early.finish.assign(nodes, kNoLowerBound);
+  early.start_edge.assign(nodes, npos);
+  early.finish_edge.assign(nodes, npos);
+  early.driver.assign(n, Driver::Base);
+  auto& early_s = early.start;
+  auto& early_f = early.finish;
+  auto& start_edge = early.start_edge;
+  auto& finish_edge = early.finish_edge;
   for (std::size_t v = n; v < nodes; ++v) early_s[v] = kNoUpperBound;  // out nodes take a minimum
 
-  for (const std::uint32_t v : order) {
-    if (is_leaf(v)) {
-      std::int64_t start = base[v];
+  for (const std::uint32_t v : network.order) {
+    if (network.is_leaf(v)) {
+      std::int64_t start = network.base[v];
       // Ties go to the links, so that critical chains follow them.
       Driver why = Driver::Base;
       if (early_s[v] != kNoLowerBound && early_s[v] >= start) {
@@ -170,21 +182,21 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
         why = Driver::StartBound;
       }
       if (early_f[v] != kNoLowerBound) {
-        const std::int64_t from_finish = math.sub(early_f[v], length[v]);
+        const std::int64_t from_finish = math.sub(early_f[v], network.length[v]);
         if (from_finish > start || (from_finish == start && why == Driver::Base)) {
           start = from_finish;
           why = Driver::FinishBound;
         }
       }
-      driver[v] = why;
+      early.driver[v] = why;
       early_s[v] = start;
-      early_f[v] = math.add(start, length[v]);
+      early_f[v] = math.add(start, network.length[v]);
     }
-    for (std::size_t e = first_edge[v]; e < first_edge[v + 1]; ++e) {
+    for (std::size_t e = network.first_edge[v]; e < network.first_edge[v + 1]; ++e) {
       const DependencyGraph::Edge& edge = edges[e];
       const std::size_t to = edge.to;
       if (edge.link == npos) {
-        if (is_parent_in(v)) {  // a parent hands its bounds to each child
+        if (network.is_parent_in(v)) {  // a parent hands its bounds to each child
           if (early_s[v] != kNoLowerBound && early_s[v] > early_s[to]) {
             early_s[to] = early_s[v];
             start_edge[to] = e;
@@ -206,7 +218,7 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
         continue;
       }
       const Link& link = links[edge.link];
-      if (!link.type) continue;
+      if (!link.schedulable()) continue;
       const LinkEnds& ends = link_ends(*link.type);
       const std::int64_t bound = math.add(ends.from_finish ? early_f[v] : early_s[v], link.lag);
       std::int64_t& target = ends.to_finish ? early_f[to] : early_s[to];
@@ -217,78 +229,95 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
       }
     }
   }
+  return early;
+}
 
-  // The project finish: the latest early finish of any leaf.
-  std::int64_t project_start = kNoUpperBound;
-  std::int64_t project_finish = kNoLowerBound;
-  std::int64_t project_due = kNoLowerBound;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!is_leaf(i)) continue;
-    const Interval early = make_interval(early_s[i], early_f[i]);
-    project_start = std::min(project_start, early.start);
-    project_finish = std::max(project_finish, early.finish);
-    project_due = std::max(project_due, early.due);
+// The project's early span: the earliest start, the latest finish and the latest due of any leaf.
+Interval project_span(const Network& network, const EarlyDates& early) {
+  Interval project{kNoUpperBound, kNoLowerBound, kNoLowerBound};
+  for (std::size_t i = 0; i < network.graph->size(); ++i) {
+    if (!network.is_leaf(i)) continue;
+    const Interval dates = make_interval(early.start[i], early.finish[i]);
+    project.start = std::min(project.start, dates.start);
+    project.finish = std::max(project.finish, dates.finish);
+    project.due = std::max(project.due, dates.due);
   }
+  return project;
+}
 
-  // Backward pass.
-  std::vector<std::int64_t> late_s(nodes, kNoUpperBound);
-  std::vector<std::int64_t> late_f(nodes, kNoUpperBound);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+// Late dates, in reverse topological order from the project finish: each node takes the least
+// upper bound its outgoing edges allow.
+LateDates backward_pass(const Network& network, const EarlyDates& early, std::int64_t project_finish,
+                        Arithmetic& math) {
+  const DependencyGraph& graph = *network.graph;
+  const std::size_t nodes = graph.node_count();
+  const auto edges = graph.edges();
+  const auto links = graph.links();
+  LateDates late;
+  late.start.assign(nodes, kNoUpperBound);
+  late.finish.assign(nodes, kNoUpperBound);
+  for (auto it = network.order.rbegin(); it != network.order.rend(); ++it) {
     const std::size_t v = *it;
-    const bool leaf = is_leaf(v);
-    const bool parent_in = is_parent_in(v);
+    const bool leaf = network.is_leaf(v);
+    const bool parent_in = network.is_parent_in(v);
     // Upper bounds on this node's start and finish from each outgoing edge.
     std::int64_t up_s = kNoUpperBound;
     std::int64_t up_f = leaf ? project_finish : kNoUpperBound;
-    for (std::size_t e = first_edge[v]; e < first_edge[v + 1]; ++e) {
+    for (std::size_t e = network.first_edge[v]; e < network.first_edge[v + 1]; ++e) {
       const DependencyGraph::Edge& edge = edges[e];
       const std::size_t to = edge.to;
       if (edge.link == npos) {
         if (parent_in) {  // the least late dates inside the parent
-          up_s = std::min(up_s, late_s[to]);
-          up_f = std::min(up_f, late_f[to]);
+          up_s = std::min(up_s, late.start[to]);
+          up_f = std::min(up_f, late.finish[to]);
         } else {  // into the parent's out node: every child's finish, the earliest child's start
-          up_f = std::min(up_f, late_f[to]);
-          if (early_s[v] == early_s[to]) up_s = std::min(up_s, late_s[to]);
+          up_f = std::min(up_f, late.finish[to]);
+          if (early.start[v] == early.start[to]) up_s = std::min(up_s, late.start[to]);
         }
         continue;
       }
       const Link& link = links[edge.link];
-      if (!link.type) continue;
+      if (!link.schedulable()) continue;
       const LinkEnds& ends = link_ends(*link.type);
-      const std::int64_t limit = ends.to_finish ? late_f[to] : late_s[to];
+      const std::int64_t limit = ends.to_finish ? late.finish[to] : late.start[to];
       if (limit == kNoUpperBound) continue;
       std::int64_t& bound = ends.from_finish ? up_f : up_s;
       bound = std::min(bound, math.sub(limit, link.lag));
     }
     if (leaf) {
       std::int64_t finish = up_f;
-      if (up_s != kNoUpperBound) finish = std::min(finish, math.add(up_s, length[v]));
-      late_f[v] = finish;
-      late_s[v] = math.sub(finish, length[v]);
+      if (up_s != kNoUpperBound) finish = std::min(finish, math.add(up_s, network.length[v]));
+      late.finish[v] = finish;
+      late.start[v] = math.sub(finish, network.length[v]);
     } else {
-      late_s[v] = up_s;
-      late_f[v] = up_f;
+      late.start[v] = up_s;
+      late.finish[v] = up_f;
     }
   }
-  if (math.overflow) {
-    out_of_range_ = true;
-    return;
-  }
+  return late;
+}
 
-  // Per story: leaves directly, parents rolled up from their children (children follow their
-  // parent in pre-order, so a backward sweep completes each subtree before its parent).
+// Per story, into `stories` (one per story, as default-constructed): leaves directly, parents
+// rolled up from their children (children follow their parent in pre-order, so a backward
+// sweep completes each subtree before its parent). Returns how many stories are critical.
+std::size_t roll_up(const Network& network, const EarlyDates& early, const LateDates& late,
+                    std::span<ScheduledStory> stories) {
+  const StoryIndex& index = network.graph->index();
+  const std::size_t n = index.size();
   std::vector<bool> seen(n, false);
+  std::size_t critical = 0;
   for (std::size_t i = n; i-- > 0;) {
-    ScheduledStory& s = stories_[i];
-    if (is_leaf(i)) {
-      s.early = make_interval(early_s[i], early_f[i]);
-      s.late = make_interval(late_s[i], late_f[i]);
-      s.total_float = late_s[i] - early_s[i];
+    ScheduledStory& s = stories[i];
+    if (network.is_leaf(i)) {
+      s.early = make_interval(early.start[i], early.finish[i]);
+      s.late = make_interval(late.start[i], late.finish[i]);
+      s.total_float = late.start[i] - early.start[i];
     }
-    const std::size_t p = graph.parent(i);
+    s.critical = s.total_float <= 0;
+    if (s.critical) ++critical;
+    const std::size_t p = index.parent(i);
     if (p == npos) continue;
-    ScheduledStory& up = stories_[p];
+    ScheduledStory& up = stories[p];
     if (!seen[p]) {
       up = s;
       seen[p] = true;
@@ -300,26 +329,28 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
                        std::max(up.late.due, s.late.due)};
     up.total_float = std::min(up.total_float, s.total_float);
   }
-  for (ScheduledStory& s : stories_) {
-    s.critical = s.total_float <= 0;
-    if (s.critical) ++critical_count_;
-  }
-  project_ = Interval{project_start, project_finish, project_due};
+  return critical;
+}
 
-  // Critical chains: from each critical leaf that no chain has reached yet, latest finish
-  // first, back along the constraints that set its start.
-  // Ties go to the later story in topological order, so a chain is not cut short at a story
-  // that drives another one finishing at the same time (a milestone after a task).
+// From each critical leaf that no chain has reached yet, latest finish first, back along the
+// constraints that set its start. Ties go to the later story in topological order, so a chain
+// is not cut short at a story that drives another one finishing at the same time (a milestone
+// after a task).
+std::vector<std::vector<std::size_t>> trace_critical_chains(const Network& network, const EarlyDates& early,
+                                                            std::span<const ScheduledStory> stories) {
+  const DependencyGraph& graph = *network.graph;
+  const std::size_t nodes = graph.node_count();
+  const auto edges = graph.edges();
   std::vector<std::uint32_t> position(nodes);
-  for (std::size_t k = 0; k < nodes; ++k) position[order[k]] = static_cast<std::uint32_t>(k);
+  for (std::size_t k = 0; k < nodes; ++k) position[network.order[k]] = static_cast<std::uint32_t>(k);
   std::vector<std::size_t> ends;
-  for (std::size_t i = 0; i < n; ++i)
-    if (is_leaf(i) && stories_[i].critical) ends.push_back(i);
+  for (std::size_t i = 0; i < stories.size(); ++i)
+    if (network.is_leaf(i) && stories[i].critical) ends.push_back(i);
   std::sort(ends.begin(), ends.end(), [&](std::size_t a, std::size_t b) {
-    if (stories_[a].early.finish != stories_[b].early.finish)
-      return stories_[a].early.finish > stories_[b].early.finish;
+    if (stories[a].early.finish != stories[b].early.finish) return stories[a].early.finish > stories[b].early.finish;
     return position[a] > position[b];
   });
+  std::vector<std::vector<std::size_t>> chains;
   std::vector<bool> visited(nodes, false);
   for (const std::size_t end : ends) {
     if (visited[end]) continue;
@@ -331,20 +362,62 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
       if (chain.empty() || chain.back() != story) chain.push_back(story);
       if (visited[v]) break;
       visited[v] = true;
-      std::size_t e = npos;
-      if (is_leaf(v)) {
-        if (driver[v] == Driver::Base) break;
-        finish_side = driver[v] == Driver::FinishBound;
+      if (network.is_leaf(v)) {
+        if (early.driver[v] == Driver::Base) break;
+        finish_side = early.driver[v] == Driver::FinishBound;
       }
-      e = finish_side ? finish_edge[v] : start_edge[v];
+      const std::size_t e = finish_side ? early.finish_edge[v] : early.start_edge[v];
       if (e == npos) break;
       const DependencyGraph::Edge& edge = edges[e];
-      if (edge.link != npos) finish_side = link_ends(*links[edge.link].type).from_finish;
+      if (edge.link != npos) finish_side = link_ends(*graph.links()[edge.link].type).from_finish;
       v = edge.from;
     }
     std::reverse(chain.begin(), chain.end());
-    chains_.push_back(std::move(chain));
+    chains.push_back(std::move(chain));
   }
+  return chains;
 }
+
+}  // namespace
+
+const LinkEnds& link_ends(DependencyType type) {
+  return kLinkEnds[static_cast<std::size_t>(type)];
+}
+
+std::int64_t Schedule::project_duration() const {
+  if (!project_) return 0;
+  return project_->due - project_->start + 1;
+}
+
+Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options) : graph_(&graph) {
+  for (const Link& link : graph.links()) {
+    if (link.schedulable()) continue;
+    ++skipped_links_;
+    if (link.lag_invalid) ++skipped_for_lag_;
+  }
+  stories_.resize(graph.size());
+  if (graph.size() == 0) return;
+
+  std::optional<std::vector<std::uint32_t>> order = topological_order(graph);
+  if (!order) {
+    cycles_ = graph.find_cycles();
+    return;
+  }
+  Arithmetic math;
+  const Network network = read_network(graph, std::move(*order), options, math);
+  const EarlyDates early = forward_pass(network, math);
+  const Interval project = project_span(network, early);
+  const LateDates late = backward_pass(network, early, project.finish, math);
+  if (math.overflow) {
+    out_of_range_ = true;
+    return;
+  }
+  critical_count_ = roll_up(network, early, late, stories_);
+  project_ = project;
+  chains_ = trace_critical_chains(network, early, stories_);
+}
+
+ScheduledTemplate::ScheduledTemplate(std::span<const Story> stories, const ScheduleOptions& options)
+    : index_(stories), graph_(index_), schedule_(graph_, options) {}
 
 }  // namespace ptmpl

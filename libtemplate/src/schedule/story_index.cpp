@@ -1,0 +1,23 @@
+#include "libtemplate/story_index.hpp"
+
+#include <algorithm>
+
+#include "libtemplate/rollup.hpp"
+
+namespace ptmpl {
+
+StoryIndex::StoryIndex(std::span<const Story> stories) {
+  // Counted first: growing the array instead costs more than this quick walk of the tree's
+  // shape (the array is large, and fresh memory is slow to touch).
+  entries_.reserve(item_count(stories));
+  for_each_story_indexed(stories, [&](const Story& story, std::size_t index, std::size_t parent, std::size_t depth) {
+    entries_.push_back({&story, parent, index + 1, depth});
+  });
+  // Children come after their parent: walking backwards completes each subtree before its
+  // parent takes it in.
+  for (std::size_t i = entries_.size(); i-- > 0;)
+    if (entries_[i].parent != npos)
+      entries_[entries_[i].parent].end = std::max(entries_[entries_[i].parent].end, entries_[i].end);
+}
+
+}  // namespace ptmpl
