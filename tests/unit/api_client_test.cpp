@@ -320,11 +320,12 @@ TEST(ApiClient, DuplicateKeysInResponsesAreReadAsTheLast) {
   EXPECT_EQ(t.error().code, ErrorCode::kService);
 }
 
-// Pulling: the document holds the last of duplicate keys of the service's template.
+// Pulling: the document holds the last of duplicate keys of the service's template, and its
+// numbers as the service spelled them (as fmt keeps them).
 TEST(ApiClient, ATemplateDocumentTakesTheLastOfDuplicateKeys) {
   RemoteTemplate remote;
   remote.id = 4;
-  remote.json = R"({"id":4,"title":"first","duration":1,"title":"last","budget":null,"duration":2,"budget":1500.0})";
+  remote.json = R"({"id":4,"title":"first","duration":1,"title":"last","budget":null,"duration":2,"budget":1500.50})";
   remote.raw_json = R"([{"title":"A","temp_id":1}])";
   auto document = template_document(remote);
   ASSERT_TRUE(document.ok()) << document.error().message;
@@ -332,7 +333,7 @@ TEST(ApiClient, ATemplateDocumentTakesTheLastOfDuplicateKeys) {
   "project_template": {
     "id": 4,
     "title": "last",
-    "budget": 1500.0,
+    "budget": 1500.50,
     "duration": 2,
     "raw_json": [
       {
