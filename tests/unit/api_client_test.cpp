@@ -235,6 +235,122 @@ TEST(ApiClient, TakesTemplatesInTheOrderOfResultsNotOfTheMap) {
   EXPECT_EQ(page.value().count, 3);
 }
 
+// Envelopes a service should not send: each is the service's fault (kService), named.
+TEST(ApiClient, AnUnusableEnvelopeIsTheServicesErrorSayingWhatIsWrong) {
+  const std::string entry = R"({"count":1,"results":[{"key":"project_templates","id":"10"}],)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"not json", "the response is not a JSON object"},
+      {R"(["results"])", "the response is not a JSON object"},
+      {"{\"results\":[]}\x80", "the response is not a JSON object"},  // not UTF-8
+      {R"({"count":1})", "the response has no `results` array"},
+      {R"({"results":{"key":"project_templates","id":"10"}})", "the response has no `results` array"},
+      {R"({"results":[{"key":"project_templates","id":"10"}]})", "the response has no `project_templates` map"},
+      {entry + R"("project_templates":[]})", "the response has no `project_templates` map"},
+      {entry + R"("project_templates":{"11":{"id":11}}})", "`results` names template 10, which the map lacks"},
+      {entry + R"("project_templates":{"10":"ten"}})", "a template in the response is not an object"},
+      {entry + R"("project_templates":{"10":{"title":"ten"}}})", "a template in the response has no id"},
+      {entry + R"("project_templates":{"10":{"id":"ten"}}})", "a template in the response has a non-numeric id"},
+      {entry + R"("project_templates":{"10":{"id":{"value":10}}}})", "a template in the response has no usable id"},
+      {entry + R"("project_templates":{"10":{"id":10.5}}})", "a template in the response has no usable id"},
+      // The last of duplicate keys is the one read: here, a `results` that is not an array.
+      {R"({"results":[],"results":7,"project_templates":{}})", "the response has no `results` array"},
+  };
+  for (const auto& [body, message] : cases) {
+    Harness h;
+    h.transport->script.push_back(reply(200, body));
+    auto page = h.client->list({});
+    ASSERT_FALSE(page.ok()) << body;
+    EXPECT_EQ(page.error().message, "listing templates: " + message) << body;
+    EXPECT_EQ(page.error().code, ErrorCode::kService) << body;
+  }
+}
+
+// Entries of `results` that do not name a template of the map are skipped; fields of the wrong
+// type are left empty; a template's JSON is kept as the service wrote it.
+TEST(ApiClient, OddButUsableEnvelopesAreRead) {
+  Harness h;
+  h.transport->script.push_back(reply(
+      200, R"({"count":"2","results":[{"key":"users","id":"1"},{"id":"10"},7,{"key":"project_templates","id":10}],)"
+           R"("project_templates":{"10":{"id":"10","title":5,"updated_at":null,"raw_json":[],)"
+           R"("x": [ 1.50, "\u00e9" ]}}})"));
+  auto page = h.client->list({});
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  EXPECT_EQ(page.value().count, 0);  // not an integer
+  ASSERT_EQ(page.value().templates.size(), 1u);
+  const RemoteTemplate& t = page.value().templates[0];
+  EXPECT_EQ(t.id, 10);
+  EXPECT_EQ(t.title, "");
+  EXPECT_EQ(t.updated_at, "");
+  EXPECT_EQ(t.raw_json, std::nullopt);
+  EXPECT_EQ(t.json, R"({"id":"10","title":5,"updated_at":null,"raw_json":[],"x": [ 1.50, "\u00e9" ]})");
+
+  // Nesting up to the bound is read (only deeper is refused, below).
+  const std::string deep = std::string(4000, '[') + std::string(4000, ']');
+  h.transport->script.push_back(reply(200, R"({"count":1,"results":[{"key":"project_templates","id":"3"}],)"
+                                           R"("project_templates":{"3":{"id":3,"title":"Deep","x":)" +
+                                               deep + "}}}"));
+  auto deep_page = h.client->list({});
+  ASSERT_TRUE(deep_page.ok()) << deep_page.error().message;
+  EXPECT_EQ(deep_page.value().templates.at(0).json, R"({"id":3,"title":"Deep","x":)" + deep + "}");
+}
+
+// Of duplicate keys the last is used, as lint reads them and the service keeps them: in the
+// envelope, in the map of templates, in each template and in the error envelope.
+TEST(ApiClient, DuplicateKeysInResponsesAreReadAsTheLast) {
+  Harness h;
+  h.transport->script.push_back(reply(
+      200,
+      R"({"count":9,"results":[{"key":"project_templates","id":"10"}],"count":2,)"
+      R"("results":[{"key":"project_templates","id":"20","id":"10"},{"key":"users","key":"project_templates","id":"20"}],)"
+      R"("project_templates":{"10":{"id":10,"title":"old ten"},"20":{"id":20,"title":"twenty"},)"
+      R"("10":{"id":1,"id":10,"title":"first","updated_at":"a","title":"ten","updated_at":"b","raw_json":"[1]",)"
+      R"("raw_json":"[2]"}}})"));
+  auto page = h.client->list({});
+  ASSERT_TRUE(page.ok()) << page.error().message;
+  EXPECT_EQ(page.value().count, 2);
+  ASSERT_EQ(page.value().templates.size(), 2u);
+  const RemoteTemplate& ten = page.value().templates[0];
+  EXPECT_EQ(ten.id, 10);
+  EXPECT_EQ(ten.title, "ten");
+  EXPECT_EQ(ten.updated_at, "b");
+  EXPECT_EQ(ten.raw_json, "[2]");
+  EXPECT_EQ(page.value().templates[1].title, "twenty");
+
+  h.transport->script.push_back(reply(
+      422, R"({"errors":[{"type":"x","message":"dropped"}],"errors":[{"type":"validation","message":"a","message":"b",)"
+           R"("field":"title"}]})"));
+  auto t = h.client->update(12, R"({"project_template":{"title":""}})", "Launch plan");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message, "updating template 12 \"Launch plan\": HTTP 422: validation: b (field title)");
+  EXPECT_EQ(t.error().code, ErrorCode::kService);
+}
+
+// Pulling: the document holds the last of duplicate keys of the service's template, and its
+// numbers as the service spelled them (as fmt keeps them).
+TEST(ApiClient, ATemplateDocumentTakesTheLastOfDuplicateKeys) {
+  RemoteTemplate remote;
+  remote.id = 4;
+  remote.json = R"({"id":4,"title":"first","duration":1,"title":"last","budget":null,"duration":2,"budget":1500.50})";
+  remote.raw_json = R"([{"title":"A","temp_id":1}])";
+  auto document = template_document(remote);
+  ASSERT_TRUE(document.ok()) << document.error().message;
+  EXPECT_EQ(document.value(), R"({
+  "project_template": {
+    "id": 4,
+    "title": "last",
+    "budget": 1500.50,
+    "duration": 2,
+    "raw_json": [
+      {
+        "title": "A",
+        "temp_id": 1
+      }
+    ]
+  }
+}
+)");
+}
+
 // A broken or hostile service: a response nested a million levels deep is an error naming the
 // bound, not a stack overflow (RapidJSON's DOM recurses once per level).
 TEST(ApiClient, AResponseNestedAMillionLevelsDeepIsAnErrorNotACrash) {
@@ -457,6 +573,20 @@ TEST(OAuth, ExchangeSendsTheReferencesFormAndKeepsSecretsOutOfErrors) {
       "https://app.example/oauth/authorize?client_id=cid&response_type=code&redirect_uri=https%3A%2F%2Fci.example%"
       "2Fcb");
   EXPECT_FALSE(exchange_code(transport, {"http://app.example", "cid", "x"}, "s", "c").ok());  // https only
+}
+
+TEST(OAuth, TheLastOfDuplicateKeysInTheAnswerIsUsed) {
+  FakeTransport transport;
+  OAuthApp app{"https://app.example", "cid", "https://ci.example/cb"};
+  transport.script.push_back(reply(200, R"({"access_token":"old","token_type":"bearer","access_token":"tok-2"})"));
+  auto token = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  EXPECT_EQ(token.value(), "tok-2");
+  transport.script.push_back(reply(400, R"({"error":"x","error":"invalid_grant","error_description":"expired"})"));
+  auto refused = exchange_code(transport, app, "the-secret", "the-code");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "exchanging the code: HTTP 400: invalid_grant: expired");
+  EXPECT_EQ(refused.error().code, ErrorCode::kService);
 }
 
 }  // namespace

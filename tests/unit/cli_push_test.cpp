@@ -332,6 +332,40 @@ TEST_F(CliPushTest, AFileWithoutIdUpdatesTheTemplateOfTheSameTitle) {
   expect_on_service_once({files[1]});
 }
 
+// Duplicate keys: lint reads the last value (and warns), so the last is what is sent, stored
+// and reported; the body holds each key once.
+TEST_F(CliPushTest, ATitleWrittenTwiceIsPushedAsTheLastOne) {
+  std::string path = dir.write("twice.json", R"({"project_template": {"title": "First title", "shared": true,
+  "description": "Twice titled", "title": "Last title", "shared": false,
+  "raw_json": [{"title": "Kick-off", "temp_id": 1, "story_type": "milestone", "relative_start_date": 0,
+                "relative_due_date": 0, "duration": 0, "temp_id": 2}]}}
+)");
+  CliRun dry = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  ASSERT_EQ(dry.exit, 0) << dry.err;
+  EXPECT_TRUE(dry.out.starts_with(path + ": would create \"Last title\"\n")) << dry.out;
+  EXPECT_EQ(count_lines_with(dry.out, "\"title\":\"Last title\""), 1) << dry.out;
+  EXPECT_EQ(count_lines_with(dry.out, "First title"), 0) << dry.out;
+  EXPECT_EQ(count_lines_with(dry.out, "\"shared\""), 1) << dry.out;
+  EXPECT_NE(dry.out.find("\"shared\":false"), std::string::npos) << dry.out;
+  EXPECT_EQ(count_lines_with(dry.out, "temp_id"), 1) << dry.out;
+  EXPECT_NE(dry.out.find("\\\"temp_id\\\":2"), std::string::npos) << dry.out;
+
+  CliRun push = run_ptmpl("push '" + path + "' " + service(), env());
+  ASSERT_EQ(push.exit, 0) << push.err;
+  EXPECT_NE(push.out.find(": created template "), std::string::npos) << push.out;
+  EXPECT_TRUE(push.out.ends_with(" \"Last title\"\n")) << push.out;
+  auto remote = remote_templates();
+  ASSERT_EQ(remote.size(), 1u);
+  EXPECT_EQ(remote[0].title, "Last title");
+  EXPECT_NE(remote[0].json.find("\"shared\":false"), std::string::npos) << remote[0].json;
+  EXPECT_EQ(count_lines_with(*remote[0].raw_json, "temp_id"), 1) << *remote[0].raw_json;
+  // What the service holds is what the file says: a second push has nothing to send.
+  CliRun again = run_ptmpl("push '" + path + "' " + service(), env());
+  ASSERT_EQ(again.exit, 0) << again.err;
+  EXPECT_NE(again.out.find(": unchanged template "), std::string::npos) << again.out;
+  expect_on_service_once({path});
+}
+
 TEST_F(CliPushTest, ManyFilesWithInjectedFaultsArriveOnceEach) {
   start_sandbox({"--fail-rate", "0.3", "--faults", "429,503,drop,drop-after", "--retry-after", "0", "--seed", "11"});
   auto files = generate("many", 40);

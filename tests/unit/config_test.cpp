@@ -117,6 +117,25 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// Of duplicate keys the last is used, as in templates (and only the last is checked).
+TEST(Config, TheLastOfDuplicateKeysIsUsed) {
+  auto config = LintConfig::parse("dup.ptmpl.json", R"({"max_depth": 3, "fail_on": "error",
+    "rules": {"temp-id-missing": {"severity": 5}, "duplicate-key": "error", "temp-id-missing": "off",
+              "duplicate-key": "info"},
+    "ignore": [{"rule": "story-type-invalid"}], "max_depth": 40, "fail_on": "warning",
+    "ignore": [{"rule": "title-missing", "pointer": "/0", "pointer": "/1"}]})");
+  ASSERT_TRUE(config.ok()) << config.error().message;
+  const LintConfig& c = config.value();
+  EXPECT_EQ(c.max_depth(), 40u);
+  EXPECT_EQ(c.fail_on(), Severity::Warning);
+  ASSERT_NE(c.rule("temp-id-missing"), nullptr);
+  EXPECT_TRUE(c.rule("temp-id-missing")->off);
+  EXPECT_EQ(c.rule("duplicate-key")->severity, Severity::Info);
+  ASSERT_EQ(c.ignore().size(), 1u);
+  EXPECT_EQ(c.ignore()[0].rule, "title-missing");
+  EXPECT_EQ(c.ignore()[0].pointer, "/1");
+}
+
 TEST(Config, MissingFileIsAnError) {
   auto config = LintConfig::load(data("nope.json"));
   ASSERT_FALSE(config.ok());

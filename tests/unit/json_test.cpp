@@ -1,7 +1,11 @@
 // The JSON layer: positions, spellings, and bad input of every kind.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "libtemplate/json.hpp"
 
@@ -203,6 +207,94 @@ TEST(Json, DepthBoundIsConfigurable) {
   EXPECT_TRUE(doc.truncated());
   EXPECT_EQ(doc.root().items()[0].items()[0].items()[0].kind(), Kind::Truncated);
   EXPECT_EQ(doc.root().items()[1].items()[0].items()[0].text(), "2");
+}
+
+// The text of every value, as written, from its offset to value_end().
+std::vector<std::string> written(const Document& doc, std::span<const Value> values) {
+  std::vector<std::string> out;
+  for (const Value& v : values) {
+    std::optional<std::uint64_t> end = value_end(doc.text(), v);
+    out.push_back(end ? std::string(doc.text().substr(v.offset(), *end - v.offset())) : "<none>");
+  }
+  return out;
+}
+
+TEST(Json, EveryValueEndsWhereItIsWritten) {
+  std::string text =
+      "\xEF\xBB\xBF[1.0e3, -0, \"\", \"a\\\"]\\\\\", \"\\u00e9\", true, false, null,\n"
+      " { \"k\" : [ 1 , {\"}\": \"]\"} ] } , [], {} ,\"plain\"]";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(written(doc, doc.root().items()),
+            (std::vector<std::string>{"1.0e3", "-0", "\"\"", "\"a\\\"]\\\\\"", "\"\\u00e9\"", "true", "false", "null",
+                                      "{ \"k\" : [ 1 , {\"}\": \"]\"} ] }", "[]", "{}", "\"plain\""}));
+  EXPECT_EQ(value_end(doc.text(), doc.root()), text.size());
+  // A key is a string value too.
+  const Member& k = doc.root().items()[8].members()[0];
+  EXPECT_EQ(written(doc, {&k.key, 1}), std::vector<std::string>{"\"k\""});
+}
+
+TEST(Json, AValueCutByTheDepthBoundStillEndsWhereItIsWritten) {
+  ParseOptions options;
+  options.max_depth = 2;
+  Document doc = Document::parse("[[[[1], \"]\"]], 2]", options);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_EQ(doc.root().items()[0].items()[0].kind(), Kind::Truncated);
+  EXPECT_EQ(written(doc, doc.root().items()[0].items()), std::vector<std::string>{"[[1], \"]\"]"});
+}
+
+TEST(Json, AValueNotReadFromTheTextHasNoEndInIt) {
+  Arena arena;
+  Builder build(arena);
+  // Built values start at offset 0, where the text holds something else.
+  EXPECT_EQ(value_end("[1]", build.integer(1)), std::nullopt);
+  EXPECT_EQ(value_end("\"a\"", build.string("b")), std::nullopt);
+  EXPECT_EQ(value_end("{}", build.array({})), std::nullopt);
+  EXPECT_EQ(value_end("", build.null()), std::nullopt);
+  Document doc = Document::parse("[7, \"x\"]");
+  EXPECT_EQ(value_end("[8, \"y\"]", doc.root().items()[0]), std::nullopt);
+  EXPECT_EQ(value_end("[7, \"y\"]", doc.root().items()[1]), std::nullopt);
+}
+
+TEST(Json, LastOfEachKeyKeepsTheValuesTheServiceKeeps) {
+  std::string text = R"({"title": "a", "raw_json": [{"t": 1, "u": [{"v": 1, "v": 2}], "t": 3}, {"w": 4}],
+                          "title": "b", "same": {"x": [1, 2]}})";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  Arena arena;
+  Value last = last_of_each_key(doc.root(), arena);
+  ASSERT_EQ(last.members().size(), 3u);
+  EXPECT_EQ(last.members()[0].key.text(), "raw_json");  // each kept member stays where it stands
+  EXPECT_EQ(last.members()[1].key.text(), "title");
+  EXPECT_EQ(last.members()[1].value.text(), "b");
+  EXPECT_TRUE(last.unique_keys());
+  const Value& story = last.members()[0].value.items()[0];
+  ASSERT_EQ(story.members().size(), 2u);
+  EXPECT_EQ(story.members()[0].key.text(), "u");
+  EXPECT_EQ(story.find("t")->text(), "3");
+  ASSERT_EQ(story.find("u")->items()[0].members().size(), 1u);
+  EXPECT_EQ(story.find("u")->items()[0].find("v")->text(), "2");
+  // What had no duplicates is the document's own, not a copy.
+  EXPECT_EQ(last.members()[0].value.items()[1].members().data(),
+            doc.root().members()[1].value.items()[1].members().data());
+  EXPECT_EQ(last.find("same")->members().data(), doc.root().find("same")->members().data());
+  // Nothing to drop: the value itself.
+  Document clean = Document::parse(R"([{"a": 1}, {"a": 2}])");
+  EXPECT_EQ(last_of_each_key(clean.root(), arena).items().data(), clean.root().items().data());
+}
+
+TEST(Json, NumbersReadAsDoubles) {
+  Document doc = Document::parse(R"([1500.50, -2, 1e3, 9.9e308, -9.9e308, 1e-400, "1", null])");
+  ASSERT_TRUE(doc.ok());
+  auto items = doc.root().items();
+  EXPECT_EQ(items[0].as_double(), 1500.5);
+  EXPECT_EQ(items[1].as_double(), -2.0);
+  EXPECT_EQ(items[2].as_double(), 1000.0);
+  EXPECT_EQ(items[3].as_double(), HUGE_VAL);
+  EXPECT_EQ(items[4].as_double(), -HUGE_VAL);
+  EXPECT_EQ(items[5].as_double(), 0.0);
+  EXPECT_EQ(items[6].as_double(), std::nullopt);
+  EXPECT_EQ(items[7].as_double(), std::nullopt);
 }
 
 TEST(Json, PointersEscapeAndResolve) {

@@ -67,6 +67,28 @@ TEST(PushDocument, TheBodyHoldsEveryKeyButTheServicesBookkeeping) {
   EXPECT_EQ(local.value().stories, R"([{"title":"A","temp_id":1}])");
 }
 
+// Lint reads the last of duplicate keys, and the service keeps it: the body holds each key
+// once, with the last value, at every level of an array raw_json; the title is the last one.
+TEST(PushDocument, OfDuplicateKeysOnlyTheLastIsSent) {
+  std::string text = R"({"project_template": {"title": "First", "budget": 1, "id": 3, "title": "Last", "id": 4,
+      "raw_json": [{"title": "A", "temp_id": 1, "sub_stories": [{"title": "B", "title": "C"}], "temp_id": 2}],
+      "budget": 2}})";
+  auto local = api::read_local_template("twice.json", text);
+  ASSERT_TRUE(local.ok()) << local.error().message;
+  EXPECT_EQ(local.value().title, "Last");
+  EXPECT_EQ(local.value().id, 4);
+  EXPECT_EQ(local.value().body,
+            R"({"project_template":{"title":"Last","budget":2,"raw_json":"[{\"title\":\"A\",\"temp_id\":2,)"
+            R"(\"sub_stories\":[{\"title\":\"C\"}]}]"}})");
+  EXPECT_EQ(local.value().fields,
+            (std::vector<std::pair<std::string, std::string>>{{"title", "\"Last\""}, {"budget", "2"}}));
+  EXPECT_EQ(local.value().stories, R"([{"title":"A","temp_id":2,"sub_stories":[{"title":"C"}]}])");
+  // The id written back replaces the value that was read: the last one.
+  auto with = api::with_identity(text, 9, "s");
+  ASSERT_TRUE(with.ok());
+  EXPECT_NE(with.value().find(R"("id": 3, "title": "Last", "id": 9,)"), std::string::npos) << with.value();
+}
+
 TEST(PushDocument, ARawJsonStringIsComparedInCanonicalForm) {
   auto local = api::read_local_template(
       "t.json", R"({"project_template": {"title": "T", "raw_json": "[{\"temp_id\": 1, \"title\": \"A\"}]"}})");

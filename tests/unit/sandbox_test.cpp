@@ -178,6 +178,43 @@ TEST_F(SandboxTest, CreatesShowsAndUpdatesTemplates) {
   EXPECT_EQ(call(*s, "PUT", "/project_templates/" + id + ".json", create_body("x"), "bob-token").status, 403);
 }
 
+// Of duplicate keys the service keeps the last value, and so does the sandbox: in request
+// bodies (at every level it reads) and in the files of its store.
+TEST_F(SandboxTest, ADuplicateKeyKeepsTheLastValue) {
+  auto s = start();
+  Reply created = call(*s, "POST", "/project_templates.json",
+                       R"({"project_template":{"title":"First","duration":3,"raw_json":"[]",)"
+                       R"("title":"Last","duration":5,"raw_json":"[{\"title\":\"A\",\"sub_stories\":[{}],)"
+                       R"(\"sub_stories\":[]}]"}})");
+  ASSERT_EQ(created.status, 200) << created.body;
+  const auto& made = *templates_of(created.json)[0];
+  EXPECT_STREQ(made["title"].GetString(), "Last");
+  EXPECT_EQ(made["duration"].GetInt(), 5);
+  EXPECT_EQ(made["item_count"].GetInt(), 1);  // the last sub_stories: none
+  const std::string id = std::to_string(made["id"].GetInt64());
+
+  Reply updated = call(*s, "PUT", "/project_templates/" + id + ".json",
+                       R"({"project_template":{"description":"dropped"},"project_template":{"description":"kept",)"
+                       R"("shared":"no","shared":true}})");
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_STREQ((*templates_of(updated.json)[0])["description"].GetString(), "kept");
+  EXPECT_TRUE((*templates_of(updated.json)[0])["shared"].GetBool());
+  // An earlier invalid value does not count either way: only the last one is checked.
+  Reply refused = call(*s, "PUT", "/project_templates/" + id + ".json",
+                       R"({"project_template":{"currency":"EUR","currency":"euro"}})");
+  EXPECT_EQ(refused.status, 422);
+  EXPECT_EQ(first_error(refused, "field"), "currency");
+  s->stop(SIGTERM);
+
+  // A stored file with a key twice (written by hand) reads back with the last value.
+  std::ofstream(dir.file("data/templates/" + id + ".json"))
+      << R"({"id":)" << id << R"(,"user_id":1,"title":"Stored first","title":"Stored last","raw_json":"[]"})";
+  s = start();
+  Reply shown = call(*s, "GET", "/project_templates/" + id + ".json");
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_STREQ((*templates_of(shown.json)[0])["title"].GetString(), "Stored last");
+}
+
 TEST_F(SandboxTest, AnswersErrorsInTheServiceEnvelope) {
   auto s = start();
   Reply unauthorised = call(*s, "GET", "/project_templates.json", "", "");

@@ -66,6 +66,9 @@ class Value {
 
   /// A number written as an integer (no fraction or exponent) that fits int64.
   [[nodiscard]] std::optional<std::int64_t> as_int64() const;
+  /// A number's value as the nearest double: ±infinity beyond double's range, ±0 below it
+  /// (check std::isfinite where that matters); nullopt for every other kind.
+  [[nodiscard]] std::optional<double> as_double() const;
   /// True when the value is a number spelled as an integer, whatever its size.
   [[nodiscard]] bool is_integer_spelling() const;
   [[nodiscard]] std::optional<bool> as_bool() const {
@@ -258,13 +261,24 @@ class Document {
 /// Parses a whole decimal integer (as the service writes ids in strings); nullopt otherwise.
 [[nodiscard]] std::optional<std::int64_t> parse_int64(std::string_view text);
 
-/// The byte offset just past a scalar value (number, string, true, false, null) that was
-/// parsed from `text`; nullopt for containers and for values not read from `text`.
-[[nodiscard]] std::optional<std::uint64_t> scalar_end(std::string_view text, const Value& value);
+/// The byte offset just past `value` in `text`, the text it was parsed from (as
+/// Document::parse read it, byte order mark included): after the closing quote, bracket or
+/// brace, or the last character of a number or literal; `text.substr(value.offset(), end -
+/// value.offset())` is the value as written. Constant time for numbers and strings without
+/// escapes (the tree holds their source bytes); for other values the tokenizer reads the value
+/// again, one pass over its text (a container beyond the nesting bound included). nullopt when
+/// `text` does not hold a value of the same kind (and, for a scalar, the same text) at
+/// `value.offset()`, as for values built rather than parsed.
+[[nodiscard]] std::optional<std::uint64_t> value_end(std::string_view text, const Value& value);
 
 /// For each member of `object` in order, whether it is the last one with its key (the one the
 /// service keeps, and `Value::find` returns). Linear in the number of members.
 [[nodiscard]] std::vector<bool> last_occurrences(const Value& object);
+
+/// `value` with every object, at any depth, holding only the last member of each key (where
+/// it stands): what the service keeps of it. Parts without duplicate keys are shared, not
+/// copied; new parts are allocated in `arena`. Recurses once per level of nesting.
+[[nodiscard]] Value last_of_each_key(const Value& value, Arena& arena);
 
 /// What kind of value `value` is, for messages: "null", "a boolean", "an integer", "a number",
 /// "a string", "an array", "an object", "a deeply nested value".

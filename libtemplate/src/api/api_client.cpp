@@ -14,11 +14,6 @@
 #include <iterator>
 #include <thread>
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
-#include "json_nesting.hpp"
 #include "libtemplate/json.hpp"
 
 namespace ptmpl::api {
@@ -33,27 +28,20 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
-std::string json_text(const rapidjson::Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return {buffer.GetString(), buffer.GetSize()};
-}
-
 /// The service's error envelope as one line: `validation: title can't be blank (field title); …`.
 std::string describe_errors(const std::string& body) {
-  rapidjson::Document doc;
-  detail::parse_iteratively(doc, body);
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("errors") || !doc["errors"].IsArray() ||
-      doc["errors"].Empty()) {
+  json::Document doc = json::Document::parse(body);
+  const json::Value* errors = doc.root().find("errors");
+  if (errors == nullptr || !errors->is_array() || errors->items().empty()) {
     std::string excerpt = body.substr(0, 200);
     return excerpt.empty() ? "no error details" : "unexpected body: " + excerpt;
   }
   std::string out;
-  for (const auto& e : doc["errors"].GetArray()) {
+  for (const json::Value& e : errors->items()) {
     if (!out.empty()) out += "; ";
-    auto str = [&](const char* key) {
-      return e.IsObject() && e.HasMember(key) && e[key].IsString() ? std::string(e[key].GetString()) : std::string();
+    auto str = [&](std::string_view key) {
+      const json::Value* v = e.find(key);
+      return v != nullptr && v->is_string() ? std::string(v->text()) : std::string();
     };
     std::string type = str("type"), message = str("message"), field = str("field");
     out += (type.empty() ? "error" : type) + ": " + message;
@@ -62,58 +50,65 @@ std::string describe_errors(const std::string& body) {
   return out;
 }
 
-Result<RemoteTemplate> read_template(const rapidjson::Value& object) {
-  if (!object.IsObject()) return Error::service("a template in the response is not an object");
+/// One template of an envelope; `body` is the text it was parsed from, of which its `json` is
+/// the template's part, as the service wrote it.
+Result<RemoteTemplate> read_template(const json::Value& object, std::string_view body) {
+  if (!object.is_object()) return Error::service("a template in the response is not an object");
   RemoteTemplate t;
-  auto id = object.FindMember("id");
-  if (id == object.MemberEnd()) return Error::service("a template in the response has no id");
-  if (id->value.IsInt64()) {
-    t.id = id->value.GetInt64();
-  } else if (id->value.IsString()) {
-    std::string_view s(id->value.GetString(), id->value.GetStringLength());
+  const json::Value* id = object.find("id");
+  if (id == nullptr) return Error::service("a template in the response has no id");
+  if (std::optional<std::int64_t> number = id->as_int64()) {
+    t.id = *number;
+  } else if (id->is_string()) {
+    std::string_view s = id->text();
     if (std::from_chars(s.data(), s.data() + s.size(), t.id).ec != std::errc())
       return Error::service("a template in the response has a non-numeric id");
   } else {
     return Error::service("a template in the response has no usable id");
   }
-  if (auto v = object.FindMember("title"); v != object.MemberEnd() && v->value.IsString())
-    t.title = v->value.GetString();
-  if (auto v = object.FindMember("updated_at"); v != object.MemberEnd() && v->value.IsString())
-    t.updated_at = v->value.GetString();
-  if (auto v = object.FindMember("raw_json"); v != object.MemberEnd() && v->value.IsString())
-    t.raw_json = std::string(v->value.GetString(), v->value.GetStringLength());
-  t.json = json_text(object);
+  auto text = [&](std::string_view key) -> std::optional<std::string> {
+    const json::Value* v = object.find(key);
+    if (v == nullptr || !v->is_string()) return std::nullopt;
+    return std::string(v->text());
+  };
+  t.title = text("title").value_or("");
+  t.updated_at = text("updated_at").value_or("");
+  t.raw_json = text("raw_json");
+  std::uint64_t end = json::value_end(body, object).value_or(object.offset());
+  t.json = std::string(body.substr(object.offset(), end - object.offset()));
   return t;
 }
 
 /// The templates of an envelope, taken in the order of `results` (API reference, rule 2: the
-/// map may hold other objects of the same type, and its order means nothing).
+/// map may hold other objects of the same type, and its order means nothing). Of duplicate
+/// keys, the last is used, as everywhere.
 Result<TemplatePage> read_envelope(const std::string& body) {
-  rapidjson::Document doc;
-  // Each template is copied out with Accept(), which recurses once per level.
-  if (detail::json_nesting(body) > json::kMaxDepthLimit)
+  // The templates' JSON is read again as trees (pull writes it as documents), which keep at
+  // most this depth: a deeper response is refused whole rather than cut.
+  json::ParseOptions options;
+  options.max_depth = json::kMaxDepthLimit;
+  json::Document doc = json::Document::parse(body, options);
+  if (doc.truncated())
     return Error::service("the response is nested deeper than " + std::to_string(json::kMaxDepthLimit) + " levels");
-  detail::parse_iteratively(doc, body);
-  if (doc.HasParseError() || !doc.IsObject()) return Error::service("the response is not a JSON object");
-  auto results = doc.FindMember("results");
-  auto map = doc.FindMember("project_templates");
-  if (results == doc.MemberEnd() || !results->value.IsArray())
-    return Error::service("the response has no `results` array");
+  if (!doc.ok() || !doc.root().is_object()) return Error::service("the response is not a JSON object");
+  const json::Value* results = doc.root().find("results");
+  const json::Value* map = doc.root().find("project_templates");
+  if (results == nullptr || !results->is_array()) return Error::service("the response has no `results` array");
   TemplatePage page;
-  if (auto count = doc.FindMember("count"); count != doc.MemberEnd() && count->value.IsInt64())
-    page.count = count->value.GetInt64();
-  for (const auto& entry : results->value.GetArray()) {
-    if (!entry.IsObject() || !entry.HasMember("key") || !entry.HasMember("id")) continue;
-    if (!entry["key"].IsString() || std::string_view(entry["key"].GetString()) != "project_templates") continue;
-    std::string id = entry["id"].IsString()  ? entry["id"].GetString()
-                     : entry["id"].IsInt64() ? std::to_string(entry["id"].GetInt64())
-                                             : std::string();
-    if (map == doc.MemberEnd() || !map->value.IsObject())
-      return Error::service("the response has no `project_templates` map");
-    auto found = map->value.FindMember(id.c_str());
-    if (found == map->value.MemberEnd())
-      return Error::service("`results` names template " + id + ", which the map lacks");
-    auto t = read_template(found->value);
+  if (const json::Value* count = doc.root().find("count"); count != nullptr && count->as_int64())
+    page.count = *count->as_int64();
+  for (const json::Value& entry : results->items()) {
+    const json::Value* key = entry.find("key");
+    const json::Value* id = entry.find("id");
+    if (key == nullptr || id == nullptr) continue;
+    if (!key->is_string() || key->text() != "project_templates") continue;
+    std::string id_text = id->is_string()  ? std::string(id->text())
+                          : id->as_int64() ? std::to_string(*id->as_int64())
+                                           : std::string();
+    if (map == nullptr || !map->is_object()) return Error::service("the response has no `project_templates` map");
+    const json::Value* found = map->find(id_text);
+    if (found == nullptr) return Error::service("`results` names template " + id_text + ", which the map lacks");
+    auto t = read_template(*found, body);
     if (!t.ok()) return t.error();
     page.templates.push_back(std::move(t).value());
   }

@@ -9,9 +9,7 @@
 #include <fstream>
 #include <iterator>
 
-#include <rapidjson/document.h>
-
-#include "json_nesting.hpp"
+#include "libtemplate/json.hpp"
 
 namespace ptmpl::api {
 namespace {
@@ -77,12 +75,10 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
   auto sent = transport.send(request);
   if (!sent.ok()) return Error::network(clean("exchanging the code: no response: " + sent.error().message));
   const HttpResponse& response = sent.value();
-  rapidjson::Document doc;
-  detail::parse_iteratively(doc, response.body);
-  auto text = [&](const char* key) {
-    return !doc.HasParseError() && doc.IsObject() && doc.HasMember(key) && doc[key].IsString()
-               ? std::string(doc[key].GetString())
-               : std::string();
+  json::Document doc = json::Document::parse(response.body);
+  auto text = [&](std::string_view key) {
+    const json::Value* v = doc.root().find(key);
+    return v != nullptr && v->is_string() ? std::string(v->text()) : std::string();
   };
   if (response.status == 200 && !text("access_token").empty()) return text("access_token");
   std::string error = text("error");

@@ -24,28 +24,6 @@ bool bookkeeping_key(std::string_view key) {
   return key == "id" || key == "updated_at";
 }
 
-/// The offset just past the JSON value starting at `at` (strings with escapes, nested
-/// containers); `text` is valid JSON there.
-std::size_t value_end(std::string_view text, std::size_t at) {
-  int depth = 0;
-  for (std::size_t i = at; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      if (depth == 0) return i + 1;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (depth == 0 && i > at &&
-               (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
-      return i;  // the end of a number or literal
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return text.size();
-}
-
 /// The whitespace a member key at `at` is indented with, when it starts its line; else "".
 std::string_view indent_before(std::string_view text, std::size_t at) {
   std::size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
@@ -151,16 +129,19 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
   if (const json::Value* stamp = pt->find("updated_at"); stamp != nullptr && stamp->is_string())
     local.updated_at = std::string(stamp->text());
 
+  // What lint checked is what is sent: of duplicate keys, at any depth, only the last (the
+  // value the rules read and the service keeps).
   json::Arena arena;
   json::Builder build(arena);
+  const json::Value fields = json::last_of_each_key(*pt, arena);
   std::vector<json::Member> sent;
-  for (const json::Member& m : pt->members())
+  for (const json::Member& m : fields.members())
     if (!bookkeeping_key(m.key.text())) sent.push_back(m);
   local.body = write_api_body(build.object(sent));
   for (const char* key : kStoredFields)
-    if (const json::Value* v = pt->find(key); v != nullptr)
+    if (const json::Value* v = fields.find(key); v != nullptr)
       local.fields.emplace_back(key, write_compact(*v, Shape::Unknown));
-  if (const json::Value* raw = pt->find("raw_json"); raw != nullptr) local.stories = detail::canonical_stories(*raw);
+  if (const json::Value* raw = fields.find("raw_json"); raw != nullptr) local.stories = detail::canonical_stories(*raw);
   return local;
 }
 
@@ -197,13 +178,14 @@ Result<std::string> with_identity(std::string_view text, std::int64_t id, const 
     return it == keys.end() ? keys.size() : static_cast<std::size_t>(it - keys.begin());
   };
   auto members = pt->members();
+  // Values of the document just parsed from `text`, so each one is found there.
+  auto end_of = [&](const json::Value& value) {
+    return static_cast<std::size_t>(json::value_end(text, value).value_or(text.size()));
+  };
   auto set = [&](std::string_view key, const std::string& value) {
-    const json::Member* last = nullptr;
-    for (const json::Member& m : members)
-      if (m.key.text() == key) last = &m;
-    if (last != nullptr) {
-      std::size_t at = last->value.offset();
-      edits.push_back({at, value_end(text, at) - at, value});
+    if (const json::Value* existing = pt->find(key)) {  // of duplicates, the last: the one read
+      std::size_t at = existing->offset();
+      edits.push_back({at, end_of(*existing) - at, value});
       return;
     }
     std::string member;
@@ -222,7 +204,7 @@ Result<std::string> with_identity(std::string_view text, std::int64_t id, const 
     }
     // After the last member.
     const json::Member& back = members.back();
-    std::size_t end = value_end(text, back.value.offset());
+    std::size_t end = end_of(back.value);
     std::string_view indent = indent_before(text, back.key.offset());
     member.pop_back();  // the comma goes before it
     edits.push_back({end, 0, "," + (indent.empty() ? std::string(" ") : "\n" + std::string(indent)) + member});

@@ -1,9 +1,7 @@
 // A template as the service returned it → the template document authors keep in git.
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include <optional>
+#include <vector>
 
-#include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/writer.hpp"
@@ -11,56 +9,43 @@
 namespace ptmpl::api {
 
 Result<std::string> template_document(const RemoteTemplate& remote) {
-  rapidjson::Document object;
-  // Values are copied with Accept(), which recurses once per level.
-  if (detail::json_nesting(remote.json) > json::kMaxDepthLimit)
-    return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is nested deeper than " +
-                          std::to_string(json::kMaxDepthLimit) + " levels");
-  detail::parse_iteratively(object, remote.json);
-  if (object.HasParseError() || !object.IsObject())
-    return Error::service("template " + std::to_string(remote.id) + ": the service's JSON is not an object");
+  const std::string what = "template " + std::to_string(remote.id);
+  // The canonical writer needs the whole tree, so nothing may be cut by the nesting bound.
+  json::ParseOptions options;
+  options.max_depth = json::kMaxDepthLimit;
+  json::Document object = json::Document::parse(remote.json, options);
+  if (object.truncated())
+    return Error::service(what + ": the service's JSON is nested deeper than " + std::to_string(json::kMaxDepthLimit) +
+                          " levels");
+  if (!object.ok() || !object.root().is_object()) return Error::service(what + ": the service's JSON is not an object");
+  json::Builder build(object.arena());
+  std::vector<json::Member> fields;
   // The keys of a template document (SPEC §2), plus the id that ties the file to the service.
   static constexpr const char* kKeys[] = {"id",     "title",    "description", "shared",     "is_budgeted",
                                           "budget", "currency", "duration",    "item_count", "updated_at"};
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  w.Key("project_template");
-  w.StartObject();
   for (const char* key : kKeys) {
-    auto it = object.FindMember(key);
-    if (it == object.MemberEnd() || it->value.IsNull()) continue;
-    w.Key(key);
-    it->value.Accept(w);
+    const json::Value* value = object.root().find(key);
+    if (value != nullptr && !value->is_null()) fields.push_back(build.member(key, *value));
   }
-  std::string text(buffer.GetString(), buffer.GetSize());
+  std::optional<json::Document> stories;
   if (remote.raw_json) {
     // raw_json as the story list itself (pleasant to edit and lint); kept as the service's
     // string when it is not valid JSON, so nothing is lost.
-    rapidjson::Document stories;
-    detail::parse_iteratively(stories, *remote.raw_json);
-    text += text.back() == '{' ? "" : ",";
     if (remote.raw_json->find_first_not_of(" \t\r\n") == std::string::npos) {
-      text += "\"raw_json\":[]";  // an empty string: no stories
-    } else if (!stories.HasParseError()) {
-      text += "\"raw_json\":" + *remote.raw_json;
+      fields.push_back(build.member("raw_json", build.array({})));  // an empty string: no stories
+    } else if (stories = json::Document::parse(*remote.raw_json, options); stories->ok()) {
+      if (stories->truncated())
+        return Error::service(what + ": its raw_json is nested deeper than " + std::to_string(json::kMaxDepthLimit) +
+                              " levels");
+      fields.push_back(build.member("raw_json", stories->root()));
+    } else if (!json::invalid_utf8_offset(*remote.raw_json)) {
+      fields.push_back(build.member("raw_json", build.string(*remote.raw_json)));
     } else {
-      rapidjson::StringBuffer quoted;
-      rapidjson::Writer<rapidjson::StringBuffer> q(quoted);
-      q.String(remote.raw_json->data(), static_cast<rapidjson::SizeType>(remote.raw_json->size()));
-      text += "\"raw_json\":" + std::string(quoted.GetString(), quoted.GetSize());
+      return Error::service(what + ": its raw_json is not UTF-8 text");
     }
   }
-  text += "}}";
-  json::ParseOptions options;
-  options.max_depth = json::kMaxDepthLimit;
-  json::Document doc = json::Document::parse(text, options);
-  if (!doc.ok()) return Error::service("template " + std::to_string(remote.id) + ": cannot re-read its JSON");
-  // The canonical writer needs the whole tree.
-  if (doc.truncated())
-    return Error::service("template " + std::to_string(remote.id) + ": its raw_json is nested deeper than " +
-                          std::to_string(json::kMaxDepthLimit) + " levels");
-  return write_canonical(doc.root(), Shape::TemplateDocument);
+  const json::Member document = build.member("project_template", build.object(fields));
+  return write_canonical(build.object({&document, 1}), Shape::TemplateDocument);
 }
 
 }  // namespace ptmpl::api

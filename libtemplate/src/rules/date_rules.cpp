@@ -375,7 +375,7 @@ void check_template_duration_mismatch(Context& context) {
     // The template's fields are in the file itself even when raw_json is a string, so the
     // value can always be patched (Context::replace_value declines for such templates).
     std::optional<Fix> fix;
-    if (std::optional<std::uint64_t> end = json::scalar_end(file.text(), *value))
+    if (std::optional<std::uint64_t> end = json::value_end(file.text(), *value))
       fix = Fix{value->offset(), *end - value->offset(), std::to_string(*expected)};
     context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
                              source.template_pointer + "/duration",

@@ -146,7 +146,7 @@ void Context::report_at_offset(std::string_view rule, Severity severity, std::ui
 std::optional<Fix> Context::replace_value(const TemplateSource& source, const json::Value& value,
                                           std::string replacement) const {
   if (source.raw_json_string) return std::nullopt;
-  std::optional<std::uint64_t> end = json::scalar_end(file_.text(), value);
+  std::optional<std::uint64_t> end = json::value_end(file_.text(), value);
   if (!end) return std::nullopt;
   return Fix{value.offset(), *end - value.offset(), std::move(replacement)};
 }

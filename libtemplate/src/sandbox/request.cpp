@@ -6,9 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include <rapidjson/document.h>
-
-#include "json_nesting.hpp"
+#include "libtemplate/json.hpp"
 
 namespace ptmpl::sandbox {
 namespace {
@@ -31,79 +29,74 @@ bool has_param(const Params& params, const char* name) {
   return params.find(name) != params.end();
 }
 
-/// Applies the `project_template` fields of a create or update body onto `t`.
-std::vector<FieldError> apply_fields(const rapidjson::Value& body, StoredTemplate& t, bool creating) {
+/// Applies the `project_template` fields of a create or update body onto `t`. Of duplicate
+/// keys, the last is the one applied, as the service does.
+std::vector<FieldError> apply_fields(const json::Value& body, StoredTemplate& t, bool creating) {
   std::vector<FieldError> errors;
   auto invalid = [&](const char* field, std::string message) {
     errors.push_back({"validation", std::move(message), field});
   };
-  auto find = [&](const char* key) -> const rapidjson::Value* {
-    auto it = body.FindMember(key);
-    return it == body.MemberEnd() ? nullptr : &it->value;
-  };
-  if (const auto* v = find("title")) {
-    if (!v->IsString()) {
+  if (const json::Value* v = body.find("title")) {
+    if (!v->is_string()) {
       invalid("title", "title must be a string");
+    } else if (v->text().find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      invalid("title", "title can't be blank");
     } else {
-      std::string title(v->GetString(), v->GetStringLength());
-      if (title.find_first_not_of(" \t\r\n") == std::string::npos)
-        invalid("title", "title can't be blank");
-      else
-        t.title = title;
+      t.title = v->text();
     }
   } else if (creating) {
     invalid("title", "title can't be blank");
   }
-  if (const auto* v = find("description")) {
-    if (v->IsString())
-      t.description.assign(v->GetString(), v->GetStringLength());
-    else if (v->IsNull())
+  if (const json::Value* v = body.find("description")) {
+    if (v->is_string())
+      t.description = v->text();
+    else if (v->is_null())
       t.description.clear();
     else
       invalid("description", "description must be a string");
   }
-  if (const auto* v = find("raw_json")) {
-    if (!v->IsString()) {
+  if (const json::Value* v = body.find("raw_json")) {
+    auto holds_json = [](std::string_view text) {
+      json::Document stories = json::Document::parse(text);
+      return stories.ok() && (stories.root().is_array() || stories.root().is_object());
+    };
+    if (!v->is_string())
       invalid("raw_json", "raw_json must be a string holding JSON text");
-    } else {
-      std::string raw(v->GetString(), v->GetStringLength());
-      rapidjson::Document doc;
-      detail::parse_iteratively(doc, raw);
-      if (doc.HasParseError() || !(doc.IsArray() || doc.IsObject()))
-        invalid("raw_json", "raw_json is not valid JSON (an array of stories)");
-      else
-        t.raw_json = std::move(raw);
-    }
+    else if (!holds_json(v->text()))
+      invalid("raw_json", "raw_json is not valid JSON (an array of stories)");
+    else
+      t.raw_json = v->text();
   }
   for (const char* key : {"shared", "is_budgeted"}) {
-    if (const auto* v = find(key)) {
-      if (!v->IsBool()) {
+    if (const json::Value* v = body.find(key)) {
+      if (std::optional<bool> b = v->as_bool())
+        (std::string_view(key) == "shared" ? t.shared : t.is_budgeted) = *b;
+      else
         invalid(key, std::string(key) + " must be true or false");
-      } else {
-        (std::string_view(key) == "shared" ? t.shared : t.is_budgeted) = v->GetBool();
-      }
     }
   }
-  if (const auto* v = find("budget")) {
-    if (v->IsNull())
+  if (const json::Value* v = body.find("budget")) {
+    std::optional<double> budget = v->as_double();
+    if (v->is_null())
       t.budget.reset();
-    else if (v->IsNumber() && std::isfinite(v->GetDouble()) && v->GetDouble() >= 0)
-      t.budget = v->GetDouble();
+    else if (budget && std::isfinite(*budget) && *budget >= 0)
+      t.budget = *budget;
     else
       invalid("budget", "budget must be a non-negative number");
   }
-  if (const auto* v = find("currency")) {
-    std::string_view c = v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : "";
+  if (const json::Value* v = body.find("currency")) {
+    std::string_view c = v->is_string() ? v->text() : "";
     if (c.size() == 3 && std::all_of(c.begin(), c.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; }))
       t.currency = std::string(c);
     else
       invalid("currency", "currency must be a three-letter ISO 4217 code");
   }
-  if (const auto* v = find("duration")) {
-    if (v->IsNull())
+  if (const json::Value* v = body.find("duration")) {
+    std::optional<std::int64_t> days = v->as_int64();
+    if (v->is_null())
       t.duration.reset();
-    else if (v->IsInt64() && v->GetInt64() >= 0)
-      t.duration = v->GetInt64();
+    else if (days && *days >= 0)
+      t.duration = *days;
     else
       invalid("duration", "duration must be a non-negative integer (days)");
   }
@@ -193,14 +186,13 @@ std::variant<ListRequest, RequestError> read_list_request(const Params& params) 
 }
 
 std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating) {
-  rapidjson::Document doc;
-  detail::parse_iteratively(doc, body);
-  if (doc.HasParseError() || !doc.IsObject())
+  json::Document doc = json::Document::parse(body);
+  if (!doc.ok() || !doc.root().is_object())
     return RequestError{400, {{"validation", "the request body must be a JSON object", ""}}};
-  auto it = doc.FindMember("project_template");
-  if (it == doc.MemberEnd() || !it->value.IsObject())
+  const json::Value* fields = doc.root().find("project_template");
+  if (fields == nullptr || !fields->is_object())
     return RequestError{422, {{"validation", "project_template is missing or not an object", "project_template"}}};
-  auto errors = apply_fields(it->value, t, creating);
+  auto errors = apply_fields(*fields, t, creating);
   if (!errors.empty()) return RequestError{422, std::move(errors)};
   return std::nullopt;
 }

@@ -60,7 +60,7 @@ struct ListRequest {
 /// Reads the JSON body of a create (`creating`) or update and applies its `project_template`
 /// fields onto `t`. Fails with 400 when the body is not a JSON object, 422 when
 /// `project_template` is missing or a field is invalid (one error per field, `t` then partly
-/// applied and not to be stored).
+/// applied and not to be stored). Of duplicate keys the last is applied, as the service does.
 [[nodiscard]] std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating);
 
 }  // namespace ptmpl::sandbox

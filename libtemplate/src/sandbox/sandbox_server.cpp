@@ -22,9 +22,9 @@
 
 #include <chrono>
 
-#include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/json.hpp"
 #include "libtemplate/sandbox.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
@@ -339,11 +339,10 @@ struct Sandbox::Impl {
 
   void token(const httplib::Request& req, httplib::Response& res) {
     std::map<std::string, std::string> fields;
-    rapidjson::Document doc;
-    detail::parse_iteratively(doc, req.body);
-    if (!doc.HasParseError() && doc.IsObject()) {
-      for (const auto& m : doc.GetObject())
-        if (m.value.IsString()) fields[m.name.GetString()] = m.value.GetString();
+    json::Document doc = json::Document::parse(req.body);
+    if (doc.ok() && doc.root().is_object()) {
+      for (const json::Member& m : doc.root().members())  // of duplicate keys, the last stays
+        if (m.value.is_string()) fields[std::string(m.key.text())] = m.value.text();
     } else {
       for (const auto& [key, value] : req.params) fields[key] = value;  // form-urlencoded body
     }

@@ -9,10 +9,8 @@
 #include <system_error>
 #include <vector>
 
-#include <rapidjson/error/en.h>
-
-#include "json_nesting.hpp"
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/json.hpp"
 
 namespace ptmpl::sandbox {
 namespace {
@@ -41,19 +39,16 @@ std::int64_t parse_stamp(const std::string& stamp) {
   return static_cast<std::int64_t>(::timegm(&utc)) * 1000 + millis;
 }
 
-// Iterative: raw_json is the client's text, and may nest as deep as it likes.
-std::int64_t count_in(const rapidjson::Value& stories) {
+// Iterative: raw_json is the client's text, and may nest as deep as the bound lets it.
+std::int64_t count_in(const json::Value& stories) {
   std::int64_t n = 0;
-  std::vector<const rapidjson::Value*> lists = {&stories};
+  std::vector<const json::Value*> lists = {&stories};
   while (!lists.empty()) {
-    const rapidjson::Value* list = lists.back();
+    const json::Value* list = lists.back();
     lists.pop_back();
-    for (const auto& story : list->GetArray()) {
+    for (const json::Value& story : list->items()) {
       ++n;
-      if (story.IsObject()) {
-        auto sub = story.FindMember("sub_stories");
-        if (sub != story.MemberEnd() && sub->value.IsArray()) lists.push_back(&sub->value);
-      }
+      if (const json::Value* sub = story.find("sub_stories"); sub != nullptr && sub->is_array()) lists.push_back(sub);
     }
   }
   return n;
@@ -68,43 +63,48 @@ std::string lower(std::string_view s) {
 }  // namespace
 
 Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text) {
-  rapidjson::Document doc;
-  detail::parse_iteratively(doc, text);
-  if (doc.HasParseError() || !doc.IsObject())
-    return Error::invalid(
-        path + ": not a stored template (" +
-        (doc.HasParseError() ? std::string(rapidjson::GetParseError_En(doc.GetParseError())) : "not an object") + ")");
+  json::Document doc = json::Document::parse(text);
+  if (!doc.ok()) {
+    const json::ParseIssue& issue = doc.issues().front();
+    json::Position at = doc.position(issue.offset);
+    return Error::invalid(path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                          ": not a stored template (" + issue.message + ")");
+  }
+  const json::Value& root = doc.root();
+  if (!root.is_object()) return Error::invalid(path + ": not a stored template (not an object)");
   StoredTemplate t;
-  auto str = [&](const char* key, std::string& into) {
-    auto it = doc.FindMember(key);
-    if (it != doc.MemberEnd() && it->value.IsString()) into.assign(it->value.GetString(), it->value.GetStringLength());
+  auto str = [&](std::string_view key, std::string& into) {
+    if (const json::Value* v = root.find(key); v != nullptr && v->is_string()) into = v->text();
   };
-  auto it = doc.FindMember("id");
-  if (it == doc.MemberEnd() || !it->value.IsInt64())
-    return Error::invalid(path + ": stored template has no integer id");
-  t.id = it->value.GetInt64();
-  if (auto u = doc.FindMember("user_id"); u != doc.MemberEnd() && u->value.IsInt64()) t.user_id = u->value.GetInt64();
+  auto int64 = [&](std::string_view key) {
+    const json::Value* v = root.find(key);
+    return v != nullptr ? v->as_int64() : std::nullopt;
+  };
+  std::optional<std::int64_t> id = int64("id");
+  if (!id) return Error::invalid(path + ": stored template has no integer id");
+  t.id = *id;
+  t.user_id = int64("user_id").value_or(t.user_id);
   str("title", t.title);
   str("description", t.description);
   str("currency", t.currency);
   str("raw_json", t.raw_json);  // kept as stored, even ""
   str("created_at", t.created_at);
   str("updated_at", t.updated_at);
-  if (auto v = doc.FindMember("shared"); v != doc.MemberEnd() && v->value.IsBool()) t.shared = v->value.GetBool();
-  if (auto v = doc.FindMember("is_budgeted"); v != doc.MemberEnd() && v->value.IsBool())
-    t.is_budgeted = v->value.GetBool();
-  if (auto v = doc.FindMember("budget"); v != doc.MemberEnd() && v->value.IsNumber()) t.budget = v->value.GetDouble();
-  if (auto v = doc.FindMember("duration"); v != doc.MemberEnd() && v->value.IsInt64()) t.duration = v->value.GetInt64();
-  if (auto v = doc.FindMember("item_count"); v != doc.MemberEnd() && v->value.IsInt64())
-    t.item_count = v->value.GetInt64();
+  if (const json::Value* v = root.find("shared"); v != nullptr && v->is_bool()) t.shared = *v->as_bool();
+  if (const json::Value* v = root.find("is_budgeted"); v != nullptr && v->is_bool()) t.is_budgeted = *v->as_bool();
+  if (const json::Value* v = root.find("budget"); v != nullptr && v->is_number()) t.budget = v->as_double();
+  if (std::optional<std::int64_t> days = int64("duration")) t.duration = days;
+  t.item_count = int64("item_count").value_or(t.item_count);
   return t;
 }
 
 std::int64_t count_stories(const std::string& raw_json) {
-  rapidjson::Document doc;
-  detail::parse_iteratively(doc, raw_json);
-  if (doc.HasParseError() || !doc.IsArray()) return 0;
-  return count_in(doc);
+  // As deep as any tree is kept: stories below that bound are not counted.
+  json::ParseOptions options;
+  options.max_depth = json::kMaxDepthLimit;
+  json::Document doc = json::Document::parse(raw_json, options);
+  if (!doc.ok() || !doc.root().is_array()) return 0;
+  return count_in(doc.root());
 }
 
 void write_template_json(const StoredTemplate& t, bool with_raw_json, rapidjson::Writer<rapidjson::StringBuffer>& out) {

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
