@@ -26,7 +26,7 @@ inline const std::string& large_template() {
 /// Where the benchmarks' trees take their memory: a pool kept from one iteration to the next, as
 /// a program reading file after file keeps one (lint_files does; json::Arena).
 inline std::pmr::memory_resource* arena_blocks() {
-  static std::pmr::synchronized_pool_resource pool(std::pmr::pool_options{0, json::Arena::kBlockSize});
+  static std::pmr::synchronized_pool_resource pool(json::Arena::kPoolOptions);
   return &pool;
 }
 

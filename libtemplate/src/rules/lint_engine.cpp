@@ -58,7 +58,7 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
   std::vector<Slot> slots(paths.size());
   // A file's arena gives its blocks back here when the file is done, for the next file: fresh
   // pages for every file would cost a page fault per 4 KiB touched (json::Arena).
-  std::pmr::synchronized_pool_resource blocks(std::pmr::pool_options{0, json::Arena::kBlockSize});
+  std::pmr::synchronized_pool_resource blocks(json::Arena::kPoolOptions);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < paths.size(); i = next++) {
