@@ -159,8 +159,7 @@ TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
     }
     case Shape::TemplateDocument: {
       const json::Value* pt = root.find("project_template");
-      if (pt->is_object())
-        collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
+      if (pt->is_object()) collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
       break;
     }
     case Shape::Envelope: {
