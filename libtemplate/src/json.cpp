@@ -19,48 +19,15 @@ namespace ptmpl::json {
 
 namespace {
 
-constexpr std::size_t kBlockSize = std::size_t{1} << 20;
-constexpr std::size_t kPoolLimit = 256;  // blocks kept for reuse: 256 MiB
-
-// Blocks of destroyed arenas, kept for the next ones.
-class BlockPool {
- public:
-  std::byte* take() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!free_.empty()) {
-        std::byte* block = free_.back();
-        free_.pop_back();
-        return block;
-      }
-    }
-    return new std::byte[kBlockSize];
-  }
-  void give(std::byte* block) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (free_.size() < kPoolLimit) {
-        free_.push_back(block);
-        return;
-      }
-    }
-    delete[] block;
-  }
-  static BlockPool& get() {
-    static BlockPool* pool = new BlockPool;  // never destroyed: arenas may outlive statics
-    return *pool;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::byte*> free_;
-};
+// Blocks are aligned for any scalar: allocate() aligns further inside them.
+constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 
 }  // namespace
 
 Arena& Arena::operator=(Arena&& other) noexcept {
   if (this == &other) return *this;
   release();
+  memory_ = other.memory_;
   blocks_ = std::move(other.blocks_);
   other.blocks_.clear();
   cursor_ = std::exchange(other.cursor_, nullptr);
@@ -70,12 +37,7 @@ Arena& Arena::operator=(Arena&& other) noexcept {
 }
 
 void Arena::release() {
-  for (const Block& block : blocks_) {
-    if (block.size == kBlockSize)
-      BlockPool::get().give(block.data);
-    else
-      delete[] block.data;
-  }
+  for (const Block& block : blocks_) memory_->deallocate(block.data, block.size, kBlockAlign);
   blocks_.clear();
   cursor_ = nullptr;
   left_ = 0;
@@ -88,13 +50,13 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
   if (cursor_ == nullptr || pad + bytes > left_) {
     if (bytes + align > kBlockSize / 4) {
       // Large arrays get a block of their own; the current block stays in use.
-      auto* data = new std::byte[bytes + align];
+      auto* data = static_cast<std::byte*>(memory_->allocate(bytes + align, kBlockAlign));
       blocks_.push_back({data, bytes + align});
       total_ += bytes;
       auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
       return data + (skew == 0 ? 0 : align - skew);
     }
-    blocks_.push_back({BlockPool::get().take(), kBlockSize});
+    blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
     cursor_ = blocks_.back().data;
     left_ = kBlockSize;
     misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
@@ -555,6 +517,7 @@ class DocumentBuilder {
 
 Document Document::parse(std::string_view text, const ParseOptions& options) {
   Document doc;
+  doc.arena_ = std::make_unique<Arena>(options.memory);
   doc.text_ = text;
   doc.lines_ = std::make_unique<LineIndex>(text);
 

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <limits>
 
+#include "regular_keys.hpp"
+
 namespace ptmpl {
 
 namespace {
@@ -315,10 +317,14 @@ std::span<const std::string_view> dependency_keys() {
   return kDependencyKeys;
 }
 
-std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix,
-                                         bool mark_regular_keys) {
+std::span<const Story> detail::stories_from_json(const json::Value& list, json::Arena& arena,
+                                                 std::string_view pointer_prefix, bool mark_regular_keys) {
   std::string path(pointer_prefix);
   return StoryReader(arena, mark_regular_keys).list(list, path);
+}
+
+std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix) {
+  return detail::stories_from_json(list, arena, pointer_prefix, true);
 }
 
 namespace {

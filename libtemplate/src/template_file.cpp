@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "regular_keys.hpp"
+
 namespace ptmpl {
 
 std::string_view to_string(Shape shape) {
@@ -64,8 +66,15 @@ std::vector<TemplateAssignment> assignments_from(const json::Value* list) {
 
 }  // namespace
 
-void TemplateFile::collect_template(const json::Value& pt, std::string pointer, const json::Value* assignments,
-                                    const ReadOptions& options) {
+namespace detail {
+
+std::span<const Story> TemplateFileReader::stories(TemplateFile& file, const TemplateSource& source) const {
+  if (source.story_list == nullptr || !options.build_model) return {};
+  return stories_from_json(*source.story_list, file.document_->arena(), source.story_prefix, mark_regular_keys);
+}
+
+void TemplateFileReader::collect_template(TemplateFile& file, const json::Value& pt, std::string pointer,
+                                          const json::Value* assignments) const {
   TemplateSource source;
   source.template_pointer = std::move(pointer);
   Template& t = source.model;
@@ -95,22 +104,22 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer, 
     else if (key != "raw_json")
       extra.push_back(m);
   }
-  t.extra = document_->arena().copy_array<json::Member>(extra);
+  t.extra = file.document_->arena().copy_array<json::Member>(extra);
   if (const json::Value* raw = pt.find("raw_json")) {
     if (raw->is_array()) {
       source.story_list = raw;
-      source.story_document = document_.get();
+      source.story_document = file.document_.get();
     } else if (const json::Value* list = raw->find("stories"); list != nullptr && list->is_array()) {
       // {"stories": [...]}: read, and reported by raw-json-shape (SPEC §2).
       source.story_list = list;
-      source.story_document = document_.get();
+      source.story_document = file.document_.get();
       source.story_prefix = "/stories";
     } else if (raw->is_string()) {
       // raw_json as the service stores it: JSON text inside a JSON string.
-      inner_texts_.push_back(std::make_unique<std::string>(raw->text()));
-      inner_documents_.push_back(
-          std::make_unique<json::Document>(json::Document::parse(*inner_texts_.back(), options.parse)));
-      const json::Document& inner = *inner_documents_.back();
+      file.inner_texts_.push_back(std::make_unique<std::string>(raw->text()));
+      file.inner_documents_.push_back(
+          std::make_unique<json::Document>(json::Document::parse(*file.inner_texts_.back(), options.parse)));
+      const json::Document& inner = *file.inner_documents_.back();
       source.raw_json_string = *raw;
       source.story_document = &inner;
       if (inner.ok()) {
@@ -124,13 +133,11 @@ void TemplateFile::collect_template(const json::Value& pt, std::string pointer, 
       }
     }
   }
-  if (source.story_list != nullptr && options.build_model)
-    t.stories =
-        stories_from_json(*source.story_list, document_->arena(), source.story_prefix, options.mark_regular_keys);
-  templates_.push_back(std::move(source));
+  t.stories = stories(file, source);
+  file.templates_.push_back(std::move(source));
 }
 
-TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOptions& options) {
+TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
   TemplateFile file;
   file.path_ = std::move(path);
   file.bytes_ = std::move(bytes);
@@ -146,16 +153,13 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
       source.story_document = file.document_.get();
       source.story_list = file.shape_ == Shape::StoryList ? &root : root.find("stories");
       source.story_prefix = file.shape_ == Shape::StoryList ? "" : "/stories";
-      if (options.build_model)
-        source.model.stories = stories_from_json(*source.story_list, file.document_->arena(), source.story_prefix,
-                                                 options.mark_regular_keys);
+      source.model.stories = stories(file, source);
       file.templates_.push_back(std::move(source));
       break;
     }
     case Shape::TemplateDocument: {
       const json::Value* pt = root.find("project_template");
-      if (pt->is_object())
-        file.collect_template(*pt, "/project_template", root.find("project_template_assignments"), options);
+      if (pt->is_object()) collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
       break;
     }
     case Shape::Envelope: {
@@ -170,8 +174,8 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
         if (!seen.insert(id_text).second) continue;
         const json::Value* pt = map->find(id_text);
         if (pt != nullptr && pt->is_object())
-          file.collect_template(*pt, "/project_templates/" + json::pointer_escape(id_text),
-                                root.find("project_template_assignments"), options);
+          collect_template(file, *pt, "/project_templates/" + json::pointer_escape(id_text),
+                           root.find("project_template_assignments"));
       }
       break;
     }
@@ -179,6 +183,12 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
       break;
   }
   return file;
+}
+
+}  // namespace detail
+
+TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOptions& options) {
+  return detail::TemplateFileReader{options}.parse(std::move(path), std::move(bytes));
 }
 
 Result<TemplateFile> TemplateFile::read(const std::string& path, const ReadOptions& options) {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdlib>
+#include <memory_resource>
 #include <string>
 
 #include "libtemplate/generator.hpp"
+#include "libtemplate/json.hpp"
 
 namespace ptmpl::bench {
 
@@ -19,6 +21,13 @@ inline const std::string& large_template() {
     return generate_template(options).value();
   }();
   return text;
+}
+
+/// Where the benchmarks' trees take their memory: a pool kept from one iteration to the next, as
+/// a program reading file after file keeps one (lint_files does; json::Arena).
+inline std::pmr::memory_resource* arena_blocks() {
+  static std::pmr::synchronized_pool_resource pool(json::Arena::kPoolOptions);
+  return &pool;
 }
 
 }  // namespace ptmpl::bench

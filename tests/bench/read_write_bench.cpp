@@ -41,6 +41,7 @@ BENCHMARK(BM_RapidJsonDomParse)->Unit(benchmark::kMillisecond);
 ptmpl::ReadOptions read_options(bool model) {
   ptmpl::ReadOptions options;
   options.build_model = model;
+  options.parse.memory = ptmpl::bench::arena_blocks();
   return options;
 }
 

@@ -7,7 +7,11 @@
 #   VERSION       the project's version
 #   BINDIR, INCLUDEDIR, MANDIR, DATADIR                  the install directories (GNUInstallDirs)
 # It installs the build into WORK_DIR/prefix, checks the files, then configures, builds and runs
-# tests/consumer against that prefix only, and runs the installed ptmpl.
+# tests/consumer against that prefix only, and runs the installed ptmpl. tests/consumer has a
+# program that lints with ptmpl::core alone (lint_only): its link command and the program itself
+# must show none of pugixml, libcurl, cpp-httplib and OpenSSL, which the same inspection finds in
+# the program that uses every part (every_part). whole_core links all of the core's archive, to
+# show that no object in it needs the other parts.
 cmake_minimum_required(VERSION 3.25)
 
 set(prefix "${WORK_DIR}/prefix")
@@ -68,15 +72,70 @@ if(NOT at EQUAL 0)
   message(FATAL_ERROR "find_package(libtemplate) found ${found_dir}, not the package in ${prefix}")
 endif()
 
+# The program that only lints links ptmpl::core alone: its link command names no library of
+# the other parts (pugixml, libcurl, cpp-httplib, OpenSSL, or the parts' own archives).
+run(linking "${CMAKE_COMMAND}" --build "${consumer_build}" --config "${CONFIG}" --target lint_only --verbose)
+string(REGEX MATCHALL "[^\n]* -o lint_only( [^\n]*)?" link_lines "${linking}")
+if(link_lines STREQUAL "")
+  message(FATAL_ERROR "no link command for lint_only in the build's output:\n${linking}")
+endif()
+set(foreign_archives "lib(pugixml|curl|ssl|crypto|cpp-httplib)[.-]|-l(pugixml|curl|ssl|crypto|cpp-httplib)|libptmpl_(convert|publish|sandbox)\\.a")
+if(link_lines MATCHES "${foreign_archives}")
+  message(FATAL_ERROR "lint_only, which links ptmpl::core alone, is linked with ${CMAKE_MATCH_0}:\n${link_lines}")
+endif()
 run(ignored "${CMAKE_COMMAND}" --build "${consumer_build}" --config "${CONFIG}")
 
-set(consumer "${consumer_build}/consumer")
-if(NOT EXISTS "${consumer}")
-  set(consumer "${consumer_build}/${CONFIG}/consumer")  # multi-configuration generators
+# Which of pugixml, libcurl, cpp-httplib and OpenSSL a program holds: a library it needs at run
+# time (readelf -d) or a symbol of theirs (nm), defined or not. OUT receives their names.
+find_program(NM nm REQUIRED)
+find_program(READELF readelf REQUIRED)
+function(foreign_libraries out program)
+  run(dynamic "${READELF}" -d "${program}")
+  execute_process(COMMAND "${NM}" -C "${program}" OUTPUT_VARIABLE symbols ERROR_QUIET)
+  execute_process(COMMAND "${NM}" -C -D "${program}" OUTPUT_VARIABLE dynamic_symbols ERROR_QUIET)
+  string(APPEND symbols "${dynamic_symbols}")
+  if(symbols STREQUAL "")
+    message(FATAL_ERROR "nm lists no symbol of ${program}")
+  endif()
+  # Per library: its shared objects' names, then a symbol of its (nm -C: C++ names demangled).
+  set(pugixml "libpugixml" "pugi::")
+  set(curl "libcurl" " curl_")
+  set(cpp-httplib "libcpp-httplib" "httplib::")
+  set(openssl "lib(ssl|crypto)" " (SSL|X509|EVP|OPENSSL|ERR)_")
+  set(found "")
+  foreach(library IN ITEMS pugixml curl cpp-httplib openssl)
+    list(GET ${library} 0 shared_object)
+    list(GET ${library} 1 symbol)
+    if(dynamic MATCHES "\\[${shared_object}[.-]" OR symbols MATCHES "${symbol}")
+      list(APPEND found "${library}")
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
+set(consumer_dir "${consumer_build}")
+if(NOT EXISTS "${consumer_dir}/lint_only")
+  set(consumer_dir "${consumer_build}/${CONFIG}")  # multi-configuration generators
 endif()
-run(said "${consumer}" "${SOURCE_DIR}/samples/lint-demo-broken.json")
+foreach(program IN ITEMS lint_only whole_core)
+  foreign_libraries(in_program "${consumer_dir}/${program}")
+  if(NOT in_program STREQUAL "")
+    message(FATAL_ERROR "${program}, which links ptmpl::core alone, holds ${in_program}")
+  endif()
+endforeach()
+# The same inspection finds all four in the program that uses every part: it would see them.
+foreign_libraries(in_every_part "${consumer_dir}/every_part")
+if(NOT in_every_part STREQUAL "pugixml;curl;cpp-httplib;openssl")
+  message(FATAL_ERROR "every_part should hold pugixml, curl, cpp-httplib and openssl; found: ${in_every_part}")
+endif()
+
+run(said "${consumer_dir}/lint_only" "${SOURCE_DIR}/samples/lint-demo-broken.json")
 if(NOT said MATCHES "a temp-id-duplicate among them")
-  message(FATAL_ERROR "the consumer said: ${said}")
+  message(FATAL_ERROR "lint_only said: ${said}")
+endif()
+run(every_part_said "${consumer_dir}/every_part")
+if(NOT every_part_said MATCHES "^converted a plan, made a transport; the sandbox said: a data directory is required")
+  message(FATAL_ERROR "every_part said: ${every_part_said}")
 endif()
 
 run(version "${prefix}/${BINDIR}/ptmpl" --version)
@@ -89,4 +148,5 @@ if(NOT man_page MATCHES "\n\\.TH PTMPL 1 \"\" \"ptmpl ${VERSION}\"")
 endif()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
-message(STATUS "installed into a prefix; the consumer built and ran: ${said}")
+message(STATUS "installed into a prefix; lint_only links none of pugixml, curl, cpp-httplib and OpenSSL "
+               "(every_part holds ${in_every_part}) and said: ${said}")

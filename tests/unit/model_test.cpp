@@ -10,6 +10,7 @@
 #include "libtemplate/lint.hpp"
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
+#include "regular_keys.hpp"  // libtemplate/src: reading without the marks
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -130,9 +131,8 @@ TEST(Model, ToJsonReproducesTheSamples) {
 // not show. The shortcut must change no finding: lint with it and without it (every written
 // key marked irregular, so every rule reads the tree) must agree exactly.
 std::string lint_text_of(const std::string& path, const std::string& text, bool mark_regular_keys) {
-  ReadOptions options;
-  options.mark_regular_keys = mark_regular_keys;
-  TemplateFile file = TemplateFile::parse(path, FileText(text), options);
+  const ReadOptions options;
+  TemplateFile file = detail::TemplateFileReader{options, mark_regular_keys}.parse(path, FileText(text));
   std::string out;
   for (const Diagnostic& d : lint(file))
     out += std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.rule + " " + d.pointer + " " + d.message +

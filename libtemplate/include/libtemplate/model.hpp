@@ -155,12 +155,9 @@ struct Template {
 
 /// Builds stories from a story-list array, in `arena` (which must outlive them, as must the
 /// tree). Values of the wrong type are left absent (the `schema` rule reports them);
-/// `pointer_prefix` is prepended to every story's pointer. With `mark_regular_keys` false,
-/// every written key is marked irregular (Story::irregular_keys), which sends every check to
-/// the tree: the slow answer that tests compare the fast one with.
+/// `pointer_prefix` is prepended to every story's pointer.
 [[nodiscard]] std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena,
-                                                       std::string_view pointer_prefix = "",
-                                                       bool mark_regular_keys = true);
+                                                       std::string_view pointer_prefix = "");
 
 /// Converts a story back to a JSON object: documented keys in canonical order, then `extra`.
 /// Only what the model holds is written — values of the wrong type (absent from the model)

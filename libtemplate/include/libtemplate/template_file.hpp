@@ -46,10 +46,11 @@ struct ReadOptions {
   /// Build the typed model of every story (lint needs it; `fmt`, which only rewrites the
   /// tree, does not). When false, `Template::stories` stay empty.
   bool build_model = true;
-  /// Let the model mark the keys whose values are regular, so that rules skip the tree for
-  /// them (Story::irregular_keys). Off only to check that the shortcut changes no finding.
-  bool mark_regular_keys = true;
 };
+
+namespace detail {
+struct TemplateFileReader;
+}
 
 /// A parsed file: its bytes, its tree and the templates it holds. Move-only; the templates
 /// point into the trees, which point into the bytes.
@@ -74,8 +75,7 @@ class TemplateFile {
   static Result<TemplateFile> read(const std::string& path, const ReadOptions& options = {});
 
  private:
-  void collect_template(const json::Value& project_template, std::string pointer, const json::Value* assignments,
-                        const ReadOptions& options);
+  friend struct detail::TemplateFileReader;  // parse() and read() build files through it (src/)
 
   std::string path_;
   FileText bytes_;

@@ -1,5 +1,6 @@
-// Uses the installed libtemplate: lints a template file and a story list given as text, and
-// checks what the library found. Usage: consumer TEMPLATE (a file with a duplicate temp_id).
+// Uses the installed libtemplate's core alone (ptmpl::core): lints a template file and a story
+// list given as text, and checks what the library found. Usage: lint_only TEMPLATE (a file with
+// a duplicate temp_id).
 #include <libtemplate/diagnostic.hpp>
 #include <libtemplate/lint.hpp>
 #include <libtemplate/template_file.hpp>
@@ -12,14 +13,14 @@
 namespace {
 
 int fail(const std::string& message) {
-  std::cerr << "consumer: " << message << "\n";
+  std::cerr << "lint_only: " << message << "\n";
   return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) return fail("usage: consumer TEMPLATE");
+  if (argc != 2) return fail("usage: lint_only TEMPLATE");
 
   auto file = ptmpl::TemplateFile::read(argv[1]);
   if (!file.ok()) return fail(file.error().message);
