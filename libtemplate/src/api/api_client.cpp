@@ -14,11 +14,10 @@
 #include <thread>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "json_nesting.hpp"
 #include "libtemplate/json.hpp"
+#include "rapidjson_emit.hpp"
 
 namespace ptmpl::api {
 namespace {
@@ -33,10 +32,9 @@ bool iequals(std::string_view a, std::string_view b) {
 }
 
 std::string json_text(const rapidjson::Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return {buffer.GetString(), buffer.GetSize()};
+  JsonEmitter json(JsonLayout::Compact);
+  detail::emit(value, json);
+  return json.finish();
 }
 
 /// The service's error envelope as one line: `validation: title can't be blank (field title); …`.

@@ -1,12 +1,11 @@
 // A template as the service returned it → the template document authors keep in git.
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "json_nesting.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/writer.hpp"
+#include "rapidjson_emit.hpp"
 
 namespace ptmpl::api {
 
@@ -22,36 +21,34 @@ Result<std::string> template_document(const RemoteTemplate& remote) {
   // The keys of a template document (SPEC §2), plus the id that ties the file to the service.
   static constexpr const char* kKeys[] = {"id",     "title",    "description", "shared",     "is_budgeted",
                                           "budget", "currency", "duration",    "item_count", "updated_at"};
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  w.Key("project_template");
-  w.StartObject();
+  JsonEmitter out(JsonLayout::Compact);
+  out.begin_object();
+  out.key("project_template");
+  out.begin_object();
   for (const char* key : kKeys) {
     auto it = object.FindMember(key);
     if (it == object.MemberEnd() || it->value.IsNull()) continue;
-    w.Key(key);
-    it->value.Accept(w);
+    out.key(std::string_view(key));
+    detail::emit(it->value, out);
   }
-  std::string text(buffer.GetString(), buffer.GetSize());
   if (remote.raw_json) {
     // raw_json as the story list itself (pleasant to edit and lint); kept as the service's
     // string when it is not valid JSON, so nothing is lost.
     rapidjson::Document stories;
     detail::parse_iteratively(stories, *remote.raw_json);
-    text += text.back() == '{' ? "" : ",";
+    out.key("raw_json");
     if (remote.raw_json->find_first_not_of(" \t\r\n") == std::string::npos) {
-      text += "\"raw_json\":[]";  // an empty string: no stories
+      out.begin_array();  // an empty string: no stories
+      out.end_array();
     } else if (!stories.HasParseError()) {
-      text += "\"raw_json\":" + *remote.raw_json;
+      out.raw(*remote.raw_json);
     } else {
-      rapidjson::StringBuffer quoted;
-      rapidjson::Writer<rapidjson::StringBuffer> q(quoted);
-      q.String(remote.raw_json->data(), static_cast<rapidjson::SizeType>(remote.raw_json->size()));
-      text += "\"raw_json\":" + std::string(quoted.GetString(), quoted.GetSize());
+      out.string(*remote.raw_json);
     }
   }
-  text += "}}";
+  out.end_object();
+  out.end_object();
+  const std::string text = out.finish();
   json::ParseOptions options;
   options.max_depth = json::kMaxDepthLimit;
   json::Document doc = json::Document::parse(text, options);
