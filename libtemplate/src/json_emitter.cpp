@@ -16,7 +16,7 @@ namespace {
 // zero-fills what it grows by, and a step of at most this size is filled while still in the
 // cache, just before it is written over; a small text makes small steps.
 constexpr std::size_t kMinStep = 256;
-constexpr std::size_t kMaxStep = 64 * 1024;
+constexpr std::size_t kMaxStep = std::size_t{64} * 1024;
 
 // What a byte of a string becomes: 0 when it stays as it is, a letter for `\b`-style
 // escapes, 'u' for `\u00XX`.

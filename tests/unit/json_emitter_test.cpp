@@ -221,7 +221,7 @@ TEST(JsonEmitter, IndentsDeepNesting) {
     expected += std::string(static_cast<std::size_t>(i) * 2, ' ') + "[\n";
   }
   json.string("deep");
-  expected += std::string(kDepth * 2, ' ') + "\"deep\"\n";
+  expected += std::string(std::size_t{kDepth} * 2, ' ') + "\"deep\"\n";
   for (int i = kDepth - 1; i >= 0; --i) {
     json.end_array();
     expected += std::string(static_cast<std::size_t>(i) * 2, ' ') + "]" + (i > 0 ? "\n" : "");
