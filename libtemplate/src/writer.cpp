@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 
 #include "libtemplate/model.hpp"
 
@@ -106,67 +105,49 @@ Context root_context(Shape shape) {
   return Context::Generic;
 }
 
-class Writer {
+// Walks a tree and writes it through the emitter, reordering the keys of the objects whose
+// context documents an order.
+class TreeWriter {
  public:
-  Writer(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+  explicit TreeWriter(JsonEmitter& out) : out_(out) {}
 
-  void value(const json::Value& v, Context context, int depth) {
+  void value(const json::Value& v, Context context) {
     switch (v.kind()) {
       case json::Kind::Null:
       case json::Kind::Truncated:
-        out_ += "null";
+        out_.null();
         break;
       case json::Kind::True:
-        out_ += "true";
+        out_.boolean(true);
         break;
       case json::Kind::False:
-        out_ += "false";
+        out_.boolean(false);
         break;
       case json::Kind::Number:
-        out_ += v.text();
+        out_.number(v.text());
         break;
       case json::Kind::String:
-        json::append_quoted(out_, v.text());
+        out_.string(v.text());
         break;
       case json::Kind::Array:
-        array(v, context, depth);
+        array(v, context);
         break;
       case json::Kind::Object:
-        object(v, context, depth);
+        object(v, context);
         break;
     }
   }
 
  private:
-  void newline(int depth) {
-    if (!pretty_) return;
-    out_ += '\n';
-    out_.append(static_cast<std::size_t>(depth) * 2, ' ');
+  void array(const json::Value& v, Context context) {
+    const Context inner = item_context(context);
+    out_.begin_array();
+    for (const json::Value& item : v.items()) value(item, inner);
+    out_.end_array();
   }
 
-  void array(const json::Value& v, Context context, int depth) {
-    auto items = v.items();
-    if (items.empty()) {
-      out_ += "[]";
-      return;
-    }
-    Context inner = item_context(context);
-    out_ += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out_ += ',';
-      newline(depth + 1);
-      value(items[i], inner, depth + 1);
-    }
-    newline(depth);
-    out_ += ']';
-  }
-
-  void object(const json::Value& v, Context context, int depth) {
+  void object(const json::Value& v, Context context) {
     auto members = v.members();
-    if (members.empty()) {
-      out_ += "{}";
-      return;
-    }
     // Documented keys by rank, unknown keys (rank == keys.size()) after them, stable, so
     // unknown and duplicate keys keep their original order. A canonical file is already in
     // that order, and then nothing is sorted.
@@ -174,10 +155,9 @@ class Writer {
     order_.clear();
     bool sorted = true;
     std::size_t previous = 0;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      std::size_t rank = keys.size();
-      if (!keys.empty())
-        rank = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), members[i].key.text()) - keys.begin());
+    for (std::size_t i = 0; i < members.size() && !keys.empty(); ++i) {
+      const auto rank =
+          static_cast<std::size_t>(std::find(keys.begin(), keys.end(), members[i].key.text()) - keys.begin());
       sorted = sorted && rank >= previous;
       previous = rank;
       order_.push_back({rank, i});
@@ -188,37 +168,35 @@ class Writer {
       sequence.reserve(order_.size());
       for (const auto& entry : order_) sequence.push_back(entry.second);
     }
-    out_ += '{';
+    out_.begin_object();
     for (std::size_t n = 0; n < members.size(); ++n) {
       const json::Member& m = members[sorted ? n : sequence[n]];
-      if (n > 0) out_ += ',';
-      newline(depth + 1);
-      json::append_quoted(out_, m.key.text());
-      out_ += pretty_ ? ": " : ":";
-      value(m.value, member_context(context, m.key.text()), depth + 1);
+      out_.key(m.key.text());
+      value(m.value, member_context(context, m.key.text()));
     }
-    newline(depth);
-    out_ += '}';
+    out_.end_object();
   }
 
-  std::string& out_;
-  bool pretty_;
+  JsonEmitter& out_;
   std::vector<std::pair<std::size_t, std::size_t>> order_;
 };
 
 }  // namespace
 
+void write_value(JsonEmitter& out, const json::Value& value, Shape shape) {
+  TreeWriter(out).value(value, root_context(shape));
+}
+
 std::string write_canonical(const json::Value& root, Shape shape) {
-  std::string out;
-  Writer(out, true).value(root, root_context(shape), 0);
-  out += '\n';
-  return out;
+  JsonEmitter out(JsonLayout::Pretty);
+  write_value(out, root, shape);
+  return out.finish();
 }
 
 std::string write_compact(const json::Value& root, Shape shape) {
-  std::string out;
-  Writer(out, false).value(root, root_context(shape), 0);
-  return out;
+  JsonEmitter out(JsonLayout::Compact);
+  write_value(out, root, shape);
+  return out.finish();
 }
 
 std::string write_api_body(const json::Value& project_template) {
@@ -233,90 +211,6 @@ std::string write_api_body(const json::Value& project_template) {
   }
   json::Member body = build.member("project_template", build.object(fields));
   return write_compact(build.object({&body, 1}), Shape::TemplateDocument);
-}
-
-void JsonEmitter::newline() {
-  *out_ += '\n';
-  out_->append(has_items_.size() * 2, ' ');
-}
-
-void JsonEmitter::before_value() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (has_items_.empty()) return;  // the root
-  if (has_items_.back()) *out_ += ',';
-  has_items_.back() = true;
-  newline();
-}
-
-void JsonEmitter::key(std::string_view name) {
-  if (has_items_.back()) *out_ += ',';
-  has_items_.back() = true;
-  newline();
-  json::append_quoted(*out_, name);
-  *out_ += ": ";
-  after_key_ = true;
-}
-
-void JsonEmitter::begin_object() {
-  before_value();
-  *out_ += '{';
-  has_items_.push_back(false);
-}
-
-void JsonEmitter::begin_array() {
-  before_value();
-  *out_ += '[';
-  has_items_.push_back(false);
-}
-
-void JsonEmitter::close(char bracket) {
-  const bool had_items = has_items_.back();
-  has_items_.pop_back();
-  if (had_items) newline();
-  *out_ += bracket;
-}
-
-void JsonEmitter::end_object() {
-  close('}');
-}
-
-void JsonEmitter::end_array() {
-  close(']');
-}
-
-void JsonEmitter::string(std::string_view text) {
-  before_value();
-  json::append_quoted(*out_, text);
-}
-
-void JsonEmitter::integer(std::int64_t n) {
-  before_value();
-  char digits[24];
-  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
-  out_->append(digits, static_cast<std::size_t>(end - digits));
-}
-
-void JsonEmitter::boolean(bool b) {
-  before_value();
-  *out_ += b ? "true" : "false";
-}
-
-void JsonEmitter::number(std::string_view spelling) {
-  before_value();
-  *out_ += spelling;
-}
-
-void JsonEmitter::null() {
-  before_value();
-  *out_ += "null";
-}
-
-void JsonEmitter::raw(std::string_view json_text) {
-  before_value();
-  *out_ += json_text;
 }
 
 }  // namespace ptmpl

@@ -160,10 +160,9 @@ Outcome sandbox_request(std::string_view data) {
   // What the store writes for a template must read back when the sandbox restarts.
   auto stored = [](sandbox::StoredTemplate t) {
     t.item_count = sandbox::count_stories(t.raw_json);
-    rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-    sandbox::write_template_json(t, true, writer);
-    std::string text(buffer.GetString(), buffer.GetSize());
+    JsonEmitter json(JsonLayout::Compact);
+    sandbox::write_template_json(t, true, json);
+    const std::string text = json.finish();
     auto back = sandbox::parse_stored("1.json", text);
     if (!back.ok()) broken("a stored template does not read back", back.error().message);
     const sandbox::StoredTemplate& r = back.value();

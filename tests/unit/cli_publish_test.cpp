@@ -8,6 +8,7 @@
 
 #include "cli_run.hpp"
 #include "libtemplate/api_client.hpp"
+#include "libtemplate/writer.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
@@ -70,6 +71,10 @@ TEST_F(CliPublishTest, ListPrintsJsonWithFilters) {
   EXPECT_EQ(doc["count"].GetInt(), 2);
   EXPECT_STREQ(doc["templates"][0]["title"].GetString(), "Website launch");
   EXPECT_STREQ(doc["templates"][1]["title"].GetString(), "Office move");
+  // Pretty as `fmt` prints: the service's keys in its order, two spaces a level.
+  json::Document tree = json::Document::parse(run.out);
+  EXPECT_EQ(write_canonical(tree.root(), Shape::Unknown), run.out);
+  EXPECT_TRUE(run.out.starts_with("{\n  \"count\": 2,\n  \"templates\": [\n    {\n      \"id\": ")) << run.out;
 }
 
 TEST_F(CliPublishTest, PullWritesLintCleanCanonicalDocuments) {

@@ -152,6 +152,24 @@ TEST(JsonReport, OneObjectWithFilesDiagnosticsAndSummary) {
   EXPECT_EQ(doc.root().find("statistics")->find("schema")->text(), "1");
 }
 
+TEST(JsonReport, OneLineButForTheFindings) {
+  ReportOptions options;
+  options.statistics = true;
+  EXPECT_EQ(format_report(ReportFormat::Json, two_findings(), options),
+            "{\"files\": 2, \"diagnostics\": [\n"
+            "  {\"path\": \"t.json\", \"line\": 3, \"column\": 17, \"severity\": \"error\", \"rule\": \"schema\", "
+            "\"message\": \"`duration` must be an integer, found a string\", \"pointer\": \"/0/duration\"},\n"
+            "  {\"path\": \"t.json\", \"line\": 12, \"column\": 5, \"severity\": \"warning\", \"rule\": "
+            "\"duplicate-key\", \"message\": \"duplicate key \\\"title\\\"\", \"pointer\": \"/1/title\"}\n"
+            "], \"summary\": {\"error\": 1, \"warning\": 1, \"info\": 0}, \"statistics\": {\"duplicate-key\": 1, "
+            "\"schema\": 1}}\n");
+  LintRun clean;
+  clean.paths = {"a.json"};
+  EXPECT_EQ(format_report(ReportFormat::Json, clean, options),
+            "{\"files\": 1, \"diagnostics\": [], \"summary\": {\"error\": 0, \"warning\": 0, \"info\": 0}, "
+            "\"statistics\": {}}\n");
+}
+
 // The official SARIF 2.1.0 schema (draft-04), validated with RapidJSON.
 class SarifSchema : public rapidjson::IRemoteSchemaDocumentProvider {
  public:
@@ -217,6 +235,56 @@ TEST(SarifReport, RulesWithMetadataAndResultsWithPlaces) {
   EXPECT_EQ(run.find("columnKind")->text(), "unicodeCodePoints");
 }
 
+TEST(SarifReport, PrettyDownToOneLinePerRuleAndResult) {
+  std::string out = format_report(ReportFormat::Sarif, two_findings());
+  EXPECT_TRUE(
+      out.starts_with("{\n"
+                      "  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+                      "  \"version\": \"2.1.0\",\n"
+                      "  \"runs\": [\n"
+                      "    {\n"
+                      "      \"tool\": {\n"
+                      "        \"driver\": {\n"
+                      "          \"name\": \"ptmpl\",\n"
+                      "          \"version\": \"0.1.0\",\n"
+                      "          \"rules\": [\n"
+                      "            {\"id\": \""))
+      << out;
+  std::size_t schema_index = 0;
+  while (rule_catalogue()[schema_index].id != "schema") ++schema_index;
+  // The end of the last rule, and the first result.
+  EXPECT_NE(
+      out.find(
+          "}}\n"
+          "          ]\n"
+          "        }\n"
+          "      },\n"
+          "      \"columnKind\": \"unicodeCodePoints\",\n"
+          "      \"results\": [\n"
+          "        {\"ruleId\": \"schema\", \"ruleIndex\": " +
+          std::to_string(schema_index) +
+          ", \"level\": \"error\", \"message\": {\"text\": \"`duration` must be an integer, found a string\"}, "
+          "\"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"t.json\"}, \"region\": "
+          "{\"startLine\": 3, \"startColumn\": 17}}, \"logicalLocations\": [{\"fullyQualifiedName\": \"/0/duration\", "
+          "\"kind\": \"element\"}]}]},\n"
+          "        {\"ruleId\": \"duplicate-key\", \"ruleIndex\": "),
+      std::string::npos)
+      << out;
+  EXPECT_TRUE(out.ends_with(
+      ", \"level\": \"warning\", \"message\": {\"text\": \"duplicate key \\\"title\\\"\"}, \"locations\": "
+      "[{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"t.json\"}, \"region\": {\"startLine\": 12, "
+      "\"startColumn\": 5}}, \"logicalLocations\": [{\"fullyQualifiedName\": \"/1/title\", \"kind\": "
+      "\"element\"}]}]}\n"
+      "      ]\n"
+      "    }\n"
+      "  ]\n"
+      "}\n"))
+      << out;
+  LintRun clean;
+  clean.paths = {"a.json"};
+  EXPECT_TRUE(format_report(ReportFormat::Sarif, clean).ends_with("\"results\": []\n    }\n  ]\n}\n"));
+}
+
 TEST(GithubReport, WorkflowCommandsEscapedAsGithubDocuments) {
   EXPECT_EQ(format_report(ReportFormat::Github, two_findings()),
             "::error file=t.json,line=3,col=17,title=schema::`duration` must be an integer, found a string\n"
@@ -265,6 +333,28 @@ TEST(JsonReports, FileNamesThatAreNotUtf8StayValidJson) {
   }
   pugi::xml_document xml;
   EXPECT_TRUE(xml.load_string(format_report(ReportFormat::Junit, run).c_str()));
+}
+
+TEST(GitlabReport, OneIssueALine) {
+  LintRun run = two_findings();
+  run.diagnostics[1].line = 0;  // a finding about the whole file: line 1
+  std::string out = format_report(ReportFormat::Gitlab, run);
+  json::Document doc = json::Document::parse(out);
+  ASSERT_TRUE(doc.ok()) << out;
+  const std::string fingerprint[] = {std::string(doc.root().items()[0].find("fingerprint")->text()),
+                                     std::string(doc.root().items()[1].find("fingerprint")->text())};
+  EXPECT_EQ(out,
+            "[\n"
+            "  {\"description\": \"`duration` must be an integer, found a string\", \"check_name\": \"schema\", "
+            "\"fingerprint\": \"" +
+                fingerprint[0] +
+                "\", \"severity\": \"major\", \"location\": {\"path\": \"t.json\", \"lines\": {\"begin\": 3}}},\n"
+                "  {\"description\": \"duplicate key \\\"title\\\"\", \"check_name\": \"duplicate-key\", "
+                "\"fingerprint\": \"" +
+                fingerprint[1] +
+                "\", \"severity\": \"minor\", \"location\": {\"path\": \"t.json\", \"lines\": {\"begin\": 1}}}\n"
+                "]\n");
+  EXPECT_EQ(format_report(ReportFormat::Gitlab, LintRun{}), "[]\n");
 }
 
 TEST(GitlabReport, CodeQualityWithStableDistinctFingerprints) {

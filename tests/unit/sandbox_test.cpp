@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include "cli_run.hpp"
@@ -244,6 +245,28 @@ TEST_F(SandboxTest, AnswersErrorsInTheServiceEnvelope) {
   EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?optional_fields=raw_json"), "field"),
             "optional_fields");
   EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?order=colour:asc"), "field"), "order");
+}
+
+TEST_F(SandboxTest, AnswersCompactJsonAndStoresOneLinePerTemplate) {
+  auto s = start();
+  Reply created = call(*s, "POST", "/project_templates.json",
+                       R"({"project_template":{"title":"Q \"x\" \u001f é","budget":1234.5,"is_budgeted":true}})");
+  ASSERT_EQ(created.status, 200) << created.body;
+  // The times are the sandbox's clock's.
+  auto timeless = [](const std::string& text) {
+    return std::regex_replace(text, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"), "T");
+  };
+  const std::string stored =
+      R"({"id":1,"title":"Q \"x\" \u001f é","description":"","shared":false,"is_budgeted":true,"budget":1234.5,)"
+      R"("currency":"USD","duration":null,"item_count":0,"user_id":1,"created_at":"T","updated_at":"T",)"
+      R"("project_template_assignment_ids":[],"raw_json":"[]"})";
+  EXPECT_EQ(timeless(created.body), R"({"count":1,"meta":{"count":1,"page_count":1,"page_number":1,"page_size":1},)"
+                                    R"("results":[{"key":"project_templates","id":"1"}],"project_templates":{"1":)" +
+                                        stored + "}}");
+  std::ifstream file(dir.file("data") + "/templates/1.json");
+  EXPECT_EQ(timeless(std::string(std::istreambuf_iterator<char>(file), {})), stored + "\n");
+  EXPECT_EQ(call(*s, "GET", "/project_templates/9.json").body,
+            R"({"errors":[{"type":"system","message":"project template 9 not found"}]})");
 }
 
 TEST_F(SandboxTest, FiltersOrdersAndPaginatesOver450Templates) {

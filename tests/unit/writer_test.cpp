@@ -139,8 +139,7 @@ namespace ptmpl {
 namespace {
 
 TEST(JsonEmitter, WritesWhatWriteCanonicalWouldPrint) {
-  std::string text;
-  JsonEmitter json(text);
+  JsonEmitter json;
   json.begin_object();
   json.key("project_template");
   json.begin_object();
@@ -169,7 +168,7 @@ TEST(JsonEmitter, WritesWhatWriteCanonicalWouldPrint) {
   json.end_array();
   json.end_object();
   json.end_object();
-  json.finish();
+  const std::string text = json.finish();
   const TemplateFile file = TemplateFile::parse("e.json", FileText(text));
   ASSERT_TRUE(file.document().ok());
   EXPECT_EQ(write_canonical(file.document().root(), file.shape()), text);

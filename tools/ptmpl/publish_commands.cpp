@@ -234,11 +234,19 @@ std::function<int()> setup_list(CLI::App& app) {
       return report_error("list", all.error());
     }
     if (o->format == "json") {
-      std::string out = "{\"count\":" + std::to_string(all.value().size()) + ",\"templates\":[";
-      for (std::size_t i = 0; i < all.value().size(); ++i) out += (i ? "," : "") + all.value()[i].json;
-      out += "]}";
-      json::Document doc = json::Document::parse(out);
-      std::cout << write_canonical(doc.root(), Shape::Unknown);
+      JsonEmitter out;
+      out.begin_object();
+      out.member("count", all.value().size());
+      out.key("templates");
+      out.begin_array();
+      for (const api::RemoteTemplate& t : all.value()) {
+        json::ParseOptions options;
+        options.max_depth = json::kMaxDepthLimit;  // the client refused anything deeper
+        write_value(out, json::Document::parse(t.json, options).root());
+      }
+      out.end_array();
+      out.end_object();
+      std::cout << out.finish();
       return int{kOk};
     }
     std::size_t width = 5;

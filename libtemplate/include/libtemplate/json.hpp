@@ -310,8 +310,12 @@ class Document {
 /// Follows a JSON pointer from `root`; nullptr when it does not resolve.
 [[nodiscard]] const Value* resolve_pointer(const Value& root, std::string_view pointer);
 
-/// Appends `text` as a JSON string literal (quotes included), escaping as the canonical form
-/// does: `"`, `\`, and control characters; everything else is written as UTF-8.
+/// Appends `text` as a JSON string literal (quotes included), escaped as JsonEmitter escapes
+/// every string (json_emitter.cpp holds the one escaping): `"`, `\`, `\b`, `\f`, `\n`, `\r`,
+/// `\t`, other control characters as `\u00xx`; everything else as it is (UTF-8, not checked).
 void append_quoted(std::string& out, std::string_view text);
+
+/// `text` as a JSON string literal, as append_quoted() writes it.
+[[nodiscard]] std::string quoted(std::string_view text);
 
 }  // namespace ptmpl::json

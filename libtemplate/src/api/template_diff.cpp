@@ -26,12 +26,6 @@ std::string shown(const json::Value* value) {
   return text;
 }
 
-std::string quoted(std::string_view text) {
-  std::string out;
-  json::append_quoted(out, text);
-  return out;
-}
-
 struct FlatStory {
   const json::Value* story = nullptr;
   std::string temp_id;  ///< compact JSON text; "" when none
@@ -51,7 +45,7 @@ std::string label(const json::Value& story) {
   const json::Value* title = story.find("title");
   std::string out;
   if (id != nullptr && !id->is_null()) out = "[" + id_text(*id) + "] ";
-  return out + (title != nullptr && title->is_string() ? quoted(title->text()) : "(untitled)");
+  return out + (title != nullptr && title->is_string() ? json::quoted(title->text()) : "(untitled)");
 }
 
 void flatten(const json::Value& list, std::size_t parent_index, const std::string& parent, const std::string& place,
@@ -217,7 +211,7 @@ std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remo
   }
 
   if (field_lines.empty() && story_lines.empty()) return "";
-  std::string out = "--- service: template " + std::to_string(remote.id) + " " + quoted(remote.title) +
+  std::string out = "--- service: template " + std::to_string(remote.id) + " " + json::quoted(remote.title) +
                     (remote.updated_at.empty() ? "" : " (updated_at " + remote.updated_at + ")") + "\n";
   out += "+++ local:   " + local.path + "\n";
   if (!field_lines.empty()) {

@@ -21,7 +21,6 @@
 
 #include "convert/day_counter.hpp"
 #include "convert/findings.hpp"
-#include "convert/json_writer.hpp"
 #include "convert/mspdi_calendar.hpp"
 #include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
@@ -421,8 +420,8 @@ class Reader {
   std::string write_document();
   // The task a link leads into (for messages: it is looked up).
   [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
-  void write_story_head(detail::JsonWriter& json, std::size_t index);
-  void write_story_tail(detail::JsonWriter& json, std::size_t index, std::span<const std::size_t> successors);
+  void write_story_head(JsonEmitter& json, std::size_t index);
+  void write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors);
 
   std::string_view text_;
   const std::string& path_;
@@ -854,7 +853,7 @@ std::string Reader::write_document() {
 
   // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
   // size of the file is room enough for the template, made at once.
-  detail::JsonWriter json(text_.size());
+  JsonEmitter json(JsonLayout::Pretty, text_.size());
   json.begin_object();
   json.key("project_template");
   json.begin_object();
@@ -922,7 +921,7 @@ std::string Reader::write_document() {
 }
 
 // A story's keys before its sub-stories, and the opening of sub_stories when it has some.
-void Reader::write_story_head(detail::JsonWriter& json, std::size_t index) {
+void Reader::write_story_head(JsonEmitter& json, std::size_t index) {
   const Task& task = tasks_[index];
   const bool parent = task.has_children;
   json.begin_object();
@@ -945,7 +944,7 @@ void Reader::write_story_head(detail::JsonWriter& json, std::size_t index) {
 
 // The keys after sub_stories (assignments, dependencies), and the story's end. `successors`:
 // the links out of the task, as indices in links_.
-void Reader::write_story_tail(detail::JsonWriter& json, std::size_t index, std::span<const std::size_t> successors) {
+void Reader::write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors) {
   const Task& task = tasks_[index];
   if (task.has_children) json.end_array();
   if (!task.resources.empty()) {

@@ -1,7 +1,6 @@
 // `--format json` (SPEC §9): {"project", "stories", "critical_path"}, pretty-printed with
 // two-space indentation like the canonical form, stories in tree order.
-#include "libtemplate/json.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/json_emitter.hpp"
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
 
@@ -10,12 +9,10 @@ namespace ptmpl::preview {
 namespace {
 
 // A temp_id as written: an integer, a string, or null.
-std::string temp_id_json(const Story& story) {
-  if (!story.temp_id) return "null";
-  if (const auto* number = std::get_if<std::int64_t>(&*story.temp_id)) return std::to_string(*number);
-  std::string out;
-  json::append_quoted(out, std::get<std::string_view>(*story.temp_id));
-  return out;
+void write_temp_id(JsonEmitter& json, const Story& story) {
+  if (!story.temp_id) return json.null();
+  if (const auto* number = std::get_if<std::int64_t>(&*story.temp_id)) return json.integer(*number);
+  json.string(std::get<std::string_view>(*story.temp_id));
 }
 
 // `"key": day` as an offset, or as a date with a calendar (null when there is no such day).
@@ -57,7 +54,7 @@ void write_story(JsonEmitter& json, const Schedule& schedule, const PreviewRow& 
   const ScheduledStory& s = schedule[row.index];
   json.begin_object();
   json.key("temp_id");
-  json.raw(temp_id_json(story));
+  write_temp_id(json, story);
   json.member("outline", row.outline);
   json.key("title");
   if (story.title)
@@ -87,12 +84,9 @@ void write_critical_path(JsonEmitter& json, const Schedule& schedule) {
   json.key("critical_path");
   json.begin_array();
   for (const std::vector<std::size_t>& chain : schedule.critical_chains()) {
-    std::string line = "[";
-    for (std::size_t k = 0; k < chain.size(); ++k) {
-      if (k > 0) line += ", ";
-      line += temp_id_json(schedule.graph().story(chain[k]));
-    }
-    json.raw(line + "]");
+    json.begin_array(JsonLayout::Line);
+    for (std::size_t index : chain) write_temp_id(json, schedule.graph().story(index));
+    json.end_array();
   }
   json.end_array();
 }
@@ -100,8 +94,7 @@ void write_critical_path(JsonEmitter& json, const Schedule& schedule) {
 }  // namespace
 
 std::string render_json(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
-  std::string out;
-  JsonEmitter json(out);
+  JsonEmitter json;
   json.begin_object();
   write_project(json, schedule, options);
   json.key("stories");
@@ -110,8 +103,7 @@ std::string render_json(const Schedule& schedule, std::span<const PreviewRow> ro
   json.end_array();
   write_critical_path(json, schedule);
   json.end_object();
-  json.finish();
-  return out;
+  return json.finish();
 }
 
 }  // namespace ptmpl::preview

@@ -2,6 +2,7 @@
 #include <array>
 #include <utility>
 
+#include "libtemplate/json_emitter.hpp"
 #include "libtemplate/preview.hpp"
 
 namespace ptmpl {
@@ -35,14 +36,14 @@ Stats compute_stats(const Schedule& schedule, const Rollup& rollup) {
 }
 
 std::string render_stats_json(const Stats& stats) {
-  std::string out = "{";
-  bool first = true;
+  JsonEmitter json;
+  json.begin_object();
   for (const auto& [name, value] : fields(stats, "null")) {
-    out += first ? "\n  \"" : ",\n  \"";
-    first = false;
-    out += std::string(name) + "\": " + value;
+    json.key(name);
+    json.raw(value);  // an integer's digits, or null (fields() spells the values for both formats)
   }
-  return out + "\n}\n";
+  json.end_object();
+  return json.finish();
 }
 
 std::string render_stats_text(const Stats& stats) {

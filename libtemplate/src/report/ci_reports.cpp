@@ -2,6 +2,7 @@
 #include <map>
 
 #include "libtemplate/json.hpp"
+#include "libtemplate/json_emitter.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
@@ -134,8 +135,8 @@ std::string gitlab(const LintRun& run) {
   // The fingerprint names the finding, not its line, so it survives edits elsewhere in the
   // file; identical findings are told apart by their order.
   std::map<std::uint64_t, std::size_t> seen;
-  std::string out = "[";
-  bool first = true;
+  JsonEmitter out;
+  out.begin_array();
   for (const Diagnostic& d : run.diagnostics) {
     std::uint64_t hash = fnv1a(d.path + '\0' + d.rule + '\0' + d.pointer + '\0' + d.message);
     std::size_t occurrence = seen[hash]++;
@@ -143,19 +144,23 @@ std::string gitlab(const LintRun& run) {
     char fingerprint[17];
     std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
     const char* severity = d.severity == Severity::Error ? "major" : d.severity == Severity::Warning ? "minor" : "info";
-    out += first ? "\n  {" : ",\n  {";
-    first = false;
-    out += "\"description\": ";
-    json::append_quoted(out, d.message);
-    out += ", \"check_name\": ";
-    json::append_quoted(out, d.rule);
-    out += ", \"fingerprint\": \"" + std::string(fingerprint) + "\", \"severity\": \"" + severity + "\"";
-    out += ", \"location\": {\"path\": ";
-    json::append_quoted(out, json::valid_utf8(d.path));
-    out += ", \"lines\": {\"begin\": " + std::to_string(d.line > 0 ? d.line : 1) + "}}}";
+    out.begin_object(JsonLayout::Line);
+    out.member("description", d.message);
+    out.member("check_name", d.rule);
+    out.member("fingerprint", fingerprint);
+    out.member("severity", severity);
+    out.key("location");
+    out.begin_object();
+    out.member("path", json::valid_utf8(d.path));
+    out.key("lines");
+    out.begin_object();
+    out.member("begin", d.line > 0 ? d.line : 1);
+    out.end_object();
+    out.end_object();
+    out.end_object();
   }
-  out += first ? "]\n" : "\n]\n";
-  return out;
+  out.end_array();
+  return out.finish();
 }
 
 }  // namespace ptmpl::report

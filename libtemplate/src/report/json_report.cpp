@@ -1,43 +1,44 @@
-// The json format (SPEC §6): one object with every finding and a summary.
+// The json format (SPEC §6): one object with every finding and a summary, on one line but for
+// the findings, one a line.
 #include "libtemplate/json.hpp"
+#include "libtemplate/json_emitter.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
 
 std::string json(const LintRun& run, const ReportOptions& options) {
-  std::string out = "{\"files\": " + std::to_string(run.paths.size()) + ", \"diagnostics\": [";
-  bool first = true;
+  JsonEmitter out(JsonLayout::Line);
+  out.begin_object();
+  out.member("files", run.paths.size());
+  out.key("diagnostics");
+  out.begin_array(JsonLayout::Pretty);
   for (const Diagnostic& d : run.diagnostics) {
-    out += first ? "\n  " : ",\n  ";
-    first = false;
-    out += "{\"path\": ";
-    json::append_quoted(out, json::valid_utf8(d.path));
-    out += ", \"line\": " + std::to_string(d.line) + ", \"column\": " + std::to_string(d.column);
-    out += ", \"severity\": \"" + std::string(to_string(d.severity)) + "\", \"rule\": ";
-    json::append_quoted(out, d.rule);
-    out += ", \"message\": ";
-    json::append_quoted(out, d.message);
-    out += ", \"pointer\": ";
-    json::append_quoted(out, d.pointer);
-    out += "}";
+    out.begin_object(JsonLayout::Line);
+    out.member("path", json::valid_utf8(d.path));
+    out.member("line", d.line);
+    out.member("column", d.column);
+    out.member("severity", to_string(d.severity));
+    out.member("rule", d.rule);
+    out.member("message", d.message);
+    out.member("pointer", d.pointer);
+    out.end_object();
   }
+  out.end_array();
   Summary s = summarize(run.diagnostics);
-  out += first ? "]" : "\n]";
-  out += ", \"summary\": {\"error\": " + std::to_string(s.error) + ", \"warning\": " + std::to_string(s.warning) +
-         ", \"info\": " + std::to_string(s.info) + "}";
+  out.key("summary");
+  out.begin_object();
+  out.member("error", s.error);
+  out.member("warning", s.warning);
+  out.member("info", s.info);
+  out.end_object();
   if (options.statistics) {
-    out += ", \"statistics\": {";
-    bool first_rule = true;
-    for (const auto& [rule, count] : rule_statistics(run.diagnostics)) {
-      if (!first_rule) out += ", ";
-      first_rule = false;
-      json::append_quoted(out, rule);
-      out += ": " + std::to_string(count);
-    }
-    out += "}";
+    out.key("statistics");
+    out.begin_object();
+    for (const auto& [rule, count] : rule_statistics(run.diagnostics)) out.member(rule, count);
+    out.end_object();
   }
-  out += "}\n";
-  return out;
+  out.end_object();
+  return out.finish();
 }
 
 }  // namespace ptmpl::report

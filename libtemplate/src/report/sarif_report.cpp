@@ -3,6 +3,7 @@
 
 #include "libtemplate/bundled.hpp"
 #include "libtemplate/json.hpp"
+#include "libtemplate/json_emitter.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
@@ -22,12 +23,6 @@ const char* level(Severity severity) {
   return "note";
 }
 
-void field(std::string& out, std::string_view name, std::string_view value) {
-  json::append_quoted(out, name);
-  out += ": ";
-  json::append_quoted(out, value);
-}
-
 }  // namespace
 
 std::string sarif(const LintRun& run, const ReportOptions& options) {
@@ -35,58 +30,94 @@ std::string sarif(const LintRun& run, const ReportOptions& options) {
   auto catalogue = rule_catalogue();
   for (std::size_t i = 0; i < catalogue.size(); ++i) index[catalogue[i].id] = i;
 
-  std::string out =
-      "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-      "  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"ptmpl\",\n"
-      "          \"version\": \"0.1.0\",\n          \"rules\": [";
-  for (std::size_t i = 0; i < catalogue.size(); ++i) {
-    const RuleInfo& rule = catalogue[i];
-    out += i == 0 ? "\n            {" : ",\n            {";
-    field(out, "id", rule.id);
-    out += ", ";
-    field(out, "name", rule.id);
-    out += ", \"shortDescription\": {";
-    field(out, "text", rule.summary);
-    out += "}, ";
-    field(out, "helpUri", options.help_uri_base + "docs/rules/" + std::string(rule.id) + ".md");
+  // Pretty down to the rules and the results, each of them on one line.
+  JsonEmitter out;
+  out.begin_object();
+  out.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  out.member("version", "2.1.0");
+  out.key("runs");
+  out.begin_array();
+  out.begin_object();
+  out.key("tool");
+  out.begin_object();
+  out.key("driver");
+  out.begin_object();
+  out.member("name", "ptmpl");
+  out.member("version", "0.1.0");
+  out.key("rules");
+  out.begin_array();
+  for (const RuleInfo& rule : catalogue) {
+    out.begin_object(JsonLayout::Line);
+    out.member("id", rule.id);
+    out.member("name", rule.id);
+    out.key("shortDescription");
+    out.begin_object();
+    out.member("text", rule.summary);
+    out.end_object();
+    out.member("helpUri", options.help_uri_base + "docs/rules/" + std::string(rule.id) + ".md");
     if (auto page = rule_documentation(rule.id)) {
-      out += ", \"help\": {";
-      field(out, "text", rule.summary);
-      out += ", ";
-      field(out, "markdown", *page);
-      out += "}";
+      out.key("help");
+      out.begin_object();
+      out.member("text", rule.summary);
+      out.member("markdown", *page);
+      out.end_object();
     }
-    out += ", \"defaultConfiguration\": {";
-    field(out, "level", level(rule.severity));
-    out += "}}";
+    out.key("defaultConfiguration");
+    out.begin_object();
+    out.member("level", level(rule.severity));
+    out.end_object();
+    out.end_object();
   }
-  out += "\n          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [";
-  bool first = true;
+  out.end_array();
+  out.end_object();
+  out.end_object();
+  out.member("columnKind", "unicodeCodePoints");
+  out.key("results");
+  out.begin_array();
   for (const Diagnostic& d : run.diagnostics) {
-    out += first ? "\n        {" : ",\n        {";
-    first = false;
-    field(out, "ruleId", d.rule);
-    if (auto it = index.find(d.rule); it != index.end()) out += ", \"ruleIndex\": " + std::to_string(it->second);
-    out += ", ";
-    field(out, "level", level(d.severity));
-    out += ", \"message\": {";
-    field(out, "text", d.message);
-    out += "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {";
-    field(out, "uri", json::valid_utf8(d.path));
-    out += "}";
-    if (d.line > 0)
-      out += ", \"region\": {\"startLine\": " + std::to_string(d.line) +
-             ", \"startColumn\": " + std::to_string(d.column) + "}";
-    out += "}";
-    if (!d.pointer.empty()) {
-      out += ", \"logicalLocations\": [{";
-      field(out, "fullyQualifiedName", d.pointer);
-      out += ", \"kind\": \"element\"}]";
+    out.begin_object(JsonLayout::Line);
+    out.member("ruleId", d.rule);
+    if (auto it = index.find(d.rule); it != index.end()) out.member("ruleIndex", it->second);
+    out.member("level", level(d.severity));
+    out.key("message");
+    out.begin_object();
+    out.member("text", d.message);
+    out.end_object();
+    out.key("locations");
+    out.begin_array();
+    out.begin_object();
+    out.key("physicalLocation");
+    out.begin_object();
+    out.key("artifactLocation");
+    out.begin_object();
+    out.member("uri", json::valid_utf8(d.path));
+    out.end_object();
+    if (d.line > 0) {
+      out.key("region");
+      out.begin_object();
+      out.member("startLine", d.line);
+      out.member("startColumn", d.column);
+      out.end_object();
     }
-    out += "}]}";
+    out.end_object();
+    if (!d.pointer.empty()) {
+      out.key("logicalLocations");
+      out.begin_array();
+      out.begin_object();
+      out.member("fullyQualifiedName", d.pointer);
+      out.member("kind", "element");
+      out.end_object();
+      out.end_array();
+    }
+    out.end_object();
+    out.end_array();
+    out.end_object();
   }
-  out += first ? "]\n    }\n  ]\n}\n" : "\n      ]\n    }\n  ]\n}\n";
-  return out;
+  out.end_array();
+  out.end_object();
+  out.end_array();
+  out.end_object();
+  return out.finish();
 }
 
 }  // namespace ptmpl::report

@@ -16,6 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "libtemplate/bundled.hpp"
+#include "libtemplate/json.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {
@@ -394,7 +395,7 @@ std::string describe_type(const rapidjson::Value& type) {
 }
 
 std::string to_text(const rapidjson::Value& v) {
-  if (v.IsString()) return "\"" + std::string(v.GetString()) + "\"";
+  if (v.IsString()) return json::quoted(std::string_view(v.GetString(), v.GetStringLength()));
   if (v.IsInt64()) return std::to_string(v.GetInt64());
   if (v.IsUint64()) return std::to_string(v.GetUint64());
   if (v.IsDouble()) {

@@ -23,15 +23,9 @@ std::string_view trimmed(std::string_view text) {
   return text.substr(first, text.find_last_not_of(kWhitespace) - first + 1);
 }
 
-std::string quoted(std::string_view text) {
-  std::string out;
-  json::append_quoted(out, text);
-  return out;
-}
-
 // `story "Design"`, or `story 7` (by temp_id) when it has no usable title, for messages.
 std::string story_name(const Story& story) {
-  if (story.title && !is_blank(*story.title)) return "story " + quoted(*story.title);
+  if (story.title && !is_blank(*story.title)) return "story " + json::quoted(*story.title);
   if (story.temp_id) return "story " + temp_id_key(*story.temp_id);
   return "the story";
 }
@@ -40,7 +34,7 @@ std::string story_name(const Story& story) {
 std::string describe(const json::Value& v) {
   std::string kind(json::kind_name(v));
   if (v.is_number()) return kind + " (" + std::string(v.text()) + ")";
-  if (v.is_string()) return kind + " (" + quoted(v.text()) + ")";
+  if (v.is_string()) return kind + " (" + json::quoted(v.text()) + ")";
   return kind;
 }
 
@@ -146,7 +140,7 @@ std::string count(std::size_t n, std::string_view one, std::string_view many) {
 
 std::string quoted_list(const std::vector<std::string_view>& items) {
   std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? ", " : "") + quoted(items[i]);
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? ", " : "") + json::quoted(items[i]);
   return out;
 }
 
@@ -212,7 +206,7 @@ void check_tag_list_format_story(Context& context, const TemplateSource& source,
     problems.push_back(count(r.duplicates.size(), "duplicate tag", "duplicate tags") + " (" +
                        quoted_list(r.duplicates) + ")");
   if (problems.empty()) return;
-  std::string message = "tag_list " + quoted(list) + " of " + story_name(story) + " has ";
+  std::string message = "tag_list " + json::quoted(list) + " of " + story_name(story) + " has ";
   for (std::size_t i = 0; i < problems.size(); ++i)
     message += (i == 0 ? "" : i + 1 == problems.size() ? " and " : ", ") + problems[i];
   if (r.normalised.empty()) {
@@ -221,9 +215,9 @@ void check_tag_list_format_story(Context& context, const TemplateSource& source,
                    message + " and no tag; leave the key out when the story has no tags");
     return;
   }
-  message += "; normalised: " + quoted(r.normalised);
+  message += "; normalised: " + json::quoted(r.normalised);
   context.report("tag-list-format", Severity::Warning, source, *value, std::move(pointer), std::move(message),
-                 context.replace_value(source, *value, quoted(r.normalised)));
+                 context.replace_value(source, *value, json::quoted(r.normalised)));
 }
 
 void check_assignment_invalid_story(Context& context, const TemplateSource& source, const Story& story) {

@@ -48,12 +48,6 @@ bool is_currency_code(std::string_view code) {
   return std::binary_search(kCurrencyCodes.begin(), kCurrencyCodes.end(), code);
 }
 
-std::string quoted(std::string_view text) {
-  std::string out;
-  json::append_quoted(out, text);
-  return out;
-}
-
 // The project_template object of a template document (nullptr for a bare story list).
 const json::Value* template_object(const Context& context, const TemplateSource& source) {
   if (source.template_pointer.empty()) return nullptr;
@@ -175,7 +169,7 @@ void check_currency_invalid(Context& context) {
     if (currency == nullptr || !currency->is_string()) continue;  // not a string: schema
     const std::string_view code = currency->text();
     if (is_currency_code(code)) continue;
-    std::string message = "currency " + quoted(code);
+    std::string message = "currency " + json::quoted(code);
     auto special = std::find_if(std::begin(kNotACurrency), std::end(kNotACurrency),
                                 [&](const NotACurrency& c) { return c.code == code; });
     if (special != std::end(kNotACurrency)) {
@@ -189,7 +183,7 @@ void check_currency_invalid(Context& context) {
       if (code.empty())
         message += " (the service's default is \"USD\")";
       else if (auto suggestion = closest(upper, kCurrencyCodes))
-        message += " (did you mean " + quoted(*suggestion) + "?)";
+        message += " (did you mean " + json::quoted(*suggestion) + "?)";
     }
     context.report_at_offset("currency-invalid", Severity::Error, currency->offset(),
                              source.template_pointer + "/currency", std::move(message));

@@ -40,33 +40,26 @@ using sandbox::RequestError;
 using sandbox::StoredTemplate;
 using sandbox::TemplateQuery;
 using sandbox::TemplateStore;
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr const char* kCollection = "/api/v1/project_templates.json";
 constexpr const char* kMember = R"(/api/v1/project_templates/(\d+)\.json)";
 
 void send_errors(httplib::Response& res, int status, const std::vector<FieldError>& errors) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("errors");
-  w.StartArray();
+  JsonEmitter json(JsonLayout::Compact);
+  json.begin_object();
+  json.key("errors");
+  json.begin_array();
   for (const auto& e : errors) {
-    w.StartObject();
-    w.Key("type");
-    w.String(e.type.c_str());
-    w.Key("message");
-    w.String(e.message.c_str());
-    if (!e.field.empty()) {
-      w.Key("field");
-      w.String(e.field.c_str());
-    }
-    w.EndObject();
+    json.begin_object();
+    json.member("type", e.type);
+    json.member("message", e.message);
+    if (!e.field.empty()) json.member("field", e.field);
+    json.end_object();
   }
-  w.EndArray();
-  w.EndObject();
+  json.end_array();
+  json.end_object();
   res.status = status;
-  res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+  res.set_content(json.finish(), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, std::string type, std::string message, std::string field = "") {
@@ -76,57 +69,50 @@ void send_error(httplib::Response& res, int status, std::string type, std::strin
 /// The envelope of the API reference: count, meta, results in order, the map keyed by id.
 std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count, bool with_raw_json, int page_number,
                      int page_size, bool include_users) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  w.Key("count");
-  w.Uint64(count);
-  w.Key("meta");
-  w.StartObject();
-  w.Key("count");
-  w.Uint64(count);
-  w.Key("page_count");
-  w.Uint64(page_size > 0 ? (count + static_cast<std::size_t>(page_size) - 1) / static_cast<std::size_t>(page_size) : 1);
-  w.Key("page_number");
-  w.Int(page_number);
-  w.Key("page_size");
-  w.Int(page_size);
-  w.EndObject();
-  w.Key("results");
-  w.StartArray();
+  JsonEmitter json(JsonLayout::Compact);
+  json.begin_object();
+  json.member("count", count);
+  json.key("meta");
+  json.begin_object();
+  json.member("count", count);
+  json.member(
+      "page_count",
+      page_size > 0 ? (count + static_cast<std::size_t>(page_size) - 1) / static_cast<std::size_t>(page_size) : 1);
+  json.member("page_number", page_number);
+  json.member("page_size", page_size);
+  json.end_object();
+  json.key("results");
+  json.begin_array();
   for (const auto& t : page) {
-    w.StartObject();
-    w.Key("key");
-    w.String("project_templates");
-    w.Key("id");
-    w.String(std::to_string(t.id).c_str());
-    w.EndObject();
+    json.begin_object();
+    json.member("key", "project_templates");
+    json.member("id", std::to_string(t.id));
+    json.end_object();
   }
-  w.EndArray();
-  w.Key("project_templates");
-  w.StartObject();
+  json.end_array();
+  json.key("project_templates");
+  json.begin_object();
   for (const auto& t : page) {
-    w.Key(std::to_string(t.id).c_str());
-    sandbox::write_template_json(t, with_raw_json, w);
+    json.key(std::to_string(t.id));
+    sandbox::write_template_json(t, with_raw_json, json);
   }
-  w.EndObject();
+  json.end_object();
   if (include_users) {
-    w.Key("users");
-    w.StartObject();
+    json.key("users");
+    json.begin_object();
     std::vector<std::int64_t> users;
     for (const auto& t : page)
       if (std::find(users.begin(), users.end(), t.user_id) == users.end()) users.push_back(t.user_id);
     for (auto id : users) {
-      w.Key(std::to_string(id).c_str());
-      w.StartObject();
-      w.Key("id");
-      w.String(std::to_string(id).c_str());
-      w.EndObject();
+      json.key(std::to_string(id));
+      json.begin_object();
+      json.member("id", std::to_string(id));
+      json.end_object();
     }
-    w.EndObject();
+    json.end_object();
   }
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  json.end_object();
+  return json.finish();
 }
 
 }  // namespace
@@ -297,16 +283,13 @@ struct Sandbox::Impl {
 
   static void oauth_error(httplib::Response& res, int status, const std::string& error,
                           const std::string& description) {
-    rapidjson::StringBuffer buffer;
-    Writer w(buffer);
-    w.StartObject();
-    w.Key("error");
-    w.String(error.c_str());
-    w.Key("error_description");
-    w.String(description.c_str());
-    w.EndObject();
+    JsonEmitter json(JsonLayout::Compact);
+    json.begin_object();
+    json.member("error", error);
+    json.member("error_description", description);
+    json.end_object();
     res.status = status;
-    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+    res.set_content(json.finish(), "application/json");
   }
 
   // API reference, Authentication: the user is sent here; the sandbox approves at once as
@@ -369,15 +352,12 @@ struct Sandbox::Impl {
         return oauth_error(res, 503, "temporarily_unavailable", "cannot store the token");
       tokens.push_back(issued_token);
     }
-    rapidjson::StringBuffer buffer;
-    Writer w(buffer);
-    w.StartObject();
-    w.Key("access_token");
-    w.String(issued_token.token.c_str());
-    w.Key("token_type");
-    w.String("bearer");
-    w.EndObject();
-    res.set_content(std::string(buffer.GetString(), buffer.GetSize()), "application/json");
+    JsonEmitter json(JsonLayout::Compact);
+    json.begin_object();
+    json.member("access_token", issued_token.token);
+    json.member("token_type", "bearer");
+    json.end_object();
+    res.set_content(json.finish(), "application/json");
   }
 
   void list(const httplib::Request& req, httplib::Response& res, std::int64_t user) {

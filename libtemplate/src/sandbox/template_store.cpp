@@ -107,50 +107,37 @@ std::int64_t count_stories(const std::string& raw_json) {
   return count_in(doc.root());
 }
 
-void write_template_json(const StoredTemplate& t, bool with_raw_json, rapidjson::Writer<rapidjson::StringBuffer>& out) {
-  auto key = [&](const char* k) { out.Key(k); };
-  auto text = [&](const std::string& s) { out.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
-  out.StartObject();
-  key("id");
-  out.Int64(t.id);
-  key("title");
-  text(t.title);
-  key("description");
-  text(t.description);
-  key("shared");
-  out.Bool(t.shared);
-  key("is_budgeted");
-  out.Bool(t.is_budgeted);
-  key("budget");
+void write_template_json(const StoredTemplate& t, bool with_raw_json, JsonEmitter& out) {
+  out.begin_object();
+  out.member("id", t.id);
+  out.member("title", t.title);
+  out.member("description", t.description);
+  out.key("shared");
+  out.boolean(t.shared);
+  out.key("is_budgeted");
+  out.boolean(t.is_budgeted);
+  out.key("budget");
   if (t.budget) {
-    out.Double(*t.budget);
+    out.number(*t.budget);
   } else {
-    out.Null();
+    out.null();
   }
-  key("currency");
-  text(t.currency);
-  key("duration");
+  out.member("currency", t.currency);
+  out.key("duration");
   if (t.duration) {
-    out.Int64(*t.duration);
+    out.integer(*t.duration);
   } else {
-    out.Null();
+    out.null();
   }
-  key("item_count");
-  out.Int64(t.item_count);
-  key("user_id");
-  out.Int64(t.user_id);
-  key("created_at");
-  text(t.created_at);
-  key("updated_at");
-  text(t.updated_at);
-  key("project_template_assignment_ids");
-  out.StartArray();
-  out.EndArray();
-  if (with_raw_json) {
-    key("raw_json");
-    text(t.raw_json);
-  }
-  out.EndObject();
+  out.member("item_count", t.item_count);
+  out.member("user_id", t.user_id);
+  out.member("created_at", t.created_at);
+  out.member("updated_at", t.updated_at);
+  out.key("project_template_assignment_ids");
+  out.begin_array();
+  out.end_array();
+  if (with_raw_json) out.member("raw_json", t.raw_json);
+  out.end_object();
 }
 
 Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& dir) {
@@ -229,11 +216,10 @@ std::string TemplateStore::next_stamp() {
 }
 
 Status TemplateStore::persist(const StoredTemplate& t) const {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  write_template_json(t, true, writer);
-  std::string text(buffer.GetString(), buffer.GetSize());
-  text += '\n';
+  JsonEmitter json(JsonLayout::Compact);
+  write_template_json(t, true, json);
+  std::string text = json.finish();
+  text += '\n';  // a text file
   return write_file_atomic((fs::path(dir_) / (std::to_string(t.id) + ".json")).string(), text);
 }
 

@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
+#include "libtemplate/json_emitter.hpp"
 #include "libtemplate/result.hpp"
 
 namespace ptmpl::sandbox {
@@ -43,7 +41,7 @@ struct TemplateQuery {
 };
 
 /// Writes `t` as the JSON object the API returns (raw_json only when asked).
-void write_template_json(const StoredTemplate& t, bool with_raw_json, rapidjson::Writer<rapidjson::StringBuffer>& out);
+void write_template_json(const StoredTemplate& t, bool with_raw_json, JsonEmitter& out);
 
 /// Reads a template as write_template_json() wrote it (one file of the store); `path` names it
 /// in the error.
