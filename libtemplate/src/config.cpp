@@ -1,4 +1,5 @@
 #include "libtemplate/config.hpp"
+#include "libtemplate/diagnostic.hpp"
 
 #include <filesystem>
 #include <unordered_map>
@@ -26,7 +27,7 @@ namespace {
 
 std::string place(const TemplateFile& file, const json::Value& value) {
   json::Position p = file.document().position(value.offset());
-  return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": ";
+  return format_place(file.path(), p.line, p.column) + ": ";
 }
 
 // "unknown rule "x"" with a suggestion from the catalogue.
@@ -58,7 +59,7 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   if (!doc.ok()) {
     const json::ParseIssue& issue = doc.issues().front();
     json::Position p = doc.position(issue.offset);
-    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
+    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
   }
   const json::Value& root = doc.root();
   if (auto violation = rules::check_config_schema(root)) {

@@ -7,6 +7,12 @@
 
 namespace ptmpl {
 
+std::string format_place(std::string_view path, std::uint64_t line, std::uint64_t column) {
+  std::string out(path);
+  if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+  return out;
+}
+
 std::string_view to_string(Severity severity) {
   switch (severity) {
     case Severity::Info:

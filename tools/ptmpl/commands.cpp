@@ -24,7 +24,7 @@ namespace {
 
 std::string place(const TemplateFile& file, std::uint64_t offset) {
   json::Position p = file.document().position(offset);
-  return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+  return format_place(file.path(), p.line, p.column);
 }
 
 // Applies the fixes of `run` file by file (atomically), or prints them as a diff. A file is

@@ -36,7 +36,7 @@ Result<Conversion> to_mspdi(const std::string& path, std::string_view text, cons
   if (!file.document().ok()) {
     const json::ParseIssue& issue = file.document().issues().front();
     const json::Position p = file.document().position(issue.offset);
-    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
+    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
   }
   return export_mspdi(file, options);
 }

@@ -15,6 +15,10 @@ enum class Severity { Info, Warning, Error };
 [[nodiscard]] std::string_view to_string(Severity severity);
 [[nodiscard]] std::optional<Severity> parse_severity(std::string_view text);
 
+/// "PATH:LINE:COLUMN" — or "PATH" when `line` is 0 (no place known) — the one way a place in a
+/// file is written, in findings and in errors alike. Lines and columns count from 1.
+[[nodiscard]] std::string format_place(std::string_view path, std::uint64_t line, std::uint64_t column);
+
 /// A safe repair of a finding: replace `length` bytes at `offset` of the file with
 /// `replacement`. Everything else in the file stays byte for byte.
 struct Fix {

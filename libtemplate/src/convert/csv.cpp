@@ -15,6 +15,7 @@
 #include "convert/csv.hpp"
 #include "convert/findings.hpp"
 #include "libtemplate/convert.hpp"
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/model.hpp"
 #include "libtemplate/rollup.hpp"
@@ -738,7 +739,7 @@ Result<Conversion> export_csv(std::string_view text, const std::string& path, co
   for (const json::ParseIssue& issue : file.document().issues()) {
     if (issue.type != json::ParseIssue::Type::Syntax) continue;
     const json::Position p = file.document().position(issue.offset);
-    return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + issue.message);
+    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
   }
   if (file.templates().size() != 1)
     return Error::invalid(path + ": not one template (" + std::to_string(file.templates().size()) +

@@ -81,7 +81,7 @@ std::optional<Error> not_utf8_error(std::string_view text, const std::string& pa
   auto bad = json::invalid_utf8_offset(text);
   if (!bad) return std::nullopt;
   const json::Position p = json::LineIndex(text).position(*bad);
-  return Error::invalid(path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": not UTF-8 text");
+  return Error::invalid(format_place(path, p.line, p.column) + ": not UTF-8 text");
 }
 
 void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string message) {

@@ -19,6 +19,7 @@
 #include "convert/gan_calendar.hpp"
 #include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/rollup.hpp"
 #include "libtemplate/template_file.hpp"
@@ -145,8 +146,7 @@ Result<Conversion> Reader::run() {
       xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
-    return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                          ": not well-formed XML: " + parsed.description());
+    return Error::invalid(format_place(path_, p.line, p.column) + ": not well-formed XML: " + parsed.description());
   }
   if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();

@@ -24,6 +24,7 @@
 #include "convert/mspdi_calendar.hpp"
 #include "convert/xml_text.hpp"
 #include "libtemplate/convert.hpp"
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/model.hpp"
@@ -460,8 +461,7 @@ Result<Conversion> Reader::run() {
                        pugi::encoding_auto);
   if (!parsed) {
     const json::Position p = lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)));
-    return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                          ": not well-formed XML: " + parsed.description());
+    return Error::invalid(format_place(path_, p.line, p.column) + ": not well-formed XML: " + parsed.description());
   }
   if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
   project_ = xml_.document_element();
@@ -764,10 +764,9 @@ Status Reader::nest_tasks() {
       const pugi::xml_node at = level ? level : task.node;
       const json::Position p =
           lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
-      return Error::invalid(path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
-                            task_name(task) + " would be nested " + std::to_string(open.size() + 1) +
-                            " levels deep; a template holds at most " + std::to_string(kMaxOutlineDepth) +
-                            " (the nesting lint and fmt read)");
+      return Error::invalid(format_place(path_, p.line, p.column) + ": " + task_name(task) + " would be nested " +
+                            std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
+                            std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)");
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
       report("mspdi-outline-gap", task.node.child("OutlineLevel"),

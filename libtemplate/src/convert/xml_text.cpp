@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "convert/findings.hpp"
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
 
 namespace ptmpl::detail {
@@ -62,7 +63,7 @@ std::optional<Error> check_xml_text(const pugi::xml_document& xml, const pugi::x
       const json::Position p =
           json::LineIndex(text).position(reference != std::string_view::npos ? reference : node_offset);
       return Error::invalid(
-          path + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+          format_place(path, p.line, p.column) +
           ": not UTF-8 text: a character reference to a surrogate (&#xD800; to &#xDFFF;) is no XML character");
     }
     if (node.first_child()) {

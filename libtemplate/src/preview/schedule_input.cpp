@@ -1,4 +1,5 @@
 // What keeps a file from being scheduled, phrased for the user with the file and the place.
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/preview.hpp"
 
 namespace ptmpl {
@@ -7,7 +8,7 @@ namespace {
 
 std::string place(const TemplateFile& file, std::uint64_t offset) {
   json::Position p = file.document().position(offset);
-  return file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+  return format_place(file.path(), p.line, p.column);
 }
 
 const json::ParseIssue* first_issue(const json::Document& document, json::ParseIssue::Type type) {
@@ -72,8 +73,7 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   for (const Cycle& cycle : schedule.cycles()) {
     const Link& closing = graph.links()[cycle.closing_link];
     json::Position p = file.position_of(source, closing.dependency->node);
-    std::string message =
-        file.path() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": dependency cycle";
+    std::string message = format_place(file.path(), p.line, p.column) + ": dependency cycle";
     if (cycle.stories.empty()) {
       message += " closed by this dependency (its chain is not listed: too many cycles)";
     } else {

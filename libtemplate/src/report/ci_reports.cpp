@@ -69,9 +69,8 @@ std::string xml_escape(std::string_view raw) {
 }
 
 std::string finding_line(const Diagnostic& d) {
-  std::string out = d.path;
-  if (d.line > 0) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
-  return out + ": " + std::string(to_string(d.severity)) + ": " + d.message + " [" + d.rule + "]";
+  return format_place(d.path, d.line, d.column) + ": " + std::string(to_string(d.severity)) + ": " + d.message + " [" +
+         d.rule + "]";
 }
 
 // FNV-1a, 64 bits: stable across runs and platforms.

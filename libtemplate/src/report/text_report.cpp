@@ -52,8 +52,7 @@ std::string text(const LintRun& run, const ReportOptions& options) {
   std::string out;
   for (const Diagnostic& d : run.diagnostics) {
     if (options.colour) out += kBold;
-    out += printable(d.path);
-    if (d.line > 0) out += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
+    out += format_place(printable(d.path), d.line, d.column);
     out += ": ";
     if (options.colour) out += std::string(kReset) + severity_colour(d.severity);
     out += to_string(d.severity);

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "libtemplate/diagnostic.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
 
@@ -67,8 +68,7 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
   if (!doc.ok()) {
     const json::ParseIssue& issue = doc.issues().front();
     json::Position at = doc.position(issue.offset);
-    return Error::invalid(path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                          ": not a stored template (" + issue.message + ")");
+    return Error::invalid(format_place(path, at.line, at.column) + ": not a stored template (" + issue.message + ")");
   }
   const json::Value& root = doc.root();
   if (!root.is_object()) return Error::invalid(path + ": not a stored template (not an object)");
