@@ -22,14 +22,19 @@ class CliPublishTest : public ::testing::Test {
   std::string tokens = dir.write("tokens", std::string(kToken) + " 1\nsomeone-else 2\n");
   SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens}};
 
-  void SetUp() override {
-    ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
+  /// A client of the sandbox with `token`.
+  api::Client client_with(const std::string& token) const {
     api::ClientOptions options;
     options.base_url = sandbox.base_url();
-    options.token = kToken;
+    options.token = token;
     api::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
-    api::Client client(options, api::make_curl_transport(transport));
+    return api::Client(options, api::make_curl_transport(transport));
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
+    api::Client client = client_with(kToken);
     ASSERT_TRUE(
         client
             .create(
@@ -37,9 +42,7 @@ class CliPublishTest : public ::testing::Test {
                 "Website launch")
             .ok());
     ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move","shared":true}})", "Office move").ok());
-    api::ClientOptions other = options;
-    other.token = "someone-else";
-    api::Client client2(other, api::make_curl_transport(transport));
+    api::Client client2 = client_with("someone-else");
     ASSERT_TRUE(client2.create(R"({"project_template":{"title":"Not mine, shared","shared":true}})", "x").ok());
   }
 
@@ -177,12 +180,7 @@ TEST_F(CliPublishTest, LocalProblemsExit2EvenWhenTheServiceIsAsked) {
   EXPECT_EQ(parse.exit, 2) << parse.err;
 
   // Two of the caller's templates share the title: ambiguous, so exit 2 and a way out.
-  api::ClientOptions options;
-  options.base_url = sandbox.base_url();
-  options.token = kToken;
-  api::TransportOptions transport;
-  transport.cacert = sandbox.ca_path();
-  api::Client client(options, api::make_curl_transport(transport));
+  api::Client client = client_with(kToken);
   ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move"}})", "Office move twin").ok());
   std::string twin = dir.write("twin.json", R"({"project_template": {"title": "Office move", "raw_json": []}})");
   CliRun ambiguous = run_ptmpl("diff " + service() + " '" + twin + "'", env());
