@@ -1,0 +1,67 @@
+// The columns of ptmpl's CSV plans, shared by the CSV reader and writer (SPEC §7): one story
+// per row, nesting by outline level (or a parent column), links as predecessors in MS
+// Project's notation (`3FS+2`) on the successor's row.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ptmpl::detail::csv {
+
+enum Column : std::uint8_t {
+  kLevel,
+  kParent,
+  kTempId,
+  kTitle,
+  kType,
+  kStart,
+  kDue,
+  kDuration,
+  kPredecessors,
+  kBudget,
+  kMinutes,
+  kTags,
+  kDescription,
+  kColumnCount
+};
+constexpr std::array<std::string_view, kColumnCount> kColumnName = {"level",
+                                                                    "parent",
+                                                                    "temp_id",
+                                                                    "title",
+                                                                    "type",
+                                                                    "start",
+                                                                    "due",
+                                                                    "duration",
+                                                                    "predecessors",
+                                                                    "budget",
+                                                                    "time_estimate_minutes",
+                                                                    "tags",
+                                                                    "description"};
+// What export_csv writes, in this order (nesting by level, never by parent).
+constexpr Column kExportColumns[] = {kLevel,    kTempId,       kTitle,  kType,    kStart, kDue,
+                                     kDuration, kPredecessors, kBudget, kMinutes, kTags,  kDescription};
+
+// Service numbering (SPEC §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
+constexpr std::string_view kLinkLetters[4] = {"SS", "SF", "FS", "FF"};
+
+inline std::string lower_trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  text = text.substr(first, text.find_last_not_of(" \t") - first + 1);
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+inline std::string_view trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace ptmpl::detail::csv
