@@ -1,0 +1,107 @@
+// The JSON tree (json.hpp), by concern: the arena its values live in and the Builder of new
+// trees. The parser is json_parser.cpp, positions json_line_index.cpp, values json_tree.cpp.
+#include "libtemplate/json.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <utility>
+
+namespace ptmpl::json {
+
+// ---------------------------------------------------------------------------------------------
+// Arena and Builder
+
+namespace {
+
+// Blocks are aligned for any scalar: allocate() aligns further inside them.
+constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
+
+}  // namespace
+
+Arena& Arena::operator=(Arena&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  memory_ = other.memory_;
+  blocks_ = std::move(other.blocks_);
+  other.blocks_.clear();
+  cursor_ = std::exchange(other.cursor_, nullptr);
+  left_ = std::exchange(other.left_, 0);
+  total_ = std::exchange(other.total_, 0);
+  return *this;
+}
+
+void Arena::release() {
+  for (const Block& block : blocks_) memory_->deallocate(block.data, block.size, kBlockAlign);
+  blocks_.clear();
+  cursor_ = nullptr;
+  left_ = 0;
+}
+
+void* Arena::allocate(std::size_t bytes, std::size_t align) {
+  if (bytes == 0) return nullptr;
+  auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
+  std::size_t pad = misalign == 0 ? 0 : align - misalign;
+  if (cursor_ == nullptr || pad + bytes > left_) {
+    if (bytes + align > kBlockSize / 4) {
+      // Large arrays get a block of their own; the current block stays in use.
+      auto* data = static_cast<std::byte*>(memory_->allocate(bytes + align, kBlockAlign));
+      blocks_.push_back({data, bytes + align});
+      total_ += bytes;
+      auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
+      return data + (skew == 0 ? 0 : align - skew);
+    }
+    blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
+    cursor_ = blocks_.back().data;
+    left_ = kBlockSize;
+    misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
+    pad = misalign == 0 ? 0 : align - misalign;
+  }
+  std::byte* result = cursor_ + pad;
+  cursor_ = result + bytes;
+  left_ -= pad + bytes;
+  total_ += bytes;
+  return result;
+}
+
+std::string_view Arena::copy(std::string_view text) {
+  if (text.empty()) return {};
+  auto* out = static_cast<char*>(allocate(text.size(), 1));
+  std::memcpy(out, text.data(), text.size());
+  return {out, text.size()};
+}
+
+Value Builder::boolean(bool b) const {
+  return Value::make(b ? Kind::True : Kind::False, 0, nullptr, 0);
+}
+
+Value Builder::string(std::string_view text) const {
+  auto s = arena_->copy(text);
+  return Value::make(Kind::String, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+}
+
+Value Builder::integer(std::int64_t n) const {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  (void)ec;
+  return number_spelled({buf, static_cast<std::size_t>(end - buf)});
+}
+
+Value Builder::number_spelled(std::string_view spelling) const {
+  auto s = arena_->copy(spelling);
+  return Value::make(Kind::Number, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+}
+
+Value Builder::array(std::span<const Value> items) const {
+  auto* out = static_cast<Value*>(arena_->allocate(items.size_bytes(), alignof(Value)));
+  std::uninitialized_copy(items.begin(), items.end(), out);
+  return Value::make(Kind::Array, 0, out, static_cast<std::uint32_t>(items.size()));
+}
+
+Value Builder::object(std::span<const Member> members) const {
+  auto* out = static_cast<Member*>(arena_->allocate(members.size_bytes(), alignof(Member)));
+  std::uninitialized_copy(members.begin(), members.end(), out);
+  return Value::make(Kind::Object, 0, out, static_cast<std::uint32_t>(members.size()));
+}
+
+}  // namespace ptmpl::json
