@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -207,6 +208,29 @@ TEST_F(PushWorkersTest, A429SeenByOneWorkerHoldsEveryWorkerForItsRetryAfter) {
   EXPECT_GE(std::count(sleeps.begin(), sleeps.end(), answered + milliseconds(1000)), 1);
   EXPECT_EQ(service.created().size(), locals.size());
   EXPECT_EQ(service.created().at("T0"), 1);
+}
+
+TEST_F(PushWorkersTest, AnEditSavedWhilePushingIsKeptAndTheIdToRecordIsNamed) {
+  auto locals = documents(2);
+  // Saved by an editor after push read the file: the id is not written over the edit.
+  const std::string edited = R"js({"project_template": {"title": "T0 (edited)", "raw_json": []}})js"
+                             "\n";
+  dir.write("t0.json", edited);
+  auto outcomes = push(locals, 1);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].action, PushAction::Failed);
+  EXPECT_EQ(outcomes[0].failure, ErrorCode::kConflict);
+  EXPECT_NE(outcomes[0].message.find("created template 1, but cannot record its id in the file: "), std::string::npos)
+      << outcomes[0].message;
+  EXPECT_NE(outcomes[0].message.find("; add \"id\": 1 and \"updated_at\": \"2026-01-01T00:00:00.000Z\" to its "
+                                     "project_template before pushing it again"),
+            std::string::npos)
+      << outcomes[0].message;
+  std::ifstream in(dir.file("t0.json"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), edited);
+  EXPECT_EQ(outcomes[1].action, PushAction::Created);  // the other file got its id
+  std::ifstream other(dir.file("t1.json"));
+  EXPECT_NE(std::string(std::istreambuf_iterator<char>(other), {}).find("\"id\": 2"), std::string::npos);
 }
 
 }  // namespace

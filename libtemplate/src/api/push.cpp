@@ -74,6 +74,11 @@ void record_identity(const LocalTemplate& local, PushOutcome& outcome) {
   if (!written.ok()) {
     outcome.message = std::string(to_string(outcome.action)) + " template " + std::to_string(outcome.id) +
                       ", but cannot record its id in the file: " + written.error().message;
+    // The edit is kept; pushing it again should update this template, not create another.
+    if (written.error().code == ErrorCode::kConflict)
+      outcome.message += "; add \"id\": " + std::to_string(outcome.id) +
+                         " and \"updated_at\": " + json::quoted(outcome.updated_at) +
+                         " to its project_template before pushing it again";
     outcome.action = PushAction::Failed;
     outcome.failure = written.error().code;
   }
