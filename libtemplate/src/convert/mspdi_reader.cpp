@@ -414,6 +414,13 @@ class Reader {
   void read_project();
   void read_tasks();
   void read_task(pugi::xml_node node);
+  // The parts of read_task: what a template does not keep of a task, said as findings; its
+  // duration in working days; its cost and work; the links into it.
+  void report_scheduling_losses(const FirstChildren<Field>& f, pugi::xml_node node, const Task& task,
+                                std::string_view start_text);
+  void read_duration(const FirstChildren<Field>& f, Task& task, std::optional<double> duration_in_minutes);
+  void read_amounts(const FirstChildren<Field>& f, Task& task);
+  void read_links(const Task& task);
   void read_resources();
   void read_assignments();
   void place_tasks();
@@ -540,8 +547,25 @@ void Reader::read_task(pugi::xml_node node) {
   task.milestone = f.flag(Field::Milestone) || duration_in_minutes == 0.0;
   task.notes = f.text(Field::Notes);
 
-  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
   const std::string_view start_text = f.text(Field::Start);
+  report_scheduling_losses(f, node, task, start_text);
+  read_duration(f, task, duration_in_minutes);
+  read_amounts(f, task);
+  read_links(task);
+  task.start_at = mspdi::parse_datetime(start_text);
+  task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
+  for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
+    if (!d) continue;
+    first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
+    last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
+  }
+  by_uid_.insert(task.uid, tasks_.size());
+  tasks_.push_back(std::move(task));
+}
+
+void Reader::report_scheduling_losses(const FirstChildren<Field>& f, pugi::xml_node node, const Task& task,
+                                      std::string_view start_text) {
+  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
   const std::int64_t constraint = f.integer(Field::ConstraintType).value_or(0);
   const bool start_no_earlier_than_start =
       constraint == 4 && std::string_view(f.text(Field::ConstraintDate)).substr(0, 10) == start_text.substr(0, 10);
@@ -563,8 +587,9 @@ void Reader::read_task(pugi::xml_node node) {
     report("mspdi-task-calendar", f.node(Field::CalendarUID),
            task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
                "); the project calendar is used");
+}
 
-  // Duration in working days.
+void Reader::read_duration(const FirstChildren<Field>& f, Task& task, std::optional<double> duration_in_minutes) {
   if (duration_in_minutes) {
     const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
     double days = *duration_in_minutes / minutes_per_day_;
@@ -590,8 +615,10 @@ void Reader::read_task(pugi::xml_node node) {
                    ", which no story can hold (0 to 10^12 working days); the story has no duration");
     }
   }
+}
 
-  // Cost (hundredths of the currency unit: cents) and work.
+// Cost (hundredths of the currency unit: cents) and work.
+void Reader::read_amounts(const FirstChildren<Field>& f, Task& task) {
   if (auto cost = f.number(Field::Cost)) {
     const double rounded = std::round(*cost);
     if (std::fabs(rounded - *cost) > 1e-6)
@@ -611,7 +638,9 @@ void Reader::read_task(pugi::xml_node node) {
     else
       report("mspdi-work-overflow", f.node(Field::Work), task_name(task) + " has more work than a time estimate holds");
   }
+}
 
+void Reader::read_links(const Task& task) {
   for (pugi::xml_node link : link_elements_) {
     const FirstChildren<LinkField> l(link, kLinkFields);
     LinkIn in;
@@ -639,15 +668,6 @@ void Reader::read_task(pugi::xml_node node) {
     in.lag_format = l.integer(LinkField::LagFormat).value_or(7);
     links_.push_back(in);
   }
-  task.start_at = mspdi::parse_datetime(start_text);
-  task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
-  for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
-    if (!d) continue;
-    first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
-    last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
-  }
-  by_uid_.insert(task.uid, tasks_.size());
-  tasks_.push_back(std::move(task));
 }
 
 void Reader::read_resources() {
