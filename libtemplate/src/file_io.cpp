@@ -207,16 +207,15 @@ Status replace_file(const std::string& given, std::string_view content, const st
   return Done{};
 }
 
-/// Whether `path` is to be written in place rather than replaced: an existing file that is not
-/// regular, or a name under /dev or /proc (/dev/stdout is a link to whatever standard output is,
-/// and replacing the file behind it would leave the shell's descriptor on a deleted file).
+}  // namespace
+
+// /dev/stdout is a link to whatever standard output is: replacing the regular file behind it
+// would leave the shell's descriptor on a deleted file.
 bool written_in_place(const std::string& path) {
   if (path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
-
-}  // namespace
 
 Status write_file_atomic(const std::string& given, std::string_view content) {
   return replace_file(given, content, {});

@@ -57,6 +57,14 @@ TEST_F(CliAuthTest, ExchangesTheCodeIntoAPrivateTokenFileThatListUses) {
   std::string code = approve(url.out.substr(0, url.out.size() - 1));
   ASSERT_FALSE(code.empty()) << url.out;
   const std::string token_file = dir.file("token");
+  // Never onto standard output or a device: the code is not even spent.
+  for (const std::string place : {"-", "/dev/null", "/dev/stdout"}) {
+    CliRun refused = run_ptmpl("auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code " + code +
+                               " --client-secret-file '" + secret_file + "' -o " + place);
+    EXPECT_EQ(refused.exit, 2) << place;
+    EXPECT_EQ(refused.out, "") << place;
+    EXPECT_EQ(refused.err, "ptmpl auth token: " + place + ": the token is written only to a regular file\n");
+  }
   CliRun run = run_ptmpl("auth token " + app() + " --cacert '" + sandbox.ca_path() + "' --code " + code +
                          " --client-secret-file '" + secret_file + "' -o '" + token_file + "'");
   ASSERT_EQ(run.exit, 0) << run.err;

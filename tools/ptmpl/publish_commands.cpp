@@ -1,7 +1,6 @@
 // The publishing commands: push, pull, list, diff, auth, and sandbox (the local stand-in for
 // the service).
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -170,8 +169,7 @@ std::function<int()> setup_auth(CLI::App& app) {
       return report_error("auth token", secret.error());
     }
     // The token never goes to standard output, a terminal or a device: only into a private file.
-    if (struct stat st{}; o->output == "-" || o->output.starts_with("/dev/") || o->output.starts_with("/proc/") ||
-                          (::stat(o->output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)))
+    if (o->output == "-" || written_in_place(o->output))
       return report_error("auth token", Error::usage(o->output + ": the token is written only to a regular file"));
     api::TransportOptions transport_options;
     transport_options.cacert = o->cacert;

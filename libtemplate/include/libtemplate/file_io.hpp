@@ -77,6 +77,10 @@ Status write_file_atomic(const std::string& path, std::string_view content);
 /// naming the path.
 Status write_output(const std::string& path, std::string_view bytes);
 
+/// Whether write_output writes `path` in place rather than replacing it: an existing file that
+/// is not a regular file (a device, a FIFO, a terminal), or any name under /dev or /proc.
+[[nodiscard]] bool written_in_place(const std::string& path);
+
 /// Refuses (kUsage) an `output` that names the same file as one of `inputs` ("-" never
 /// collides): a command never writes over its own input unless that is its in-place mode.
 Status check_output_is_not_input(const std::string& output, std::span<const std::string> inputs);
