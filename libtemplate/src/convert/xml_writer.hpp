@@ -1,4 +1,4 @@
-// XML text laid out and escaped exactly as pugixml saves a document with
+// XML text laid out as pugixml saves a document with
 // `save(out, "  ", pugi::format_indent, pugi::encoding_utf8)`, written straight into one string
 // instead of built as a tree first: the MSPDI export of a large plan is most of its cost in the
 // tree. Private to the converters.
@@ -6,7 +6,8 @@
 // The layout: every tag on its own line, two spaces per level; an element holding text on one
 // line (`<Name>text</Name>`, `<Name></Name>` when the text is empty); an element holding
 // nothing as `<Name />`; a new line at the end. Element and attribute names are literals that
-// need no escaping.
+// need no escaping; text and values go through the one XML escaper (`xml_escape.hpp`), which,
+// unlike pugixml, writes no character reference XML 1.0 forbids (`&#01;`).
 #pragma once
 
 #include <charconv>
@@ -41,7 +42,6 @@ class XmlWriter {
   // Closes the tag left open for attributes, and starts a line at the current depth.
   void new_line();
   void close_open_tag();
-  void append_escaped(std::string_view text, bool attribute);
 
   enum class Open { Nothing, Declaration, Element };
 

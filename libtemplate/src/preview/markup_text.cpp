@@ -4,44 +4,12 @@
 #include <cmath>
 
 #include "preview/text_width.hpp"
+#include "xml_escape.hpp"
 
 namespace ptmpl::preview {
 
 std::string markup_escape(std::string_view text) {
-  std::string line = one_line(text);
-  std::string out;
-  out.reserve(line.size());
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // U+FFFE and U+FFFF: EF BF BE and EF BF BF.
-        if (static_cast<unsigned char>(c) == 0xEFU && i + 2 < line.size() &&
-            static_cast<unsigned char>(line[i + 1]) == 0xBFU &&
-            (static_cast<unsigned char>(line[i + 2]) & 0xFEU) == 0xBEU) {
-          out += ' ';
-          i += 2;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  return detail::xml_escaped(one_line(text), detail::XmlContext::Attribute);
 }
 
 std::string svg_number(double value) {

@@ -6,9 +6,9 @@
 
 namespace ptmpl::preview {
 
-/// `text` (valid UTF-8) escaped for XML or HTML character data and attribute values: &, <, >,
-/// " and ' as references; control characters (which XML 1.0 does not allow even as
-/// references) and the non-characters U+FFFE and U+FFFF as spaces.
+/// `text` (valid UTF-8) on one line (`one_line`: control characters as spaces), escaped for
+/// XML or HTML character data and attribute values by the one XML escaper: &, <, >, " and ' as
+/// references, the non-characters U+FFFE and U+FFFF as U+FFFD.
 [[nodiscard]] std::string markup_escape(std::string_view text);
 
 /// A coordinate or length in SVG user units: at most two decimals, no trailing zeros, no

@@ -4,6 +4,7 @@
 #include "libtemplate/json.hpp"
 #include "libtemplate/json_emitter.hpp"
 #include "report/formats.hpp"
+#include "xml_escape.hpp"
 
 namespace ptmpl::report {
 
@@ -37,35 +38,9 @@ std::string github_escape(std::string_view text, bool property) {
   return out;
 }
 
-// XML 1.0 text: the five entities, and characters XML cannot hold at all replaced.
+// The JUnit text: valid UTF-8 (a path may hold any bytes), through the one XML escaper.
 std::string xml_escape(std::string_view raw) {
-  std::string text = json::valid_utf8(raw);
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          out += "\xEF\xBF\xBD";  // U+FFFD
-        else
-          out += c;
-    }
-  }
-  return out;
+  return detail::xml_escaped(json::valid_utf8(raw), detail::XmlContext::Attribute);
 }
 
 std::string finding_line(const Diagnostic& d) {
