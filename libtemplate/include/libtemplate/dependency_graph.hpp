@@ -15,6 +15,10 @@
 
 namespace ptmpl {
 
+namespace detail {
+class TempIdTable;  // private: schedule/temp_id_table.hpp
+}
+
 /// `id` in the form that compares like its text (`temp_id_key()`) without building the text:
 /// a string that spells an integer exactly as temp_id_key() would ("7", not "07" or "+7") becomes
 /// that integer. Two canonical ids are equal (==) exactly when their texts are. A string keeps
@@ -117,6 +121,9 @@ class DependencyGraph {
   /// The graph of `stories` with an index of its own. Holds pointers into `stories`, which must
   /// outlive it.
   explicit DependencyGraph(std::span<const Story> stories);
+  DependencyGraph(DependencyGraph&&) noexcept;
+  DependencyGraph& operator=(DependencyGraph&&) noexcept;
+  ~DependencyGraph();
 
   /// The numbering of the stories.
   [[nodiscard]] const StoryIndex& index() const { return *index_; }
@@ -171,25 +178,12 @@ class DependencyGraph {
   struct Node {
     std::size_t out = 0;  ///< out node
     std::span<const Dependency> dependencies;
-    std::optional<TempId> key;  ///< canonical temp_id
   };
-  /// A slot of the temp_id table: a story with the temp_id, or kFreeSlot.
-  static constexpr std::uint32_t kFreeSlot = static_cast<std::uint32_t>(-1);
-  struct KeySlot {
-    std::uint64_t tag = 0;  ///< tag_of() the story's canonical temp_id
-    std::uint32_t story = kFreeSlot;
-    bool integer = false;  ///< an integer temp_id, which `tag` holds exactly
-  };
-
-  [[nodiscard]] static std::uint64_t tag_of(const TempId& key);
-  /// The slot of `key` (canonical) in by_key_: the one holding it, or the free one it would take.
-  [[nodiscard]] std::size_t probe(const TempId& key) const;
-  [[nodiscard]] std::size_t find_canonical(const TempId& key) const;
 
   const StoryIndex* index_;
   std::unique_ptr<const StoryIndex> own_index_;  // when built from stories
   std::vector<Node> stories_;
-  std::vector<KeySlot> by_key_;  ///< open addressing by canonical temp_id
+  std::unique_ptr<const detail::TempIdTable> temp_ids_;
   std::vector<std::size_t> repeated_temp_ids_;
   std::vector<Link> links_;
   std::vector<DanglingLink> dangling_;

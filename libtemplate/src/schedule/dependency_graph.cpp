@@ -9,6 +9,7 @@
 #include <boost/graph/depth_first_search.hpp>
 
 #include "schedule/boost_graph.hpp"
+#include "schedule/temp_id_table.hpp"
 
 namespace ptmpl {
 
@@ -102,34 +103,21 @@ DependencyGraph::DependencyGraph(std::unique_ptr<const StoryIndex> own_index) : 
   own_index_ = std::move(own_index);
 }
 
+DependencyGraph::DependencyGraph(DependencyGraph&&) noexcept = default;
+DependencyGraph& DependencyGraph::operator=(DependencyGraph&&) noexcept = default;
+DependencyGraph::~DependencyGraph() = default;
+
 DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
   const std::size_t count = index.size();
-  // Each story is read once more, here: the passes below walk only this dense array.
+  // Each story is read once more, here: the passes below walk only these dense arrays.
   stories_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const Story& story = index.story(i);
-    Node& node = stories_[i];
-    node.out = i;
-    node.dependencies = story.dependencies;
-    if (story.temp_id) node.key = canonical_temp_id(*story.temp_id);
+    stories_[i].out = i;
+    stories_[i].dependencies = index.story(i).dependencies;
   }
-
-  std::size_t slots = 16;
-  while (slots < 2 * count) slots *= 2;
-  by_key_.assign(slots, KeySlot{});
+  temp_ids_ = std::make_unique<const detail::TempIdTable>(index, repeated_temp_ids_);
   node_story_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    node_story_[i] = i;
-    const Node& node = stories_[i];
-    if (!node.key) continue;
-    const std::size_t slot = probe(*node.key);
-    // Of duplicate temp_ids, the first in tree order keeps the slot.
-    if (by_key_[slot].story == kFreeSlot)
-      by_key_[slot] =
-          KeySlot{tag_of(*node.key), static_cast<std::uint32_t>(i), std::holds_alternative<std::int64_t>(*node.key)};
-    else
-      repeated_temp_ids_.push_back(i);
-  }
+  for (std::size_t i = 0; i < count; ++i) node_story_[i] = i;
   for (std::size_t i = 0; i < count; ++i) {
     if (!index.is_parent(i)) continue;
     stories_[i].out = node_story_.size();
@@ -140,12 +128,12 @@ DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
   std::vector<std::size_t> first_link(count + 1, 0);
   for (std::size_t i = 0; i < count; ++i) {
     first_link[i] = links_.size();
-    const std::optional<TempId>& own = stories_[i].key;
+    const std::optional<TempId>& own = temp_ids_->key(i);
     for (const Dependency& dependency : stories_[i].dependencies) {
       std::size_t target = npos;
       if (dependency.target_id) {
         const TempId key = canonical_temp_id(*dependency.target_id);
-        target = own == key ? i : find_canonical(key);
+        target = own == key ? i : temp_ids_->find(key);
       }
       if (target == npos) {
         dangling_.push_back({i, &dependency});
@@ -184,30 +172,7 @@ DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
 }
 
 std::size_t DependencyGraph::find(const TempId& temp_id) const {
-  return find_canonical(canonical_temp_id(temp_id));
-}
-
-std::size_t DependencyGraph::find_canonical(const TempId& key) const {
-  const KeySlot& slot = by_key_[probe(key)];
-  return slot.story == kFreeSlot ? npos : slot.story;
-}
-
-std::uint64_t DependencyGraph::tag_of(const TempId& key) {
-  // An integer is its own tag (exact); a string is tagged by its hash and confirmed by text.
-  if (const auto* n = std::get_if<std::int64_t>(&key)) return static_cast<std::uint64_t>(*n);
-  return TempIdHash{}(key);
-}
-
-std::size_t DependencyGraph::probe(const TempId& key) const {
-  const std::size_t mask = by_key_.size() - 1;
-  const std::uint64_t tag = tag_of(key);
-  const bool integer = std::holds_alternative<std::int64_t>(key);
-  for (std::size_t slot = TempIdHash{}(key)&mask;; slot = (slot + 1) & mask) {
-    const KeySlot& at = by_key_[slot];
-    if (at.story == kFreeSlot) return slot;
-    if (at.tag != tag || at.integer != integer) continue;
-    if (integer || *stories_[at.story].key == key) return slot;
-  }
+  return temp_ids_->find(canonical_temp_id(temp_id));
 }
 
 std::vector<Cycle> DependencyGraph::find_cycles(const CycleOptions& options) const {
