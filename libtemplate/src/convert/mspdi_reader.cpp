@@ -425,7 +425,24 @@ class Reader {
   void read_assignments();
   void place_tasks();
   [[nodiscard]] Status nest_tasks();
+  // Writing the template: the links out of each task; the parents' dates and the template's
+  // figures, rolled up from the tasks; then the document in its canonical order.
+  struct Successors {
+    std::vector<std::size_t> first;  // by task: where its links start in `links`; one more at the end
+    std::vector<std::size_t> links;  // indices in links_, grouped by predecessor
+  };
+  struct Totals {
+    std::optional<std::int64_t> min_start;
+    std::optional<std::int64_t> max_due;
+    std::int64_t cents = 0;
+    bool any_cost = false;
+  };
+  [[nodiscard]] Successors successors_by_task() const;
+  [[nodiscard]] Totals roll_up_parents();
   std::string write_document();
+  void write_template_figures(JsonEmitter& json, const Totals& totals);
+  void write_stories(JsonEmitter& json, const Successors& successors);
+  void write_assignments(JsonEmitter& json) const;
   // The task a link leads into (for messages: it is looked up).
   [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
   void write_story_head(JsonEmitter& json, std::size_t index);
@@ -817,30 +834,29 @@ Status Reader::nest_tasks() {
   return Done{};
 }
 
-std::string Reader::write_document() {
-  // Outgoing links by predecessor, in the order the successors come: counted, then placed.
-  std::vector<std::size_t> first_successor(tasks_.size() + 1, 0);
+// Outgoing links by predecessor, in the order the successors come: counted, then placed.
+Reader::Successors Reader::successors_by_task() const {
+  Successors out;
+  out.first.assign(tasks_.size() + 1, 0);
   for (const LinkIn& link : links_)
-    if (link.from != kNone) ++first_successor[link.from + 1];
-  for (std::size_t i = 0; i < tasks_.size(); ++i) first_successor[i + 1] += first_successor[i];
-  std::vector<std::size_t> successors(first_successor.back());  // indices in links_
-  {
-    std::vector<std::size_t> next(first_successor.begin(), first_successor.end() - 1);
-    for (std::size_t l = 0; l < links_.size(); ++l)
-      if (links_[l].from != kNone) successors[next[links_[l].from]++] = l;
-  }
+    if (link.from != kNone) ++out.first[link.from + 1];
+  for (std::size_t i = 0; i < tasks_.size(); ++i) out.first[i + 1] += out.first[i];
+  out.links.resize(out.first.back());
+  std::vector<std::size_t> next(out.first.begin(), out.first.end() - 1);
+  for (std::size_t l = 0; l < links_.size(); ++l)
+    if (links_[l].from != kNone) out.links[next[links_[l].from]++] = l;
+  return out;
+}
 
-  // A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
-  // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
-  // nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
-  // backwards, a task is complete when it is reached, and adds itself to its parent. The
-  // template's figures, which come before raw_json in canonical order, are added up on the way.
-  // Costs are positive: their saturating sums do not depend on the order of the terms.
+// A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
+// a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
+// nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
+// backwards, a task is complete when it is reached, and adds itself to its parent. The
+// template's figures, which come before raw_json in canonical order, are added up on the way.
+// Costs are positive: their saturating sums do not depend on the order of the terms.
+Reader::Totals Reader::roll_up_parents() {
+  Totals totals;
   std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
-  std::optional<std::int64_t> min_start;
-  std::optional<std::int64_t> max_due;
-  std::int64_t total_cents = 0;
-  bool any_cost = false;
   for (std::size_t i = tasks_.size(); i-- > 0;) {
     const Task& task = tasks_[i];
     if (task.has_children) {
@@ -851,13 +867,13 @@ std::string Reader::write_document() {
     } else {
       subtree_cents[i] = task.cost_cents.value_or(0);
       if (task.cost_cents) {
-        total_cents = add_cents(total_cents, *task.cost_cents);
-        any_cost = true;
+        totals.cents = add_cents(totals.cents, *task.cost_cents);
+        totals.any_cost = true;
       }
       if (task.start) {
         const std::int64_t due = task.due.value_or(*task.start);
-        min_start = min_start ? std::min(*min_start, *task.start) : *task.start;
-        max_due = max_due ? std::max(*max_due, due) : due;
+        totals.min_start = totals.min_start ? std::min(*totals.min_start, *task.start) : *task.start;
+        totals.max_due = totals.max_due ? std::max(*totals.max_due, due) : due;
       }
     }
     if (task.parent == kNone) continue;
@@ -869,26 +885,44 @@ std::string Reader::write_document() {
     parent.start = parent.start ? std::min(*parent.start, *task.start) : *task.start;
     parent.due = parent.due ? std::max(*parent.due, due) : due;
   }
+  return totals;
+}
 
+std::string Reader::write_document() {
+  const Successors successors = successors_by_task();
+  const Totals totals = roll_up_parents();
   // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
   // size of the file is room enough for the template, made at once.
   JsonEmitter json(JsonLayout::Pretty, text_.size());
   json.begin_object();
   json.key("project_template");
   json.begin_object();
+  write_template_figures(json, totals);
+  json.key("raw_json");
+  json.begin_array();
+  write_stories(json, successors);
+  json.end_array();
+  json.end_object();
+  write_assignments(json);
+  json.end_object();
+  return json.finish();
+}
+
+// The project_template's keys before raw_json: title, budget, currency, duration, item_count.
+void Reader::write_template_figures(JsonEmitter& json, const Totals& totals) {
   std::string_view title = child_text(project_, "Title");
   if (title.empty()) title = child_text(project_, "Name");
-  std::string file_title;
+  std::string file_title;  // `title` may point into it: it lives as long as `title` is used
   if (title.empty()) {
     file_title = path_.substr(path_.find_last_of('/') + 1);
     title = file_title = file_title.substr(0, file_title.find_last_of('.'));
   }
   json.member("title", title);
-  if (any_cost) {
+  if (totals.any_cost) {
     json.key("is_budgeted");
     json.boolean(true);
     json.key("budget");
-    json.number(cents_to_budget(total_cents));
+    json.number(cents_to_budget(totals.cents));
   }
   const std::string_view currency = child_text(project_, "CurrencyCode");
   if (!currency.empty()) {
@@ -898,20 +932,21 @@ std::string Reader::write_document() {
       report("mspdi-currency", project_.child("CurrencyCode"),
              "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
   }
-  if (min_start && max_due) json.member("duration", *max_due - *min_start + 1);
+  if (totals.min_start && totals.max_due) json.member("duration", *totals.max_due - *totals.min_start + 1);
   json.member("item_count", static_cast<std::int64_t>(tasks_.size()));
-  json.key("raw_json");
-  json.begin_array();
-  // The stories in outline order, which is the order of the tasks: a story's keys up to
-  // sub_stories, its children, then the keys after sub_stories once the next task is not
-  // among its children. `open` is the chain of stories being written (outline levels can be as
-  // deep as a file makes them).
+}
+
+// The stories in outline order, which is the order of the tasks: a story's keys up to
+// sub_stories, its children, then the keys after sub_stories once the next task is not among
+// its children. `open` is the chain of stories being written (outline levels can be as deep as
+// a file makes them).
+void Reader::write_stories(JsonEmitter& json, const Successors& successors) {
   std::vector<std::size_t> open;
   auto close_story = [&] {
     const std::size_t t = open.back();
     write_story_tail(json, t,
-                     std::span<const std::size_t>(successors)
-                         .subspan(first_successor[t], first_successor[t + 1] - first_successor[t]));
+                     std::span<const std::size_t>(successors.links)
+                         .subspan(successors.first[t], successors.first[t + 1] - successors.first[t]));
     open.pop_back();
   };
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
@@ -922,21 +957,20 @@ std::string Reader::write_document() {
     open.push_back(i);
   }
   while (!open.empty()) close_story();
-  json.end_array();
-  json.end_object();
-  if (!resources_.empty()) {
-    json.key("project_template_assignments");
-    json.begin_array();
-    for (const auto& [uid, name] : resources_) {
-      json.begin_object();
-      json.member("id", uid);
-      json.member("name", name);
-      json.end_object();
-    }
-    json.end_array();
+}
+
+// The plan's named resources as the template's assignees.
+void Reader::write_assignments(JsonEmitter& json) const {
+  if (resources_.empty()) return;
+  json.key("project_template_assignments");
+  json.begin_array();
+  for (const auto& [uid, name] : resources_) {
+    json.begin_object();
+    json.member("id", uid);
+    json.member("name", name);
+    json.end_object();
   }
-  json.end_object();
-  return json.finish();
+  json.end_array();
 }
 
 // A story's keys before its sub-stories, and the opening of sub_stories when it has some.
