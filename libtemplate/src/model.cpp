@@ -144,131 +144,163 @@ class StoryReader {
     std::uint16_t written = 0;
     std::uint16_t irregular = 0;
     for (const json::Member& m : node.members()) {
-      std::string_view key = m.key.text();
-      const json::Value& v = m.value;
-      StoryKey k{};
-      bool regular = true;
-      // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
-      if (key == "story_type") {
-        k = StoryKey::StoryType;
-        story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
-        regular = story.story_type.has_value();
-      } else if (key == "title") {
-        k = StoryKey::Title;
-        story.title = string_of(v);
-        regular = story.title && story.title->find_first_not_of(kBlank) != std::string_view::npos;
-      } else if (key == "temp_id") {
-        k = StoryKey::TemporaryId;
-        story.temp_id = temp_id_from(v);
-        regular = story.temp_id.has_value();
-      } else if (key == "relative_start_date") {
-        k = StoryKey::RelativeStartDate;
-        story.relative_start_date = v.as_int64();
-        regular = story.relative_start_date.has_value();
-      } else if (key == "relative_due_date") {
-        k = StoryKey::RelativeDueDate;
-        story.relative_due_date = v.as_int64();
-        regular = story.relative_due_date.has_value();
-      } else if (key == "duration") {
-        k = StoryKey::Duration;
-        story.duration = v.as_int64();
-        regular = story.duration && *story.duration >= 0;
-      } else if (key == "billable") {
-        k = StoryKey::Billable;
-        story.billable = v.as_bool();
-        regular = story.billable.has_value();
-      } else if (key == "description") {
-        k = StoryKey::Description;
-        story.description = string_of(v);
-        regular = story.description.has_value();
-      } else if (key == "budget_estimate_in_cents") {
-        k = StoryKey::BudgetEstimateInCents;
-        story.budget_estimate_in_cents = v.as_int64();
-        regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
-      } else if (key == "time_estimate_in_minutes") {
-        k = StoryKey::TimeEstimateInMinutes;
-        story.time_estimate_in_minutes = v.as_int64();
-        regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
-                  *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
-      } else if (key == "sub_stories") {
-        k = StoryKey::SubStories;
-        children = v.is_array() ? &v : nullptr;
-        regular = children != nullptr &&
-                  std::all_of(v.items().begin(), v.items().end(), [](const json::Value& s) { return s.is_object(); });
-      } else if (key == "checklist") {
-        k = StoryKey::Checklist;
-        regular = v.is_array();
-        if (v.is_array()) {
-          std::size_t n = 0;
-          for (const json::Value& item : v.items()) n += item.is_string() ? 1 : 0;
-          std::span<std::string_view> items = arena_.make_array<std::string_view>(n);
-          std::size_t i = 0;
-          for (const json::Value& item : v.items())
-            if (item.is_string()) items[i++] = item.text();
-          story.checklist = items;
-          regular = n == v.items().size() && std::all_of(items.begin(), items.end(), [](std::string_view item) {
-                      return item.find_first_not_of(kBlank) != std::string_view::npos;
-                    });
-        }
-      } else if (key == "tag_list") {
-        k = StoryKey::TagList;
-        story.tag_list = string_of(v);
-        regular = story.tag_list.has_value();
-      } else if (key == "assignments") {
-        k = StoryKey::Assignments;
-        regular = v.is_array();
-        if (v.is_array()) {
-          std::span<std::int64_t> ids = arena_.make_array<std::int64_t>(v.items().size());
-          std::size_t n = 0;
-          for (const json::Value& item : v.items()) {
-            const json::Value* id = item.find("assignee_id");
-            std::optional<std::int64_t> number = id != nullptr ? id->as_int64() : std::nullopt;
-            if (number) ids[n++] = *number;
-            // Anything but {"assignee_id": <int64>} alone is a finding of some rule.
-            regular = regular && number && item.members().size() == 1;
-          }
-          story.assignments = ids.first(n);
-        }
-      } else if (key == "dependencies") {
-        k = StoryKey::Dependencies;
-        regular = v.is_array();
-        std::span<Dependency> deps = arena_.make_array<Dependency>(v.items().size());
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < v.items().size(); ++i) {
-          const json::Value& item = v.items()[i];
-          if (!item.is_object()) {
-            regular = false;
-            continue;
-          }
-          bool valid = false;
-          deps[n++] = dependency_from_json(item, i, arena_, valid);
-          regular = regular && valid;
-        }
-        story.dependencies = deps.first(n);
-      } else if (key == "weight") {
-        k = StoryKey::Weight;
-        story.weight = v.as_int64();
-        regular = story.weight.has_value();
-      } else {
+      const std::optional<MemberRead> known = read_member(m.key.text(), m.value, story, children);
+      if (!known) {
         ++unknown;
         continue;
       }
-      const auto bit = static_cast<std::uint16_t>(1U << static_cast<unsigned>(k));
+      const auto bit = static_cast<std::uint16_t>(1U << static_cast<unsigned>(known->key));
       written |= bit;
-      if (!regular) irregular |= bit;
+      if (!known->regular) irregular |= bit;
     }
     // With a key written twice, the last value is the model's but every one is the file's.
     story.written_keys = written;
     story.irregular_keys = node.unique_keys() && mark_regular_keys_ ? irregular : written;
-    if (unknown > 0) {
-      std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
-      std::size_t k = 0;
-      auto keys = story_keys();
-      for (const json::Member& m : node.members())
-        if (std::find(keys.begin(), keys.end(), m.key.text()) == keys.end()) extra[k++] = m;
-      story.extra = extra;
-    }
+    if (unknown > 0) story.extra = extra_members(node, unknown);
     return children;
+  }
+
+  // Which story key a member is, and whether its value is regular: what the service expects,
+  // with nothing for a rule to report.
+  struct MemberRead {
+    StoryKey key;
+    bool regular;
+  };
+
+  // Reads the member `key`: `v` into its field of `story` (a sub_stories array into
+  // `children`). Nothing for a key that is not a story's.
+  std::optional<MemberRead> read_member(std::string_view key, const json::Value& v, Story& story,
+                                        const json::Value*& children) {
+    StoryKey k{};
+    bool regular = true;
+    // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
+    if (key == "story_type") {
+      k = StoryKey::StoryType;
+      story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
+      regular = story.story_type.has_value();
+    } else if (key == "title") {
+      k = StoryKey::Title;
+      story.title = string_of(v);
+      regular = story.title && story.title->find_first_not_of(kBlank) != std::string_view::npos;
+    } else if (key == "temp_id") {
+      k = StoryKey::TemporaryId;
+      story.temp_id = temp_id_from(v);
+      regular = story.temp_id.has_value();
+    } else if (key == "relative_start_date") {
+      k = StoryKey::RelativeStartDate;
+      story.relative_start_date = v.as_int64();
+      regular = story.relative_start_date.has_value();
+    } else if (key == "relative_due_date") {
+      k = StoryKey::RelativeDueDate;
+      story.relative_due_date = v.as_int64();
+      regular = story.relative_due_date.has_value();
+    } else if (key == "duration") {
+      k = StoryKey::Duration;
+      story.duration = v.as_int64();
+      regular = story.duration && *story.duration >= 0;
+    } else if (key == "billable") {
+      k = StoryKey::Billable;
+      story.billable = v.as_bool();
+      regular = story.billable.has_value();
+    } else if (key == "description") {
+      k = StoryKey::Description;
+      story.description = string_of(v);
+      regular = story.description.has_value();
+    } else if (key == "budget_estimate_in_cents") {
+      k = StoryKey::BudgetEstimateInCents;
+      story.budget_estimate_in_cents = v.as_int64();
+      regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
+    } else if (key == "time_estimate_in_minutes") {
+      k = StoryKey::TimeEstimateInMinutes;
+      story.time_estimate_in_minutes = v.as_int64();
+      regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
+                *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
+    } else if (key == "sub_stories") {
+      k = StoryKey::SubStories;
+      children = v.is_array() ? &v : nullptr;
+      regular = children != nullptr &&
+                std::all_of(v.items().begin(), v.items().end(), [](const json::Value& s) { return s.is_object(); });
+    } else if (key == "checklist") {
+      k = StoryKey::Checklist;
+      regular = read_checklist(v, story);
+    } else if (key == "tag_list") {
+      k = StoryKey::TagList;
+      story.tag_list = string_of(v);
+      regular = story.tag_list.has_value();
+    } else if (key == "assignments") {
+      k = StoryKey::Assignments;
+      regular = read_assignments(v, story);
+    } else if (key == "dependencies") {
+      k = StoryKey::Dependencies;
+      regular = read_dependencies(v, story);
+    } else if (key == "weight") {
+      k = StoryKey::Weight;
+      story.weight = v.as_int64();
+      regular = story.weight.has_value();
+    } else {
+      return std::nullopt;
+    }
+    return MemberRead{k, regular};
+  }
+
+  // The list-valued fields, each read into the arena. Each returns whether the value is
+  // regular: what the service expects, with nothing for a rule to report.
+  bool read_checklist(const json::Value& v, Story& story) {
+    if (!v.is_array()) return false;
+    std::size_t n = 0;
+    for (const json::Value& item : v.items()) n += item.is_string() ? 1 : 0;
+    std::span<std::string_view> items = arena_.make_array<std::string_view>(n);
+    std::size_t i = 0;
+    for (const json::Value& item : v.items())
+      if (item.is_string()) items[i++] = item.text();
+    story.checklist = items;
+    return n == v.items().size() && std::all_of(items.begin(), items.end(), [](std::string_view item) {
+             return item.find_first_not_of(kBlank) != std::string_view::npos;
+           });
+  }
+
+  bool read_assignments(const json::Value& v, Story& story) {
+    if (!v.is_array()) return false;
+    bool regular = true;
+    std::span<std::int64_t> ids = arena_.make_array<std::int64_t>(v.items().size());
+    std::size_t n = 0;
+    for (const json::Value& item : v.items()) {
+      const json::Value* id = item.find("assignee_id");
+      std::optional<std::int64_t> number = id != nullptr ? id->as_int64() : std::nullopt;
+      if (number) ids[n++] = *number;
+      // Anything but {"assignee_id": <int64>} alone is a finding of some rule.
+      regular = regular && number && item.members().size() == 1;
+    }
+    story.assignments = ids.first(n);
+    return regular;
+  }
+
+  bool read_dependencies(const json::Value& v, Story& story) {
+    bool regular = v.is_array();
+    std::span<Dependency> deps = arena_.make_array<Dependency>(v.items().size());
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+      const json::Value& item = v.items()[i];
+      if (!item.is_object()) {
+        regular = false;
+        continue;
+      }
+      bool valid = false;
+      deps[n++] = dependency_from_json(item, i, arena_, valid);
+      regular = regular && valid;
+    }
+    story.dependencies = deps.first(n);
+    return regular;
+  }
+
+  // The `unknown` members of `node` whose keys are not a story's, in the order written.
+  std::span<const json::Member> extra_members(const json::Value& node, std::size_t unknown) {
+    std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
+    std::size_t k = 0;
+    auto keys = story_keys();
+    for (const json::Member& m : node.members())
+      if (std::find(keys.begin(), keys.end(), m.key.text()) == keys.end()) extra[k++] = m;
+    return extra;
   }
 
   json::Arena& arena_;
