@@ -23,6 +23,71 @@ const char* level(Severity severity) {
   return "note";
 }
 
+// A reportingDescriptor: the rule's id, summary, doc page and default level.
+void write_rule(JsonEmitter& out, const RuleInfo& rule, const ReportOptions& options) {
+  out.begin_object(JsonLayout::Line);
+  out.member("id", rule.id);
+  out.member("name", rule.id);
+  out.key("shortDescription");
+  out.begin_object();
+  out.member("text", rule.summary);
+  out.end_object();
+  out.member("helpUri", options.help_uri_base + "docs/rules/" + std::string(rule.id) + ".md");
+  if (auto page = rule_documentation(rule.id)) {
+    out.key("help");
+    out.begin_object();
+    out.member("text", rule.summary);
+    out.member("markdown", *page);
+    out.end_object();
+  }
+  out.key("defaultConfiguration");
+  out.begin_object();
+  out.member("level", level(rule.severity));
+  out.end_object();
+  out.end_object();
+}
+
+// A result: the finding's rule, level, message, and its place in the file and in the document.
+void write_result(JsonEmitter& out, const Diagnostic& d, const std::map<std::string_view, std::size_t>& rule_index) {
+  out.begin_object(JsonLayout::Line);
+  out.member("ruleId", d.rule);
+  if (auto it = rule_index.find(d.rule); it != rule_index.end()) out.member("ruleIndex", it->second);
+  out.member("level", level(d.severity));
+  out.key("message");
+  out.begin_object();
+  out.member("text", d.message);
+  out.end_object();
+  out.key("locations");
+  out.begin_array();
+  out.begin_object();
+  out.key("physicalLocation");
+  out.begin_object();
+  out.key("artifactLocation");
+  out.begin_object();
+  out.member("uri", json::valid_utf8(d.path));
+  out.end_object();
+  if (d.line > 0) {
+    out.key("region");
+    out.begin_object();
+    out.member("startLine", d.line);
+    out.member("startColumn", d.column);
+    out.end_object();
+  }
+  out.end_object();
+  if (!d.pointer.empty()) {
+    out.key("logicalLocations");
+    out.begin_array();
+    out.begin_object();
+    out.member("fullyQualifiedName", d.pointer);
+    out.member("kind", "element");
+    out.end_object();
+    out.end_array();
+  }
+  out.end_object();
+  out.end_array();
+  out.end_object();
+}
+
 }  // namespace
 
 std::string sarif(const LintRun& run, const ReportOptions& options) {
@@ -46,73 +111,14 @@ std::string sarif(const LintRun& run, const ReportOptions& options) {
   out.member("version", "0.1.0");
   out.key("rules");
   out.begin_array();
-  for (const RuleInfo& rule : catalogue) {
-    out.begin_object(JsonLayout::Line);
-    out.member("id", rule.id);
-    out.member("name", rule.id);
-    out.key("shortDescription");
-    out.begin_object();
-    out.member("text", rule.summary);
-    out.end_object();
-    out.member("helpUri", options.help_uri_base + "docs/rules/" + std::string(rule.id) + ".md");
-    if (auto page = rule_documentation(rule.id)) {
-      out.key("help");
-      out.begin_object();
-      out.member("text", rule.summary);
-      out.member("markdown", *page);
-      out.end_object();
-    }
-    out.key("defaultConfiguration");
-    out.begin_object();
-    out.member("level", level(rule.severity));
-    out.end_object();
-    out.end_object();
-  }
+  for (const RuleInfo& rule : catalogue) write_rule(out, rule, options);
   out.end_array();
   out.end_object();
   out.end_object();
   out.member("columnKind", "unicodeCodePoints");
   out.key("results");
   out.begin_array();
-  for (const Diagnostic& d : run.diagnostics) {
-    out.begin_object(JsonLayout::Line);
-    out.member("ruleId", d.rule);
-    if (auto it = index.find(d.rule); it != index.end()) out.member("ruleIndex", it->second);
-    out.member("level", level(d.severity));
-    out.key("message");
-    out.begin_object();
-    out.member("text", d.message);
-    out.end_object();
-    out.key("locations");
-    out.begin_array();
-    out.begin_object();
-    out.key("physicalLocation");
-    out.begin_object();
-    out.key("artifactLocation");
-    out.begin_object();
-    out.member("uri", json::valid_utf8(d.path));
-    out.end_object();
-    if (d.line > 0) {
-      out.key("region");
-      out.begin_object();
-      out.member("startLine", d.line);
-      out.member("startColumn", d.column);
-      out.end_object();
-    }
-    out.end_object();
-    if (!d.pointer.empty()) {
-      out.key("logicalLocations");
-      out.begin_array();
-      out.begin_object();
-      out.member("fullyQualifiedName", d.pointer);
-      out.member("kind", "element");
-      out.end_object();
-      out.end_array();
-    }
-    out.end_object();
-    out.end_array();
-    out.end_object();
-  }
+  for (const Diagnostic& d : run.diagnostics) write_result(out, d, index);
   out.end_array();
   out.end_object();
   out.end_array();
