@@ -287,6 +287,29 @@ TEST_F(CliRobustness, LintFixesAFileNamedTwiceOnce) {
   CliRun fmt = ptmpl("fmt -w '" + a + "' '" + dir_.string() + "/./a.json'");
   EXPECT_EQ(fmt.exit, 0) << fmt.err;
   EXPECT_EQ(ptmpl("fmt --check '" + a + "'").exit, 0);
+
+  // A directory holding a file and a link to it: one file, fixed once.
+  std::filesystem::create_directory(dir_ / "d");
+  std::string b = (dir_ / "d" / "b.json").string();
+  std::ofstream(b) << R"([{"title": "B", "story_type": "task", "temp_id": 1, "relative_start_date": 0,
+  "relative_due_date": 4, "duration": 10}]
+)";
+  std::filesystem::create_symlink("b.json", dir_ / "d" / "link.json");
+  CliRun through_link = ptmpl("lint --fix '" + (dir_ / "d").string() + "'");
+  EXPECT_NE(through_link.err.find("b.json: applied 1 fix"), std::string::npos) << through_link.err;
+  expect_has(through_link.out, "1 file checked");
+  expect_has(read_file(b), "\"duration\": 5}]");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "d" / "link.json"));
+}
+
+// `fmt -w` on a FIFO reads it but never replaces it with a regular file.
+TEST_F(CliRobustness, FmtWriteLeavesAFifoAFifo) {
+  std::string fifo = (dir_ / "f.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string err = testing::shell_output("printf '[{\"title\":\"a\"}]' > '" + fifo + "' & cd '" PTMPL_SOURCE_DIR
+                                          "' && '" PTMPL_BINARY "' fmt -w '" + fifo + "' 2>&1; echo \"exit $?\"; wait");
+  EXPECT_EQ(err, "ptmpl fmt: " + fifo + ": not a regular file; not rewritten in place\nexit 2\n");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 }  // namespace
