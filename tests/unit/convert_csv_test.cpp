@@ -11,6 +11,7 @@
 #include <string>
 #include <tuple>
 
+#include "csv_cell.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/model.hpp"
 #include "libtemplate/template_file.hpp"
@@ -278,6 +279,34 @@ TEST(ConvertCsv, DetectedByItsHeader) {
   EXPECT_EQ(detect_plan_format("title\n"), PlanFormat::Unknown);  // one column says too little
   EXPECT_EQ(detect_plan_format("start,due\n"), PlanFormat::Unknown);
   EXPECT_EQ(detect_plan_format("title;start\n"), PlanFormat::Unknown);  // semicolons are not our CSV
+}
+
+// SPEC §11 "Spreadsheets": the one cell writer guards text a spreadsheet would run, never a
+// number, and reading undoes exactly the guard it added.
+TEST(CsvCell, TextThatStartsAFormulaIsGuardedReversiblyAndNumbersAreNot) {
+  auto cell = [](std::string_view text, detail::CsvCell kind) {
+    std::string out;
+    detail::append_csv_cell(out, text, kind);
+    return out;
+  };
+  using detail::CsvCell;
+  EXPECT_EQ(cell("=1+1", CsvCell::Text), "'=1+1");
+  EXPECT_EQ(cell("+cmd|' /C calc'!A0", CsvCell::Text), "'+cmd|' /C calc'!A0");
+  EXPECT_EQ(cell("@SUM(A1)", CsvCell::Text), "'@SUM(A1)");
+  EXPECT_EQ(cell("-x", CsvCell::Text), "'-x");
+  EXPECT_EQ(cell("\tx", CsvCell::Text), "\"'\tx\"");
+  EXPECT_EQ(cell("\rx", CsvCell::Text), "\"'\rx\"");
+  EXPECT_EQ(cell("=HYPERLINK(\"a\",\"b\")", CsvCell::Text), "\"'=HYPERLINK(\"\"a\"\",\"\"b\"\")\"");
+  EXPECT_EQ(cell("'=x", CsvCell::Text), "''=x");
+  EXPECT_EQ(cell("it's", CsvCell::Text), "it's");
+  EXPECT_EQ(cell("a, b", CsvCell::Text), "\"a, b\"");
+  EXPECT_EQ(cell(" padded ", CsvCell::Text), "\" padded \"");
+  EXPECT_EQ(cell("-3", CsvCell::Number), "-3");
+  EXPECT_EQ(cell("", CsvCell::Text), "");
+  for (std::string_view text : {"=1+1", "+a", "-", "@", "\tx", "'=x", "''+y", "'", "'plain", "plain", "x=1"})
+    EXPECT_EQ(detail::csv_unguarded(detail::csv_needs_guard(text) ? "'" + std::string(text) : std::string(text)), text)
+        << text;
+  EXPECT_EQ(detail::csv_unguarded("'plain"), "'plain");
 }
 
 }  // namespace

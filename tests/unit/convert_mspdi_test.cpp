@@ -215,7 +215,7 @@ TEST(ConvertMspdi, ValuesBeyondATemplatesRangeAreReportedNotDropped) {
   for (const Diagnostic& d : converted.value().diagnostics)
     if (d.rule == "mspdi-duration-invalid" || d.rule == "mspdi-cost-invalid") found.push_back(d.rule + " " + d.message);
   EXPECT_EQ(found, (std::vector<std::string>{
-                       "mspdi-duration-invalid task 2 \"T2\" has the duration PT99999999999999999H0M0S, which no "
+                       "mspdi-duration-invalid task 2 \"T2\" has the duration \"PT99999999999999999H0M0S\", which no "
                        "story can hold (0 to 10^12 working days); the story has no duration",
                        "mspdi-cost-invalid task 2 \"T2\" costs 99999999999999999999 hundredths, which a budget "
                        "estimate cannot hold (0 to 9.2·10^18 cents); the story has no budget",

@@ -13,6 +13,7 @@
 #include "convert/csv.hpp"
 #include "convert/csv_columns.hpp"
 #include "convert/findings.hpp"
+#include "csv_cell.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
@@ -225,7 +226,7 @@ Status CsvReader::read_header(const Record& record) {
 std::optional<std::string_view> CsvReader::cell(const Record& record, Column column) const {
   const std::optional<std::size_t> i = index_[column];
   if (!i || *i >= record.cells.size() || record.cells[*i].text.empty()) return std::nullopt;
-  return record.cells[*i].text;
+  return detail::csv_unguarded(record.cells[*i].text);
 }
 
 Status CsvReader::read_row(const Record& record) {
@@ -291,7 +292,8 @@ Status CsvReader::read_integers(const Record& record, Row& row) {
 
 // Each row becomes a child of the nearest row above it with a lower level, or of its parent.
 Status CsvReader::nest() {
-  std::vector<std::size_t> open;  // the chain of rows above the current one
+  std::vector<std::size_t> open;                    // the chain of rows above the current one
+  std::vector<std::size_t> depth(rows_.size(), 1);  // 1 = the top level
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     Row& row = rows_[i];
     if (row.temp_id) by_temp_id_.emplace(*row.temp_id, i);
@@ -313,10 +315,18 @@ Status CsvReader::nest() {
       if (!open.empty()) parent = open.back();
       open.push_back(i);
     }
-    if (parent)
+    if (parent) {
+      depth[i] = depth[*parent] + 1;
+      if (depth[i] > detail::kMaxStoryLevels) {
+        const Column column = index_[kParent] ? kParent : kLevel;
+        return detail::too_deep_error(
+            path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) + "\"",
+            "row " + std::to_string(row.number) + " \"" + row.title.value_or("") + "\"", depth[i]);
+      }
       rows_[*parent].children.push_back(i);
-    else
+    } else {
       roots_.push_back(i);
+    }
   }
   return Done{};
 }
@@ -352,7 +362,11 @@ Status CsvReader::link_token(std::size_t target, std::string_view token) {
   if (sign != std::string_view::npos && type_of(token.substr(0, sign))) {
     const std::string_view digits = token.substr(sign + 1);
     const auto lag = json::parse_int64(token.substr(token[sign] == '+' ? sign + 1 : sign));
-    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos && lag) {
+    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+      if (!lag)
+        return cell_error(row, kPredecessors,
+                          "the lag in \"" + std::string(token) + "\" does not fit in a 64-bit integer (at most " +
+                              std::to_string(std::numeric_limits<std::int64_t>::max()) + " working days)");
       link.lag = *lag;
       id = token.substr(0, sign);
     }

@@ -1,5 +1,6 @@
 // Template → CSV (SPEC §7): one story per row, nesting by level, links as predecessors in MS
-// Project's notation on the successor's row, RFC 4180 quoting.
+// Project's notation on the successor's row, each cell by detail::append_csv_cell (RFC 4180
+// quoting, text guarded against formula injection).
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -11,6 +12,7 @@
 
 #include "convert/csv_columns.hpp"
 #include "convert/findings.hpp"
+#include "csv_cell.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
@@ -30,19 +32,19 @@ using namespace detail::csv;
 // ---------------------------------------------------------------------------------------------
 // Template → CSV.
 
-void append_cell(std::string& out, std::string_view text) {
-  const bool quote = text.find_first_of(",\"\r\n") != std::string_view::npos ||
-                     (!text.empty() && (text.front() == ' ' || text.back() == ' ' || text.front() == '\t'));
-  if (!quote) {
-    out += text;
-    return;
+// Text cells get the spreadsheet guard (SPEC §11); the level and amounts are numbers.
+detail::CsvCell cell_kind(Column c) {
+  switch (c) {
+    case kLevel:
+    case kStart:
+    case kDue:
+    case kDuration:
+    case kBudget:
+    case kMinutes:
+      return detail::CsvCell::Number;
+    default:
+      return detail::CsvCell::Text;
   }
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
 }
 
 class CsvWriter {
@@ -85,6 +87,12 @@ std::string CsvWriter::story_name(const Story& story) const {
 
 Conversion CsvWriter::run() {
   report_template_fields();
+  detail::for_each_non_story(source_,
+                             [&](const json::Value& item, const std::string& pointer, std::string_view expected) {
+                               report("csv-dropped-story", in_file(item),
+                                      pointer + " is " + std::string(json::kind_name(item)) + ", not " +
+                                          std::string(expected) + "; it is not written");
+                             });
   collect_links();
   std::string out = "\xEF\xBB\xBF";  // spreadsheets read UTF-8 only after a byte order mark
   for (Column c : kExportColumns) {
@@ -232,7 +240,7 @@ void CsvWriter::write_row(std::string& out, const Story& story, std::size_t dept
       default:
         break;
     }
-    append_cell(out, text);
+    detail::append_csv_cell(out, text, cell_kind(c));
   }
   out += "\r\n";
 }
@@ -241,11 +249,7 @@ void CsvWriter::write_row(std::string& out, const Story& story, std::size_t dept
 
 Result<Conversion> export_csv(std::string_view text, const std::string& path, const ConvertOptions& options) {
   const TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)));
-  for (const json::ParseIssue& issue : file.document().issues()) {
-    if (issue.type != json::ParseIssue::Type::Syntax) continue;
-    const json::Position p = file.document().position(issue.offset);
-    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
-  }
+  if (auto error = detail::unexportable(file)) return *error;
   if (file.templates().size() != 1)
     return Error::invalid(path + ": not one template (" + std::to_string(file.templates().size()) +
                           " found); ptmpl writes one template per CSV file");

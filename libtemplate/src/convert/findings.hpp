@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/result.hpp"
+#include "libtemplate/template_file.hpp"
 
 namespace ptmpl::detail {
 
@@ -21,6 +23,29 @@ namespace ptmpl::detail {
 /// when all of it is. The XML readers need it too: pugixml passes the bytes of a UTF-8 document
 /// through unchecked, and they would end up in the template the converter writes.
 [[nodiscard]] std::optional<Error> not_utf8_error(std::string_view text, const std::string& path);
+
+/// Levels of sub_stories a converted template may have, the same for every reader (MSPDI,
+/// `.gan`, CSV): each level is two levels of JSON (the story and its sub_stories array) and the
+/// template document adds four, within the nesting bound lint and fmt read by default (256).
+/// It also bounds the depth of the tree the readers build and write canonically (the writer
+/// recurses once per level), whatever the input's nesting.
+inline constexpr std::size_t kMaxStoryLevels = 100;
+
+/// The one error of every reader for a plan nested deeper: `PLACE: NAME would be nested LEVELS
+/// levels deep; a template holds at most 100 (the nesting lint and fmt read)`.
+[[nodiscard]] Error too_deep_error(std::string_view place, std::string_view name, std::size_t levels);
+
+/// Why a template file cannot be exported (MSPDI, CSV): a syntax error, or a nesting deeper than
+/// the parser keeps (the stories below would be lost); nullopt when it can be.
+[[nodiscard]] std::optional<Error> unexportable(const TemplateFile& file);
+
+/// Calls `visit(value, pointer, expected)` for every item of a story list or sub_stories array
+/// that is not a story (an object), and for every sub_stories that is not an array: the model
+/// leaves them out, so an export reports them. `pointer` is the value's JSON pointer in its
+/// document; `expected` says what it should be ("a story (an object)", "a list of stories").
+void for_each_non_story(
+    const TemplateSource& source,
+    const std::function<void(const json::Value&, const std::string&, std::string_view expected)>& visit);
 
 /// Collects the findings of one conversion of `text` (named `path` in messages).
 class FindingSink {

@@ -101,7 +101,7 @@ class Reader {
   [[nodiscard]] std::string task_name(const Task& task) const;
   void read_calendar();
   void report_calendar();
-  void read_tasks();
+  Status read_tasks();
   std::size_t read_task(pugi::xml_node node, std::optional<std::size_t> parent);
   void read_dates(Task& task);
   void read_cost(Task& task);
@@ -154,7 +154,7 @@ Result<Conversion> Reader::run() {
     return Error::invalid(path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +
                           ">, not <project>)");
   read_calendar();
-  read_tasks();
+  if (Status read = read_tasks(); !read.ok()) return read.error();
   read_links();
   keep_milestone_days();
   read_resources();
@@ -204,24 +204,39 @@ void Reader::report_calendar() {
                " extra working day(s); offsets count around them, but a template keeps no calendar");
 }
 
-void Reader::read_tasks() {
+Status Reader::read_tasks() {
   const pugi::xml_node tasks = project_.child("tasks");
   for (pugi::xml_node property : tasks.child("taskproperties").children("taskproperty"))
     if (property.child("simple-select")) calculated_properties_.insert(std::string(attr(property, "id")));
   // Depth first without recursion (a hand-made file may nest deeply): children are pushed in
   // reverse so they come off the stack in document order.
-  std::vector<std::pair<pugi::xml_node, std::optional<std::size_t>>> stack;
-  auto push_children = [&](pugi::xml_node parent, std::optional<std::size_t> index) {
+  struct Pending {
+    pugi::xml_node node;
+    std::optional<std::size_t> parent;
+    std::size_t depth;  // 1 = the top level
+  };
+  std::vector<Pending> stack;
+  auto push_children = [&](pugi::xml_node parent, std::optional<std::size_t> index, std::size_t depth) {
     const std::size_t mark = stack.size();
-    for (pugi::xml_node child : parent.children("task")) stack.emplace_back(child, index);
+    for (pugi::xml_node child : parent.children("task")) stack.push_back({child, index, depth});
     std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
   };
-  push_children(tasks, std::nullopt);
+  push_children(tasks, std::nullopt, 1);
   while (!stack.empty()) {
-    auto [node, parent] = stack.back();
+    const Pending pending = stack.back();
     stack.pop_back();
-    push_children(node, read_task(node, parent));
+    if (pending.depth > detail::kMaxStoryLevels) {
+      const json::Position p =
+          lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(pending.node.offset_debug(), 0)));
+      const std::optional<std::int64_t> id = attr_int(pending.node, "id");
+      return detail::too_deep_error(format_place(path_, p.line, p.column),
+                                    "task " + (id ? std::to_string(*id) + " " : std::string()) + "\"" +
+                                        std::string(attr(pending.node, "name")) + "\"",
+                                    pending.depth);
+    }
+    push_children(pending.node, read_task(pending.node, pending.parent), pending.depth + 1);
   }
+  return Done{};
 }
 
 std::size_t Reader::read_task(pugi::xml_node node, std::optional<std::size_t> parent) {

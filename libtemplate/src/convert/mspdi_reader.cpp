@@ -42,10 +42,6 @@ using mspdi::DateTime;
 constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
 constexpr std::string_view kMspdiLinkName[4] = {"FF", "FS", "SF", "SS"};
 constexpr std::int64_t kNoResource = -65535;
-// Levels of sub_stories a converted template may have: each level is two levels of JSON (the
-// story and its sub_stories array), and the template document adds four, within the nesting
-// bound lint and fmt read by default (256).
-constexpr std::size_t kMaxOutlineDepth = 100;
 
 std::string_view child_text(pugi::xml_node node, const char* name) {
   return node.child(name).text().as_string();
@@ -536,8 +532,16 @@ void Reader::read_tasks() {
 void Reader::read_task(pugi::xml_node node) {
   link_elements_.clear();
   const FirstChildren<Field> f(node, kTaskFields, Field::PredecessorLink, &link_elements_);
+  if (f.flag(Field::IsNull)) return;
   const std::optional<std::int64_t> uid = f.integer(Field::UID);
-  if (!uid || f.flag(Field::IsNull)) return;
+  if (!uid) {
+    const std::string_view text = f.text(Field::UID);
+    report("mspdi-task-uid", f.node(Field::UID) ? f.node(Field::UID) : node,
+           "task \"" + std::string(f.text(Field::Name)) + "\" has " +
+               (f.node(Field::UID) ? "the UID \"" + std::string(text) + "\", not an integer" : std::string("no UID")) +
+               "; it is skipped (a story's temp_id is its task's UID)");
+    return;
+  }
   const std::int64_t level = f.integer(Field::OutlineLevel).value_or(1);
   if (*uid == 0 || level == 0) return;  // the project summary task
   Task task;
@@ -571,6 +575,13 @@ void Reader::read_task(pugi::xml_node node) {
   read_links(task);
   task.start_at = mspdi::parse_datetime(start_text);
   task.finish_at = mspdi::parse_datetime(f.text(Field::Finish));
+  for (auto [field, date] : {std::pair{Field::Start, &task.start_at}, std::pair{Field::Finish, &task.finish_at}}) {
+    const std::string_view text = f.text(field);
+    if (*date || text.find_first_not_of(" \t\r\n") == std::string_view::npos) continue;
+    report("mspdi-date-invalid", f.node(field),
+           task_name(task) + " has the " + (field == Field::Start ? "Start" : "Finish") + " \"" + std::string(text) +
+               "\", which is not a date and time (yyyy-mm-ddThh:mm:ss); it is not read");
+  }
   for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
     if (!d) continue;
     first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
@@ -607,31 +618,40 @@ void Reader::report_scheduling_losses(const FirstChildren<Field>& f, pugi::xml_n
 }
 
 void Reader::read_duration(const FirstChildren<Field>& f, Task& task, std::optional<double> duration_in_minutes) {
-  if (duration_in_minutes) {
-    const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
-    double days = *duration_in_minutes / minutes_per_day_;
-    if (is_elapsed(format)) {
-      days = *duration_in_minutes / (24 * 60);
-      report("mspdi-elapsed-duration", f.node(Field::Duration),
-             task_name(task) + " has an elapsed duration; its " +
-                 std::to_string(static_cast<long long>(std::ceil(days))) +
-                 " calendar days are counted as working days");
-    }
-    task.duration_days = days;
-    if (!task.milestone) {
-      const double whole = std::ceil(days - 1e-9);
-      if (std::fabs(whole - days) > 1e-9)
-        report("mspdi-fractional-duration", f.node(Field::Duration),
-               task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
-                   " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
-      if (whole >= 0 && whole < 1e12)
-        task.duration = static_cast<std::int64_t>(whole);
-      else
-        report("mspdi-duration-invalid", f.node(Field::Duration),
-               task_name(task) + " has the duration " + std::string(f.text(Field::Duration)) +
-                   ", which no story can hold (0 to 10^12 working days); the story has no duration");
-    }
+  const std::string_view text = f.text(Field::Duration);
+  auto invalid = [&](std::string_view why) {
+    report("mspdi-duration-invalid", f.node(Field::Duration),
+           task_name(task) + " has the duration \"" + std::string(text) + "\", " + std::string(why) +
+               "; the story has no duration");
+  };
+  if (!duration_in_minutes) {
+    // Years and months have no fixed length; an infinite number is none either.
+    if (!text.empty()) invalid("which is not a duration ptmpl reads (PT…H…M…S or P…D, finite)");
+    return;
   }
+  const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
+  const bool elapsed = is_elapsed(format);
+  const double days = *duration_in_minutes / (elapsed ? 24 * 60 : minutes_per_day_);
+  const double whole = std::ceil(days - 1e-9);
+  const bool in_range = days >= 0 && whole < 1e12;
+  if (elapsed && in_range)
+    report("mspdi-elapsed-duration", f.node(Field::Duration),
+           task_name(task) + " has an elapsed duration; its " +
+               std::to_string(static_cast<long long>(std::ceil(days))) + " calendar days are counted as working days");
+  if (task.milestone) {
+    task.duration_days = days;
+    return;
+  }
+  if (!in_range) {
+    invalid("which no story can hold (0 to 10^12 working days)");
+    return;
+  }
+  task.duration_days = days;
+  if (std::fabs(whole - days) > 1e-9)
+    report("mspdi-fractional-duration", f.node(Field::Duration),
+           task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
+               " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
+  task.duration = static_cast<std::int64_t>(whole);
 }
 
 // Cost (hundredths of the currency unit: cents) and work.
@@ -681,7 +701,13 @@ void Reader::read_links(const Task& task) {
                  std::string(l.text(LinkField::CrossProjectName)) + "); it is dropped");
       continue;
     }
-    in.lag_tenths = l.number(LinkField::LinkLag).value_or(0);
+    const std::optional<double> lag = l.number(LinkField::LinkLag);
+    const std::string_view lag_text = l.text(LinkField::LinkLag);
+    if (!lag && !lag_text.empty())
+      report("mspdi-lag-invalid", l.node(LinkField::LinkLag),
+             "a link into " + task_name(task) + " has the LinkLag \"" + std::string(lag_text) +
+                 "\", which is not a finite number; the link is written with lag 0");
+    in.lag_tenths = lag.value_or(0);
     in.lag_format = l.integer(LinkField::LagFormat).value_or(7);
     links_.push_back(in);
   }
@@ -782,11 +808,19 @@ void Reader::place_tasks() {
                    " is elapsed time; its calendar days count as working days");
     }
     const double whole = std::round(days);
+    if (!(std::fabs(whole) < 1e12)) {
+      report("mspdi-lag-invalid", link.node.child("LinkLag"),
+             "the lag of a link into " + task_name(successor_of(link)) + " (LinkLag " +
+                 std::string(element_text(link.node.child("LinkLag"))) +
+                 ") is beyond a lag's range (10^12 working days either way); the link is written with lag 0");
+      link.lag_days = 0;
+      continue;
+    }
     if (std::fabs(whole - days) > 1e-9)
       report("mspdi-fractional-lag", link.node.child("LinkLag"),
              "the lag of a link into " + task_name(successor_of(link)) +
                  " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
-    link.lag_days = std::fabs(whole) < 1e12 ? static_cast<std::int64_t>(whole) : 0;
+    link.lag_days = static_cast<std::int64_t>(whole);
   }
 }
 
@@ -796,14 +830,12 @@ Status Reader::nest_tasks() {
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
     while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
-    if (open.size() >= kMaxOutlineDepth) {
+    if (open.size() >= detail::kMaxStoryLevels) {
       const pugi::xml_node level = task.node.child("OutlineLevel");
       const pugi::xml_node at = level ? level : task.node;
       const json::Position p =
           lines_.position(static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(at.offset_debug(), 0)));
-      return Error::invalid(format_place(path_, p.line, p.column) + ": " + task_name(task) + " would be nested " +
-                            std::to_string(open.size() + 1) + " levels deep; a template holds at most " +
-                            std::to_string(kMaxOutlineDepth) + " (the nesting lint and fmt read)");
+      return detail::too_deep_error(format_place(path_, p.line, p.column), task_name(task), open.size() + 1);
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
       report("mspdi-outline-gap", task.node.child("OutlineLevel"),

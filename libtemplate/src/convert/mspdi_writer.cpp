@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <set>
 
+#include "convert/findings.hpp"
 #include "convert/xml_writer.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/dependency_graph.hpp"
@@ -215,6 +216,11 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     if (start_text && finish_text) {
       xml.element("Start", *start_text);
       xml.element("Finish", *finish_text);
+    } else {
+      report("mspdi-export-date", story.origin.node, std::string(story.origin.pointer),
+             "story \"" + std::string(story.title.value_or("")) + "\": its working days " + std::to_string(start) +
+                 " to " + std::to_string(due) + " from " + format_date(calendar_.day_zero()) +
+                 " do not all fall within the years 1 to 9999; the task is written without Start and Finish");
     }
     xml.element("Duration", hours(length * kMinutesPerDay));
     xml.element("DurationFormat", 7);
@@ -318,6 +324,12 @@ Result<Conversion> Writer::run() {
         "); `ptmpl lint` shows where");
   rollup_ = std::make_unique<const Rollup>(planned_->index());
   assign_uids();
+  detail::for_each_non_story(source_,
+                             [&](const json::Value& item, const std::string& pointer, std::string_view expected) {
+                               report("mspdi-export-dropped-story", item, pointer,
+                                      pointer + " is " + std::string(json::kind_name(item)) + ", not " +
+                                          std::string(expected) + "; it is not written");
+                             });
 
   detail::XmlWriter xml(expected_size());
   xml.declaration();
@@ -348,6 +360,7 @@ Result<Conversion> Writer::run() {
 }  // namespace
 
 Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options) {
+  if (auto error = detail::unexportable(file)) return *error;
   if (!file.document().ok() || file.templates().empty())
     return Error::invalid(file.path() + ": not a template ptmpl can read (run `ptmpl lint` on it)");
   if (file.templates().size() > 1)

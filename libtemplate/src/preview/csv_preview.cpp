@@ -1,7 +1,8 @@
-// `--format csv`: a header row, then one record per story shown (RFC 4180: CRLF line breaks,
-// fields with a comma, quote or line break quoted, quotes doubled).
+// `--format csv`: a header row, then one record per story shown, CRLF line breaks, each cell
+// written by detail::append_csv_cell (RFC 4180 quoting, the spreadsheet guard).
 #include <array>
 
+#include "csv_cell.hpp"
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
 
@@ -13,23 +14,18 @@ constexpr std::array<std::string_view, 13> kHeader = {
     "outline",     "temp_id",   "title",      "story_type", "start",       "due",     "duration",
     "early_start", "early_due", "late_start", "late_due",   "total_float", "critical"};
 
-void append_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out += field;
-    return;
-  }
-  out += '"';
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
+// The outline, temp_id, title and type are text (guarded against formula injection, SPEC §11);
+// the rest are numbers, dates and true/false.
+constexpr std::array<detail::CsvCell, 13> kKind = {
+    detail::CsvCell::Text,   detail::CsvCell::Text,   detail::CsvCell::Text,   detail::CsvCell::Text,
+    detail::CsvCell::Number, detail::CsvCell::Number, detail::CsvCell::Number, detail::CsvCell::Number,
+    detail::CsvCell::Number, detail::CsvCell::Number, detail::CsvCell::Number, detail::CsvCell::Number,
+    detail::CsvCell::Number};
 
 void append_record(std::string& out, std::span<const std::string> fields) {
   for (std::size_t f = 0; f < fields.size(); ++f) {
     if (f > 0) out += ',';
-    append_field(out, fields[f]);
+    detail::append_csv_cell(out, fields[f], kKind[f]);
   }
   out += "\r\n";
 }
