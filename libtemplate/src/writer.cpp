@@ -106,12 +106,51 @@ Context root_context(Shape shape) {
 }
 
 // Walks a tree and writes it through the emitter, reordering the keys of the objects whose
-// context documents an order.
+// context documents an order. Iterative: the depth of the tree (which the input sets) uses heap,
+// not stack.
 class TreeWriter {
  public:
   explicit TreeWriter(JsonEmitter& out) : out_(out) {}
 
-  void value(const json::Value& v, Context context) {
+  void write(const json::Value& root, Context context) {
+    open(root, context);
+    while (!stack_.empty()) {
+      // `frame` is not used once open() may have pushed another.
+      Frame& frame = stack_.back();
+      if (frame.container->kind() == json::Kind::Array) {
+        const auto items = frame.container->items();
+        if (frame.next == items.size()) {
+          out_.end_array();
+          stack_.pop_back();
+          continue;
+        }
+        open(items[frame.next++], item_context(frame.context));
+      } else {
+        const auto members = frame.container->members();
+        if (frame.next == members.size()) {
+          out_.end_object();
+          stack_.pop_back();
+          continue;
+        }
+        const std::size_t n = frame.next++;
+        const json::Member& m = members[frame.sequence.empty() ? n : frame.sequence[n]];
+        out_.key(m.key.text());
+        open(m.value, member_context(frame.context, m.key.text()));
+      }
+    }
+  }
+
+ private:
+  // An array or object being written: its members or items from `next` on are still to come.
+  struct Frame {
+    const json::Value* container = nullptr;
+    Context context = Context::Generic;
+    std::size_t next = 0;
+    std::vector<std::size_t> sequence;  // the order of an object's members; empty: as written
+  };
+
+  // Writes a scalar, or begins a container and pushes its frame.
+  void open(const json::Value& v, Context context) {
     switch (v.kind()) {
       case json::Kind::Null:
       case json::Kind::Truncated:
@@ -130,28 +169,22 @@ class TreeWriter {
         out_.string(v.text());
         break;
       case json::Kind::Array:
-        array(v, context);
+        out_.begin_array();
+        stack_.push_back({&v, context, 0, {}});
         break;
       case json::Kind::Object:
-        object(v, context);
+        out_.begin_object();
+        stack_.push_back({&v, context, 0, member_order(v, context)});
         break;
     }
   }
 
- private:
-  void array(const json::Value& v, Context context) {
-    const Context inner = item_context(context);
-    out_.begin_array();
-    for (const json::Value& item : v.items()) value(item, inner);
-    out_.end_array();
-  }
-
-  void object(const json::Value& v, Context context) {
-    auto members = v.members();
-    // Documented keys by rank, unknown keys (rank == keys.size()) after them, stable, so
-    // unknown and duplicate keys keep their original order. A canonical file is already in
-    // that order, and then nothing is sorted.
-    auto keys = ordered_keys(context);
+  // Documented keys by rank, unknown keys (rank == keys.size()) after them, stable, so unknown
+  // and duplicate keys keep their original order. A canonical file is already in that order,
+  // and then nothing is sorted (and the result is empty).
+  std::vector<std::size_t> member_order(const json::Value& v, Context context) {
+    const auto members = v.members();
+    const auto keys = ordered_keys(context);
     order_.clear();
     bool sorted = true;
     std::size_t previous = 0;
@@ -163,28 +196,22 @@ class TreeWriter {
       order_.push_back({rank, i});
     }
     std::vector<std::size_t> sequence;
-    if (!sorted) {
-      std::stable_sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      sequence.reserve(order_.size());
-      for (const auto& entry : order_) sequence.push_back(entry.second);
-    }
-    out_.begin_object();
-    for (std::size_t n = 0; n < members.size(); ++n) {
-      const json::Member& m = members[sorted ? n : sequence[n]];
-      out_.key(m.key.text());
-      value(m.value, member_context(context, m.key.text()));
-    }
-    out_.end_object();
+    if (sorted) return sequence;
+    std::stable_sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    sequence.reserve(order_.size());
+    for (const auto& entry : order_) sequence.push_back(entry.second);
+    return sequence;
   }
 
   JsonEmitter& out_;
+  std::vector<Frame> stack_;
   std::vector<std::pair<std::size_t, std::size_t>> order_;
 };
 
 }  // namespace
 
 void write_value(JsonEmitter& out, const json::Value& value, Shape shape) {
-  TreeWriter(out).value(value, root_context(shape));
+  TreeWriter(out).write(value, root_context(shape));
 }
 
 std::string write_canonical(const json::Value& root, Shape shape) {

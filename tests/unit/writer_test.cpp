@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+
+#include <pthread.h>
 
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
@@ -174,6 +177,45 @@ TEST(JsonEmitter, WritesWhatWriteCanonicalWouldPrint) {
   EXPECT_EQ(write_canonical(file.document().root(), file.shape()), text);
   EXPECT_NE(text.find("\"sub_stories\": [],"), std::string::npos);
   EXPECT_NE(text.find("\"dependencies\": [\n          {}\n        ]"), std::string::npos) << text;
+}
+
+// The writer walks the tree without recursion: the deepest tree ptmpl reads (kMaxDepthLimit
+// levels, objects and arrays in turn, a story list at the top) is written on a thread whose
+// stack is far too small for a frame per level.
+TEST(Writer, TheDeepestTreeIsWrittenOnASmallStack) {
+  std::string text = "[{\"title\": \"a\", \"x\": ";
+  std::size_t depth = 3;
+  std::string close = "}]";
+  while (depth + 2 <= json::kMaxDepthLimit) {
+    text += "[{\"b\": 1, \"a\": ";
+    close = "}]" + close;
+    depth += 2;
+  }
+  text += "0" + close;
+  struct Job {
+    std::string text;
+    std::string written;
+    bool ok = false;
+  } job{text, {}, false};
+  auto run = [](void* argument) -> void* {
+    auto& j = *static_cast<Job*>(argument);
+    const json::Document document = json::Document::parse(j.text, {.max_depth = json::kMaxDepthLimit});
+    j.ok = document.ok() && !document.truncated();
+    j.written = write_canonical(document.root(), Shape::StoryList);
+    return nullptr;
+  };
+  pthread_attr_t attributes;
+  ASSERT_EQ(pthread_attr_init(&attributes), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, 256 * 1024), 0);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(&thread, &attributes, run, &job), 0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attributes);
+  ASSERT_TRUE(job.ok);
+  // Keys of unknown objects keep their order; the tree reads back the same.
+  const json::Document again = json::Document::parse(job.written, {.max_depth = json::kMaxDepthLimit});
+  ASSERT_TRUE(again.ok() && !again.truncated());
+  EXPECT_TRUE(same_tree(json::Document::parse(text, {.max_depth = json::kMaxDepthLimit}).root(), again.root()));
 }
 
 }  // namespace
