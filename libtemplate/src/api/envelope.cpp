@@ -50,8 +50,9 @@ std::string hex_byte(unsigned char byte) {
 /// One template of an envelope; `body` is the text it was parsed from, of which its `json` is
 /// the template's part, as the service wrote it. A template holding one of `bad` is refused,
 /// naming the field: text that is not UTF-8 cannot be shown, written as JSON or pushed back.
+/// `*text_unusable` tells that error from an envelope the client cannot read at all.
 Result<RemoteTemplate> read_template(const json::Value& object, std::string_view body,
-                                     const std::vector<BadByte>& bad) {
+                                     const std::vector<BadByte>& bad, bool* text_unusable) {
   if (!object.is_object()) return Error::service("a template in the response is not an object");
   RemoteTemplate t;
   const json::Value* id = object.find("id");
@@ -78,6 +79,7 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
     return nullptr;
   };
   if (const BadByte* first = within(object.offset(), end)) {
+    *text_unusable = true;
     std::string where = "its JSON";
     std::uint64_t offset = first->at - object.offset();
     for (const char* key : {"title", "description", "updated_at", "raw_json"}) {
@@ -97,10 +99,12 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
   for (const char* key : {"title", "description", "updated_at", "raw_json"}) {
     const json::Value* v = object.find(key);
     if (v == nullptr || !v->is_string()) continue;
-    if (auto at = json::invalid_utf8_offset(v->text()))
+    if (auto at = json::invalid_utf8_offset(v->text())) {
+      *text_unusable = true;
       return Error::service("template " + std::to_string(t.id) + ": its " + key + " is not UTF-8 text (byte " +
                             hex_byte(static_cast<unsigned char>(v->text()[*at])) + " at offset " +
                             std::to_string(*at) + " of its decoded text)");
+    }
   }
   t.title = text("title").value_or("");
   t.updated_at = text("updated_at").value_or("");
@@ -172,7 +176,9 @@ Result<TemplatePage> read_envelope(const std::string& raw_body) {
     if (map == nullptr || !map->is_object()) return Error::service("the response has no `project_templates` map");
     const json::Value* found = map->find(id_text);
     if (found == nullptr) return Error::service("`results` names template " + id_text + ", which the map lacks");
-    auto t = read_template(*found, body, bad);
+    bool text_unusable = false;
+    auto t = read_template(*found, body, bad, &text_unusable);
+    if (!t.ok() && !text_unusable) return t.error();
     if (!t.ok()) {
       std::int64_t number = 0;
       std::from_chars(id_text.data(), id_text.data() + id_text.size(), number);
