@@ -5,6 +5,8 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 #include "cli_run.hpp"
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/oauth.hpp"
 #include "libtemplate/publish.hpp"
 #include "sandbox_process.hpp"
 
@@ -374,6 +377,44 @@ TEST_F(CliTokenFileTest, ADirectoryOrAMissingDirectoryIsRefusedBeforeTheCodeIsSp
   int entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(folder)) ++entries;
   EXPECT_EQ(entries, 1);
+}
+
+TEST(TokenFile, ATokenThatCannotBePutInPlaceIsKeptBesideItOrReportedLost) {
+  ScratchDir dir("robust-token-keep");
+  // The rename fails (a directory appeared at the target meanwhile): the token stays in the
+  // temporary file, which the error names.
+  std::string target = dir.file("token");
+  auto file = api::TokenFile::prepare(target);
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  fs::create_directories(target + "/busy");
+  Status kept = file.value().keep("the-issued-token");
+  ASSERT_FALSE(kept.ok());
+  EXPECT_FALSE(file.value().lost());
+  const std::string& message = kept.error().message;
+  auto at = message.find("it is kept in ");
+  ASSERT_NE(at, std::string::npos) << message;
+  std::string temp = message.substr(at + 14, message.find(" (mode 600)") - at - 14);
+  EXPECT_EQ(slurp(temp), "the-issued-token\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(temp.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  // Writing fails (a file size limit of 0 stands in for a full disk): lost() tells the caller
+  // to hand the token over another way, and nothing is left behind.
+  auto second = api::TokenFile::prepare(dir.file("token2"));
+  ASSERT_TRUE(second.ok());
+  rlimit old{};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  auto previous = ::signal(SIGXFSZ, SIG_IGN);
+  rlimit none = old;
+  none.rlim_cur = 0;
+  ::setrlimit(RLIMIT_FSIZE, &none);
+  Status failed = second.value().keep("the-issued-token");
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, previous);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(second.value().lost());
+  EXPECT_FALSE(fs::exists(dir.file("token2")));
 }
 
 // ---------------------------------------------------------------------------------------------
