@@ -32,44 +32,65 @@ FileText& FileText::operator=(FileText&& other) noexcept {
 
 FileText::~FileText() = default;
 
-Result<FileText> FileText::read(const std::string& path) {
-  if (path == "-") {
-    std::string all(std::istreambuf_iterator<char>(std::cin), {});
-    return FileText(std::move(all));
-  }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+Error too_long_stream(const std::string& path, std::uint64_t limit) {
+  return Error::invalid(path + ": goes on past " + std::to_string(limit >> 20) + " MiB (" + std::to_string(limit) +
+                        " bytes) and is not a regular file (standard input, a pipe or a device such as "
+                        "/dev/zero); refused: save it to a file first");
+}
+
+}  // namespace
+
+Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_limit) {
+  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::string name = path == "-" ? std::string("standard input") : path;
   if (fd < 0)
     return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
                  path + ": cannot open: " + std::strerror(errno)};
+  auto done = [&] {
+    if (fd != STDIN_FILENO) ::close(fd);
+  };
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
-    ::close(fd);
-    return Error::unreadable(path + ": cannot read: " + std::strerror(err));
+    done();
+    return Error::unreadable(name + ": cannot read: " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Error::unreadable(path + ": is a directory");
+    done();
+    return Error::unreadable(name + ": is a directory");
   }
   // The file is read, not memory-mapped: a mapped file that another program truncates while
-  // we read it would kill the process (SIGBUS). Read straight into place when the size is known.
+  // we read it would kill the process (SIGBUS). Read straight into place when the size is known;
+  // what has no size (a pipe, a device) is read up to `stream_limit`, and one byte more tells.
+  const bool regular = S_ISREG(st.st_mode);
   std::string data;
-  if (S_ISREG(st.st_mode)) data.resize(static_cast<std::size_t>(st.st_size));
+  if (regular) data.resize(static_cast<std::size_t>(st.st_size));
   std::size_t filled = 0;
   for (;;) {
-    if (filled == data.size()) data.resize(std::max<std::size_t>(data.size() * 2, 1 << 16));
+    if (filled == data.size()) {
+      std::size_t grown = std::max<std::size_t>(data.size() * 2, 1 << 16);
+      if (!regular) grown = static_cast<std::size_t>(std::min<std::uint64_t>(grown, stream_limit + 1));
+      if (grown <= filled) {  // the limit and its extra byte are read
+        done();
+        return too_long_stream(name, stream_limit);
+      }
+      data.resize(grown);
+    }
     ssize_t n = ::read(fd, data.data() + filled, data.size() - filled);
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
-      ::close(fd);
-      return Error::unreadable(path + ": cannot read: " + std::strerror(err));
+      done();
+      return Error::unreadable(name + ": cannot read: " + std::strerror(err));
     }
     if (n == 0) break;
     filled += static_cast<std::size_t>(n);
   }
+  done();
+  if (!regular && filled > stream_limit) return too_long_stream(name, stream_limit);
   data.resize(filled);
-  ::close(fd);
   return FileText(std::move(data));
 }
 

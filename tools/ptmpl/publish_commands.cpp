@@ -106,6 +106,16 @@ std::string field_text(const api::RemoteTemplate& t, const char* key) {
   return std::string(v->text());
 }
 
+/// Prints what list_all noticed: warnings, and each template it could not use (those make the
+/// command exit 3 once it has done the rest). Returns that exit code.
+int report_notes(const char* command, const api::ListNotes& notes) {
+  for (const auto& warning : notes.warnings) std::cerr << "ptmpl " << command << ": warning: " << warning << "\n";
+  int exit = int{kOk};
+  for (const Error& e : notes.skipped)
+    exit = std::max(exit, report_error(command, {e.code, e.message + "; skipped, the others are shown"}));
+  return exit;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -168,9 +178,12 @@ std::function<int()> setup_auth(CLI::App& app) {
     if (!secret.ok()) {
       return report_error("auth token", secret.error());
     }
-    // The token never goes to standard output, a terminal or a device: only into a private file.
-    if (o->output == "-" || written_in_place(o->output))
-      return report_error("auth token", Error::usage(o->output + ": the token is written only to a regular file"));
+    // The token goes only into a private file, made ready before the one-time code is spent:
+    // a place it cannot be written is refused while the code is still valid.
+    auto target = api::TokenFile::prepare(o->output);
+    if (!target.ok()) {
+      return report_error("auth token", target.error());
+    }
     api::TransportOptions transport_options;
     transport_options.cacert = o->cacert;
     auto transport = api::make_curl_transport(transport_options);
@@ -178,17 +191,14 @@ std::function<int()> setup_auth(CLI::App& app) {
     if (!token.ok()) {
       return report_error("auth token", token.error());
     }
-    // Private before the token is in it: write_file_atomic keeps an existing file's mode.
-    if (!std::filesystem::exists(o->output)) std::ofstream(o->output).close();
-    std::error_code ec;
-    std::filesystem::permissions(o->output, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-                                 ec);
-    if (ec) {
-      std::cerr << "ptmpl auth token: " << o->output << ": cannot make it private: " << ec.message() << "\n";
-      return int{kUsage};
-    }
-    if (auto written = write_file_atomic(o->output, token.value() + "\n"); !written.ok()) {
-      return report_error("auth token", written.error());
+    if (auto kept = target.value().keep(token.value()); !kept.ok()) {
+      int exit = report_error("auth token", kept.error());
+      if (target.value().lost()) {
+        // The code is spent: this token is the only one. Better shown once than lost.
+        std::cerr << "ptmpl auth token: the token follows on standard output; store it privately\n";
+        if (auto shown = write_stdout(token.value() + "\n"); !shown.ok()) report_error("auth token", shown.error());
+      }
+      return exit;
     }
     std::cerr << "ptmpl auth token: wrote the access token to " << o->output << " (use --token-file " << o->output
               << ")\n";
@@ -227,10 +237,12 @@ std::function<int()> setup_list(CLI::App& app) {
     query.mine = o->mine;
     query.by_title = o->title;
     query.order = o->order;
-    auto all = client.value()->list_all(query);
+    api::ListNotes notes;
+    auto all = client.value()->list_all(query, &notes);
     if (!all.ok()) {
       return report_error("list", all.error());
     }
+    int exit = report_notes("list", notes);
     if (o->format == "json") {
       JsonEmitter out;
       out.begin_object();
@@ -244,8 +256,8 @@ std::function<int()> setup_list(CLI::App& app) {
       }
       out.end_array();
       out.end_object();
-      std::cout << out.finish();
-      return int{kOk};
+      if (auto shown = write_stdout(out.finish()); !shown.ok()) return report_error("list", shown.error());
+      return exit;
     }
     std::size_t width = 5;
     for (const auto& t : all.value()) width = std::max(width, std::min<std::size_t>(t.title.size(), 60));
@@ -258,7 +270,7 @@ std::function<int()> setup_list(CLI::App& app) {
                 << field_text(t, "item_count") << std::setw(10) << field_text(t, "duration") << std::setw(8)
                 << field_text(t, "shared") << t.updated_at << "\n";
     }
-    return int{kOk};
+    return exit;
   };
 }
 
@@ -273,6 +285,7 @@ std::function<int()> setup_pull(CLI::App& app) {
     bool mine = false;
     std::string title;
     std::string output_dir = ".";
+    bool force = false;
   };
   auto o = std::make_shared<Options>();
   add_service_options(app, o->service);
@@ -282,7 +295,12 @@ std::function<int()> setup_pull(CLI::App& app) {
   app.add_option("--title", o->title, "the templates whose title is exactly this");
   app.add_option("-o,--output-dir", o->output_dir, "directory to write <id>-<title>.json files into")
       ->capture_default_str();
-  app.footer("Example:\n  ptmpl pull --mine -o templates/");
+  app.add_flag("--force", o->force,
+               "overwrite a file that holds something the service does not (edits not pushed yet), saving it "
+               "to FILE.bak first");
+  app.footer(
+      "A file already there is replaced only when it holds what the service holds (docs/publishing.md).\n\n"
+      "Example:\n  ptmpl pull --mine -o templates/");
   return [o] {
     int selectors = (o->ids.empty() ? 0 : 1) + o->all + o->mine + (o->title.empty() ? 0 : 1);
     if (selectors != 1) {
@@ -294,11 +312,16 @@ std::function<int()> setup_pull(CLI::App& app) {
       return report_error("pull", client.error());
     }
     std::vector<api::RemoteTemplate> templates;
+    int exit = int{kOk};
     if (!o->ids.empty()) {
       for (auto id : o->ids) {
         auto t = client.value()->get(id, true);
         if (!t.ok()) {
-          return report_error("pull", t.error());
+          // A template the client cannot use, or one not there, does not stop the others.
+          if (t.error().code == ErrorCode::kNetwork || t.error().code == ErrorCode::kInsecure)
+            return report_error("pull", t.error());
+          exit = std::max(exit, report_error("pull", t.error()));
+          continue;
         }
         templates.push_back(std::move(t).value());
       }
@@ -307,10 +330,12 @@ std::function<int()> setup_pull(CLI::App& app) {
       query.mine = o->mine;
       query.by_title = o->title;
       query.with_raw_json = true;
-      auto all = client.value()->list_all(query);
+      api::ListNotes notes;
+      auto all = client.value()->list_all(query, &notes);
       if (!all.ok()) {
         return report_error("pull", all.error());
       }
+      exit = report_notes("pull", notes);
       for (auto& t : all.value())
         if (o->title.empty() || t.title == o->title) templates.push_back(std::move(t));
       if (!o->title.empty() && templates.empty()) {
@@ -323,19 +348,20 @@ std::function<int()> setup_pull(CLI::App& app) {
       std::cerr << "ptmpl pull: " << o->output_dir << ": cannot create the directory: " << ec.message() << "\n";
       return int{kUsage};
     }
+    // Each template on its own: one that cannot be written does not stop the others.
     for (const auto& t : templates) {
-      auto document = api::template_document(t);
-      if (!document.ok()) {
-        return report_error("pull", document.error());
-      }
       std::string path =
           (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
-      if (auto written = write_output(path, document.value()); !written.ok()) {
-        return report_error("pull", written.error());
+      auto pulled = api::write_pulled(path, t, o->force);
+      if (!pulled.ok()) {
+        exit = std::max(exit, report_error("pull", pulled.error()));
+        continue;
       }
+      if (!pulled.value().backup.empty())
+        std::cerr << "ptmpl pull: " << path << ": its previous bytes saved as " << pulled.value().backup << "\n";
       std::cout << path << "\n";
     }
-    return int{kOk};
+    return exit;
   };
 }
 
@@ -483,6 +509,17 @@ std::function<int()> setup_push(CLI::App& app) {
     auto pacer = std::make_shared<api::Pacer>();
     auto first = make_client(o->service, pacer);  // checks the address and the token once
     if (!first.ok()) return report_error("push", first.error());
+    // One push at a time per service address on this machine (a dry run creates nothing).
+    std::optional<api::PushLock> push_lock;
+    if (!o->push.dry_run) {
+      std::string dir = api::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
+      if (dir.empty())
+        return report_error("push", Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
+      auto taken = api::PushLock::take(dir, first.value()->base_url(),
+                                       [](const std::string& message) { std::cerr << "ptmpl push: " << message << "\n"; });
+      if (!taken.ok()) return report_error("push", taken.error());
+      push_lock.emplace(std::move(taken).value());
+    }
     std::mutex spare_mutex;
     std::unique_ptr<api::Client> spare = std::move(first).value();
     auto make = [&]() -> std::unique_ptr<api::Client> {

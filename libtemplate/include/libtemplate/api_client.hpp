@@ -47,10 +47,17 @@ struct TransportOptions {
   std::string cacert;  // CA certificate file (PEM) to verify the server with; "": the system's
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds timeout{120'000};  // whole exchange
+  /// The largest response body taken: a bigger one (by its Content-Length, or as it arrives)
+  /// ends the exchange with kService naming the size, before it is held in memory.
+  std::uint64_t max_response_bytes = kMaxResponseBytes;
+  static constexpr std::uint64_t kMaxResponseBytes = std::uint64_t{1} << 30;  // 1 GiB
 };
 
 /// libcurl: HTTPS with peer and host verification always on; plain http:// is refused unless
-/// the host is a loopback address. One transport is used by one thread at a time.
+/// the host is a loopback address, and is sent straight to it, never through a proxy (the
+/// token would cross the proxy's link in clear text; SPEC §11 "Secrets"). HTTPS may go through
+/// the proxy the environment names (it sees only CONNECT). One transport is used by one thread
+/// at a time.
 std::unique_ptr<Transport> make_curl_transport(const TransportOptions& options);
 
 /// Accepts `https://…`, and `http://…` only for localhost, 127.0.0.0/8 and ::1.
@@ -60,7 +67,14 @@ Status check_base_url(std::string_view url);
 /// PTMPL_TOKEN, which the caller reads; nullopt: unset). load_secret's rules (oauth.hpp).
 Result<std::string> load_token(const std::string& token_file, std::optional<std::string_view> from_environment);
 
-/// Replaces every occurrence of `secret` in `text` with "[REDACTED]".
+/// A secret of at least this many bytes is redacted wherever it appears.
+inline constexpr std::size_t kRedactAnywhereLength = 8;
+
+/// `text` with `secret` replaced by "[REDACTED]". A secret of kRedactAnywhereLength bytes or
+/// more is replaced wherever it appears, even inside a word; a shorter one (say `wrong`) only
+/// where it stands as a value: between quotes, after `=`, `:` or `Bearer `, or before `&`, `"`,
+/// `'`, a line end or the end of the text, and never as a word of prose ("unknown client_id or
+/// wrong client_secret" stays readable). docs/publishing.md, Token.
 std::string redact(std::string text, std::string_view secret);
 
 struct RetryPolicy {
@@ -134,6 +148,15 @@ struct ListQuery {
 struct TemplatePage {
   std::int64_t count = 0;                 // matches of the whole query
   std::vector<RemoteTemplate> templates;  // in the order of `results`
+  /// Templates of the page the client cannot use (text that is not UTF-8), each with a kService
+  /// error naming the template's id and the field; the others are kept.
+  std::vector<std::pair<std::int64_t, Error>> skipped;
+};
+
+/// What list_all noticed besides the templates it returns.
+struct ListNotes {
+  std::vector<Error> skipped;         // as TemplatePage::skipped, of every page
+  std::vector<std::string> warnings;  // the service's paging disagreed with its count
 };
 
 /// The service's client. Every call fails with code kNetwork when no response arrived after
@@ -146,7 +169,14 @@ class Client {
   /// One page, templates in the order of the envelope's `results` (never the map's order).
   Result<TemplatePage> list(const ListQuery& query);
   /// Every page of `query` (per_page 200); `with_raw_json` fetches raw_json by `only` batches.
-  Result<std::vector<RemoteTemplate>> list_all(ListQuery query);
+  /// The service's paging is not trusted: paging stops once `count` templates have arrived,
+  /// or at a page that brings no template not seen before (a service ignoring `page`), or
+  /// after kMaxPages; a template seen twice is kept once. When that disagrees with `count`, a
+  /// warning says so in `notes`. Templates the client cannot use go to `notes` (or are
+  /// dropped when it is null), the rest are returned.
+  Result<std::vector<RemoteTemplate>> list_all(ListQuery query, ListNotes* notes = nullptr);
+  /// The most pages list_all asks for: 200 templates each, 10 million templates.
+  static constexpr int kMaxPages = 50'000;
   Result<RemoteTemplate> get(std::int64_t id, bool with_raw_json = true);
   /// POST `body` (a JSON object with key `project_template`). When the outcome of an attempt is
   /// unknown (no response), the template is looked up by exact `title` among the caller's

@@ -35,8 +35,13 @@ class FileText {
     return text;
   }
 
-  /// Reads `path` ("-" reads standard input). Fails with a message naming the file.
-  static Result<FileText> read(const std::string& path);
+  /// The most bytes read from an input whose size is not known beforehand (standard input, a
+  /// pipe, a device such as /dev/zero): SPEC §11's 2 GiB. A regular file is read whole.
+  static constexpr std::uint64_t kMaxStreamBytes = std::uint64_t{2} << 30;
+
+  /// Reads `path` ("-" reads standard input). Fails with a message naming the file; kInvalid
+  /// when an input that is not a regular file goes on past `stream_limit` bytes.
+  static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
  private:
   std::unique_ptr<std::string> owned_;  // heap-held so views stay valid when moved

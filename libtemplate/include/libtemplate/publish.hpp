@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -125,6 +126,48 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
 std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals, const PushOptions& options,
                                         const std::function<std::unique_ptr<Client>()>& make_client,
                                         const std::function<void(std::size_t, const PushOutcome&)>& done = {});
+
+/// One push at a time per service address on this machine: pushes that overlap would each
+/// look a new title up, find nothing, and create it twice (the API has no idempotency key and
+/// no delete). Held from before the first lookup until the push ends.
+class PushLock {
+ public:
+  /// Takes `dir`/push-<hash of base_url>.lock with flock(2), creating `dir`. When another
+  /// push holds it, calls `waiting` once with a message naming the file, then waits for it.
+  /// Fails (kOutputFailed) when the file cannot be created or locked.
+  static Result<PushLock> take(const std::string& dir, const std::string& base_url,
+                               const std::function<void(const std::string&)>& waiting);
+  PushLock(PushLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  PushLock& operator=(PushLock&&) = delete;
+  PushLock(const PushLock&) = delete;
+  PushLock& operator=(const PushLock&) = delete;
+  ~PushLock();
+
+ private:
+  explicit PushLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+/// Where push locks live: `$XDG_STATE_HOME/ptmpl/locks`, else `$HOME/.local/state/ptmpl/locks`
+/// (the caller passes the variables' values; nullopt: unset); "" when neither is set.
+[[nodiscard]] std::string push_lock_dir(std::optional<std::string_view> xdg_state_home,
+                                        std::optional<std::string_view> home);
+
+/// What write_pulled did.
+struct PulledFile {
+  bool unchanged = false;  ///< the file already held exactly this document
+  std::string backup;      ///< with force: where the file's previous bytes were saved; "" if none
+};
+
+/// Writes the template document of `remote` to `path` (pull). A file already there is replaced
+/// only when nothing in it would be lost: it holds the same content as the service's copy
+/// (comparing what push compares: the stored fields and the stories; id, updated_at and
+/// layout may differ). Otherwise it holds something the service does not (edits not pushed
+/// yet, or an older version the service has since changed: a file cannot tell which), and it
+/// is refused (kConflict, naming the file) unless `force`, which first saves its bytes to
+/// `<path>.bak` (or `.bak.N`, never over another backup). The replacement happens only if the
+/// file still holds the bytes that were compared.
+Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& remote, bool force);
 
 /// A readable comparison of the service's copy `remote` (with raw_json) and `local`: template
 /// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <thread>
 
 #include "api/envelope.hpp"
@@ -77,6 +78,8 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       lost_response = true;
       // Only a lost response is worth another attempt; a certificate that does not verify or a
       // malformed URL fails the same way every time.
+      if (sent.error().code == ErrorCode::kService)  // an answer arrived, but one the client refuses
+        return fail({ErrorCode::kService, what + ": " + sent.error().message});
       if (sent.error().code != ErrorCode::kNetwork) return fail({sent.error().code, what + ": " + last_problem});
       if (!idempotent) {
         if (outcome_unknown != nullptr) *outcome_unknown = true;
@@ -130,30 +133,68 @@ Result<TemplatePage> Client::list(const ListQuery& query) {
   return page;
 }
 
-Result<std::vector<RemoteTemplate>> Client::list_all(ListQuery query) {
+Result<std::vector<RemoteTemplate>> Client::list_all(ListQuery query, ListNotes* notes) {
   bool with_raw_json = query.with_raw_json && query.only.empty();
   if (with_raw_json) query.with_raw_json = false;  // fetched below by `only`, as the service requires
   query.per_page = kMaxPerPage;
   std::vector<RemoteTemplate> all;
+  std::set<std::int64_t> seen;  // ids taken or skipped
+  std::vector<Error> skipped;
+  std::int64_t count = 0;
+  std::string stopped;  // why paging ended before `count` was reached
   for (query.page = 1;; ++query.page) {
+    if (query.page > kMaxPages) {
+      stopped = "stopped after " + std::to_string(kMaxPages) + " pages";
+      break;
+    }
     auto page = list(query);
     if (!page.ok()) return page.error();
-    for (auto& t : page.value().templates) all.push_back(std::move(t));
-    if (page.value().templates.empty() || static_cast<std::int64_t>(all.size()) >= page.value().count) break;
-  }
-  if (!with_raw_json) return all;
-  for (std::size_t first = 0; first < all.size(); first += kMaxPerPage) {
-    ListQuery batch;
-    batch.per_page = kMaxPerPage;
-    batch.with_raw_json = true;
-    for (std::size_t i = first; i < std::min(all.size(), first + kMaxPerPage); ++i) batch.only.push_back(all[i].id);
-    auto page = list(batch);
-    if (!page.ok()) return page.error();
+    count = page.value().count;
+    std::size_t fresh = 0;
     for (auto& t : page.value().templates) {
-      for (std::size_t i = first; i < std::min(all.size(), first + kMaxPerPage); ++i)
-        if (all[i].id == t.id) all[i] = std::move(t);
+      if (!seen.insert(t.id).second) continue;  // a template seen on an earlier page
+      all.push_back(std::move(t));
+      ++fresh;
     }
+    for (auto& [id, error] : page.value().skipped) {
+      if (!seen.insert(id).second) continue;
+      skipped.push_back(fail(error.within("listing templates")));
+      ++fresh;  // a bad template is new too: paging goes on past it
+    }
+    if (page.value().templates.empty() && page.value().skipped.empty()) break;
+    if (fresh == 0) {
+      stopped = "page " + std::to_string(query.page) + " brought no template not seen before";
+      break;
+    }
+    if (static_cast<std::int64_t>(seen.size()) >= count) break;
   }
+  if (static_cast<std::int64_t>(seen.size()) != count && notes != nullptr)
+    notes->warnings.push_back("the service counts " + std::to_string(count) + " templates, but its pages brought " +
+                              std::to_string(seen.size()) + " different ones" +
+                              (stopped.empty() ? std::string() : "; " + stopped));
+  if (with_raw_json) {
+    std::set<std::int64_t> unusable;
+    for (std::size_t first = 0; first < all.size(); first += kMaxPerPage) {
+      ListQuery batch;
+      batch.per_page = kMaxPerPage;
+      batch.with_raw_json = true;
+      std::size_t last = std::min(all.size(), first + kMaxPerPage);
+      for (std::size_t i = first; i < last; ++i) batch.only.push_back(all[i].id);
+      auto page = list(batch);
+      if (!page.ok()) return page.error();
+      for (auto& t : page.value().templates) {
+        for (std::size_t i = first; i < last; ++i)
+          if (all[i].id == t.id) all[i] = std::move(t);
+      }
+      // A template whose stories cannot be used is not returned without them.
+      for (auto& [id, error] : page.value().skipped) {
+        unusable.insert(id);
+        skipped.push_back(fail(error.within("listing templates")));
+      }
+    }
+    std::erase_if(all, [&](const RemoteTemplate& t) { return unusable.contains(t.id); });
+  }
+  if (notes != nullptr) notes->skipped = std::move(skipped);
   return all;
 }
 

@@ -2,6 +2,11 @@
 #include <curl/curl.h>
 #include <openssl/x509.h>
 
+#include <strings.h>
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
 #include <mutex>
 
 #include "libtemplate/api_client.hpp"
@@ -9,13 +14,27 @@
 namespace ptmpl::api {
 namespace {
 
+/// What the callbacks of one exchange fill in.
+struct Receiving {
+  HttpResponse* response = nullptr;
+  std::uint64_t limit = 0;
+  std::uint64_t too_big = 0;  // the size that ended the exchange (declared or reached); 0: none
+};
+
 std::size_t append_body(char* data, std::size_t size, std::size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* in = static_cast<Receiving*>(user);
+  std::uint64_t total = in->response->body.size() + size * count;
+  if (total > in->limit) {
+    in->too_big = total;
+    return 0;  // ends the transfer (CURLE_WRITE_ERROR)
+  }
+  in->response->body.append(data, size * count);
   return size * count;
 }
 
 std::size_t append_header(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* response = static_cast<HttpResponse*>(user);
+  auto* in = static_cast<Receiving*>(user);
+  HttpResponse* response = in->response;
   std::string_view line(data, size * count);
   if (line.starts_with("HTTP/")) response->headers.clear();  // a new response (e.g. after 100)
   auto colon = line.find(':');
@@ -24,9 +43,38 @@ std::size_t append_header(char* data, std::size_t size, std::size_t count, void*
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
       value.remove_suffix(1);
-    response->headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+    std::string name(line.substr(0, colon));
+    // A declared length beyond the limit ends the exchange before any of the body arrives.
+    if (name.size() == 14 && ::strncasecmp(name.c_str(), "Content-Length", 14) == 0) {
+      std::uint64_t declared = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), declared);
+      if (ec == std::errc::result_out_of_range ||
+          (ec == std::errc() && end == value.data() + value.size() && declared > in->limit)) {
+        in->too_big = ec == std::errc() ? declared : UINT64_MAX;
+        return 0;
+      }
+    }
+    response->headers.emplace_back(std::move(name), std::string(value));
   }
   return size * count;
+}
+
+/// "3.0 GiB (3221225472 bytes)".
+std::string describe_size(std::uint64_t bytes) {
+  if (bytes == UINT64_MAX) return "more than 2^64 bytes";
+  char text[64];
+  double gib = static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30);
+  double mib = static_cast<double>(bytes) / static_cast<double>(1 << 20);
+  if (gib >= 1) {
+    std::snprintf(text, sizeof text, "%.1f GiB", gib);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f MiB", mib);
+  }
+  return std::string(text) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+bool plain_http(std::string_view url) {
+  return url.size() >= 7 && ::strncasecmp(url.data(), "http://", 7) == 0;
 }
 
 class CurlTransport final : public Transport {
@@ -48,6 +96,7 @@ class CurlTransport final : public Transport {
     CURL* c = curl_;
     curl_easy_reset(c);
     HttpResponse response;
+    Receiving receiving{&response, options_.max_response_bytes, 0};
     char error[CURL_ERROR_SIZE] = "";
     curl_slist* headers = nullptr;
     for (const auto& [name, value] : request.headers)
@@ -60,15 +109,22 @@ class CurlTransport final : public Transport {
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!options_.cacert.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, options_.cacert.c_str());
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    // Plain HTTP goes straight to its (loopback) host: a proxy from http_proxy or ALL_PROXY
+    // would receive the token or the client secret in clear text. NOPROXY "*" overrides
+    // every proxy variable; HTTPS keeps them (the proxy sees only CONNECT).
+    if (plain_http(request.url)) {
+      curl_easy_setopt(c, CURLOPT_PROXY, "");
+      curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+    }
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &receiving);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, append_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &response);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &receiving);
     if (request.method == "POST" || request.method == "PUT") {
       curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
@@ -78,6 +134,11 @@ class CurlTransport final : public Transport {
     }
     CURLcode code = curl_easy_perform(c);
     curl_slist_free_all(headers);
+    if (code != CURLE_OK && receiving.too_big != 0) {
+      // Not retried: the same request would bring the same answer.
+      return Error::service("the response is too large: " + describe_size(receiving.too_big) +
+                            "; the client takes at most " + describe_size(options_.max_response_bytes));
+    }
     if (code != CURLE_OK) {
       // A certificate that does not verify is curl error 60, but libcurl may report it as 35 (a
       // generic TLS failure), depending on what OpenSSL's error queue holds; the verification
@@ -93,6 +154,14 @@ class CurlTransport final : public Transport {
         detail = "the server's certificate does not verify against " +
                  (options_.cacert.empty() ? std::string("the system's CAs") : options_.cacert) + ": " +
                  (verify > X509_V_OK ? std::string(X509_verify_cert_error_string(verify)) : detail);
+      // Plain HTTP sent to a TLS port: the server drops the connection without a word.
+      if (code == CURLE_GOT_NOTHING && plain_http(request.url))
+        detail += "; the server closed the connection without answering plain HTTP: is it an HTTPS server? (try "
+                  "https:// in the address)";
+      // HTTPS sent to a plain-HTTP port: the TLS handshake reads an HTTP answer.
+      if (code == CURLE_SSL_CONNECT_ERROR && !plain_http(request.url) && !unverified &&
+          detail.find("wrong version number") != std::string::npos)
+        detail += "; the server does not speak TLS on this port: is it a plain-HTTP server?";
       std::string message = detail + " (curl error " + std::to_string(static_cast<int>(code)) + ")";
       return permanent ? Error::insecure(std::move(message)) : Error::network(std::move(message));
     }

@@ -84,6 +84,22 @@ void record_identity(const LocalTemplate& local, PushOutcome& outcome) {
   }
 }
 
+/// After a create: the title must now name exactly one template of the caller's. Another push
+/// (from another machine: the lock covers this one) may have created the same title at the same
+/// time; the API has no delete, so the duplicates are named for the user to remove.
+void check_unique(Client& client, const LocalTemplate& local, PushOutcome& outcome) {
+  auto same = client.find_by_title(local.title);
+  if (!same.ok() || same.value().size() < 2) return;
+  std::string ids;
+  for (const auto& t : same.value()) ids += (ids.empty() ? "" : ", ") + std::to_string(t.id);
+  outcome.action = PushAction::Failed;
+  outcome.failure = ErrorCode::kService;
+  outcome.message = "created template " + std::to_string(outcome.id) + ", but the service now holds " +
+                    std::to_string(same.value().size()) + " templates of yours titled \"" + local.title +
+                    "\" (ids " + ids + "): another push created it at the same time; the file records " +
+                    std::to_string(outcome.id) + ": delete the others in the web application";
+}
+
 }  // namespace
 
 std::string_view to_string(PushAction action) {
@@ -240,6 +256,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
     outcome.id = created.value().id;
     outcome.updated_at = created.value().updated_at;
     record_identity(local, outcome);
+    if (outcome.action == PushAction::Created) check_unique(client, local, outcome);
     return outcome;
   }
 

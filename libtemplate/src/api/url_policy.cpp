@@ -86,10 +86,41 @@ Result<std::string> load_token(const std::string& token_file, std::optional<std:
   return load_secret(token_file, from_environment, "PTMPL_TOKEN", "access token");
 }
 
+namespace {
+
+bool word_byte(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' || c == '/' || u >= 0x80;
+}
+
+/// Whether the occurrence [at, at + length) of a short secret stands as a value, not as a word
+/// of prose (url_policy's rule, api_client.hpp).
+bool stands_as_value(std::string_view text, std::size_t at, std::size_t length) {
+  std::size_t end = at + length;
+  bool left_open = at == 0 || !word_byte(text[at - 1]);
+  bool right_open = end == text.size() || !word_byte(text[end]);
+  if (!left_open || !right_open) return false;  // part of a longer word
+  auto before = text.substr(0, at);
+  bool left_value = at == 0 || std::string_view("\"'=`").find(text[at - 1]) != std::string_view::npos ||
+                    before.ends_with(":") || before.ends_with(": ") || before.ends_with("Bearer ");
+  bool right_value =
+      end == text.size() || std::string_view("\"'&`\r\n,;").find(text[end]) != std::string_view::npos;
+  return left_value || right_value;
+}
+
+}  // namespace
+
 std::string redact(std::string text, std::string_view secret) {
   if (secret.empty()) return text;
-  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at + std::strlen(kRedacted)))
-    text.replace(at, secret.size(), kRedacted);
+  const bool anywhere = secret.size() >= kRedactAnywhereLength;
+  for (auto at = text.find(secret); at != std::string::npos;) {
+    if (anywhere || stands_as_value(text, at, secret.size())) {
+      text.replace(at, secret.size(), kRedacted);
+      at = text.find(secret, at + std::strlen(kRedacted));
+    } else {
+      at = text.find(secret, at + 1);
+    }
+  }
   return text;
 }
 
