@@ -291,9 +291,9 @@ TEST(GithubReport, WorkflowCommandsEscapedAsGithubDocuments) {
             "::warning file=t.json,line=12,col=5,title=duplicate-key::duplicate key \"title\"\n");
   EXPECT_EQ(format_report(ReportFormat::Github, awkward_findings()),
             "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=2,col=3,title=schema::50%25 done:%0D%0Anext, "
-            "\"quoted\" <tag> & 'apos' \x01\n"
+            "\"quoted\" <tag> & 'apos' \\u0001\n"
             "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=9,col=3,title=schema::50%25 done:%0D%0Anext, "
-            "\"quoted\" <tag> & 'apos' \x01\n"
+            "\"quoted\" <tag> & 'apos' \\u0001\n"
             "::notice file=dir%2Cwith%3Aodd%25/a&b<c>.json,title=nesting-depth::deep\n");
 }
 
