@@ -362,6 +362,46 @@ void check_dependency_violated(Context& context) {
   }
 }
 
+namespace {
+
+// The first leaf whose declared interval the project's span would leave out or take from an
+// invalid value (SPEC §6: no figure and no fix from such a value), described for a message.
+std::optional<std::string> invalid_interval_term(Context& context, const TemplateSource& source,
+                                                 const DeclaredIntervals& intervals) {
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    const Story& story = intervals.story(i);
+    if (story.is_parent()) continue;  // rolled up from its sub-stories; its own dates are not used
+    const bool milestone = story.effective_type() == StoryType::Milestone;
+    const std::pair<StoryKey, bool> keys[] = {
+        {StoryKey::RelativeStartDate, story.relative_start_date.has_value()},
+        {StoryKey::RelativeDueDate, milestone || story.relative_due_date.has_value()},
+        {StoryKey::Duration, milestone || story.duration.has_value()},
+    };
+    for (const auto& [key, held] : keys) {
+      if (!written_but_invalid(story, key, held)) continue;
+      const std::string_view name = key == StoryKey::RelativeStartDate ? "relative_start_date"
+                                    : key == StoryKey::RelativeDueDate ? "relative_due_date"
+                                                                       : "duration";
+      const json::Value* value = story.origin.node.find(name);
+      if (value == nullptr) continue;
+      return key_pointer(story, name) + " (" + context.line_of(source, *value) + ") is " + describe(*value) +
+             ", not an integer";
+    }
+    if (!milestone && story.duration && *story.duration < 0)
+      return key_pointer(story, "duration") + " (" + context.line_of(source, story.origin.node) + ") is " +
+             std::to_string(*story.duration) + ", a negative duration";
+    if (story.relative_start_date && !intervals.interval(i)) {
+      const bool reversed =
+          !milestone && story.relative_due_date && *story.relative_due_date < *story.relative_start_date;
+      return "story " + name_of(story) + " (" + context.line_of(source, story.origin.node) + ") " +
+             (reversed ? "is due before it starts" : "ends beyond a 64-bit day number");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void check_template_duration_mismatch(Context& context) {
   const TemplateFile& file = context.file();
   for (const TemplateSource& source : file.templates()) {
@@ -369,9 +409,19 @@ void check_template_duration_mismatch(Context& context) {
     const json::Value* pt = json::resolve_pointer(file.document().root(), source.template_pointer);
     const json::Value* value = pt == nullptr ? nullptr : pt->find("duration");
     if (value == nullptr || !source.model.duration) continue;  // absent, or a schema finding
+    // The whole story list, or no span: raw_json missing, or cut by the nesting bound.
+    if (source.story_list == nullptr || source.story_document->truncated()) continue;
     const DeclaredIntervals& intervals = context.intervals(source);
     const std::optional<std::int64_t> expected = intervals.project_duration();
     if (!expected || *expected == *source.model.duration) continue;
+    // SPEC §6: no span, and no fix, from a value that is itself invalid.
+    if (std::optional<std::string> invalid = invalid_interval_term(context, source, intervals)) {
+      context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
+                               source.template_pointer + "/duration",
+                               "the template's duration " + std::to_string(*source.model.duration) +
+                                   " cannot be compared with its stories' span, nor fixed: " + *invalid);
+      continue;
+    }
     // The template's fields are in the file itself even when raw_json is a string, so the
     // value can always be patched (Context::replace_value declines for such templates).
     std::optional<Fix> fix;
