@@ -402,6 +402,112 @@ std::optional<std::string> invalid_interval_term(Context& context, const Templat
 
 }  // namespace
 
+// ---------------------------------------------------------------------------------------------
+// schedule-out-of-range
+
+namespace {
+
+std::uint64_t magnitude(std::int64_t v) {
+  return v < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+// A day number the schedule is computed from: a leaf's date or duration, or a link's lag.
+struct DayValue {
+  const Story* story = nullptr;
+  const json::Value* value = nullptr;
+  std::string pointer;
+  std::string_view key;
+  std::int64_t number = 0;
+  std::uint64_t length = 0;  // a start's: the story's own length, which it must fit with
+};
+
+// Every value the schedule of `graph` is computed from, and a bound on every day it computes.
+// Each computed day is a declared start (or day 0) plus or minus lengths and lags along one
+// chain, each at most once on the way forward and once back from the project's finish.
+std::pair<std::vector<DayValue>, std::uint64_t> day_values(const DependencyGraph& graph) {
+  std::vector<DayValue> values;
+  std::uint64_t widest_start = 0;
+  std::uint64_t steps = 0;
+  auto add = [&](const Story& story, std::string_view key, std::int64_t number, std::uint64_t length = 0) {
+    if (const json::Value* value = story.origin.node.find(key))
+      values.push_back({&story, value, key_pointer(story, key), key, number, length});
+  };
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    const Story& story = graph.story(i);
+    if (graph.index().is_parent(i)) continue;  // a parent's own dates are not scheduled
+    const std::optional<std::int64_t> length = story_length(story);
+    if (story.relative_start_date) {
+      widest_start = std::max(widest_start, magnitude(*story.relative_start_date));
+      add(story, "relative_start_date", *story.relative_start_date, length ? magnitude(*length) : UINT64_MAX);
+    }
+    if (story.effective_type() != StoryType::Milestone) {
+      if (story.duration) add(story, "duration", *story.duration);
+      if (story.relative_due_date) add(story, "relative_due_date", *story.relative_due_date);
+    }
+    steps = saturating_add(steps, length ? magnitude(*length) : UINT64_MAX);
+  }
+  for (const Link& link : graph.links()) {
+    if (!link.schedulable() || link.lag == 0) continue;
+    const Story& owner = graph.story(link.source);
+    if (const json::Value* value = link.dependency->node.find("lag"))
+      values.push_back({&owner, value, owner.dependency_pointer(*link.dependency) + "/lag", "lag", link.lag});
+    steps = saturating_add(steps, magnitude(link.lag));
+  }
+  const std::uint64_t twice = steps > UINT64_MAX / 2 ? UINT64_MAX : 2 * steps;
+  return {std::move(values), saturating_add(widest_start, saturating_add(twice, twice))};
+}
+
+}  // namespace
+
+void check_schedule_out_of_range(Context& context) {
+  constexpr std::int64_t kLimit = Schedule::kDayLimit;
+  for (const TemplateSource& source : context.file().templates()) {
+    // A story list cut by the nesting bound is not scheduled at all (nesting-depth).
+    if (source.story_list == nullptr || source.story_document->truncated()) continue;
+    const DependencyGraph& graph = context.graph(source);
+    auto [values, bound] = day_values(graph);
+    // Ordinary templates stay far inside the range: only absurd values pay for a schedule.
+    if (bound <= static_cast<std::uint64_t>(kLimit) / 2) continue;
+    // `schedule --asap` drops the declared starts, which may move a chain to another place.
+    const bool as_declared = Schedule(graph).out_of_range();
+    const bool as_soon_as_possible = Schedule(graph, ScheduleOptions{.asap = true}).out_of_range();
+    if (!as_declared && !as_soon_as_possible) continue;
+    const std::string range = "the range of ±2^62 working days (±" + std::to_string(kLimit) +
+                              ") that ptmpl schedule and stats compute in" +
+                              (as_declared ? "" : " (with --asap, which ignores declared starts)");
+    auto report = [&](const DayValue& v, std::string message) {
+      context.report("schedule-out-of-range", Severity::Error, source, *v.value, v.pointer, std::move(message));
+    };
+    // Each value beyond the range on its own (a start together with its story's own length);
+    // else the largest, where the schedule is likeliest to be brought back.
+    bool any_alone = false;
+    for (const DayValue& v : values) {
+      std::string message = std::string(v.key) + " " + std::to_string(v.number) + " of story " + name_of(*v.story);
+      if (magnitude(v.number) > static_cast<std::uint64_t>(kLimit)) {
+        message += " lies beyond " + range;
+      } else if (v.number > 0 && v.length > static_cast<std::uint64_t>(kLimit - v.number)) {
+        message += ", with the story's length of " + working_days(v.length) + ", ends beyond " + range;
+      } else {
+        continue;
+      }
+      any_alone = true;
+      report(v, std::move(message));
+    }
+    if (any_alone) continue;
+    auto largest = std::max_element(values.begin(), values.end(), [](const DayValue& a, const DayValue& b) {
+      return magnitude(a.number) < magnitude(b.number);
+    });
+    if (largest == values.end()) continue;  // not reached: a bound this large needs a large value
+    report(*largest, "the schedule leaves " + range + "; its largest value is " + std::string(largest->key) + " " +
+                         std::to_string(largest->number) + " of story " + name_of(*largest->story));
+  }
+}
+
 void check_template_duration_mismatch(Context& context) {
   const TemplateFile& file = context.file();
   for (const TemplateSource& source : file.templates()) {

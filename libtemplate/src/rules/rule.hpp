@@ -166,6 +166,7 @@ void check_milestone_span_story(Context& context, const TemplateSource& source, 
 void check_nesting_depth(Context& context);
 void check_raw_json_shape(Context& context);
 std::unique_ptr<StoryCheck> rollup_mismatch_check();
+void check_schedule_out_of_range(Context& context);
 void check_schema(Context& context);
 std::unique_ptr<StoryCheck> schema_check();
 void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);
