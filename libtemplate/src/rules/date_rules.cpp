@@ -426,16 +426,17 @@ struct DayValue {
   std::uint64_t length = 0;  // a start's: the story's own length, which it must fit with
 };
 
-// Every value the schedule of `graph` is computed from, and a bound on every day it computes.
-// Each computed day is a declared start (or day 0) plus or minus lengths and lags along one
-// chain, each at most once on the way forward and once back from the project's finish.
-std::pair<std::vector<DayValue>, std::uint64_t> day_values(const DependencyGraph& graph) {
-  std::vector<DayValue> values;
+// A bound on every day the schedule of `graph` computes and, when `values` is given, every
+// value it is computed from. Each computed day is a declared start (or day 0) plus or minus
+// lengths and lags along one chain, each at most once on the way forward and once back from
+// the project's finish. The bound alone reads nothing but the model.
+std::uint64_t day_values(const DependencyGraph& graph, std::vector<DayValue>* values) {
   std::uint64_t widest_start = 0;
   std::uint64_t steps = 0;
   auto add = [&](const Story& story, std::string_view key, std::int64_t number, std::uint64_t length = 0) {
+    if (values == nullptr) return;
     if (const json::Value* value = story.origin.node.find(key))
-      values.push_back({&story, value, key_pointer(story, key), key, number, length});
+      values->push_back({&story, value, key_pointer(story, key), key, number, length});
   };
   for (std::size_t i = 0; i < graph.size(); ++i) {
     const Story& story = graph.story(i);
@@ -454,12 +455,13 @@ std::pair<std::vector<DayValue>, std::uint64_t> day_values(const DependencyGraph
   for (const Link& link : graph.links()) {
     if (!link.schedulable() || link.lag == 0) continue;
     const Story& owner = graph.story(link.source);
-    if (const json::Value* value = link.dependency->node.find("lag"))
-      values.push_back({&owner, value, owner.dependency_pointer(*link.dependency) + "/lag", "lag", link.lag});
+    const json::Value* value = values != nullptr ? link.dependency->node.find("lag") : nullptr;
+    if (value != nullptr)
+      values->push_back({&owner, value, owner.dependency_pointer(*link.dependency) + "/lag", "lag", link.lag});
     steps = saturating_add(steps, magnitude(link.lag));
   }
   const std::uint64_t twice = steps > UINT64_MAX / 2 ? UINT64_MAX : 2 * steps;
-  return {std::move(values), saturating_add(widest_start, saturating_add(twice, twice))};
+  return saturating_add(widest_start, saturating_add(twice, twice));
 }
 
 }  // namespace
@@ -470,9 +472,8 @@ void check_schedule_out_of_range(Context& context) {
     // A story list cut by the nesting bound is not scheduled at all (nesting-depth).
     if (source.story_list == nullptr || source.story_document->truncated()) continue;
     const DependencyGraph& graph = context.graph(source);
-    auto [values, bound] = day_values(graph);
     // Ordinary templates stay far inside the range: only absurd values pay for a schedule.
-    if (bound <= static_cast<std::uint64_t>(kLimit) / 2) continue;
+    if (day_values(graph, nullptr) <= static_cast<std::uint64_t>(kLimit) / 2) continue;
     // `schedule --asap` drops the declared starts, which may move a chain to another place.
     const bool as_declared = Schedule(graph).out_of_range();
     const bool as_soon_as_possible = Schedule(graph, ScheduleOptions{.asap = true}).out_of_range();
@@ -480,6 +481,8 @@ void check_schedule_out_of_range(Context& context) {
     const std::string range = "the range of ±2^62 working days (±" + std::to_string(kLimit) +
                               ") that ptmpl schedule and stats compute in" +
                               (as_declared ? "" : " (with --asap, which ignores declared starts)");
+    std::vector<DayValue> values;
+    day_values(graph, &values);
     auto report = [&](const DayValue& v, std::string message) {
       context.report("schedule-out-of-range", Severity::Error, source, *v.value, v.pointer, std::move(message));
     };
