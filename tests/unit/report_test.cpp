@@ -105,6 +105,20 @@ TEST(TextReport, ControlCharactersNeverReachTheTerminal) {
             "1 file checked: 1 error, 0 warnings, 0 info\n");
 }
 
+TEST(TextReport, C1ControlsAndBytesThatAreNotUtf8AreShownAsEscapes) {
+  LintRun run;
+  run.paths = {"odd\xFF\x1B.json"};
+  // U+009B is a one-byte CSI to terminals that read C1 controls; U+00A0 is no control.
+  run.diagnostics = {finding("schema", Severity::Error,
+                             "title \"\xC2\x9B"
+                             "2J\xC2\xA0\x7F\"",
+                             run.paths[0], 1, 2, "")};
+  const std::string expected = "odd\\xFF\\u001B.json:1:2: error: title \"\\u009B2J\xC2\xA0\\u007F\" [schema]\n";
+  EXPECT_EQ(format_report(ReportFormat::Text, run), expected + "1 file checked: 1 error, 0 warnings, 0 info\n");
+  EXPECT_EQ(format_report(ReportFormat::Github, run),
+            "::error file=odd\\xFF\\u001B.json,line=1,col=2,title=schema::title \"\\u009B2J\xC2\xA0\\u007F\"\n");
+}
+
 TEST(TextReport, StatisticsCountPerRule) {
   ReportOptions options;
   options.statistics = true;
