@@ -32,9 +32,12 @@ void LineIndex::build() const {
     p = static_cast<const char*>(nl) + 1;
     starts_.push_back(static_cast<std::uint64_t>(p - base));
   }
+  // One checkpoint per block that an offset in [0, size] can fall in: the end of the text is
+  // an offset too (an error at end of file), and when the size is a multiple of the block it
+  // starts a block of its own.
   checkpoints_.reserve(text_.size() / kCheckpointBlock + 1);
   std::uint64_t count = 0;
-  for (std::uint64_t block = 0; block < text_.size(); block += kCheckpointBlock) {
+  for (std::uint64_t block = 0; block <= text_.size(); block += kCheckpointBlock) {
     checkpoints_.push_back(count);
     std::uint64_t stop = std::min<std::uint64_t>(block + kCheckpointBlock, text_.size());
     for (std::uint64_t i = block; i < stop; ++i) count += starts_code_point(text_[i]) ? 1 : 0;
@@ -42,8 +45,8 @@ void LineIndex::build() const {
 }
 
 std::uint64_t LineIndex::code_points_before(std::uint64_t offset) const {
+  offset = std::min<std::uint64_t>(offset, text_.size());
   std::uint64_t block = offset / kCheckpointBlock;
-  if (block >= checkpoints_.size()) return 0;
   std::uint64_t count = checkpoints_[block];
   for (std::uint64_t i = block * kCheckpointBlock; i < offset; ++i) count += starts_code_point(text_[i]) ? 1 : 0;
   return count;

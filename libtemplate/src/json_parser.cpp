@@ -356,7 +356,12 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
   if (result.IsError()) {
     std::uint64_t offset = result.Offset();
     std::string message = expected_message(result.Code());
-    if (offset >= body.size() && result.Code() != rapidjson::kParseErrorDocumentRootNotSingular) {
+    if (offset < body.size() && body[offset] == '\0') {
+      // RapidJSON's memory stream reads a NUL byte as the end of input, so its own message would
+      // say "end of file" about a byte in the middle of the file.
+      if (result.Code() == rapidjson::kParseErrorDocumentEmpty) message = "expected a JSON value";
+      message += ", found a NUL byte (0x00): this is not a text file";
+    } else if (offset >= body.size() && result.Code() != rapidjson::kParseErrorDocumentRootNotSingular) {
       message = "unexpected end of file: " + message;
     } else if (offset < body.size()) {
       auto byte = static_cast<unsigned char>(body[offset]);

@@ -105,6 +105,20 @@ TEST(TextReport, ControlCharactersNeverReachTheTerminal) {
             "1 file checked: 1 error, 0 warnings, 0 info\n");
 }
 
+TEST(TextReport, C1ControlsAndBytesThatAreNotUtf8AreShownAsEscapes) {
+  LintRun run;
+  run.paths = {"odd\xFF\x1B.json"};
+  // U+009B is a one-byte CSI to terminals that read C1 controls; U+00A0 is no control.
+  run.diagnostics = {finding("schema", Severity::Error,
+                             "title \"\xC2\x9B"
+                             "2J\xC2\xA0\x7F\"",
+                             run.paths[0], 1, 2, "")};
+  const std::string expected = "odd\\xFF\\u001B.json:1:2: error: title \"\\u009B2J\xC2\xA0\\u007F\" [schema]\n";
+  EXPECT_EQ(format_report(ReportFormat::Text, run), expected + "1 file checked: 1 error, 0 warnings, 0 info\n");
+  EXPECT_EQ(format_report(ReportFormat::Github, run),
+            "::error file=odd\\xFF\\u001B.json,line=1,col=2,title=schema::title \"\\u009B2J\xC2\xA0\\u007F\"\n");
+}
+
 TEST(TextReport, StatisticsCountPerRule) {
   ReportOptions options;
   options.statistics = true;
@@ -291,9 +305,9 @@ TEST(GithubReport, WorkflowCommandsEscapedAsGithubDocuments) {
             "::warning file=t.json,line=12,col=5,title=duplicate-key::duplicate key \"title\"\n");
   EXPECT_EQ(format_report(ReportFormat::Github, awkward_findings()),
             "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=2,col=3,title=schema::50%25 done:%0D%0Anext, "
-            "\"quoted\" <tag> & 'apos' \x01\n"
+            "\"quoted\" <tag> & 'apos' \\u0001\n"
             "::error file=dir%2Cwith%3Aodd%25/a&b<c>.json,line=9,col=3,title=schema::50%25 done:%0D%0Anext, "
-            "\"quoted\" <tag> & 'apos' \x01\n"
+            "\"quoted\" <tag> & 'apos' \\u0001\n"
             "::notice file=dir%2Cwith%3Aodd%25/a&b<c>.json,title=nesting-depth::deep\n");
 }
 

@@ -64,6 +64,9 @@ struct ScheduledStory {
 class Schedule {
  public:
   static constexpr std::size_t npos = DependencyGraph::npos;
+  /// Every day the schedule computes (starts, finishes, late dates, and a declared start) must
+  /// lie within ±kDayLimit; otherwise out_of_range() (lint: `schedule-out-of-range`).
+  static constexpr std::int64_t kDayLimit = std::int64_t{1} << 62;
 
   /// Schedules `graph`, which must outlive the Schedule (and so must its StoryIndex).
   explicit Schedule(const DependencyGraph& graph, const ScheduleOptions& options = {});
@@ -72,7 +75,8 @@ class Schedule {
   [[nodiscard]] bool ok() const { return cycles_.empty() && !out_of_range_; }
   /// The cycles that prevent scheduling (empty when acyclic).
   [[nodiscard]] std::span<const Cycle> cycles() const { return cycles_; }
-  /// True when a date left ±2^62 working days (absurd declared dates or lags).
+  /// True when a date left ±2^62 working days (absurd declared dates or lags), or a declared
+  /// start lies beyond them.
   [[nodiscard]] bool out_of_range() const { return out_of_range_; }
 
   [[nodiscard]] const DependencyGraph& graph() const { return *graph_; }

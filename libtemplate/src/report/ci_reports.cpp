@@ -11,30 +11,40 @@ namespace ptmpl::report {
 namespace {
 
 // GitHub documents this escaping for workflow commands: the message (data) escapes %, CR and
-// LF; property values also ':' and ','.
+// LF; property values also ':' and ','. The runner decodes only those, and the log shows every
+// other byte as it is, so the rest of each value goes through `printable`: an ESC or BEL from a
+// title would otherwise reach the log's terminal emulation.
 std::string github_escape(std::string_view text, bool property) {
   std::string out;
-  for (char c : text) {
-    switch (c) {
+  std::size_t run_start = 0;
+  auto flush = [&](std::size_t end) { out += printable(text.substr(run_start, end - run_start)); };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char* escaped = nullptr;
+    switch (text[i]) {
       case '%':
-        out += "%25";
+        escaped = "%25";
         break;
       case '\r':
-        out += "%0D";
+        escaped = "%0D";
         break;
       case '\n':
-        out += "%0A";
+        escaped = "%0A";
         break;
       case ':':
-        out += property ? "%3A" : ":";
+        escaped = property ? "%3A" : nullptr;
         break;
       case ',':
-        out += property ? "%2C" : ",";
+        escaped = property ? "%2C" : nullptr;
         break;
       default:
-        out += c;
+        break;
     }
+    if (escaped == nullptr) continue;
+    flush(i);
+    out += escaped;
+    run_start = i + 1;
   }
+  flush(text.size());
   return out;
 }
 
@@ -43,9 +53,11 @@ std::string xml_escape(std::string_view raw) {
   return detail::xml_escaped(json::valid_utf8(raw), detail::XmlContext::Attribute);
 }
 
+// As the text format writes it, control characters shown as escapes: XML 1.0 cannot hold most
+// C0 controls at all, and a report viewer is a terminal of its own.
 std::string finding_line(const Diagnostic& d) {
-  return format_place(d.path, d.line, d.column) + ": " + std::string(to_string(d.severity)) + ": " + d.message + " [" +
-         d.rule + "]";
+  return printable(format_place(d.path, d.line, d.column) + ": " + std::string(to_string(d.severity)) + ": " +
+                   d.message + " [" + d.rule + "]");
 }
 
 // FNV-1a, 64 bits: stable across runs and platforms.

@@ -1,5 +1,4 @@
 // The text format: gcc-style lines, excerpts and colour on a terminal, a summary line.
-#include <cstdio>
 
 #include "report/formats.hpp"
 
@@ -25,24 +24,6 @@ const char* severity_colour(Severity severity) {
 std::string plural(std::size_t n, std::string_view word) {
   std::string out = std::to_string(n) + " " + std::string(word);
   if (n != 1 && word != "info") out += 's';
-  return out;
-}
-
-// Control characters from a file (an ESC in a title, say) must not reach a terminal, where
-// they could move the cursor or retitle the window: they are shown as \u escapes.
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7F) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04X", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
   return out;
 }
 

@@ -63,7 +63,40 @@ bool stories_complete(const TemplateSource& source) {
   return source.story_list != nullptr && !source.story_document->truncated();
 }
 
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
 }  // namespace
+
+std::optional<std::string> invalid_estimate_term(Context& context, const TemplateSource& source, std::size_t first,
+                                                 std::size_t end, Estimate estimate) {
+  const StoryIndex& index = context.index(source);
+  const std::string_view key = key_of(estimate);
+  for (std::size_t i = first; i < end;) {
+    const Story& story = index.story(i);
+    if (!story.writes(story_key_of(estimate))) {
+      ++i;  // states nothing: its children count
+      continue;
+    }
+    const std::optional<std::int64_t>& n = model_value(story, estimate);
+    const Amount own = n ? Amount{Amount::State::Known, *n} : own_estimate(story, estimate);
+    const json::Value* value = story.origin.node.find(key);
+    std::string why;
+    if (own.overflow())
+      why = "beyond a 64-bit integer";
+    else if (own.known() && own.value < 0)
+      why = "a negative amount";
+    else if (own.known() && estimate == Estimate::TimeInMinutes && own.value > kInt32Max)
+      why = "beyond the service's 32-bit integer";
+    else if (own.absent() && value != nullptr)
+      why = "not an integer";
+    if (!why.empty() && value != nullptr)
+      return story_value_pointer(story, key) + " (" + context.line_of(source, *value) + ") is " + describe(*value) +
+             ", " + why;
+    // A valid estimate of its own stands for the story's subtree; without one, its children count.
+    i = own.known() ? index.subtree_end(i) : i + 1;
+  }
+  return std::nullopt;
+}
 
 void check_amount_negative_story(Context& context, const TemplateSource& source, const Story& story) {
   for (Estimate estimate : kEstimates) {
@@ -164,7 +197,6 @@ class AmountOverflow final : public StoryCheck {
   }
 
  private:
-  static constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
   static constexpr std::uint64_t kNoBound = std::numeric_limits<std::uint64_t>::max();
   static std::string int64_max() { return std::to_string(std::numeric_limits<std::int64_t>::max()); }
 
@@ -199,15 +231,23 @@ class RollupMismatch final : public StoryCheck {
         // that state none count as nothing, and children that state none at all leave the
         // parent's estimate a top-down one, with nothing to compare.
         std::optional<std::int64_t> own = rollup.own(i, estimate).get();
-        std::optional<std::int64_t> sum = rollup.children(i, estimate).get();
-        if (!own || !sum || *own < 0 || *sum < 0 || *own == *sum) continue;
-        const json::Value& value = *story.origin.node.find(key_of(estimate));
+        if (!own || *own < 0) continue;
         std::string unit(unit_of(estimate));
         std::size_t count = story.sub_stories.size();
         std::string message(key_of(estimate));
         message += " is " + std::to_string(*own) + " " + unit;
-        message += ", but its " + std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add");
-        message += " up to " + std::to_string(*sum) + " " + unit;
+        std::optional<std::int64_t> sum = rollup.children(i, estimate).get();
+        if (!sum || *sum < 0 || *own == *sum) continue;
+        // A sum that took or skipped an invalid value is no sum (SPEC §6): say which value.
+        if (std::optional<std::string> invalid =
+                invalid_estimate_term(context, source, i + 1, rollup.subtree_end(i), estimate)) {
+          message +=
+              ", and its sub_stories' " + std::string(key_of(estimate)) + " cannot be added up to compare: " + *invalid;
+        } else {
+          message += ", but its " + std::to_string(count) + (count == 1 ? " sub_story adds" : " sub_stories add");
+          message += " up to " + std::to_string(*sum) + " " + unit;
+        }
+        const json::Value& value = *story.origin.node.find(key_of(estimate));
         context.report("rollup-mismatch", Severity::Warning, source, value,
                        story_value_pointer(story, key_of(estimate)), std::move(message));
       }

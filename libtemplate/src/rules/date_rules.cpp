@@ -362,6 +362,155 @@ void check_dependency_violated(Context& context) {
   }
 }
 
+namespace {
+
+// The first leaf whose declared interval the project's span would leave out or take from an
+// invalid value (SPEC §6: no figure and no fix from such a value), described for a message.
+std::optional<std::string> invalid_interval_term(Context& context, const TemplateSource& source,
+                                                 const DeclaredIntervals& intervals) {
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    const Story& story = intervals.story(i);
+    if (story.is_parent()) continue;  // rolled up from its sub-stories; its own dates are not used
+    const bool milestone = story.effective_type() == StoryType::Milestone;
+    const std::pair<StoryKey, bool> keys[] = {
+        {StoryKey::RelativeStartDate, story.relative_start_date.has_value()},
+        {StoryKey::RelativeDueDate, milestone || story.relative_due_date.has_value()},
+        {StoryKey::Duration, milestone || story.duration.has_value()},
+    };
+    for (const auto& [key, held] : keys) {
+      if (!written_but_invalid(story, key, held)) continue;
+      const std::string_view name = key == StoryKey::RelativeStartDate ? "relative_start_date"
+                                    : key == StoryKey::RelativeDueDate ? "relative_due_date"
+                                                                       : "duration";
+      const json::Value* value = story.origin.node.find(name);
+      if (value == nullptr) continue;
+      return key_pointer(story, name) + " (" + context.line_of(source, *value) + ") is " + describe(*value) +
+             ", not an integer";
+    }
+    if (!milestone && story.duration && *story.duration < 0)
+      return key_pointer(story, "duration") + " (" + context.line_of(source, story.origin.node) + ") is " +
+             std::to_string(*story.duration) + ", a negative duration";
+    if (story.relative_start_date && !intervals.interval(i)) {
+      const bool reversed =
+          !milestone && story.relative_due_date && *story.relative_due_date < *story.relative_start_date;
+      return "story " + name_of(story) + " (" + context.line_of(source, story.origin.node) + ") " +
+             (reversed ? "is due before it starts" : "ends beyond a 64-bit day number");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// schedule-out-of-range
+
+namespace {
+
+std::uint64_t magnitude(std::int64_t v) {
+  return v < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+// A day number the schedule is computed from: a leaf's date or duration, or a link's lag.
+struct DayValue {
+  const Story* story = nullptr;
+  const json::Value* value = nullptr;
+  std::string pointer;
+  std::string_view key;
+  std::int64_t number = 0;
+  std::uint64_t length = 0;  // a start's: the story's own length, which it must fit with
+};
+
+// A bound on every day the schedule of `graph` computes and, when `values` is given, every
+// value it is computed from. Each computed day is a declared start (or day 0) plus or minus
+// lengths and lags along one chain, each at most once on the way forward and once back from
+// the project's finish. The bound alone reads nothing but the model.
+std::uint64_t day_values(const DependencyGraph& graph, std::vector<DayValue>* values) {
+  std::uint64_t widest_start = 0;
+  std::uint64_t steps = 0;
+  auto add = [&](const Story& story, std::string_view key, std::int64_t number, std::uint64_t length = 0) {
+    if (values == nullptr) return;
+    if (const json::Value* value = story.origin.node.find(key))
+      values->push_back({&story, value, key_pointer(story, key), key, number, length});
+  };
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    const Story& story = graph.story(i);
+    if (graph.index().is_parent(i)) continue;  // a parent's own dates are not scheduled
+    const std::optional<std::int64_t> length = story_length(story);
+    if (story.relative_start_date) {
+      widest_start = std::max(widest_start, magnitude(*story.relative_start_date));
+      add(story, "relative_start_date", *story.relative_start_date, length ? magnitude(*length) : UINT64_MAX);
+    }
+    if (story.effective_type() != StoryType::Milestone) {
+      if (story.duration) add(story, "duration", *story.duration);
+      if (story.relative_due_date) add(story, "relative_due_date", *story.relative_due_date);
+    }
+    steps = saturating_add(steps, length ? magnitude(*length) : UINT64_MAX);
+  }
+  for (const Link& link : graph.links()) {
+    if (!link.schedulable() || link.lag == 0) continue;
+    const Story& owner = graph.story(link.source);
+    const json::Value* value = values != nullptr ? link.dependency->node.find("lag") : nullptr;
+    if (value != nullptr)
+      values->push_back({&owner, value, owner.dependency_pointer(*link.dependency) + "/lag", "lag", link.lag});
+    steps = saturating_add(steps, magnitude(link.lag));
+  }
+  const std::uint64_t twice = steps > UINT64_MAX / 2 ? UINT64_MAX : 2 * steps;
+  return saturating_add(widest_start, saturating_add(twice, twice));
+}
+
+}  // namespace
+
+void check_schedule_out_of_range(Context& context) {
+  constexpr std::int64_t kLimit = Schedule::kDayLimit;
+  for (const TemplateSource& source : context.file().templates()) {
+    // A story list cut by the nesting bound is not scheduled at all (nesting-depth).
+    if (source.story_list == nullptr || source.story_document->truncated()) continue;
+    const DependencyGraph& graph = context.graph(source);
+    // Ordinary templates stay far inside the range: only absurd values pay for a schedule.
+    if (day_values(graph, nullptr) <= static_cast<std::uint64_t>(kLimit) / 2) continue;
+    // `schedule --asap` drops the declared starts, which may move a chain to another place.
+    const bool as_declared = Schedule(graph).out_of_range();
+    const bool as_soon_as_possible = Schedule(graph, ScheduleOptions{.asap = true}).out_of_range();
+    if (!as_declared && !as_soon_as_possible) continue;
+    const std::string range = "the range of ±2^62 working days (±" + std::to_string(kLimit) +
+                              ") that ptmpl schedule and stats compute in" +
+                              (as_declared ? "" : " (with --asap, which ignores declared starts)");
+    std::vector<DayValue> values;
+    day_values(graph, &values);
+    auto report = [&](const DayValue& v, std::string message) {
+      context.report("schedule-out-of-range", Severity::Error, source, *v.value, v.pointer, std::move(message));
+    };
+    // Each value beyond the range on its own (a start together with its story's own length);
+    // else the largest, where the schedule is likeliest to be brought back.
+    bool any_alone = false;
+    for (const DayValue& v : values) {
+      std::string message = std::string(v.key) + " " + std::to_string(v.number) + " of story " + name_of(*v.story);
+      if (magnitude(v.number) > static_cast<std::uint64_t>(kLimit)) {
+        message += " lies beyond " + range;
+      } else if (v.number > 0 && v.length > static_cast<std::uint64_t>(kLimit - v.number)) {
+        message += ", with the story's length of " + working_days(v.length) + ", ends beyond " + range;
+      } else {
+        continue;
+      }
+      any_alone = true;
+      report(v, std::move(message));
+    }
+    if (any_alone) continue;
+    auto largest = std::max_element(values.begin(), values.end(), [](const DayValue& a, const DayValue& b) {
+      return magnitude(a.number) < magnitude(b.number);
+    });
+    if (largest == values.end()) continue;  // not reached: a bound this large needs a large value
+    report(*largest, "the schedule leaves " + range + "; its largest value is " + std::string(largest->key) + " " +
+                         std::to_string(largest->number) + " of story " + name_of(*largest->story));
+  }
+}
+
 void check_template_duration_mismatch(Context& context) {
   const TemplateFile& file = context.file();
   for (const TemplateSource& source : file.templates()) {
@@ -369,9 +518,19 @@ void check_template_duration_mismatch(Context& context) {
     const json::Value* pt = json::resolve_pointer(file.document().root(), source.template_pointer);
     const json::Value* value = pt == nullptr ? nullptr : pt->find("duration");
     if (value == nullptr || !source.model.duration) continue;  // absent, or a schema finding
+    // The whole story list, or no span: raw_json missing, or cut by the nesting bound.
+    if (source.story_list == nullptr || source.story_document->truncated()) continue;
     const DeclaredIntervals& intervals = context.intervals(source);
     const std::optional<std::int64_t> expected = intervals.project_duration();
     if (!expected || *expected == *source.model.duration) continue;
+    // SPEC §6: no span, and no fix, from a value that is itself invalid.
+    if (std::optional<std::string> invalid = invalid_interval_term(context, source, intervals)) {
+      context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
+                               source.template_pointer + "/duration",
+                               "the template's duration " + std::to_string(*source.model.duration) +
+                                   " cannot be compared with its stories' span, nor fixed: " + *invalid);
+      continue;
+    }
     // The template's fields are in the file itself even when raw_json is a string, so the
     // value can always be patched (Context::replace_value declines for such templates).
     std::optional<Fix> fix;

@@ -200,6 +200,13 @@ void Context::add(std::string_view rule, Severity severity, std::uint64_t offset
                           std::move(pointer), std::move(excerpt), column, std::move(fix)});
 }
 
+std::string describe(const json::Value& v) {
+  std::string kind(json::kind_name(v));
+  if (v.is_number()) return kind + " (" + std::string(v.text()) + ")";
+  if (v.is_string()) return kind + " (" + json::quoted(v.text()) + ")";
+  return kind;
+}
+
 std::string Context::line_of(const TemplateSource& source, const json::Value& at) const {
   json::Position p = file_.position_of(source, at);
   return "line " + std::to_string(p.line);

@@ -115,6 +115,24 @@ struct SchemaViolation {
 /// (schema_rule.cpp, which holds the validators).
 [[nodiscard]] std::optional<SchemaViolation> check_config_schema(const json::Value& config);
 
+/// What a value is, for messages about values of the wrong kind: `a number (2.5)`,
+/// `a string ("7")`, `null`.
+[[nodiscard]] std::string describe(const json::Value& v);
+
+// Figures derived from many values (a roll-up of estimates, the template's duration or
+// item_count) are not computed from a value that is itself invalid (SPEC §6): a sum that skips
+// a string amount is no sum. Where the figure the valid values give disagrees with the one
+// written, the finding says which value stands in the way instead, and offers no fix; where it
+// agrees, the invalid value's own finding (schema, amount-overflow, …) is the only one.
+
+/// The first term the roll-up of `estimate` over the stories [first, end) of `source`'s index (a
+/// run of whole subtrees in pre-order) would take or skip that is no valid amount: written but
+/// not an integer, negative, or beyond its integer (int64; int32 for minutes, the service's).
+/// A story that states a valid estimate stands for its subtree, as in the roll-up. nullopt when
+/// every term is valid.
+[[nodiscard]] std::optional<std::string> invalid_estimate_term(Context& context, const TemplateSource& source,
+                                                               std::size_t first, std::size_t end, Estimate estimate);
+
 /// Runs every registered rule (registry.cpp) on the file of `context`.
 void run_all_rules(Context& context);
 
@@ -148,6 +166,7 @@ void check_milestone_span_story(Context& context, const TemplateSource& source, 
 void check_nesting_depth(Context& context);
 void check_raw_json_shape(Context& context);
 std::unique_ptr<StoryCheck> rollup_mismatch_check();
+void check_schedule_out_of_range(Context& context);
 void check_schema(Context& context);
 std::unique_ptr<StoryCheck> schema_check();
 void check_story_type_invalid_story(Context& context, const TemplateSource& source, const Story& story);

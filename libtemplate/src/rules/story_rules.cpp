@@ -30,14 +30,6 @@ std::string story_name(const Story& story) {
   return "the story";
 }
 
-// What a value is, for messages about values of the wrong kind: `a number (2.5)`.
-std::string describe(const json::Value& v) {
-  std::string kind(json::kind_name(v));
-  if (v.is_number()) return kind + " (" + std::string(v.text()) + ")";
-  if (v.is_string()) return kind + " (" + json::quoted(v.text()) + ")";
-  return kind;
-}
-
 std::string key_pointer(const Story& story, std::string_view key) {
   return std::string(story.origin.pointer) + "/" + std::string(key);
 }

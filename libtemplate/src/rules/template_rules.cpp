@@ -69,6 +69,36 @@ std::optional<Fix> replace_template_value(const Context& context, const json::Va
   return context.replace_value(file_level, value, std::move(replacement));
 }
 
+// The first item of the story list, or of a story's sub_stories, that is not a story object
+// (or sub_stories that are not a list), described for a message; nullopt when every one is.
+std::optional<std::string> invalid_story_list_item(Context& context, const TemplateSource& source) {
+  auto first_non_object = [](const json::Value& list) -> const json::Value* {
+    for (const json::Value& item : list.items())
+      if (!item.is_object()) return &item;
+    return nullptr;
+  };
+  auto described = [&](const json::Value& at, std::string pointer) {
+    return pointer + " (" + context.line_of(source, at) + ") is " + describe(at) + ", not a story";
+  };
+  if (const json::Value* item = first_non_object(*source.story_list)) {
+    const std::size_t n = static_cast<std::size_t>(item - source.story_list->items().data());
+    return described(*item, source.story_prefix + "/" + std::to_string(n));
+  }
+  const StoryIndex& index = context.index(source);
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    const Story& story = index.story(i);
+    if (!story.irregular(StoryKey::SubStories)) continue;  // the model holds every item
+    const json::Value* list = story.origin.node.find("sub_stories");
+    if (list == nullptr) continue;
+    const std::string pointer = std::string(story.origin.pointer) + "/sub_stories";
+    if (!list->is_array())
+      return pointer + " (" + context.line_of(source, *list) + ") is " + describe(*list) + ", not a list of stories";
+    if (const json::Value* item = first_non_object(*list))
+      return described(*item, pointer + "/" + std::to_string(item - list->items().data()));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void check_template_title_missing(Context& context) {
@@ -98,6 +128,15 @@ void check_template_item_count_mismatch(Context& context) {
     // (shared by the rules) numbers.
     const auto count = static_cast<std::int64_t>(context.graph(source).size());
     if (*written == count) continue;
+    // SPEC §6: a list item that is no story, or sub_stories that are no list, leave the count
+    // unknown (the service refuses the template): no count and no fix from them.
+    if (std::optional<std::string> invalid = invalid_story_list_item(context, source)) {
+      context.report_at_offset("template-item-count-mismatch", Severity::Warning, value->offset(),
+                               source.template_pointer + "/item_count",
+                               "item_count " + std::to_string(*written) +
+                                   " cannot be compared with the number of stories, nor fixed: " + *invalid);
+      continue;
+    }
     context.report_at_offset(
         "template-item-count-mismatch", Severity::Warning, value->offset(), source.template_pointer + "/item_count",
         "item_count is " + std::to_string(*written) + ", but the template has " + std::to_string(count) +
@@ -138,6 +177,15 @@ class TemplateBudgetMismatch final : public StoryCheck {
     std::optional<std::int64_t> total = totals_->totals().budget_in_cents.get();
     if (!total || *total < 0) return;
     if (written_.status == BudgetCents::Status::Exact && written_.cents == *total) return;
+    // SPEC §6: no sum, and no fix, from a value that is itself invalid.
+    if (std::optional<std::string> invalid =
+            invalid_estimate_term(context, source, 0, context.index(source).size(), Estimate::BudgetInCents)) {
+      context.report_at_offset("template-budget-mismatch", Severity::Warning, budget_->offset(),
+                               source.template_pointer + "/budget",
+                               "budget " + std::string(budget_->text()) +
+                                   " cannot be compared with the top-level stories' budgets, nor fixed: " + *invalid);
+      return;
+    }
     const std::string expected = cents_to_budget(*total);
     std::string message = written_.status == BudgetCents::Status::FractionOfCent
                               ? "budget " + std::string(budget_->text()) + " is not a whole number of cents"

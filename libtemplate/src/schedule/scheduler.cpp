@@ -33,7 +33,7 @@ namespace ptmpl {
 namespace {
 
 constexpr std::size_t npos = DependencyGraph::npos;
-constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+constexpr std::int64_t kLimit = Schedule::kDayLimit;
 constexpr std::int64_t kNoLowerBound = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kNoUpperBound = std::numeric_limits<std::int64_t>::max();
 
@@ -146,8 +146,11 @@ Network read_network(const DependencyGraph& graph, std::vector<std::uint32_t> or
     // A span beyond 64 bits is far beyond the range the passes compute in.
     if (!length) math.overflow = true;
     network.length[i] = length.value_or(kLimit);
-    if (!options.asap && story.relative_start_date)
+    if (!options.asap && story.relative_start_date) {
+      // A start beyond the range is refused, not moved to its edge (lint's schedule-out-of-range).
+      if (*story.relative_start_date > kLimit || *story.relative_start_date < -kLimit) math.overflow = true;
       network.base[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
+    }
   }
   return network;
 }
