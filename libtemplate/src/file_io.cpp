@@ -8,16 +8,22 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace ptmpl {
 
-FileText::FileText(std::string owned) : owned_(std::make_unique<std::string>(std::move(owned))), view_(*owned_) {}
+FileText::FileText(std::string owned) {
+  auto text = std::make_shared<const std::string>(std::move(owned));
+  view_ = *text;
+  owned_ = std::move(text);
+}
 
 FileText::FileText(FileText&& other) noexcept {
   *this = std::move(other);
@@ -38,6 +44,17 @@ Error too_long_stream(const std::string& path, std::uint64_t limit) {
   return Error::invalid(path + ": goes on past " + std::to_string(limit >> 20) + " MiB (" + std::to_string(limit) +
                         " bytes) and is not a regular file (standard input, a pipe or a device such as "
                         "/dev/zero); refused: save it to a file first");
+}
+
+// Pages for an input whose size is not known (a pipe, a device): `limit` + 1 bytes of address
+// space reserved at once and filled by read(), so the memory used is what was read — no
+// doubling, no copy, no zero-filling ahead (/dev/zero is refused at the limit, not at twice
+// it). The byte after what was read is a NUL, as after a std::string's characters: the limit's
+// extra byte is never kept. Null when the system refuses such a reservation.
+std::shared_ptr<char> reserve_pages(std::size_t size) {
+  void* pages = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pages == MAP_FAILED) return nullptr;
+  return std::shared_ptr<char>(static_cast<char*>(pages), [size](char* p) { ::munmap(p, size); });
 }
 
 }  // namespace
@@ -65,6 +82,29 @@ Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_li
   // we read it would kill the process (SIGBUS). Read straight into place when the size is known;
   // what has no size (a pipe, a device) is read up to `stream_limit`, and one byte more tells.
   const bool regular = S_ISREG(st.st_mode);
+  if (!regular && stream_limit < std::numeric_limits<std::size_t>::max()) {
+    const auto reserved = static_cast<std::size_t>(stream_limit) + 1;
+    if (std::shared_ptr<char> pages = reserve_pages(reserved)) {
+      std::size_t filled = 0;
+      while (filled < reserved) {
+        ssize_t n = ::read(fd, pages.get() + filled, std::min<std::size_t>(reserved - filled, std::size_t{1} << 24));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          int err = errno;
+          done();
+          return Error::unreadable(name + ": cannot read: " + std::strerror(err));
+        }
+        if (n == 0) break;
+        filled += static_cast<std::size_t>(n);
+      }
+      done();
+      if (filled > stream_limit) return too_long_stream(name, stream_limit);
+      FileText text;
+      text.view_ = std::string_view(pages.get(), filled);
+      text.owned_ = std::move(pages);
+      return text;
+    }
+  }
   std::string data;
   if (regular) data.resize(static_cast<std::size_t>(st.st_size));
   std::size_t filled = 0;

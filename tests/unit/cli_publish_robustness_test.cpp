@@ -238,7 +238,12 @@ TEST(CliPublishRobustness, AnInputThatIsNotARegularFileIsReadUpToTheCap) {
   auto exact = FileText::read(fifo, 1 << 20);
   writer.join();
   ASSERT_TRUE(exact.ok()) << exact.error().message;
-  EXPECT_EQ(exact.value().text().size(), std::size_t{1} << 20);
+  EXPECT_EQ(exact.value().text(), std::string(1 << 20, 'x'));
+  // The reader's pages end with a NUL after the text, as a std::string does (parsers rely on it).
+  EXPECT_EQ(exact.value().text().data()[exact.value().text().size()], '\0');
+  // And the bytes outlive moves of the FileText that holds them.
+  FileText moved = std::move(exact).value();
+  EXPECT_EQ(moved.text(), std::string(1 << 20, 'x'));
   // A regular file is not capped: its size is known.
   std::string big = dir.write("big.json", std::string(3 << 20, ' '));
   EXPECT_TRUE(FileText::read(big, 1 << 20).ok());

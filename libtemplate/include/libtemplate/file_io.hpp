@@ -44,7 +44,9 @@ class FileText {
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
  private:
-  std::unique_ptr<std::string> owned_;  // heap-held so views stay valid when moved
+  // What holds the bytes (a string, or the pages an input of unknown size was read into),
+  // heap-held so views stay valid when moved; empty when borrowed.
+  std::shared_ptr<const void> owned_;
   std::string_view view_;
 };
 
