@@ -100,8 +100,12 @@ TEST_F(CliLintHostile, LintReportsEveryValueTheSchedulerCannotTake) {
              "big.json:1:54: error: relative_start_date 4611686018427387904 of story 1 \"a\", with the story's length "
              "of 1 working day, ends beyond the range of ±2^62 working days (±4611686018427387904) that ptmpl "
              "schedule and stats compute in [schedule-out-of-range]");
-  EXPECT_EQ(ptmpl("schedule " + big).exit, 2);
-  EXPECT_EQ(ptmpl("stats " + big).exit, 2);
+  for (const std::string command : {"schedule ", "stats "}) {
+    CliRun refused = ptmpl(command + big);
+    EXPECT_EQ(refused.exit, 2);
+    expect_has(refused.err, "big.json: the schedule leaves the range of ±2^62 working days (absurd dates or lags; "
+                            "`ptmpl lint` names each as schedule-out-of-range)");
+  }
 
   // One below: lint has no error, and both commands schedule it.
   const std::string edge =

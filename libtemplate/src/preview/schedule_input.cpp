@@ -85,8 +85,8 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   }
   if (schedule.out_of_range())
     errors.push_back(file.path() +
-                     ": the schedule leaves the range of ±2^62 working days (absurd dates or lags; ptmpl lint "
-                     "shows them)");
+                     ": the schedule leaves the range of ±2^62 working days (absurd dates or lags; `ptmpl lint` "
+                     "names each as schedule-out-of-range)");
   return errors;
 }
 
