@@ -32,16 +32,14 @@ FileText& FileText::operator=(FileText&& other) noexcept {
 
 FileText::~FileText() = default;
 
-Result<FileText> FileText::read(const std::string& path) {
-  if (path == "-") {
-    std::string all(std::istreambuf_iterator<char>(std::cin), {});
-    return FileText(std::move(all));
-  }
+namespace {
+
+/// Opens `path` for reading; its status goes to `st`. Fails naming the file.
+Result<int> open_for_reading(const std::string& path, struct stat& st) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
                  path + ": cannot open: " + std::strerror(errno)};
-  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
@@ -51,6 +49,11 @@ Result<FileText> FileText::read(const std::string& path) {
     ::close(fd);
     return Error::unreadable(path + ": is a directory");
   }
+  return fd;
+}
+
+/// Reads the open file `fd` (status `st`) to its end and closes it.
+Result<std::string> read_and_close(int fd, const std::string& path, const struct stat& st) {
   // The file is read, not memory-mapped: a mapped file that another program truncates while
   // we read it would kill the process (SIGBUS). Read straight into place when the size is known.
   std::string data;
@@ -70,7 +73,35 @@ Result<FileText> FileText::read(const std::string& path) {
   }
   data.resize(filled);
   ::close(fd);
-  return FileText(std::move(data));
+  return data;
+}
+
+}  // namespace
+
+Result<FileText> FileText::read(const std::string& path) {
+  if (path == "-") {
+    std::string all(std::istreambuf_iterator<char>(std::cin), {});
+    return FileText(std::move(all));
+  }
+  struct stat st {};
+  auto fd = open_for_reading(path, st);
+  if (!fd.ok()) return fd.error();
+  auto data = read_and_close(fd.value(), path, st);
+  if (!data.ok()) return data.error();
+  return FileText(std::move(data).value());
+}
+
+Result<std::string> read_private_file(const std::string& path, std::string_view what) {
+  struct stat st {};
+  auto fd = open_for_reading(path, st);
+  if (!fd.ok()) return fd.error();
+  // Checked on the file that is read (fstat of the open descriptor), not on the name.
+  if ((st.st_mode & 077) != 0) {
+    ::close(fd.value());
+    return Error::usage(path + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
+                        path + ")");
+  }
+  return read_and_close(fd.value(), path, st);
 }
 
 std::optional<FileIdentity> identify(const std::string& path) {

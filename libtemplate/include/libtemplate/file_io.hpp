@@ -43,6 +43,13 @@ class FileText {
   std::string_view view_;
 };
 
+/// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
+/// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
+/// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the
+/// file opened, not on its name; kNotFound or kUnreadable when it cannot be read. `what` names
+/// the file in the message ("the tokens file is readable by group or others").
+Result<std::string> read_private_file(const std::string& path, std::string_view what);
+
 /// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
 /// `a.json`) that stand for one file have the same identity.
 struct FileIdentity {
