@@ -98,8 +98,8 @@ Result<std::string> read_private_file(const std::string& path, std::string_view 
   // Checked on the file that is read (fstat of the open descriptor), not on the name.
   if ((st.st_mode & 077) != 0) {
     ::close(fd.value());
-    return Error::usage(path + ": the " + std::string(what) + " file is readable by group or others; refused (chmod 600 " +
-                        path + ")");
+    return Error::usage(path + ": the " + std::string(what) +
+                        " file is readable by group or others; refused (chmod 600 " + path + ")");
   }
   return read_and_close(fd.value(), path, st);
 }

@@ -6,9 +6,9 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <rapidjson/document.h>
-#include <sys/socket.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <sys/socket.h>
 
 #include <csignal>
 #include <filesystem>
@@ -448,24 +448,29 @@ TEST_F(SandboxTest, RefusesSecretsFilesOthersMayReadAndPlainHttpBeyondLoopback) 
                                std::filesystem::perm_options::add);
   CliRun open_tokens = run_ptmpl("sandbox --tokens-file '" + tokens + "'" + data);
   EXPECT_EQ(open_tokens.exit, 2);
-  EXPECT_EQ(open_tokens.err, "ptmpl sandbox: " + tokens + ": the tokens file is readable by group or others; "
-                             "refused (chmod 600 " + tokens + ")\n");
+  EXPECT_EQ(open_tokens.err, "ptmpl sandbox: " + tokens +
+                                 ": the tokens file is readable by group or others; "
+                                 "refused (chmod 600 " +
+                                 tokens + ")\n");
   std::filesystem::permissions(tokens, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 
   std::string clients = dir.write("clients", "app-1 app-secret https://app.example/callback\n");
   std::filesystem::permissions(clients, std::filesystem::perms::group_read, std::filesystem::perm_options::add);
   CliRun open_clients = run_ptmpl("sandbox --tokens-file '" + tokens + "' --oauth-clients '" + clients + "'" + data);
   EXPECT_EQ(open_clients.exit, 2);
-  EXPECT_EQ(open_clients.err, "ptmpl sandbox: " + clients + ": the OAuth clients file is readable by group or "
-                              "others; refused (chmod 600 " + clients + ")\n");
+  EXPECT_EQ(open_clients.err, "ptmpl sandbox: " + clients +
+                                  ": the OAuth clients file is readable by group or "
+                                  "others; refused (chmod 600 " +
+                                  clients + ")\n");
 
   for (const std::string listen : {"0.0.0.0:0", "[::]:0", "192.0.2.1:0"}) {
     CliRun everywhere = run_ptmpl("sandbox --http --listen " + listen + " --tokens-file '" + tokens + "'" + data);
     EXPECT_EQ(everywhere.exit, 2) << listen;
     const std::string host = listen.substr(0, listen.rfind(':'));
-    EXPECT_EQ(everywhere.err, "ptmpl sandbox: --http serves plain HTTP only on a loopback address (such as "
-                              "127.0.0.1 or ::1), not on " + (host == "[::]" ? "::" : host) +
-                                  "; leave --http out to serve HTTPS there\n");
+    EXPECT_EQ(everywhere.err,
+              "ptmpl sandbox: --http serves plain HTTP only on a loopback address (such as "
+              "127.0.0.1 or ::1), not on " +
+                  (host == "[::]" ? "::" : host) + "; leave --http out to serve HTTPS there\n");
   }
   // Any loopback address serves plain HTTP; HTTPS may listen anywhere.
   SandboxProcess loopback({"--http", "--data-dir", dir.file("data"), "--tokens-file", tokens}, "127.0.0.2:0");

@@ -117,10 +117,16 @@ class Connection final : public httplib::Stream {
   int ssl_result(int result) {
     if (result > 0) return result;
     switch (SSL_get_error(ssl_, result)) {
-      case SSL_ERROR_WANT_READ: want_ = POLLIN; return kWouldBlock;
-      case SSL_ERROR_WANT_WRITE: want_ = POLLOUT; return kWouldBlock;
-      case SSL_ERROR_ZERO_RETURN: return 0;
-      default: return -1;
+      case SSL_ERROR_WANT_READ:
+        want_ = POLLIN;
+        return kWouldBlock;
+      case SSL_ERROR_WANT_WRITE:
+        want_ = POLLOUT;
+        return kWouldBlock;
+      case SSL_ERROR_ZERO_RETURN:
+        return 0;
+      default:
+        return -1;
     }
   }
 

@@ -233,11 +233,15 @@ std::optional<RequestError> apply_template_body(std::string_view body, StoredTem
   if (!doc.ok()) {
     const json::ParseIssue& issue = doc.issues().front();
     return RequestError{
-        400, {{"validation", "the request body is not valid JSON: " + issue.message + " (" + where(doc.lines(), issue.offset) + ")", ""}}};
+        400,
+        {{"validation",
+          "the request body is not valid JSON: " + issue.message + " (" + where(doc.lines(), issue.offset) + ")", ""}}};
   }
   if (!doc.root().is_object())
     return RequestError{
-        400, {{"validation", "the request body must be a JSON object, found " + std::string(json::kind_name(doc.root())), ""}}};
+        400,
+        {{"validation", "the request body must be a JSON object, found " + std::string(json::kind_name(doc.root())),
+          ""}}};
   const json::Value* fields = doc.root().find("project_template");
   if (fields == nullptr || !fields->is_object())
     return RequestError{422, {{"validation", "project_template is missing or not an object", "project_template"}}};

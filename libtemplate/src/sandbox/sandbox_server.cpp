@@ -16,9 +16,9 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -471,8 +471,7 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   } else if (!std::filesystem::exists(impl->issued_tokens_path)) {
     // Created private: it holds tokens, and read_tokens_file refuses it otherwise.
     int fd = ::open(impl->issued_tokens_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
-      return Error::output_failed(impl->issued_tokens_path + ": cannot create it: " + std::strerror(errno));
+    if (fd < 0) return Error::output_failed(impl->issued_tokens_path + ": cannot create it: " + std::strerror(errno));
     ::close(fd);
   }
 
