@@ -61,10 +61,14 @@ std::shared_ptr<char> reserve_pages(std::size_t size) {
 
 Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_limit) {
   int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  const std::string name = path == "-" ? std::string("standard input") : path;
   if (fd < 0)
     return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
                  path + ": cannot open: " + std::strerror(errno)};
+  return read_descriptor(fd, path == "-" ? std::string("standard input") : path, stream_limit, {});
+}
+
+Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
+                                           std::string_view private_what) {
   auto done = [&] {
     if (fd != STDIN_FILENO) ::close(fd);
   };
@@ -77,6 +81,12 @@ Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_li
   if (S_ISDIR(st.st_mode)) {
     done();
     return Error::unreadable(name + ": is a directory");
+  }
+  // Checked on the file that is read (fstat of the open descriptor), not on the name.
+  if (!private_what.empty() && (st.st_mode & 077) != 0) {
+    done();
+    return Error::usage(name + ": the " + std::string(private_what) +
+                        " file is readable by group or others; refused (chmod 600 " + name + ")");
   }
   // The file is read, not memory-mapped: a mapped file that another program truncates while
   // we read it would kill the process (SIGBUS). Read straight into place when the size is known;
@@ -132,6 +142,16 @@ Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_li
   if (!regular && filled > stream_limit) return too_long_stream(name, stream_limit);
   data.resize(filled);
   return FileText(std::move(data));
+}
+
+Result<std::string> read_private_file(const std::string& path, std::string_view what) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
+                 path + ": cannot open: " + std::strerror(errno)};
+  auto text = FileText::read_descriptor(fd, path, FileText::kMaxStreamBytes, what);
+  if (!text.ok()) return text.error();
+  return std::string(text.value().text());
 }
 
 std::optional<FileIdentity> identify(const std::string& path) {

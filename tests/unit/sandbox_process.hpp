@@ -45,8 +45,8 @@ class ScratchDir {
 
 class SandboxProcess {
  public:
-  /// Starts `ptmpl sandbox --listen 127.0.0.1:0 ARGS…` and reads its first line.
-  explicit SandboxProcess(const std::vector<std::string>& args) {
+  /// Starts `ptmpl sandbox --listen LISTEN ARGS…` and reads its first line.
+  explicit SandboxProcess(const std::vector<std::string>& args, const std::string& listen = "127.0.0.1:0") {
     int out[2];
     if (::pipe(out) != 0) return;
     pid_ = ::fork();
@@ -54,7 +54,7 @@ class SandboxProcess {
       ::dup2(out[1], STDOUT_FILENO);
       ::close(out[0]);
       ::close(out[1]);
-      std::vector<std::string> all = {PTMPL_BINARY, "sandbox", "--listen", "127.0.0.1:0"};
+      std::vector<std::string> all = {PTMPL_BINARY, "sandbox", "--listen", listen};
       all.insert(all.end(), args.begin(), args.end());
       std::vector<char*> argv;
       for (auto& a : all) argv.push_back(a.data());

@@ -1,13 +1,21 @@
 // ptmpl sandbox over real HTTPS on 127.0.0.1: endpoints, envelope, errors, faults, durability.
+#include <arpa/inet.h>
+#include <fcntl.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <openssl/ssl.h>
+#include <poll.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <sys/socket.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "cli_run.hpp"
 #include "sandbox_process.hpp"
@@ -399,6 +407,217 @@ TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
       run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + dir.file("bad-tokens") + "'");
   EXPECT_EQ(run.exit, 2);
   EXPECT_NE(run.err.find("bad-tokens:2: expected `token user_id`"), std::string::npos) << run.err;
+}
+
+TEST_F(SandboxTest, RefusesBodiesThatAreNotUtf8AndNamesWhyABodyIsNotJson) {
+  auto s = start();
+  // Not UTF-8: refused as the service refuses an invalid field, naming it and where.
+  Reply latin1 = call(*s, "POST", "/project_templates.json", "{\"project_template\":{\"title\":\"bad \xe9\"}}");
+  EXPECT_EQ(latin1.status, 422) << latin1.body;
+  EXPECT_EQ(first_error(latin1, "type"), "validation");
+  EXPECT_EQ(first_error(latin1, "field"), "title");
+  EXPECT_EQ(first_error(latin1, "message"),
+            "title is not valid UTF-8: byte 0xE9 at line 1, column 35 does not start a valid sequence");
+  Reply in_raw_json = call(*s, "POST", "/project_templates.json",
+                           "{\"project_template\":{\"title\":\"t\",\"raw_json\":\"[{\\\"title\\\":\\\"\xc3\\\"}]\"}}");
+  EXPECT_EQ(in_raw_json.status, 422) << in_raw_json.body;
+  EXPECT_EQ(first_error(in_raw_json, "field"), "raw_json");
+  Reply outside = call(*s, "POST", "/project_templates.json", "{\"\xff\":1}");
+  EXPECT_EQ(outside.status, 422) << outside.body;
+  EXPECT_EQ(first_error(outside, "message"),
+            "the request body is not valid UTF-8: byte 0xFF at line 1, column 3 does not start a valid sequence");
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").json["count"].GetInt(), 0) << "a refused body was stored";
+
+  // JSON that cannot be read: the parser's reason, not "must be an object".
+  EXPECT_EQ(first_error(call(*s, "POST", "/project_templates.json", "1e400"), "message"),
+            "the request body is not valid JSON: number too big (line 1, column 1)");
+  Reply surrogate = call(*s, "POST", "/project_templates.json", R"({"project_template":{"title":"\ud800"}})");
+  EXPECT_EQ(surrogate.status, 400);
+  EXPECT_NE(first_error(surrogate, "message").find("is not valid JSON: invalid UTF-16 surrogate"), std::string::npos)
+      << surrogate.body;
+  Reply lone_low = call(*s, "POST", "/project_templates.json", R"("\udc00")");
+  EXPECT_NE(first_error(lone_low, "message").find("a low surrogate without a high one"), std::string::npos)
+      << lone_low.body;
+  EXPECT_EQ(first_error(call(*s, "POST", "/project_templates.json", "42"), "message"),
+            "the request body must be a JSON object, found an integer");
+}
+
+TEST_F(SandboxTest, RefusesSecretsFilesOthersMayReadAndPlainHttpBeyondLoopback) {
+  const std::string data = " --data-dir '" + dir.file("data") + "'";
+  std::filesystem::permissions(tokens, std::filesystem::perms::group_read | std::filesystem::perms::others_read,
+                               std::filesystem::perm_options::add);
+  CliRun open_tokens = run_ptmpl("sandbox --tokens-file '" + tokens + "'" + data);
+  EXPECT_EQ(open_tokens.exit, 2);
+  EXPECT_EQ(open_tokens.err, "ptmpl sandbox: " + tokens +
+                                 ": the tokens file is readable by group or others; "
+                                 "refused (chmod 600 " +
+                                 tokens + ")\n");
+  std::filesystem::permissions(tokens, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+
+  std::string clients = dir.write("clients", "app-1 app-secret https://app.example/callback\n");
+  std::filesystem::permissions(clients, std::filesystem::perms::group_read, std::filesystem::perm_options::add);
+  CliRun open_clients = run_ptmpl("sandbox --tokens-file '" + tokens + "' --oauth-clients '" + clients + "'" + data);
+  EXPECT_EQ(open_clients.exit, 2);
+  EXPECT_EQ(open_clients.err, "ptmpl sandbox: " + clients +
+                                  ": the OAuth clients file is readable by group or "
+                                  "others; refused (chmod 600 " +
+                                  clients + ")\n");
+
+  for (const std::string listen : {"0.0.0.0:0", "[::]:0", "192.0.2.1:0"}) {
+    CliRun everywhere = run_ptmpl("sandbox --http --listen " + listen + " --tokens-file '" + tokens + "'" + data);
+    EXPECT_EQ(everywhere.exit, 2) << listen;
+    const std::string host = listen.substr(0, listen.rfind(':'));
+    EXPECT_EQ(everywhere.err,
+              "ptmpl sandbox: --http serves plain HTTP only on a loopback address (such as "
+              "127.0.0.1 or ::1), not on " +
+                  (host == "[::]" ? "::" : host) + "; leave --http out to serve HTTPS there\n");
+  }
+  // Any loopback address serves plain HTTP; HTTPS may listen anywhere.
+  SandboxProcess loopback({"--http", "--data-dir", dir.file("data"), "--tokens-file", tokens}, "127.0.0.2:0");
+  EXPECT_TRUE(loopback.ready()) << loopback.first_line();
+  SandboxProcess everywhere({"--data-dir", dir.file("data2"), "--tokens-file", tokens}, "0.0.0.0:0");
+  EXPECT_TRUE(everywhere.base_url().starts_with("https://0.0.0.0:")) << everywhere.first_line();
+}
+
+// A TLS client that speaks slowly: connected from `source` (any 127.x.y.z), the handshake
+// done, then its request head a byte at a time.
+class SlowClient {
+ public:
+  SlowClient(const SandboxProcess& s, const char* source, bool tls = true) {
+    std::signal(SIGPIPE, SIG_IGN);  // a write to a connection the server closed fails, not kills
+    const std::string origin = s.origin();
+    const int port = std::stoi(origin.substr(origin.rfind(':') + 1));
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval wait{10, 0};  // a handshake the server never answers fails here, not never
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
+    sockaddr_in from{}, to{};
+    from.sin_family = to.sin_family = AF_INET;
+    ::inet_pton(AF_INET, source, &from.sin_addr);
+    ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    to.sin_port = htons(static_cast<std::uint16_t>(port));
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0 ||
+        ::connect(fd_, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0)
+      return;
+    if (!tls) {
+      open_ = true;
+      return;
+    }
+    ctx_ = SSL_CTX_new(TLS_client_method());
+    ssl_ = SSL_new(ctx_);
+    SSL_set_fd(ssl_, fd_);
+    open_ = SSL_connect(ssl_) == 1;
+  }
+  ~SlowClient() {
+    if (ssl_ != nullptr) SSL_free(ssl_);
+    if (ctx_ != nullptr) SSL_CTX_free(ctx_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  SlowClient(const SlowClient&) = delete;
+  SlowClient& operator=(const SlowClient&) = delete;
+
+  /// Whether the connection was set up (TLS: the handshake completed).
+  [[nodiscard]] bool connected() const { return open_; }
+
+  /// Sends the next byte of the head; false once the server has closed the connection.
+  bool send_next_byte() {
+    if (!open_ || closed_by_server() || sent_ == head_.size()) return false;
+    if (SSL_write(ssl_, head_.data() + sent_, 1) != 1) return false;
+    ++sent_;
+    return true;
+  }
+  [[nodiscard]] bool head_sent() const { return sent_ == head_.size(); }
+
+  /// Whether the server has closed the connection (an end of stream or a reset is waiting).
+  [[nodiscard]] bool closed_by_server() const {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) return false;
+    // Readable: the end, or only TLS 1.3's session tickets, which the server sends after the
+    // handshake. A read that does not wait tells them apart.
+    const int flags = ::fcntl(fd_, F_GETFL);
+    ::fcntl(fd_, F_SETFL, flags | O_NONBLOCK);
+    char byte;
+    const int n = SSL_read(ssl_, &byte, 1);
+    const int error = SSL_get_error(ssl_, n);
+    ::fcntl(fd_, F_SETFL, flags);
+    return n <= 0 && error != SSL_ERROR_WANT_READ;
+  }
+
+  /// Waits (up to the socket's 10 s) for the server to close a connection that sends nothing.
+  [[nodiscard]] bool closed_while_silent() const {
+    char byte;
+    return ::recv(fd_, &byte, 1, 0) == 0 || errno == ECONNRESET;
+  }
+
+  /// Sends the rest of the head at once and reads the status line of the answer.
+  std::string finish() {
+    if (SSL_write(ssl_, head_.data() + sent_, static_cast<int>(head_.size() - sent_)) <= 0) return "";
+    sent_ = head_.size();
+    std::string answer;
+    char buffer[4096];
+    for (int n; answer.find("\r\n") == std::string::npos && (n = SSL_read(ssl_, buffer, sizeof buffer)) > 0;)
+      answer.append(buffer, static_cast<std::size_t>(n));
+    return answer.substr(0, answer.find("\r\n"));
+  }
+
+ private:
+  int fd_ = -1;
+  SSL_CTX* ctx_ = nullptr;
+  SSL* ssl_ = nullptr;
+  bool open_ = false;
+  std::size_t sent_ = 0;
+  std::string head_ =
+      "GET /api/v1/project_templates.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice-token\r\n"
+      "Connection: close\r\n\r\n";
+};
+
+TEST_F(SandboxTest, SlowClientsDoNotStarveOthers) {
+  // Ten connections from one address (127.0.0.2) that send their heads a byte at a time; at
+  // most four of them are let in, and none of them holds back the clients of 127.0.0.1.
+  auto s = start({"--max-connections-per-client", "4", "--head-timeout", "300"});
+  std::vector<std::unique_ptr<SlowClient>> slow;
+  int let_in = 0;
+  for (int i = 0; i < 10; ++i) {
+    slow.push_back(std::make_unique<SlowClient>(*s, "127.0.0.2"));
+    if (slow.back()->connected()) ++let_in;
+  }
+  EXPECT_EQ(let_in, 4) << "connections from one address beyond --max-connections-per-client";
+  std::erase_if(slow, [](const auto& c) { return !c->connected(); });
+
+  for (int i = 0; i < 12; ++i) {
+    for (auto& c : slow) EXPECT_TRUE(c->send_next_byte()) << "a slow client was cut off early";
+    Reply answered = i % 3 == 0 ? call(*s, "POST", "/project_templates.json", create_body("T" + std::to_string(i)))
+                                : call(*s, "GET", "/project_templates.json");
+    EXPECT_EQ(answered.status, 200) << "request " << i << " while slow clients are open: " << answered.body;
+  }
+  // Every slow client is still open, and one that now completes its head is answered.
+  for (auto& c : slow) EXPECT_FALSE(c->closed_by_server());
+  ASSERT_FALSE(slow.empty());
+  EXPECT_EQ(slow.front()->finish(), "HTTP/1.1 200 OK");
+  // Its place is free again for a fifth connection from that address.
+  slow.front() = std::make_unique<SlowClient>(*s, "127.0.0.2");
+  for (int attempt = 0; attempt < 50 && !slow.front()->connected(); ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // until the server has closed the old one
+    slow.front() = std::make_unique<SlowClient>(*s, "127.0.0.2");
+  }
+  EXPECT_TRUE(slow.front()->connected());
+  EXPECT_EQ(s->stop(SIGTERM), 0);
+}
+
+TEST_F(SandboxTest, ARequestHeadHasADeadlineAsAWholeNotPerRead) {
+  auto s = start({"--head-timeout", "1"});
+  // A byte every 100 ms keeps every single read short; the head as a whole (122 bytes, over
+  // 12 s) is cut off at its deadline, long before it is complete.
+  SlowClient trickling(*s, "127.0.0.1");
+  ASSERT_TRUE(trickling.connected());
+  while (trickling.send_next_byte()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(trickling.head_sent()) << "a head sent over 12 s was read with a 1 s deadline";
+  // A connection that never starts its TLS handshake is closed too.
+  SlowClient silent(*s, "127.0.0.1", false);
+  ASSERT_TRUE(silent.connected());
+  EXPECT_TRUE(silent.closed_while_silent());
+  // A prompt client is served as ever.
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
 }
 
 }  // namespace

@@ -599,7 +599,7 @@ std::function<int()> setup_sandbox(CLI::App& app) {
       ->required();
   app.add_option("--tokens-file", o->sandbox.tokens_file, "accepted bearer tokens: one `token user_id` per line")
       ->required();
-  app.add_flag("--http", o->sandbox.http, "serve plain HTTP instead of HTTPS");
+  app.add_flag("--http", o->sandbox.http, "serve plain HTTP instead of HTTPS (on a loopback address only)");
   app.add_option("--cert", o->sandbox.cert_file, "server certificate (PEM) to use instead of a generated one");
   app.add_option("--key", o->sandbox.key_file, "private key (PEM) of --cert");
   app.add_option("--ca", o->sandbox.ca_file, "CA certificate to print for clients with --cert (default: --cert)");
@@ -618,6 +618,14 @@ std::function<int()> setup_sandbox(CLI::App& app) {
   app.add_option("--oauth-user", o->sandbox.oauth_user_id, "user id who approves at /oauth/authorize")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  app.add_option("--head-timeout", o->sandbox.head_timeout_seconds,
+                 "seconds a request's TLS handshake, request line and headers may take as a whole")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-connections-per-client", o->sandbox.max_connections_per_client,
+                 "connections open at once from one client address; more are closed unread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   app.footer(
       "Prints `listening on <base-url> ca=<CA certificate>` as its first line, then serves until SIGTERM.\n\n"
       "Example:\n  echo 'sandbox-token 1' > tokens && chmod 600 tokens\n"

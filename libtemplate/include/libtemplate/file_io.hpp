@@ -44,11 +44,24 @@ class FileText {
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
  private:
+  friend Result<std::string> read_private_file(const std::string& path, std::string_view what);
+  // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
+  // `private_what`, refuses a file its group or others may read (read_private_file()).
+  static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
+                                          std::string_view private_what);
+
   // What holds the bytes (a string, or the pages an input of unknown size was read into),
   // heap-held so views stay valid when moved; empty when borrowed.
   std::shared_ptr<const void> owned_;
   std::string_view view_;
 };
+
+/// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
+/// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
+/// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the
+/// file opened, not on its name; kNotFound or kUnreadable when it cannot be read. `what` names
+/// the file in the message ("the tokens file is readable by group or others").
+Result<std::string> read_private_file(const std::string& path, std::string_view what);
 
 /// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
 /// `a.json`) that stand for one file have the same identity.

@@ -16,7 +16,7 @@ struct SandboxOptions {
   int port = 0;             // 0: any free port
   std::string data_dir;     // templates/ (one file per template) and tls/ live here
   std::string tokens_file;  // one `token user_id` pair per line; `#` comments, blank lines
-  bool http = false;        // plain HTTP instead of TLS
+  bool http = false;        // plain HTTP instead of TLS; only on a loopback host
   std::string cert_file;    // a given server certificate (PEM); with key_file
   std::string key_file;
   std::string ca_file;  // the CA printed for clients when a certificate is given (default: cert_file)
@@ -35,6 +35,11 @@ struct SandboxOptions {
   /// an interrupted push, rehearsals of an outage). 0: never.
   std::int64_t hold_after = 0;
   std::uint64_t seed = 1;
+  /// The TLS handshake, request line and headers of a request must arrive within this many
+  /// seconds as a whole (not per read), or the connection is closed.
+  int head_timeout_seconds = 10;
+  /// Connections open at once from one client address; further ones are closed unread.
+  int max_connections_per_client = 32;
 };
 
 /// A running sandbox server. Binding happens in start(), so the URL is known before serving.
@@ -42,7 +47,8 @@ class Sandbox {
  public:
   /// Reads the tokens file and the data directory, prepares TLS (generating a CA and a server
   /// certificate under `<data_dir>/tls` unless one is given) and binds. Fails with a message
-  /// naming the file or address at fault.
+  /// naming the file or address at fault: kUsage for a tokens or OAuth clients file that its
+  /// group or others may read, and for plain HTTP on a host that is not a loopback address.
   static Result<std::unique_ptr<Sandbox>> start(const SandboxOptions& options);
   ~Sandbox();
   Sandbox(const Sandbox&) = delete;
@@ -63,7 +69,8 @@ class Sandbox {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Reads a tokens file: `token user_id` per line. Fails naming the line that is malformed.
+/// Reads a tokens file: `token user_id` per line. Fails naming the line that is malformed, and
+/// refuses a file its group or others may read, as the client refuses its token file.
 struct SandboxToken {
   std::string token;
   std::int64_t user_id = 0;

@@ -46,15 +46,9 @@ Result<std::string> load_secret(const std::string& file, std::optional<std::stri
   const std::string source = file.empty() ? std::string(env_name) : file;
   std::string secret;
   if (!file.empty()) {
-    struct stat st {};
-    if (::stat(file.c_str(), &st) != 0)
-      return Error::unreadable(file + ": cannot read the " + std::string(what) + " file: " + std::strerror(errno));
-    if ((st.st_mode & 077) != 0)
-      return Error::usage(file + ": the " + std::string(what) +
-                          " file is readable by group or others; refused (chmod 600 " + file + ")");
-    std::ifstream in(file);
-    if (!in) return Error::unreadable(file + ": cannot read the " + std::string(what) + " file");
-    secret.assign(std::istreambuf_iterator<char>(in), {});
+    auto read = read_private_file(file, what);
+    if (!read.ok()) return read.error();
+    secret = std::move(read).value();
   } else if (from_environment) {
     secret = *from_environment;
   } else {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "libtemplate/json.hpp"
@@ -103,6 +104,47 @@ std::vector<FieldError> apply_fields(const json::Value& body, StoredTemplate& t,
   return errors;
 }
 
+/// "line L, column C" of `offset`.
+std::string where(const json::LineIndex& lines, std::uint64_t offset) {
+  json::Position at = lines.position(offset);
+  return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
+}
+
+/// The member of the body's `project_template` whose value holds byte `offset`, or "". Read
+/// from a copy of `body` with every byte that is not UTF-8 replaced by '?', so offsets stay.
+std::string field_holding(std::string_view body, std::uint64_t offset) {
+  std::string readable(body);
+  for (std::size_t from = 0; from < readable.size();) {
+    auto bad = json::invalid_utf8_offset(std::string_view(readable).substr(from));
+    if (!bad) break;
+    readable[from + *bad] = '?';
+    from += *bad + 1;
+  }
+  json::Document doc = json::Document::parse(readable);
+  const json::Value* fields = doc.ok() ? doc.root().find("project_template") : nullptr;
+  if (fields == nullptr || !fields->is_object()) return "";
+  for (const json::Member& m : fields->members()) {
+    auto end = json::value_end(readable, m.value);
+    if (m.value.offset() <= offset && end && offset < *end) return std::string(m.key.text());
+  }
+  return "";
+}
+
+/// A body that is not UTF-8 is refused as the service refuses an invalid field: 422, with
+/// the field that holds the first bad byte when it is one of project_template's.
+std::optional<RequestError> refuse_unless_utf8(std::string_view body) {
+  auto bad = json::invalid_utf8_offset(body);
+  if (!bad) return std::nullopt;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(body[*bad]));
+  std::string field = field_holding(body, *bad);
+  return RequestError{422,
+                      {{"validation",
+                        (field.empty() ? "the request body" : field) + " is not valid UTF-8: byte " + hex + " at " +
+                            where(json::LineIndex(body), *bad) + " does not start a valid sequence",
+                        field}}};
+}
+
 }  // namespace
 
 std::string param_value(const Params& params, const char* name) {
@@ -186,9 +228,20 @@ std::variant<ListRequest, RequestError> read_list_request(const Params& params) 
 }
 
 std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating) {
+  if (auto refused = refuse_unless_utf8(body)) return refused;
   json::Document doc = json::Document::parse(body);
-  if (!doc.ok() || !doc.root().is_object())
-    return RequestError{400, {{"validation", "the request body must be a JSON object", ""}}};
+  if (!doc.ok()) {
+    const json::ParseIssue& issue = doc.issues().front();
+    return RequestError{
+        400,
+        {{"validation",
+          "the request body is not valid JSON: " + issue.message + " (" + where(doc.lines(), issue.offset) + ")", ""}}};
+  }
+  if (!doc.root().is_object())
+    return RequestError{
+        400,
+        {{"validation", "the request body must be a JSON object, found " + std::string(json::kind_name(doc.root())),
+          ""}}};
   const json::Value* fields = doc.root().find("project_template");
   if (fields == nullptr || !fields->is_object())
     return RequestError{422, {{"validation", "project_template is missing or not an object", "project_template"}}};

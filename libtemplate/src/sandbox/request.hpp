@@ -58,9 +58,12 @@ struct ListRequest {
 [[nodiscard]] std::variant<ListRequest, RequestError> read_list_request(const Params& params);
 
 /// Reads the JSON body of a create (`creating`) or update and applies its `project_template`
-/// fields onto `t`. Fails with 400 when the body is not a JSON object, 422 when
-/// `project_template` is missing or a field is invalid (one error per field, `t` then partly
-/// applied and not to be stored). Of duplicate keys the last is applied, as the service does.
+/// fields onto `t`. Fails with 422 when the body is not UTF-8 (the error names the field
+/// holding the first bad byte, and where it is); 400 when it is not JSON (the parser's reason
+/// and where: a number out of range, a lone surrogate escape, a syntax error) or not an
+/// object; 422 when `project_template` is missing or a field is invalid (one error per field,
+/// `t` then partly applied and not to be stored). Of duplicate keys the last is applied, as
+/// the service does.
 [[nodiscard]] std::optional<RequestError> apply_template_body(std::string_view body, StoredTemplate& t, bool creating);
 
 }  // namespace ptmpl::sandbox

@@ -16,9 +16,11 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -26,6 +28,7 @@
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/sandbox.hpp"
+#include "sandbox/bounded_server.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
 #include "sandbox/template_store.hpp"
@@ -118,8 +121,9 @@ std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count,
 }  // namespace
 
 Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error::unreadable(path + ": cannot read the tokens file: " + std::strerror(errno));
+  auto text = read_private_file(path, "tokens");
+  if (!text.ok()) return text.error();
+  std::istringstream in(std::move(text).value());
   std::vector<SandboxToken> tokens;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -142,8 +146,9 @@ struct OAuthClient {
 };
 
 Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error::unreadable(path + ": cannot read the OAuth clients file: " + std::strerror(errno));
+  auto text = read_private_file(path, "OAuth clients");
+  if (!text.ok()) return text.error();
+  std::istringstream in(std::move(text).value());
   std::vector<OAuthClient> clients;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -168,6 +173,11 @@ std::string random_hex(std::size_t bytes) {
     out += hex[b & 15];
   }
   return out;
+}
+
+/// A host as it stands in a URL: an IPv6 address in brackets.
+std::string bracketed(const std::string& host) {
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
 std::string with_query(const std::string& uri, const std::string& query) {
@@ -432,7 +442,14 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
     if (kind != "429" && kind != "503" && kind != "drop" && kind != "drop-after")
       return Error::usage("unknown fault '" + kind + "' (expected 429, 503, drop or drop-after)");
   if (options.fail_rate < 0 || options.fail_rate > 1) return Error::usage("--fail-rate must be between 0 and 1");
+  if (options.head_timeout_seconds < 1) return Error::usage("--head-timeout must be at least 1 second");
+  if (options.max_connections_per_client < 1) return Error::usage("--max-connections-per-client must be at least 1");
   if (options.data_dir.empty()) return Error::usage("a data directory is required (--data-dir)");
+  // The client's own rule (SPEC §11 "Secrets"): tokens travel over plain HTTP only to a
+  // loopback address, so the sandbox serves plain HTTP nowhere else.
+  if (options.http && !api::check_base_url("http://" + bracketed(options.host) + "/").ok())
+    return Error::usage("--http serves plain HTTP only on a loopback address (such as 127.0.0.1 or ::1), not on " +
+                        options.host + "; leave --http out to serve HTTPS there");
   auto tokens = read_tokens_file(options.tokens_file);
   if (!tokens.ok()) return tokens.error();
   impl->tokens = std::move(tokens).value();
@@ -452,14 +469,14 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
     impl->issued = std::move(issued).value();
     impl->tokens.insert(impl->tokens.end(), impl->issued.begin(), impl->issued.end());
   } else if (!std::filesystem::exists(impl->issued_tokens_path)) {
-    std::ofstream(impl->issued_tokens_path).close();
-    if (::chmod(impl->issued_tokens_path.c_str(), 0600) != 0)
-      return Error::output_failed(impl->issued_tokens_path + ": cannot make it private");
+    // Created private: it holds tokens, and read_tokens_file refuses it otherwise.
+    int fd = ::open(impl->issued_tokens_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return Error::output_failed(impl->issued_tokens_path + ": cannot create it: " + std::strerror(errno));
+    ::close(fd);
   }
 
-  if (options.http) {
-    impl->server = std::make_unique<httplib::Server>();
-  } else {
+  sandbox::TlsContext tls(nullptr, SSL_CTX_free);
+  if (!options.http) {
     std::string cert = options.cert_file, key = options.key_file;
     if (cert.empty() != key.empty()) return Error::usage("--cert and --key go together");
     if (cert.empty()) {
@@ -471,10 +488,14 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
     } else {
       impl->ca_path = options.ca_file.empty() ? cert : options.ca_file;
     }
-    auto server = std::make_unique<httplib::SSLServer>(cert.c_str(), key.c_str());
-    if (!server->is_valid()) return Error::invalid(cert + ", " + key + ": cannot load the certificate and key");
-    impl->server = std::move(server);
+    auto context = sandbox::make_tls_context(cert, key);
+    if (!context.ok()) return context.error();
+    tls = std::move(context).value();
   }
+  sandbox::ConnectionLimits limits;
+  limits.head_timeout = std::chrono::seconds(options.head_timeout_seconds);
+  limits.per_client = static_cast<std::size_t>(options.max_connections_per_client);
+  impl->server = std::make_unique<sandbox::BoundedServer>(limits, std::move(tls));
   std::error_code ec;
   auto absolute = std::filesystem::absolute(impl->ca_path, ec);
   if (impl->ca_path != "-" && !ec) impl->ca_path = absolute.string();
@@ -510,8 +531,8 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   int port = options.port == 0 ? server.bind_to_any_port(options.host) : options.port;
   if (options.port != 0 && !server.bind_to_port(options.host, options.port)) port = -1;
   if (port <= 0) return Error::usage("cannot listen on " + options.host + ":" + std::to_string(options.port));
-  std::string host = options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
-  impl->base_url = std::string(options.http ? "http" : "https") + "://" + host + ":" + std::to_string(port) + "/api/v1";
+  impl->base_url = std::string(options.http ? "http" : "https") + "://" + bracketed(options.host) + ":" +
+                   std::to_string(port) + "/api/v1";
   return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));
 }
 
