@@ -253,6 +253,18 @@ TEST_F(SandboxTest, AnswersErrorsInTheServiceEnvelope) {
   EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?optional_fields=raw_json"), "field"),
             "optional_fields");
   EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?order=colour:asc"), "field"), "order");
+
+  // Issue 14, case 20: each paging parameter says what is wrong with it.
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?page=9223372036854775807"), "message"),
+            "page is 9223372036854775807, beyond the largest the service takes (2147483647)");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?page=99999999999999999999"), "message"),
+            "page is 99999999999999999999, beyond the largest the service takes (2147483647)");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?page=0"), "message"),
+            "page is 0; it must be at least 1");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?per_page=two"), "message"),
+            "per_page must be an integer, found \"two\"");
+  EXPECT_EQ(first_error(call(*s, "GET", "/project_templates.json?per_page=201"), "message"),
+            "per_page is 201, beyond the largest the service takes (200)");
 }
 
 TEST_F(SandboxTest, AnswersCompactJsonAndStoresOneLinePerTemplate) {

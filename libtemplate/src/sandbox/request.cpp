@@ -198,12 +198,19 @@ std::variant<ListRequest, RequestError> read_list_request(const Params& params) 
   }
   auto number = [&](const char* name, std::int64_t fallback, std::int64_t min, std::int64_t max) -> std::int64_t {
     if (!has_param(params, name)) return fallback;
-    auto v = parse_int(param(name));
-    if (!v || *v < min || *v > max) {
-      errors.push_back({"validation",
-                        std::string(name) + " must be an integer from " + std::to_string(min) +
-                            (max == INT32_MAX ? std::string(" up") : " to " + std::to_string(max)),
-                        name});
+    const std::string text = param(name);
+    auto v = parse_int(text);
+    std::string why;
+    if (!v && !text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
+      why = " is " + text + ", beyond the largest the service takes (" + std::to_string(max) + ")";
+    else if (!v)
+      why = " must be an integer, found \"" + text + "\"";
+    else if (*v < min)
+      why = " is " + std::to_string(*v) + "; it must be at least " + std::to_string(min);
+    else if (*v > max)
+      why = " is " + std::to_string(*v) + ", beyond the largest the service takes (" + std::to_string(max) + ")";
+    if (!why.empty()) {
+      errors.push_back({"validation", std::string(name) + why, name});
       return fallback;
     }
     return *v;
