@@ -90,6 +90,35 @@ TEST_F(CliLintHostile, FixComputesNoFigureFromAnInvalidValue) {
              "negative amount [rollup-mismatch]");
 }
 
+// The same rule for `stats`: a total that would take a value that is no amount is refused at
+// that value, not printed as the sum of the others. A story whose own valid estimate stands for
+// its subtree hides an invalid one below it, as in the roll-up.
+TEST_F(CliLintHostile, StatsAddsUpNoInvalidValue) {
+  const std::string bad = file("bad.json", R"([
+  {"temp_id": 1, "title": "A", "budget_estimate_in_cents": "150000"},
+  {"temp_id": 2, "title": "B", "budget_estimate_in_cents": 80000, "time_estimate_in_minutes": -5}
+])");
+  CliRun stats = ptmpl("stats " + bad);
+  EXPECT_EQ(stats.exit, 2);
+  EXPECT_EQ(stats.out, "");
+  EXPECT_EQ(stats.err,
+            "ptmpl stats: " + bad +
+                ":2:60: budget_estimate_in_cents of story 1 \"A\" is a string, \"150000\", not an amount; stats adds "
+                "up no invalid value (`ptmpl lint` reports it)\n"
+                "ptmpl stats: " +
+                bad +
+                ":3:95: time_estimate_in_minutes of story 2 \"B\" is -5, not an amount; stats adds up no invalid "
+                "value (`ptmpl lint` reports it)\n");
+
+  const std::string shadowed = file("shadowed.json", R"([
+  {"temp_id": 1, "title": "P", "budget_estimate_in_cents": 500, "sub_stories": [
+    {"temp_id": 2, "title": "C", "budget_estimate_in_cents": "x"}]}
+])");
+  CliRun ok = ptmpl("stats --format json " + shadowed);
+  EXPECT_EQ(ok.exit, 0) << ok.err;
+  expect_has(ok.out, "\"budget_in_cents\": 500");
+}
+
 // Issue 14, case 14: what lint passes, schedule and stats accept; what they refuse, lint reports.
 TEST_F(CliLintHostile, LintReportsEveryValueTheSchedulerCannotTake) {
   const std::string big =

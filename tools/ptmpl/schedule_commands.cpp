@@ -206,14 +206,19 @@ std::function<int()> setup_stats(CLI::App& app) {
   app.add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
-      "critical_count. Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle.\n\n"
+      "critical_count. Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle,\n"
+      "an estimate that is no amount (a string, a negative number).\n\n"
       "Example:\n  ptmpl stats samples/erp-implementation.json --format json");
   return [o] {
     auto loaded = load("stats", o->read);
     if (!loaded) return int{kUsage};
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
     if (!report_schedule("stats", *loaded, planned.schedule())) return int{kUsage};
-    Stats stats = compute_stats(planned.schedule(), Rollup(planned.index()));
+    const Rollup rollup(planned.index());
+    const std::vector<std::string> errors = stats_errors(loaded->file, *loaded->source, rollup);
+    for (const std::string& error : errors) std::cerr << "ptmpl stats: " << error << "\n";
+    if (!errors.empty()) return int{kUsage};
+    Stats stats = compute_stats(planned.schedule(), rollup);
     std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));
     return int{kOk};
   };

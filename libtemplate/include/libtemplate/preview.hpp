@@ -66,6 +66,13 @@ struct PreviewRow {
 [[nodiscard]] std::vector<std::string> schedule_errors(const TemplateFile& file, const TemplateSource& source,
                                                        const Schedule& schedule);
 
+/// Why `stats` (of template `source` of `file`) has no totals: one message per estimate whose
+/// total would take a value that is no amount (`Rollup::invalid_term()`), at that value:
+/// `FILE:LINE:COL: budget_estimate_in_cents of story 2 "B" is a string, "150000", not an
+/// amount; …`. A sum that skipped it would be no sum (SPEC §6). Empty when both totals hold.
+[[nodiscard]] std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSource& source,
+                                                    const Rollup& rollup);
+
 /// The warning about the dependencies that do not constrain `schedule` (of a template of
 /// `file`), or none when every dependency does: `FILE: warning: 2 dependencies do not constrain
 /// the schedule (…reasons…); run ptmpl lint FILE`. It counts Schedule::skipped_links() and the

@@ -101,6 +101,11 @@ class Rollup {
   }
   /// The template total: the sum of the top-level stories' effective estimates.
   [[nodiscard]] const Amount& total(Estimate estimate) const { return totals_[slot(estimate)]; }
+  /// The first story (in tree order) whose own `estimate` is a term of total() and is no
+  /// amount: written, but not an integer or negative. A story with a valid estimate of its own
+  /// stands for its subtree. nullopt when the total takes no such term (SPEC §6: no sum is made
+  /// from an invalid value; `total()` skips it).
+  [[nodiscard]] std::optional<std::size_t> invalid_term(Estimate estimate) const;
 
  private:
   static std::size_t slot(Estimate estimate) { return static_cast<std::size_t>(estimate); }

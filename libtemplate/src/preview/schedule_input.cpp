@@ -90,6 +90,27 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   return errors;
 }
 
+std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSource& source, const Rollup& rollup) {
+  std::vector<std::string> errors;
+  for (Estimate estimate : {Estimate::BudgetInCents, Estimate::TimeInMinutes}) {
+    const std::optional<std::size_t> term = rollup.invalid_term(estimate);
+    if (!term) continue;
+    const std::string_view key =
+        estimate == Estimate::BudgetInCents ? "budget_estimate_in_cents" : "time_estimate_in_minutes";
+    const Story& story = rollup.story(*term);
+    const json::Value* value = story.origin.node.find(key);
+    const json::Position p = file.position_of(source, value != nullptr ? *value : story.origin.node);
+    const std::string written = value != nullptr && value->is_number() ? std::string(value->text())
+                                : value != nullptr && value->is_string() ? "a string, " + json::quoted(value->text())
+                                                                         : "not a number";
+    errors.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(key) + " of story " +
+                     (story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or(""))
+                                    : story_label(story)) +
+                     " is " + written + ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
+  }
+  return errors;
+}
+
 std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule) {
   const std::size_t ignored = schedule.skipped_links() + schedule.graph().dangling().size();
   if (ignored == 0) return std::nullopt;

@@ -96,6 +96,21 @@ Amount sum_of(std::span<const Amount> amounts) {
   return sum.result();
 }
 
+std::optional<std::size_t> Rollup::invalid_term(Estimate estimate) const {
+  const StoryKey key = estimate == Estimate::BudgetInCents ? StoryKey::BudgetEstimateInCents
+                                                           : StoryKey::TimeEstimateInMinutes;
+  for (std::size_t i = 0; i < index_->size();) {
+    const Amount& mine = own(i, estimate);
+    if (mine.known() && mine.value >= 0) {
+      i = subtree_end(i);  // stands for its subtree
+      continue;
+    }
+    if ((mine.known() && mine.value < 0) || (mine.absent() && story(i).writes(key))) return i;
+    ++i;  // states nothing (or overflows, which total() reports itself): its children count
+  }
+  return std::nullopt;
+}
+
 Rollup::Rollup(std::span<const Story> stories) : Rollup(std::make_unique<const StoryIndex>(stories)) {}
 
 Rollup::Rollup(std::unique_ptr<const StoryIndex> own_index) : Rollup(*own_index) {
