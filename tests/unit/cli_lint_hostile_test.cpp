@@ -167,8 +167,9 @@ TEST_F(CliLintHostile, ControlCharactersInTitlesAreEscapedInEveryTextFormat) {
     for (std::size_t i = 0; i < out.size(); ++i) {
       const auto c = static_cast<unsigned char>(out[i]);
       EXPECT_FALSE((c < 0x20 && c != '\n') || c == 0x7F) << format << ": byte " << int(c) << " at " << i << "\n" << out;
-      if (c == 0xC2 && i + 1 < out.size())
+      if (c == 0xC2 && i + 1 < out.size()) {
         EXPECT_FALSE(static_cast<unsigned char>(out[i + 1]) <= 0x9F) << format << ": a C1 control at " << i;
+      }
     }
   };
   for (const std::string format : {"text", "github", "junit"}) {

@@ -55,7 +55,9 @@ void expect_agreement(const std::string& text) {
     EXPECT_TRUE(v.schedules) << "lint is clean, but schedule refuses:\n" << text;
     EXPECT_TRUE(v.schedules_asap) << "lint is clean, but schedule --asap refuses:\n" << text;
   }
-  if (!v.schedules || !v.schedules_asap) EXPECT_TRUE(v.lint_out_of_range) << "no schedule-out-of-range for:\n" << text;
+  if (!v.schedules || !v.schedules_asap) {
+    EXPECT_TRUE(v.lint_out_of_range) << "no schedule-out-of-range for:\n" << text;
+  }
 }
 
 std::string task(int id, std::string_view keys, std::string_view links = "") {
