@@ -4,12 +4,17 @@
 
 namespace ptmpl {
 
-FixResult apply_fixes(std::string_view text, const std::vector<Diagnostic>& findings) {
-  std::vector<const Fix*> fixes;
-  for (const Diagnostic& d : findings)
-    if (d.fix && d.fix->offset + d.fix->length <= text.size()) fixes.push_back(&*d.fix);
-  std::stable_sort(fixes.begin(), fixes.end(), [](const Fix* a, const Fix* b) { return a->offset < b->offset; });
+FixResult apply_fixes(std::string_view text, const std::vector<Diagnostic>& findings, const FixOptions& options) {
   FixResult result;
+  std::vector<const Fix*> fixes;
+  for (const Diagnostic& d : findings) {
+    if (!d.fix || d.fix->offset + d.fix->length > text.size()) continue;
+    if (d.fix->unsafe && !options.unsafe)
+      ++result.withheld;
+    else
+      fixes.push_back(&*d.fix);
+  }
+  std::stable_sort(fixes.begin(), fixes.end(), [](const Fix* a, const Fix* b) { return a->offset < b->offset; });
   result.text.reserve(text.size());
   std::uint64_t copied = 0;
   for (const Fix* fix : fixes) {

@@ -32,9 +32,20 @@ static_assert(kStoryKeys.size() == static_cast<std::size_t>(StoryKey::Weight) + 
               kStoryKeys[static_cast<std::size_t>(StoryKey::SubStories)] == "sub_stories" &&
               kStoryKeys[static_cast<std::size_t>(StoryKey::Weight)] == "weight");
 
-constexpr std::array<std::string_view, 11> kTemplateKeys = {"id",          "title",      "description", "shared",
-                                                            "is_budgeted", "budget",     "currency",    "duration",
-                                                            "item_count",  "updated_at", "raw_json"};
+// project_template_assignments may be written inside project_template as well as beside it
+// (SPEC §2); the service's template carries its assignments.
+constexpr std::array<std::string_view, 12> kTemplateKeys = {"id",
+                                                            "title",
+                                                            "description",
+                                                            "shared",
+                                                            "is_budgeted",
+                                                            "budget",
+                                                            "currency",
+                                                            "duration",
+                                                            "item_count",
+                                                            "updated_at",
+                                                            "project_template_assignments",
+                                                            "raw_json"};
 
 constexpr std::array<std::string_view, 4> kDependencyKeys = {"source_id", "target_id", "type", "lag"};
 

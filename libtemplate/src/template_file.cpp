@@ -78,7 +78,15 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
   TemplateSource source;
   source.template_pointer = std::move(pointer);
   Template& t = source.model;
-  t.assignments = assignments_from(assignments);
+  // SPEC §2: the list is read inside project_template or beside it; a file that writes both
+  // has both read (assignment-list-twice reports it).
+  const json::Value* inside = pt.find("project_template_assignments");
+  for (const json::Value* list : {inside, assignments}) {
+    if (list == nullptr || !(list->is_array() || list->is_object())) continue;
+    t.assignments_listed = true;
+    std::vector<TemplateAssignment> read = assignments_from(list);
+    t.assignments.insert(t.assignments.end(), read.begin(), read.end());
+  }
   std::vector<json::Member> extra;
   for (const json::Member& m : pt.members()) {
     std::string_view key = m.key.text();
@@ -101,7 +109,7 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
       t.duration = v.as_int64();
     else if (key == "item_count")
       t.item_count = v.as_int64();
-    else if (key != "raw_json")
+    else if (key != "raw_json" && key != "project_template_assignments")
       extra.push_back(m);
   }
   t.extra = file.document_->arena().copy_array<json::Member>(extra);

@@ -296,7 +296,8 @@ TEST(Cli, LintFixDryRunPrintsADiffAndChangesNothing) {
   std::string name = path.substr(1);
   EXPECT_EQ(
       r.out,
-      "--- a/" + name + "\n+++ b/" + name +
+      "# " + path + ":7:17: safe fix [duration-mismatch]\n# " + path + ":8:17: safe fix [tag-list-format]\n--- a/" +
+          name + "\n+++ b/" + name +
           "\n@@ -4,8 +4,8 @@\n     \"temp_id\": 1,\n     \"relative_start_date\": 0,\n"
           "     \"relative_due_date\": 4,\n-    \"duration\": 3,\n-    \"tag_list\": \" design,review ,, design\"\n"
           "+    \"duration\": 5,\n+    \"tag_list\": \"design, review\"\n   },\n   {\n"
@@ -320,6 +321,135 @@ TEST(Cli, LintFixRewritesOnlyTheFixedValuesAndReportsWhatIsLeft) {
   EXPECT_EQ(again.exit, 0);
   EXPECT_EQ(again.out, "");
   std::filesystem::remove(path);
+}
+
+// Writes `text` to a fresh file under the test directory and returns its path.
+std::string temp_file(const std::string& name, std::string_view text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Cli, LintFailsOnAMisspeltKeyAndOnlyAnUnsafeFixRenamesIt) {
+  const std::string text =
+      "[\n  {\"title\": \"Launch\", \"temp_id\": 1,\n   \"sub_storys\": [{\"title\": \"Copy\", \"temp_id\": 2}]}\n]\n";
+  std::string path = temp_file("misspelt.json", text);
+  CliRun r = ptmpl("lint --no-config '" + path + "'");
+  EXPECT_EQ(r.exit, 1) << "a misspelt key fails CI";
+  EXPECT_EQ(r.out, path +
+                       ":3:4: error: unknown story key \"sub_storys\": did you mean \"sub_stories\"? What it holds is "
+                       "not read, and the service ignores it [key-misspelt]\n"
+                       "1 file checked: 1 error, 0 warnings, 0 info\n");
+  // Plain --fix leaves the rename (unsafe) and says so.
+  CliRun fix = ptmpl("lint --no-config --fix '" + path + "'");
+  EXPECT_EQ(fix.exit, 1);
+  EXPECT_NE(fix.err.find("misspelt.json: 1 unsafe fix is not applied (--unsafe-fixes applies them)"), std::string::npos)
+      << fix.err;
+  EXPECT_EQ(slurp(path), text);
+  CliRun dry = ptmpl("lint --no-config --fix --dry-run '" + path + "'");
+  EXPECT_EQ(dry.exit, 0) << "nothing would change";
+  EXPECT_EQ(dry.out, "# " + path + ":3:4: unsafe fix, not applied (--unsafe-fixes applies it) [key-misspelt]\n");
+  // --unsafe-fixes renames it, and the child story is read.
+  CliRun unsafe = ptmpl("lint --no-config --fix --unsafe-fixes '" + path + "'");
+  EXPECT_EQ(unsafe.exit, 0) << unsafe.out << unsafe.err;
+  std::string expected = text;
+  expected.replace(expected.find("sub_storys"), 10, "sub_stories");
+  EXPECT_EQ(slurp(path), expected);
+  CliRun stats = ptmpl("stats --format json '" + path + "'");
+  EXPECT_NE(stats.out.find("\"item_count\": 2"), std::string::npos) << "the sub-story counts\n" << stats.out;
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, LintUnsafeFixOptionNeedsFix) {
+  CliRun r = ptmpl("lint --no-config --unsafe-fixes tests/data/cli/fixable.json");
+  EXPECT_EQ(r.exit, 2) << r.out;
+}
+
+// A template whose item_count (a safe fix) and budget (an unsafe one) disagree with its stories.
+constexpr std::string_view kTemplateFixes = R"({
+  "project_template": {
+    "title": "T",
+    "is_budgeted": true,
+    "budget": 100,
+    "item_count": 5,
+    "raw_json": [{"title": "A", "temp_id": 1, "budget_estimate_in_cents": 25000}]
+  }
+}
+)";
+
+TEST(Cli, LintFixAppliesSafeFixesAndUnsafeFixesOnlyWhenAsked) {
+  std::string path = temp_file("unsafe.json", kTemplateFixes);
+  CliRun dry = ptmpl("lint --no-config --fix --dry-run '" + path + "'");
+  EXPECT_EQ(dry.exit, 1);
+  std::string name = path.substr(1);
+  EXPECT_EQ(dry.out, "# " + path +
+                         ":5:15: unsafe fix, not applied (--unsafe-fixes applies it) [template-budget-mismatch]\n"
+                         "# " +
+                         path +
+                         ":6:19: safe fix [template-item-count-mismatch]\n"
+                         "--- a/" +
+                         name + "\n+++ b/" + name +
+                         "\n@@ -3,7 +3,7 @@\n     \"title\": \"T\",\n"
+                         "     \"is_budgeted\": true,\n     \"budget\": 100,\n-    \"item_count\": 5,\n"
+                         "+    \"item_count\": 1,\n     \"raw_json\": [{\"title\": \"A\", \"temp_id\": 1, "
+                         "\"budget_estimate_in_cents\": 25000}]\n   }\n }\n");
+  CliRun unsafe_dry = ptmpl("lint --no-config --fix --unsafe-fixes --dry-run '" + path + "'");
+  EXPECT_NE(unsafe_dry.out.find("# " + path + ":5:15: unsafe fix [template-budget-mismatch]\n"), std::string::npos)
+      << unsafe_dry.out;
+  EXPECT_NE(unsafe_dry.out.find("+    \"budget\": 250,\n"), std::string::npos) << unsafe_dry.out;
+  EXPECT_EQ(slurp(path), kTemplateFixes) << "a dry run changes nothing";
+
+  // Behaviour change: plain --fix no longer recomputes the template's budget.
+  CliRun fix = ptmpl("lint --no-config --fail-on warning --fix '" + path + "'");
+  EXPECT_EQ(fix.exit, 1) << "the budget finding is left";
+  EXPECT_NE(fix.out.find("[template-budget-mismatch]"), std::string::npos) << fix.out;
+  std::string expected(kTemplateFixes);
+  expected.replace(expected.find("\"item_count\": 5"), 15, "\"item_count\": 1");
+  EXPECT_EQ(slurp(path), expected);
+  CliRun unsafe = ptmpl("lint --no-config --fail-on warning --fix --unsafe-fixes '" + path + "'");
+  EXPECT_EQ(unsafe.exit, 0) << unsafe.out;
+  expected.replace(expected.find("\"budget\": 100"), 13, "\"budget\": 250");
+  EXPECT_EQ(slurp(path), expected);
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, LintTemplateDurationFixWaitsForTheStoryDurationFix) {
+  // The story's duration (3) disagrees with its dates (0 to 4: 5 days); the template says 7.
+  // Computed from the story as written, the template fix would write 3 while the safe fix
+  // makes the story 5 days long. The first run fixes the story only; the second the template.
+  const std::string text =
+      "{\"project_template\": {\"title\": \"T\", \"duration\": 7, \"raw_json\": [\n"
+      "  {\"title\": \"A\", \"temp_id\": 1, \"relative_start_date\": 0, \"relative_due_date\": 4, \"duration\": "
+      "3}]}}\n";
+  std::string path = temp_file("durations.json", text);
+  CliRun first = ptmpl("lint --no-config --fail-on warning --fix --unsafe-fixes '" + path + "'");
+  EXPECT_EQ(first.exit, 1);
+  EXPECT_NE(first.err.find("applied 1 fix"), std::string::npos) << first.err;
+  std::string expected = text;
+  expected.replace(expected.find("\"duration\": 3"), 13, "\"duration\": 5");
+  EXPECT_EQ(slurp(path), expected) << "the template's duration is not written from the unfixed story";
+  EXPECT_NE(first.out.find("the template's duration is 7, but its stories span 5 working days"), std::string::npos)
+      << first.out;
+  CliRun second = ptmpl("lint --no-config --fail-on warning --fix --unsafe-fixes '" + path + "'");
+  EXPECT_EQ(second.exit, 0) << second.out;
+  expected.replace(expected.find("\"duration\": 7"), 13, "\"duration\": 5");
+  EXPECT_EQ(slurp(path), expected);
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, LintChecksAssigneesAgainstTheListInsideTheTemplate) {
+  CliRun r = ptmpl("lint --no-config --fail-on warning tests/data/rules/assignment-unknown/fail-inside.json");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_NE(r.out.find("fail-inside.json:6:79: warning: assignee_id 555 of story \"Welcome call\" is not the id of any "
+                       "project_template_assignments entry (the file lists 100) [assignment-unknown]"),
+            std::string::npos)
+      << r.out;
+  CliRun both = ptmpl("lint --no-config --fail-on warning tests/data/rules/assignment-list-twice/fail.json");
+  EXPECT_EQ(both.exit, 1);
+  EXPECT_NE(both.out.find("fail.json:4:37: warning: project_template_assignments is written inside project_template "
+                          "and beside it (line 10)"),
+            std::string::npos)
+      << both.out;
 }
 
 TEST(Cli, LintFormatsForCi) {

@@ -25,9 +25,9 @@ std::vector<Diagnostic> lint_rule(std::string_view text, std::string_view rule) 
   return of_rule(lint_text("test.json", text), rule);
 }
 
-// The text with the fix of `finding` applied (as `ptmpl lint --fix` does).
+// The text with the fix of `finding` applied (as `ptmpl lint --fix --unsafe-fixes` does).
 std::string with_fix(std::string_view text, const Diagnostic& finding) {
-  FixResult result = apply_fixes(text, {finding});
+  FixResult result = apply_fixes(text, {finding}, FixOptions{.unsafe = true});
   EXPECT_EQ(result.applied, 1u);
   return result.text;
 }
@@ -68,18 +68,31 @@ TEST(DurationMismatch, NoFixInsideARawJsonString) {
   EXPECT_FALSE(found[0].fix.has_value());
 }
 
-TEST(TemplateDurationMismatch, FixSetsTheSpanEvenWithARawJsonString) {
+TEST(TemplateDurationMismatch, NoFixWhileAStoryDurationDisagreesWithItsDates) {
+  // Build lasts its duration, 3 days (story_length(), SPEC §5), not the 6 its dates span; the
+  // safe duration-mismatch fix writes 6. A template fix of 3 would disagree with the story once
+  // that fix is applied in the same run: it is withheld, and the message says why.
   auto found = lint_rule(kTemplate, "template-duration-mismatch");
   ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].fix.has_value());
+  EXPECT_NE(found[0].message.find("no fix while the duration of story 1 \"Build\" disagrees with its dates"),
+            std::string::npos)
+      << found[0].message;
+  // Once the story is fixed, the template's fix is offered, from the fixed story.
+  const std::string story_fixed = with_fix(kTemplate, lint_rule(kTemplate, "duration-mismatch").at(0));
+  found = lint_rule(story_fixed, "template-duration-mismatch");
+  ASSERT_EQ(found.size(), 1u);
   ASSERT_TRUE(found[0].fix.has_value());
-  // Build lasts its duration, 3 days (story_length(), SPEC §5), not the 6 its dates span.
-  EXPECT_NE(with_fix(kTemplate, found[0]).find(R"("duration": 3, "raw_json")"), std::string::npos);
+  EXPECT_TRUE(found[0].fix->unsafe);
+  EXPECT_NE(with_fix(story_fixed, found[0]).find(R"("duration": 6, "raw_json")"), std::string::npos);
+}
 
+TEST(TemplateDurationMismatch, FixSetsTheSpanEvenWithARawJsonString) {
   // The template's own fields are in the file, not in the string: still patchable.
   const std::string text =
       R"({"project_template": {"title": "T", "duration": 4, "raw_json": "[{\"title\": \"Build\",)"
       R"( \"temp_id\": 1, \"relative_start_date\": 0, \"relative_due_date\": 5, \"duration\": 6}]"}})";
-  found = lint_rule(text, "template-duration-mismatch");
+  auto found = lint_rule(text, "template-duration-mismatch");
   ASSERT_EQ(found.size(), 1u);
   ASSERT_TRUE(found[0].fix.has_value());
   EXPECT_TRUE(lint_rule(with_fix(text, found[0]), "template-duration-mismatch").empty());
@@ -182,7 +195,11 @@ TEST(TemplateDurationMismatch, TheDurationWinsOverADueDateThatDisagrees) {
     {"title": "Build", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 5, "duration": 3}]}})",
                                "template-duration-mismatch");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].message, "the template's duration is 6, but its stories span 3 working days (day 0 to day 2)");
+  // Build's duration disagrees with its dates: the fix waits for duration-mismatch's.
+  EXPECT_EQ(found[0].message,
+            "the template's duration is 6, but its stories span 3 working days (day 0 to day 2); no fix while the "
+            "duration of story 1 \"Build\" disagrees with its dates (duration-mismatch): fix that first");
+  EXPECT_FALSE(found[0].fix.has_value());
 }
 
 TEST(DependencyViolated, LinksOtherRulesReportAreSkipped) {

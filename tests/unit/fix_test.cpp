@@ -29,6 +29,19 @@ TEST(ApplyFixes, OverlappingAndOutOfRangeFixesAreLeftOut) {
   EXPECT_EQ(r.skipped, 1u);
 }
 
+TEST(ApplyFixes, UnsafeFixesOnlyWhenAskedFor) {
+  Diagnostic unsafe = with_fix(1, 1, "U");
+  unsafe.fix->unsafe = true;
+  FixResult safe_only = apply_fixes("abc", {with_fix(0, 1, "S"), unsafe});
+  EXPECT_EQ(safe_only.text, "Sbc");
+  EXPECT_EQ(safe_only.applied, 1u);
+  EXPECT_EQ(safe_only.withheld, 1u);
+  FixResult both = apply_fixes("abc", {with_fix(0, 1, "S"), unsafe}, FixOptions{.unsafe = true});
+  EXPECT_EQ(both.text, "SUc");
+  EXPECT_EQ(both.applied, 2u);
+  EXPECT_EQ(both.withheld, 0u);
+}
+
 TEST(UnifiedDiff, HunksWithThreeLinesOfContext) {
   std::string before, after;
   for (int i = 1; i <= 20; ++i) {

@@ -460,3 +460,110 @@ TEST(LintDemo, ExactFindings) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Safe and unsafe fixes (SPEC §6): the rule decides, its page says so, its findings carry it.
+
+TEST(RuleRegistry, EveryPageSaysWhichKindItsFixIs) {
+  for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue()) {
+    const std::string id(rule.id);
+    SCOPED_TRACE("rule " + id);
+    const std::optional<std::string_view> doc = ptmpl::rule_documentation(id);
+    ASSERT_TRUE(doc.has_value());
+    const bool says_safe = doc->find("Fix: **safe**") != std::string_view::npos;
+    const bool says_unsafe = doc->find("Fix: **unsafe**") != std::string_view::npos;
+    EXPECT_EQ(says_safe, rule.fix == ptmpl::FixKind::Safe) << "the page and the table disagree";
+    EXPECT_EQ(says_unsafe, rule.fix == ptmpl::FixKind::Unsafe) << "the page and the table disagree";
+    // Every fix a finding of the rule carries is of the rule's kind.
+    for (const auto& entry : fs::directory_iterator(kRuleData / id)) {
+      if (entry.path().extension() != ".json") continue;
+      for (const ptmpl::Diagnostic& d :
+           of_rule(lint_file("tests/data/rules/" + id + "/" + entry.path().filename().string()), id)) {
+        if (!d.fix) continue;
+        EXPECT_NE(rule.fix, ptmpl::FixKind::None) << describe(d);
+        EXPECT_EQ(d.fix->unsafe, rule.fix == ptmpl::FixKind::Unsafe) << describe(d);
+      }
+    }
+  }
+  EXPECT_EQ(ptmpl::find_rule("duration-mismatch")->fix, ptmpl::FixKind::Safe);
+  EXPECT_EQ(ptmpl::find_rule("tag-list-format")->fix, ptmpl::FixKind::Safe);
+  EXPECT_EQ(ptmpl::find_rule("template-item-count-mismatch")->fix, ptmpl::FixKind::Safe);
+  EXPECT_EQ(ptmpl::find_rule("template-budget-mismatch")->fix, ptmpl::FixKind::Unsafe);
+  EXPECT_EQ(ptmpl::find_rule("template-duration-mismatch")->fix, ptmpl::FixKind::Unsafe);
+  EXPECT_EQ(ptmpl::find_rule("key-misspelt")->fix, ptmpl::FixKind::Unsafe);
+}
+
+// ---------------------------------------------------------------------------------------------
+// key-misspelt: the fix renames the key, and only when that leaves no duplicate.
+
+std::string with_fixes(std::string text, const std::vector<ptmpl::Diagnostic>& found) {
+  // From the end, so earlier offsets stay valid.
+  for (auto it = found.rbegin(); it != found.rend(); ++it)
+    if (it->fix) text.replace(it->fix->offset, it->fix->length, it->fix->replacement);
+  return text;
+}
+
+TEST(KeyMisspelt, FixRenamesTheKeyAndTheContentIsRead) {
+  const std::string text = R"([{"title": "Launch", "temp_id": 1, "sub_storys": [{"title": "Copy", "temp_id": 2}]}])";
+  const auto found = of_rule(ptmpl::lint_text("t.json", text), "key-misspelt");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, ptmpl::Severity::Error);
+  EXPECT_NE(found[0].message.find(R"(did you mean "sub_stories"?)"), std::string::npos) << found[0].message;
+  ASSERT_TRUE(found[0].fix.has_value());
+  EXPECT_TRUE(found[0].fix->unsafe);
+  const std::string fixed = with_fixes(text, found);
+  EXPECT_EQ(fixed, R"([{"title": "Launch", "temp_id": 1, "sub_stories": [{"title": "Copy", "temp_id": 2}]}])");
+  EXPECT_TRUE(ptmpl::lint_text("t.json", fixed).empty()) << describe(ptmpl::lint_text("t.json", fixed));
+}
+
+TEST(KeyMisspelt, NoRenameWhenTheDocumentedKeyIsAlsoWritten) {
+  const std::string text = R"([{"title": "Launch", "temp_id": 1, "tempId": 2}])";
+  const auto found = of_rule(ptmpl::lint_text("t.json", text), "key-misspelt");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].fix.has_value());
+  EXPECT_NE(found[0].message.find("is also written in this object, so no fix renames the key"), std::string::npos);
+}
+
+TEST(KeyMisspelt, TemplateKeysAreRenamedEvenWhenRawJsonIsAString) {
+  const std::string text =
+      R"({"project_template": {"title": "T", "curency": "EUR", "raw_json": "[{\"title\": \"A\", \"tempID\": 1}]"}})";
+  const auto found = of_rule(ptmpl::lint_text("t.json", text), "key-misspelt");
+  ASSERT_EQ(found.size(), 2u) << describe(found);
+  EXPECT_EQ(found[0].pointer, "/project_template/curency");
+  ASSERT_TRUE(found[0].fix.has_value()) << "a key of the file itself";
+  EXPECT_EQ(found[0].fix->replacement, "\"currency\"");
+  EXPECT_EQ(found[1].pointer, "/0/tempID");
+  EXPECT_FALSE(found[1].fix.has_value()) << "inside a raw_json string: escaped text";
+}
+
+TEST(KeyMisspelt, KeysNearNoDocumentedKeyStayUnknownFieldInfo) {
+  const auto all = ptmpl::lint_text("t.json", R"([{"title": "A", "temp_id": 1, "notes": "x", "endDay": 3}])");
+  EXPECT_TRUE(of_rule(all, "key-misspelt").empty()) << describe(all);
+  const auto unknown = of_rule(all, "unknown-field");
+  ASSERT_EQ(unknown.size(), 2u);
+  for (const auto& d : unknown) {
+    EXPECT_EQ(d.severity, ptmpl::Severity::Info);
+    EXPECT_FALSE(d.fix.has_value());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// project_template_assignments inside project_template (SPEC §2).
+
+TEST(AssignmentsInsideTheTemplate, ReadAsTheListBesideIt) {
+  const auto all = lint_file("tests/data/rules/assignment-unknown/fail-inside.json");
+  EXPECT_EQ(of_rule(all, "assignment-unknown").size(), 1u) << describe(all);
+  EXPECT_TRUE(of_rule(all, "unknown-field").empty()) << "a documented key of project_template\n" << describe(all);
+  EXPECT_TRUE(of_rule(all, "key-misspelt").empty()) << describe(all);
+  EXPECT_TRUE(of_rule(all, "assignment-list-twice").empty()) << describe(all);
+}
+
+TEST(AssignmentsInsideTheTemplate, BothListsAreReadWhenBothAreWritten) {
+  const auto all = lint_file("tests/data/rules/assignment-list-twice/fail.json");
+  EXPECT_EQ(of_rule(all, "assignment-list-twice").size(), 1u) << describe(all);
+  EXPECT_TRUE(of_rule(all, "assignment-unknown").empty()) << "100 is listed inside, 200 beside\n" << describe(all);
+}
+
+}  // namespace

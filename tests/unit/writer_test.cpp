@@ -102,6 +102,17 @@ TEST(Writer, DocumentedKeysFirstThenUnknownInOriginalOrder) {
             R"([{"story_type":"task","title":"T","dependencies":[{"source_id":1,"lag":1,"x":0}],"zz":1,"aa":2}])");
 }
 
+TEST(Writer, AssignmentListInsideTheTemplateIsInItsCanonicalPlace) {
+  // SPEC §2: project_template_assignments may be inside project_template; it is a documented
+  // key there, before raw_json, and its entries are ordered as beside it (id, name).
+  json::Document doc = json::Document::parse(
+      R"({"project_template": {"raw_json": [], "x": 1, "project_template_assignments": [{"name": "B", "id": 1}], "title": "T"}})");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(
+      write_compact(doc.root(), Shape::TemplateDocument),
+      R"({"project_template":{"title":"T","project_template_assignments":[{"id":1,"name":"B"}],"raw_json":[],"x":1}})");
+}
+
 TEST(Writer, ApiBodyCarriesRawJsonAsCompactString) {
   std::string text = read_source("samples/website-launch.json");
   json::Document doc = json::Document::parse(text);

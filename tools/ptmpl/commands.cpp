@@ -27,11 +27,12 @@ std::string place(const TemplateFile& file, std::uint64_t offset) {
   return format_place(file.path(), p.line, p.column);
 }
 
-// Applies the fixes of `run` file by file (atomically), or prints them as a diff. A file is
-// fixed only while it holds the bytes that were linted: its offsets are those of these bytes.
-// Returns the number of files changed (or that would change), or -1 when a file could not be
-// rewritten.
-int apply_lint_fixes(const LintRun& run, bool dry_run) {
+// Applies the fixes of `run` file by file (atomically): the safe ones, and the unsafe ones too
+// with `options.unsafe`. A dry run prints, per file, each fix with its kind (safe, unsafe, or
+// unsafe and not applied) and then the diff. A file is fixed only while it holds the bytes
+// that were linted: its offsets are those of these bytes. Returns the number of files changed
+// (or that would change), or -1 when a file could not be rewritten.
+int apply_lint_fixes(const LintRun& run, bool dry_run, const FixOptions& options) {
   std::map<std::string, std::vector<Diagnostic>> by_file;
   for (const Diagnostic& d : run.diagnostics)
     if (d.fix && d.path != "-") by_file[d.path].push_back(d);
@@ -50,13 +51,25 @@ int apply_lint_fixes(const LintRun& run, bool dry_run) {
       report_error("lint", Error::conflict(path + ": changed since it was linted; no fix applied (run lint again)"));
       return -1;
     }
-    FixResult fixed = apply_fixes(bytes.value().text(), findings);
-    if (fixed.text == bytes.value().text()) continue;
-    ++changed;
+    FixResult fixed = apply_fixes(bytes.value().text(), findings, options);
+    const bool changes = fixed.text != bytes.value().text();
     if (dry_run) {
-      std::cout << unified_diff(path, bytes.value().text(), fixed.text);
-      continue;
+      for (const Diagnostic& d : findings) {
+        std::cout << "# " << format_place(d.path, d.line, d.column) << ": "
+                  << (!d.fix->unsafe   ? "safe fix"
+                      : options.unsafe ? "unsafe fix"
+                                       : "unsafe fix, not applied (--unsafe-fixes applies it)")
+                  << " [" << d.rule << "]\n";
+      }
+      if (changes) std::cout << unified_diff(path, bytes.value().text(), fixed.text);
     }
+    if (fixed.withheld > 0 && !dry_run)
+      std::cerr << "ptmpl lint: " << path << ": " << fixed.withheld
+                << (fixed.withheld == 1 ? " unsafe fix is" : " unsafe fixes are")
+                << " not applied (--unsafe-fixes applies them)\n";
+    if (!changes) continue;
+    ++changed;
+    if (dry_run) continue;
     Status written = rewrite_file(path, bytes.value().text(), fixed.text);
     if (!written.ok()) {
       report_error("lint", written.error());
@@ -96,6 +109,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     bool statistics = false;
     bool fix = false;
     bool dry_run = false;
+    bool unsafe_fixes = false;
     std::string help_uri_base;
   };
   auto o = std::make_shared<Options>();
@@ -114,7 +128,13 @@ std::function<int()> setup_lint(CLI::App& app) {
   app.add_flag("--statistics", o->statistics, "also print the number of findings per rule");
   auto* fix =
       app.add_flag("--fix", o->fix, "apply the safe fixes and rewrite the files atomically, then report what is left");
-  app.add_flag("--dry-run", o->dry_run, "with --fix: print the fixes as a unified diff, change nothing")->needs(fix);
+  app.add_flag("--unsafe-fixes", o->unsafe_fixes,
+               "with --fix: also apply the unsafe fixes (they change what the author declared; ptmpl rules lists "
+               "each rule's kind)")
+      ->needs(fix);
+  app.add_flag("--dry-run", o->dry_run,
+               "with --fix: list each fix as safe or unsafe and print them as a unified diff, change nothing")
+      ->needs(fix);
   app.add_option("--help-uri-base", o->help_uri_base,
                  "sarif: prefix of each rule's helpUri (e.g. your repository URL)");
   app.add_option("-j,--jobs", o->jobs, "files linted at once (default: one per core)");
@@ -138,7 +158,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     for (const std::string& error : run.errors) std::cerr << "ptmpl lint: " << error << "\n";
     if (!run.errors.empty() && run.paths.empty()) return int{kUsage};
     if (o->fix) {
-      int fixed = apply_lint_fixes(run, o->dry_run);
+      int fixed = apply_lint_fixes(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes});
       if (fixed < 0) return int{kUsage};
       if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
       if (fixed > 0) run = lint_files(files.value(), settings);  // report what is left
@@ -232,16 +252,22 @@ std::function<int()> setup_fmt(CLI::App& app) {
 // rules, explain, schema
 
 std::function<int()> setup_rules(CLI::App& app) {
-  app.footer("Example:\n  ptmpl rules");
+  app.footer(
+      "Columns: rule id, default severity, the kind of fix lint --fix offers (safe: applied by --fix;\n"
+      "unsafe: only with --unsafe-fixes; '-': none), summary.\n\n"
+      "Example:\n  ptmpl rules");
   return [] {
     std::size_t width = 0;
     for (const RuleInfo& rule : rule_catalogue()) width = std::max(width, rule.id.size());
+    std::string out;
     for (const RuleInfo& rule : rule_catalogue()) {
       std::string id(rule.id);
       std::string severity(to_string(rule.severity));
-      std::cout << id << std::string(width + 2 - id.size(), ' ') << severity << std::string(9 - severity.size(), ' ')
-                << rule.summary << "\n";
+      std::string fix(rule.fix == FixKind::None ? "-" : to_string(rule.fix));
+      out += id + std::string(width + 2 - id.size(), ' ') + severity + std::string(9 - severity.size(), ' ') + fix +
+             std::string(8 - fix.size(), ' ') + std::string(rule.summary) + "\n";
     }
+    if (Status written = write_stdout(out); !written.ok()) return report_error("rules", written.error());
     return int{kOk};
   };
 }

@@ -19,12 +19,16 @@ enum class Severity { Info, Warning, Error };
 /// file is written, in findings and in errors alike. Lines and columns count from 1.
 [[nodiscard]] std::string format_place(std::string_view path, std::uint64_t line, std::uint64_t column);
 
-/// A safe repair of a finding: replace `length` bytes at `offset` of the file with
-/// `replacement`. Everything else in the file stays byte for byte.
+/// A repair of a finding: replace `length` bytes at `offset` of the file with `replacement`.
+/// Everything else in the file stays byte for byte. A safe fix only restates what the file
+/// already says (a duration from its span); an unsafe one changes what the author declared (a
+/// template budget recomputed from the stories, a key renamed): `lint --fix` applies it only
+/// with `--unsafe-fixes` (SPEC §6). The rule decides which (RuleInfo::fix).
 struct Fix {
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
   std::string replacement;
+  bool unsafe = false;
 };
 
 /// One finding: which rule, how bad, what, and exactly where.
@@ -42,7 +46,7 @@ struct Diagnostic {
   /// excerpt under a finding on a terminal; `excerpt_column` is the column within it.
   std::string excerpt;
   std::uint64_t excerpt_column = 0;
-  /// Set when `--fix` can repair the finding safely.
+  /// Set when `--fix` can repair the finding (with `--unsafe-fixes` when the fix is unsafe).
   std::optional<Fix> fix;
 };
 

@@ -13,11 +13,23 @@
 
 namespace ptmpl {
 
-/// A registered rule: stable kebab-case id, default severity, one line of summary.
+/// What `lint --fix` can do about a rule's findings (SPEC §6).
+enum class FixKind {
+  None,    ///< the rule offers no fix
+  Safe,    ///< applied by `--fix`: the fix restates what the file already says
+  Unsafe,  ///< applied by `--fix --unsafe-fixes` only: the fix changes what the author declared
+};
+
+/// "none", "safe" or "unsafe".
+[[nodiscard]] std::string_view to_string(FixKind kind);
+
+/// A registered rule: stable kebab-case id, default severity, one line of summary, and the kind
+/// of fix its findings carry (when they carry one: a fix is withheld where it cannot be sure).
 struct RuleInfo {
   std::string_view id;
   Severity severity;
   std::string_view summary;
+  FixKind fix = FixKind::None;
 };
 
 /// Every rule, sorted by id.

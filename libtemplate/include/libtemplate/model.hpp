@@ -142,8 +142,13 @@ struct Template {
   std::optional<std::int64_t> duration;
   std::optional<std::int64_t> item_count;
   std::span<const Story> stories;
-  std::vector<TemplateAssignment> assignments;  ///< project_template_assignments
-  std::span<const json::Member> extra;          ///< unknown keys of project_template
+  /// project_template_assignments, read inside project_template or beside it (SPEC §2; both
+  /// lists when both are written).
+  std::vector<TemplateAssignment> assignments;
+  /// project_template_assignments is written (in either place) as an array or object: the file
+  /// says which assignee ids exist, even when it lists none.
+  bool assignments_listed = false;
+  std::span<const json::Member> extra;  ///< unknown keys of project_template
 };
 
 /// The documented keys of a story, in canonical (SPEC §3) order.

@@ -260,6 +260,21 @@ std::unique_ptr<StoryCheck> date_missing_check() {
   return std::make_unique<DateMissing>();
 }
 
+namespace {
+
+// The span of a dated story that is no milestone, when its duration is written and disagrees
+// with it (duration-mismatch); the story's length in the declared intervals is its duration.
+std::optional<std::uint64_t> span_against_duration(const Story& story) {
+  if (!story.duration || *story.duration < 0 || story.effective_type() == StoryType::Milestone) return std::nullopt;
+  if (!story.relative_start_date || !story.relative_due_date) return std::nullopt;
+  if (*story.relative_due_date < *story.relative_start_date) return std::nullopt;  // date-order
+  const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
+  if (span == static_cast<std::uint64_t>(*story.duration)) return std::nullopt;
+  return span;
+}
+
+}  // namespace
+
 void check_duration_mismatch_story(Context& context, const TemplateSource& source, const Story& story) {
   if (!story.duration || *story.duration < 0) return;  // negative: a schema finding
   auto value_of_duration = [&]() -> const json::Value& { return *story.origin.node.find("duration"); };
@@ -278,9 +293,9 @@ void check_duration_mismatch_story(Context& context, const TemplateSource& sourc
         std::move(fix));
     return;
   }
-  if (!dated || *story.relative_due_date < *story.relative_start_date) return;  // date-order
-  const std::uint64_t span = gap(*story.relative_start_date, *story.relative_due_date) + 1;
-  if (span == static_cast<std::uint64_t>(duration)) return;
+  const std::optional<std::uint64_t> disagreeing = span_against_duration(story);
+  if (!disagreeing) return;
+  const std::uint64_t span = *disagreeing;
   std::optional<Fix> fix;
   const json::Value& value = value_of_duration();
   if (span <= static_cast<std::uint64_t>(INT64_MAX)) fix = context.replace_value(source, value, std::to_string(span));
@@ -531,17 +546,27 @@ void check_template_duration_mismatch(Context& context) {
                                    " cannot be compared with its stories' span, nor fixed: " + *invalid);
       continue;
     }
+    // The span counts a story's duration, not its dates: while a story's duration disagrees
+    // with its dates (duration-mismatch, whose safe fix changes the duration), a figure from
+    // the stories as written would disagree with the same figure after that fix. The fix
+    // waits until the stories agree with themselves.
+    const Story* disagreeing = nullptr;
+    for_each_story(source.model.stories, [&](const Story& story, int) {
+      if (disagreeing == nullptr && span_against_duration(story)) disagreeing = &story;
+    });
+    std::string message = "the template's duration is " + std::to_string(*source.model.duration) +
+                          ", but its stories span " + working_days(static_cast<std::uint64_t>(*expected)) + " (" +
+                          day(intervals.project()->start) + " to " + day(intervals.project()->due) + ")";
     // The template's fields are in the file itself even when raw_json is a string, so the
     // value can always be patched (Context::replace_value declines for such templates).
     std::optional<Fix> fix;
-    if (std::optional<std::uint64_t> end = json::value_end(file.text(), *value))
+    if (disagreeing != nullptr)
+      message += "; no fix while the duration of story " + name_of(*disagreeing) +
+                 " disagrees with its dates (duration-mismatch): fix that first";
+    else if (std::optional<std::uint64_t> end = json::value_end(file.text(), *value))
       fix = Fix{value->offset(), *end - value->offset(), std::to_string(*expected)};
     context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
-                             source.template_pointer + "/duration",
-                             "the template's duration is " + std::to_string(*source.model.duration) +
-                                 ", but its stories span " + working_days(static_cast<std::uint64_t>(*expected)) +
-                                 " (" + day(intervals.project()->start) + " to " + day(intervals.project()->due) + ")",
-                             std::move(fix));
+                             source.template_pointer + "/duration", std::move(message), std::move(fix));
   }
 }
 

@@ -194,6 +194,11 @@ void Context::add(std::string_view rule, Severity severity, std::uint64_t offset
       if (setting->severity) severity = *setting->severity;
     }
   }
+  // The rule, not each finding, decides whether its fix is safe (SPEC §6): one place.
+  if (fix) {
+    const RuleInfo* info = find_rule(rule);
+    fix->unsafe = info == nullptr || info->fix != FixKind::Safe;
+  }
   json::Position p = file_.document().position(offset);
   auto [excerpt, column] = make_excerpt(file_.text(), offset);
   diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,

@@ -24,6 +24,9 @@ constexpr std::array kRules = {
     Rule{{"assignment-invalid", Severity::Error, "an assignment is not an object with an integer assignee_id"},
          nullptr,
          rules::each_story<rules::check_assignment_invalid_story>},
+    Rule{{"assignment-list-twice", Severity::Warning,
+          "project_template_assignments is written both inside project_template and beside it"},
+         rules::check_assignment_list_twice},
     Rule{{"assignment-unknown", Severity::Warning, "an assignee_id names no entry of project_template_assignments"},
          nullptr,
          rules::assignment_unknown_check},
@@ -71,10 +74,13 @@ constexpr std::array kRules = {
          rules::check_dependency_violated},
     Rule{{"duplicate-key", Severity::Warning, "the same key appears twice in one object"}, rules::check_duplicate_key},
     Rule{{"duration-mismatch", Severity::Warning,
-          "duration differs from the span of the story's dates, or is not 0 on a milestone"},
+          "duration differs from the span of the story's dates, or is not 0 on a milestone", FixKind::Safe},
          nullptr,
          rules::each_story<rules::check_duration_mismatch_story>},
     Rule{{"json-syntax", Severity::Error, "the file is not valid JSON (or not valid UTF-8)"}, rules::check_json_syntax},
+    // Reported by unknown-field's walk of every object, which decides between the two.
+    Rule{{"key-misspelt", Severity::Error,
+          "an unknown key is a near miss of a documented one (its content is lost to the service)", FixKind::Unsafe}},
     Rule{{"milestone-span", Severity::Warning, "a milestone's relative_due_date is after its relative_start_date"},
          nullptr,
          rules::each_story<rules::check_milestone_span_story>},
@@ -94,27 +100,30 @@ constexpr std::array kRules = {
     Rule{{"story-type-invalid", Severity::Error, "story_type is not task, deliverable or milestone"},
          nullptr,
          rules::each_story<rules::check_story_type_invalid_story>},
-    Rule{{"tag-list-format", Severity::Warning, "tag_list has empty, untrimmed or duplicate entries, or is empty"},
+    Rule{{"tag-list-format", Severity::Warning, "tag_list has empty, untrimmed or duplicate entries, or is empty",
+          FixKind::Safe},
          nullptr,
          rules::each_story<rules::check_tag_list_format_story>},
     Rule{{"temp-id-duplicate", Severity::Error, "two stories share a temp_id"}, rules::check_temp_id_duplicate},
     Rule{{"temp-id-missing", Severity::Error, "a story has no temp_id (error when its dependencies need one)"},
          nullptr,
          rules::each_story<rules::check_temp_id_missing_story>},
-    Rule{{"template-budget-mismatch", Severity::Warning, "the template's budget differs from its stories' total"},
+    Rule{{"template-budget-mismatch", Severity::Warning, "the template's budget differs from its stories' total",
+          FixKind::Unsafe},
          nullptr,
          rules::template_budget_mismatch_check},
     Rule{{"template-duration-mismatch", Severity::Warning,
-          "the template's duration differs from its stories' span in working days"},
+          "the template's duration differs from its stories' span in working days", FixKind::Unsafe},
          rules::check_template_duration_mismatch},
-    Rule{{"template-item-count-mismatch", Severity::Warning, "item_count differs from the number of stories"},
+    Rule{{"template-item-count-mismatch", Severity::Warning, "item_count differs from the number of stories",
+          FixKind::Safe},
          rules::check_template_item_count_mismatch},
     Rule{{"template-title-missing", Severity::Error, "the template has no title, or a blank one"},
          rules::check_template_title_missing},
     Rule{{"title-missing", Severity::Error, "a story has no title, or a blank one"},
          nullptr,
          rules::each_story<rules::check_title_missing_story>},
-    Rule{{"unknown-field", Severity::Info, "a key that is not documented (with a did-you-mean for near misses)"},
+    Rule{{"unknown-field", Severity::Info, "a key that is not documented and near no documented key"},
          rules::check_unknown_field,
          rules::each_story<rules::check_unknown_field_story>},
     Rule{{"weight-not-milestone", Severity::Warning, "a story that is not a milestone has a weight"},
@@ -138,6 +147,18 @@ std::array<RuleInfo, kRules.size()> make_catalogue() {
 const std::array<RuleInfo, kRules.size()> kCatalogue = make_catalogue();
 
 }  // namespace
+
+std::string_view to_string(FixKind kind) {
+  switch (kind) {
+    case FixKind::Safe:
+      return "safe";
+    case FixKind::Unsafe:
+      return "unsafe";
+    case FixKind::None:
+      break;
+  }
+  return "none";
+}
 
 std::span<const RuleInfo> rule_catalogue() {
   return kCatalogue;

@@ -143,6 +143,7 @@ void check_amount_negative(Context& context);
 void check_amount_negative_story(Context& context, const TemplateSource& source, const Story& story);
 std::unique_ptr<StoryCheck> amount_overflow_check();
 void check_assignment_invalid_story(Context& context, const TemplateSource& source, const Story& story);
+void check_assignment_list_twice(Context& context);
 std::unique_ptr<StoryCheck> assignment_unknown_check();
 std::unique_ptr<StoryCheck> budget_unbudgeted_template_check();
 void check_checklist_item_invalid_story(Context& context, const TemplateSource& source, const Story& story);

@@ -239,11 +239,11 @@ namespace {
 
 class AssignmentUnknown final : public StoryCheck {
  public:
-  void start(Context& context, const TemplateSource& source) override {
+  void start(Context& /*context*/, const TemplateSource& source) override {
     // Only a file that lists project_template_assignments says which ids exist; a bare story
-    // list (or a template without the list) has nothing to compare with.
-    const json::Value* listed = context.file().document().root().find("project_template_assignments");
-    active_ = listed != nullptr && (listed->is_array() || listed->is_object()) && !source.template_pointer.empty();
+    // list (or a template without the list) has nothing to compare with. The list may be
+    // inside project_template or beside it (SPEC §2): the model reads both.
+    active_ = source.model.assignments_listed && !source.template_pointer.empty();
     if (!active_) return;
     known_.clear();
     for (const TemplateAssignment& a : source.model.assignments) known_.insert(a.id);

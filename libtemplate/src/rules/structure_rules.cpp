@@ -1,6 +1,7 @@
 // Rules about the text itself: json-syntax, duplicate-key, nesting-depth (what the parser
 // noticed, in the file and inside raw_json strings); and about its shape: raw-json-shape,
-// unknown-field.
+// unknown-field and key-misspelt (one walk of every object decides between the two);
+// assignment-list-twice.
 #include <algorithm>
 #include <array>
 #include <span>
@@ -54,18 +55,34 @@ bool documented(std::string_view key, std::span<const std::string_view> keys) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// "unknown story key \"tempId\" (did you mean \"temp_id\"?)". The suggestion is spelling.hpp's
-// closest(): the same key ignoring case, '_' and '-', or a documented key within edit
-// distance 1 (keys under 5 characters) or 2.
-std::string unknown_key_message(std::string_view what, std::string_view key, std::span<const std::string_view> keys) {
+// How an undocumented key of an object is reported. A near miss of a documented key (SPEC §6:
+// spelling.hpp's closest(), the same key ignoring case, '_' and '-', or within edit distance 1
+// for keys under 5 characters, else 2) is key-misspelt, an error: what it holds is read by
+// nothing, and the service drops it. Its fix renames the key, unless the documented key is
+// also written in the object (renaming would make a duplicate). Any other key is unknown-field.
+struct UnknownKey {
+  std::string_view rule;
+  Severity severity;
+  std::string message;
+  std::optional<std::string_view> rename_to;  ///< the documented key, when a fix may rename
+};
+
+UnknownKey classify_unknown_key(std::string_view what, const json::Value& object, std::string_view key,
+                                std::span<const std::string_view> keys) {
   std::string message = "unknown " + std::string(what) + " key ";
   json::append_quoted(message, key);
-  if (auto suggestion = closest(key, keys)) {
-    message += " (did you mean ";
+  std::optional<std::string_view> suggestion = closest(key, keys);
+  if (!suggestion) return {"unknown-field", Severity::Info, message + "; it is kept as written", std::nullopt};
+  message += ": did you mean ";
+  json::append_quoted(message, *suggestion);
+  message += "? What it holds is not read, and the service ignores it";
+  if (object.find(*suggestion) != nullptr) {
+    message += " (";
     json::append_quoted(message, *suggestion);
-    return message + "?)";
+    message += " is also written in this object, so no fix renames the key)";
+    return {"key-misspelt", Severity::Error, std::move(message), std::nullopt};
   }
-  return message + "; it is kept as written";
+  return {"key-misspelt", Severity::Error, std::move(message), suggestion};
 }
 
 }  // namespace
@@ -138,12 +155,16 @@ void check_raw_json_shape(Context& context) {
 
 namespace {
 
-// Reports an unknown key of a story, dependency or assignment (in the story list).
-void report_unknown_in_stories(Context& context, const TemplateSource& source, const json::Member& m,
-                               std::string pointer, std::string_view what, std::span<const std::string_view> keys) {
-  context.report("unknown-field", Severity::Info, source, m.key,
-                 std::move(pointer) + "/" + json::pointer_escape(m.key.text()),
-                 unknown_key_message(what, m.key.text(), keys));
+// Reports an unknown key `m` of `object`, a story, dependency or assignment (in the story list).
+void report_unknown_in_stories(Context& context, const TemplateSource& source, const json::Value& object,
+                               const json::Member& m, std::string pointer, std::string_view what,
+                               std::span<const std::string_view> keys) {
+  UnknownKey found = classify_unknown_key(what, object, m.key.text(), keys);
+  std::optional<Fix> fix;
+  if (found.rename_to) fix = context.replace_value(source, m.key, json::quoted(*found.rename_to));
+  context.report(found.rule, found.severity, source, m.key,
+                 std::move(pointer) + "/" + json::pointer_escape(m.key.text()), std::move(found.message),
+                 std::move(fix));
 }
 
 }  // namespace
@@ -151,37 +172,66 @@ void report_unknown_in_stories(Context& context, const TemplateSource& source, c
 void check_unknown_field(Context& context) {
   // The file's own levels; the stories are check_unknown_field_story's.
   const TemplateFile& file = context.file();
-  auto in_file = [&](const json::Member& m, const std::string& pointer, std::string_view what,
-                     std::span<const std::string_view> keys) {
-    context.report_at_offset("unknown-field", Severity::Info, m.key.offset(),
-                             pointer + "/" + json::pointer_escape(m.key.text()),
-                             unknown_key_message(what, m.key.text(), keys));
+  auto in_file = [&](const json::Value& object, const json::Member& m, const std::string& pointer,
+                     std::string_view what, std::span<const std::string_view> keys) {
+    UnknownKey found = classify_unknown_key(what, object, m.key.text(), keys);
+    // Keys of the file itself can be renamed even when raw_json is a string.
+    std::optional<Fix> fix;
+    if (found.rename_to)
+      if (std::optional<std::uint64_t> end = json::value_end(file.text(), m.key))
+        fix = Fix{m.key.offset(), *end - m.key.offset(), json::quoted(*found.rename_to)};
+    context.report_at_offset(found.rule, found.severity, m.key.offset(),
+                             pointer + "/" + json::pointer_escape(m.key.text()), std::move(found.message),
+                             std::move(fix));
   };
 
   // The template document's own top level (an API response's is the service's, not checked).
+  const json::Value& root = file.document().root();
   if (file.shape() == Shape::TemplateDocument)
-    for (const json::Member& m : file.document().root().members())
-      if (!documented(m.key.text(), kDocumentKeys)) in_file(m, "", "top-level", kDocumentKeys);
+    for (const json::Member& m : root.members())
+      if (!documented(m.key.text(), kDocumentKeys)) in_file(root, m, "", "top-level", kDocumentKeys);
 
   std::vector<std::string_view> project_template(template_keys().begin(), template_keys().end());
   project_template.insert(project_template.end(), kServiceTemplateKeys.begin(), kServiceTemplateKeys.end());
   for (const TemplateSource& source : file.templates()) {
+    const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
     for (const json::Member& m : source.model.extra)
       if (!documented(m.key.text(), project_template))
-        in_file(m, source.template_pointer, "project_template", project_template);
-    if (source.story_prefix == "/stories")
-      for (const json::Member& m : source.story_document->root().members())
+        in_file(*pt, m, source.template_pointer, "project_template", project_template);
+    if (source.story_prefix == "/stories") {
+      const json::Value& stories_object = source.story_document->root();
+      for (const json::Member& m : stories_object.members())
         if (!documented(m.key.text(), kStoriesObjectKeys))
-          report_unknown_in_stories(context, source, m, "", "story list", kStoriesObjectKeys);
+          report_unknown_in_stories(context, source, stories_object, m, "", "story list", kStoriesObjectKeys);
+    }
+  }
+}
+
+void check_assignment_list_twice(Context& context) {
+  const TemplateFile& file = context.file();
+  const json::Value* beside = file.document().root().find("project_template_assignments");
+  if (beside == nullptr) return;
+  for (const TemplateSource& source : file.templates()) {
+    if (source.template_pointer.empty()) continue;
+    const json::Value* pt = json::resolve_pointer(file.document().root(), source.template_pointer);
+    const json::Value* inside = pt == nullptr ? nullptr : pt->find("project_template_assignments");
+    if (inside == nullptr) continue;
+    json::Position other = file.document().position(beside->offset());
+    context.report_at_offset("assignment-list-twice", Severity::Warning, inside->offset(),
+                             source.template_pointer + "/project_template_assignments",
+                             "project_template_assignments is written inside project_template and beside it (line " +
+                                 std::to_string(other.line) + "); ptmpl reads the entries of both lists: keep one");
   }
 }
 
 void check_unknown_field_story(Context& context, const TemplateSource& source, const Story& story) {
   for (const json::Member& m : story.extra)
-    report_unknown_in_stories(context, source, m, std::string(story.origin.pointer), "story", story_keys());
+    report_unknown_in_stories(context, source, story.origin.node, m, std::string(story.origin.pointer), "story",
+                              story_keys());
   for (const Dependency& dep : story.dependencies)
     for (const json::Member& m : dep.extra)
-      report_unknown_in_stories(context, source, m, story.dependency_pointer(dep), "dependency", dependency_keys());
+      report_unknown_in_stories(context, source, dep.node, m, story.dependency_pointer(dep), "dependency",
+                                dependency_keys());
   // Without the model's assignments, the key is missing or not an array: no items to read.
   // A regular assignment is {"assignee_id": …} alone.
   if (!story.assignments || !story.irregular(StoryKey::Assignments)) return;
@@ -190,7 +240,7 @@ void check_unknown_field_story(Context& context, const TemplateSource& source, c
   for (std::size_t i = 0; i < assignments->items().size(); ++i)
     for (const json::Member& m : assignments->items()[i].members())
       if (!documented(m.key.text(), kAssignmentKeys))
-        report_unknown_in_stories(context, source, m,
+        report_unknown_in_stories(context, source, assignments->items()[i], m,
                                   std::string(story.origin.pointer) + "/assignments/" + std::to_string(i), "assignment",
                                   kAssignmentKeys);
 }
