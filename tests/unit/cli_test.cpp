@@ -450,6 +450,13 @@ TEST(Cli, LintChecksAssigneesAgainstTheListInsideTheTemplate) {
                           "and beside it (line 10)"),
             std::string::npos)
       << both.out;
+  // The schema types the list in either place.
+  CliRun mistyped = ptmpl("lint --no-config tests/data/cli/assignments-inside-mistyped.json");
+  EXPECT_EQ(mistyped.exit, 1);
+  EXPECT_NE(mistyped.out.find("assignments-inside-mistyped.json:1:77: error: `id` must be an integer, found a string "
+                              "[schema]"),
+            std::string::npos)
+      << mistyped.out;
 }
 
 TEST(Cli, LintFormatsForCi) {
