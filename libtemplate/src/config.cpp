@@ -107,7 +107,8 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     if (!n || *n > INT32_MAX) return Error::invalid(place(file, *depth) + "max_depth is out of range");
     config.max_depth_ = static_cast<std::uint32_t>(*n);
   }
-  for (auto [key, globs] : {std::pair{"exclude", &config.exclude_}, std::pair{"extend-exclude", &config.extend_exclude_}})
+  for (auto [key, globs] :
+       {std::pair{"exclude", &config.exclude_}, std::pair{"extend-exclude", &config.extend_exclude_}})
     if (const json::Value* list = root.find(key))
       for (const json::Value& glob : list->items()) globs->emplace_back(glob.text());
   if (const json::Value* fail_on = root.find("fail_on")) config.fail_on_ = parse_severity(fail_on->text());

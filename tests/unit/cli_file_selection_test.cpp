@@ -41,7 +41,7 @@ class CliFileSelection : public ::testing::Test {
   // A git repository with every kind of ignore rule git has, and the files each one hides.
   void make_repository() {
     ASSERT_EQ(std::system(("git init -q '" + repo() + "'").c_str()), 0);
-    file(".gitignore", "build/\n/top-only.json\n");      // directory-only; anchored
+    file(".gitignore", "build/\n/top-only.json\n");     // directory-only; anchored
     file("nested/.gitignore", "*.json\n!keep.json\n");  // nested, with a negation
     file(".git/info/exclude", "secret.json\n");
     file("a.json", kTemplate);
@@ -81,7 +81,8 @@ TEST_F(CliFileSelection, LintRespectsGitIgnoreNodeModulesAndHiddenFolders) {
   make_repository();
   CliRun run = ptmpl("lint '" + repo() + "'");
   EXPECT_EQ(run.exit, 0) << run.out << run.err;
-  EXPECT_EQ(run.out, "4 files checked: 0 errors, 0 warnings, 0 info\n1 JSON file is not a template; --verbose lists it\n");
+  EXPECT_EQ(run.out,
+            "4 files checked: 0 errors, 0 warnings, 0 info\n1 JSON file is not a template; --verbose lists it\n");
   CliRun verbose = ptmpl("lint -v '" + repo() + "'");
   expect_has(verbose.out, "1 JSON file is not a template:\n  " + repo() + "/package.json\n");
 }
@@ -146,7 +147,8 @@ TEST_F(CliFileSelection, StdinFilenameNamesFindingsAndPicksTheConfiguration) {
   const std::string name = repo() + "/sub/plan.json";
   CliRun run = ptmpl("lint --stdin-filename '" + name + "' - < samples/lint-demo-broken.json");
   expect_has(run.out, name + ":68:11: warning: story has no title [title-missing]");
-  CliRun fmt = ptmpl("fmt --check --stdin-filename '" + name + "' - < '" + file("in.json", R"([{"title": "A", "temp_id": 1}])") + "'");
+  CliRun fmt = ptmpl("fmt --check --stdin-filename '" + name + "' - < '" +
+                     file("in.json", R"([{"title": "A", "temp_id": 1}])") + "'");
   EXPECT_EQ(fmt.exit, 1);
   EXPECT_EQ(fmt.out, name + "\n");
   CliRun refused = ptmpl("lint --stdin-filename x.json a.json");

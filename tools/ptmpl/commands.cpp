@@ -193,7 +193,8 @@ std::function<int()> setup_lint(CLI::App& app) {
     std::cout << format_report(format, run, report);
     // The text report counts the files that are not templates; the others are read by
     // programs, so the note goes to standard error.
-    if (format != ReportFormat::Text) std::cerr << not_templates_note(run.not_templates, o->verbose);
+    if (format != ReportFormat::Text && !run.not_templates.empty())
+      std::cerr << not_templates_note(run.not_templates, o->verbose);
     if (!run.errors.empty()) return int{kUsage};
     bool too_many_warnings = false;
     if (o->max_warnings) {
@@ -313,7 +314,9 @@ std::function<int()> setup_fmt(CLI::App& app) {
 // rules, explain, schema
 
 std::function<int()> setup_rules(CLI::App& app) {
-  app.footer("Output: one rule a line: id, default severity, summary.\nExit codes: 0 ok, 2 usage error.\n\nExample:\n  ptmpl rules");
+  app.footer(
+      "Output: one rule a line: id, default severity, summary.\nExit codes: 0 ok, 2 usage error.\n\n"
+      "Example:\n  ptmpl rules");
   return [] {
     std::size_t width = 0;
     for (const RuleInfo& rule : rule_catalogue()) width = std::max(width, rule.id.size());

@@ -75,16 +75,12 @@ class GitIgnore {
 }  // namespace
 
 void add_selection_options(CLI::App& app, SelectionOptions& options) {
-  const char* group = "File selection (below a directory named)";
   app.add_option("--exclude", options.exclude,
-                 "skip files and directories matching this glob (repeatable); replaces the configuration's exclude")
-      ->group(group);
+                 "skip files and directories matching this glob (repeatable); replaces the configuration's exclude");
   app.add_option("--extend-exclude", options.extend_exclude,
-                 "skip these globs too, besides the configuration's exclude (repeatable)")
-      ->group(group);
+                 "skip these globs too, besides the configuration's exclude (repeatable)");
   app.add_flag("--no-respect-gitignore", options.no_respect_gitignore,
-               "also read files that .gitignore, .git/info/exclude or core.excludesFile ignore")
-      ->group(group);
+               "also read files that .gitignore, .git/info/exclude or core.excludesFile ignore");
 }
 
 Result<std::vector<SelectedFile>> select_cli_files(const std::vector<std::string>& paths,

@@ -27,7 +27,6 @@ void add_selection_options(CLI::App& app, SelectionOptions& options);
 /// configuration (`config_path`, or the nearest .ptmpl.json when `discover_config`) exclude.
 Result<std::vector<SelectedFile>> select_cli_files(const std::vector<std::string>& paths,
                                                    const SelectionOptions& options,
-                                                   const std::optional<std::string>& config_path,
-                                                   bool discover_config);
+                                                   const std::optional<std::string>& config_path, bool discover_config);
 
 }  // namespace ptmpl::cli

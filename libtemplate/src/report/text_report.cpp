@@ -69,7 +69,8 @@ namespace ptmpl {
 std::string not_templates_note(const std::vector<std::string>& files, bool verbose) {
   if (files.empty()) return "";
   const bool one = files.size() == 1;
-  std::string out = std::to_string(files.size()) + (one ? " JSON file is not a template" : " JSON files are not templates");
+  std::string out =
+      std::to_string(files.size()) + (one ? " JSON file is not a template" : " JSON files are not templates");
   if (!verbose) return out + (one ? "; --verbose lists it\n" : "; --verbose lists them\n");
   out += ":\n";
   for (const std::string& file : files) out += "  " + file + "\n";
