@@ -219,7 +219,7 @@ Result<std::vector<SelectedFile>> select_files(const std::vector<std::string>& p
 
 std::optional<std::string> find_config(const std::string& file) {
   std::error_code ec;
-  std::filesystem::path dir = std::filesystem::absolute(file, ec).parent_path();
+  std::filesystem::path dir = std::filesystem::absolute(file, ec).lexically_normal().parent_path();
   if (ec) return std::nullopt;
   for (;;) {
     std::filesystem::path candidate = dir / ".ptmpl.json";
