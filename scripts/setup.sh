@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages ptmpl needs, only those missing: `apt-get update` once, then
 # `apt-get install -y`. Used by `make demo`, `make test` and .ci/run. Chromium is a test
-# dependency: a test opens the HTML preview in it (headless). Extra package names given as
+# dependency: a test opens the HTML preview in it (headless); so is git (tests of .gitignore
+# in a repository of their own). Extra package names given as
 # arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
 set -eu
 
@@ -10,6 +11,7 @@ packages="
   rapidjson-dev libboost-graph-dev libcli11-dev libpugixml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
+  libgit2-dev git
   chromium
   $*
 "

@@ -2,6 +2,7 @@
 #include "libtemplate/diagnostic.hpp"
 
 #include <filesystem>
+#include <map>
 #include <unordered_map>
 
 #include <fnmatch.h>
@@ -45,6 +46,15 @@ bool within(std::string_view pointer, std::string_view prefix) {
          (pointer.size() == prefix.size() || prefix.empty() || pointer[prefix.size()] == '/');
 }
 
+// True when the glob `pattern` matches `path` relative to the directory `base` ("" is the
+// current one); '*' also crosses '/'.
+bool matches_relative(std::string_view pattern, const std::string& path, const std::string& base) {
+  std::error_code ec;
+  std::filesystem::path relative = std::filesystem::relative(
+      std::filesystem::absolute(path, ec), std::filesystem::absolute(base.empty() ? "." : base, ec), ec);
+  return !ec && ::fnmatch(std::string(pattern).c_str(), relative.string().c_str(), 0) == 0;
+}
+
 }  // namespace
 
 Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view text) {
@@ -81,10 +91,11 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   }
   if (const json::Value* ignore = root.find("ignore")) {
     for (const json::Value& entry : ignore->items()) {
-      const json::Value* rule = entry.find("rule");
-      if (find_rule(rule->text()) == nullptr) return Error::invalid(place(file, *rule) + unknown_rule(rule->text()));
       IgnoreEntry e;
-      e.rule = rule->text();
+      if (const json::Value* rule = entry.find("rule")) {
+        if (find_rule(rule->text()) == nullptr) return Error::invalid(place(file, *rule) + unknown_rule(rule->text()));
+        e.rule = rule->text();
+      }
       if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());
       if (const json::Value* pointer = entry.find("pointer")) e.pointer = std::string(pointer->text());
       if (const json::Value* temp_id = entry.find("temp_id")) e.temp_id = std::string(temp_id->text());
@@ -96,6 +107,10 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     if (!n || *n > INT32_MAX) return Error::invalid(place(file, *depth) + "max_depth is out of range");
     config.max_depth_ = static_cast<std::uint32_t>(*n);
   }
+  for (auto [key, globs] :
+       {std::pair{"exclude", &config.exclude_}, std::pair{"extend-exclude", &config.extend_exclude_}})
+    if (const json::Value* list = root.find(key))
+      for (const json::Value& glob : list->items()) globs->emplace_back(glob.text());
   if (const json::Value* fail_on = root.find("fail_on")) config.fail_on_ = parse_severity(fail_on->text());
   return config;
 }
@@ -108,15 +123,8 @@ Result<LintConfig> LintConfig::load(const std::string& path) {
 
 bool LintConfig::ignores(const Diagnostic& finding, const TemplateFile& file) const {
   for (const IgnoreEntry& entry : ignore_) {
-    if (entry.rule != finding.rule) continue;
-    if (entry.files) {
-      // Globs are relative to the configuration's directory; '*' also crosses '/'.
-      std::error_code ec;
-      std::filesystem::path relative =
-          std::filesystem::relative(std::filesystem::absolute(finding.path, ec),
-                                    std::filesystem::absolute(directory_.empty() ? "." : directory_, ec), ec);
-      if (ec || ::fnmatch(entry.files->c_str(), relative.string().c_str(), 0) != 0) continue;
-    }
+    if (!entry.rule.empty() && entry.rule != finding.rule) continue;
+    if (entry.files && !matches_relative(*entry.files, finding.path, directory_)) continue;
     if (entry.pointer && !within(finding.pointer, *entry.pointer)) continue;
     if (entry.temp_id) {
       // The story the finding is about: the innermost one whose pointer holds the finding's.
@@ -135,9 +143,83 @@ bool LintConfig::ignores(const Diagnostic& finding, const TemplateFile& file) co
   return false;
 }
 
+bool LintConfig::skips_file(const std::string& path) const {
+  for (const IgnoreEntry& entry : ignore_)
+    if (entry.rule.empty() && entry.files && !entry.pointer && !entry.temp_id &&
+        matches_relative(*entry.files, path, directory_))
+      return true;
+  return false;
+}
+
+bool exclude_matches(std::string_view pattern, const std::string& path, bool directory, const std::string& base) {
+  if (pattern.ends_with('/')) {
+    if (!directory) return false;
+    pattern.remove_suffix(1);
+  }
+  if (pattern.starts_with("./")) pattern.remove_prefix(2);
+  if (pattern.empty()) return false;
+  if (pattern.find('/') == std::string_view::npos) {
+    std::string name = std::filesystem::path(path).filename().string();
+    return ::fnmatch(std::string(pattern).c_str(), name.c_str(), 0) == 0;
+  }
+  return matches_relative(pattern, path, base);
+}
+
+Result<std::vector<SelectedFile>> select_files(const std::vector<std::string>& paths,
+                                               const SelectionSettings& settings) {
+  // The configuration of each directory walked, read once (one is found per directory, not per
+  // file: the files of a directory share it).
+  std::map<std::string, LintConfig> configs;
+  std::map<std::string, const LintConfig*> config_of_directory;
+  std::optional<Error> failure;
+  auto config_for = [&](const std::string& path) -> const LintConfig* {
+    std::optional<std::string> config_path = settings.config_path;
+    std::string directory = std::filesystem::path(path).parent_path().string();
+    if (!config_path) {
+      if (!settings.discover_config) return nullptr;
+      auto known = config_of_directory.find(directory);
+      if (known != config_of_directory.end()) return known->second;
+      config_path = find_config(path);
+      if (!config_path) return config_of_directory[directory] = nullptr;
+    }
+    auto it = configs.find(*config_path);
+    if (it == configs.end()) {
+      auto loaded = LintConfig::load(*config_path);
+      if (!loaded.ok()) {
+        if (!failure) failure = loaded.error();
+        return config_of_directory[directory] = nullptr;
+      }
+      it = configs.emplace(*config_path, std::move(loaded).value()).first;
+    }
+    return config_of_directory[directory] = &it->second;
+  };
+  SkipPath skip = [&](const std::string& path, bool directory) {
+    const LintConfig* config = config_for(path);
+    const std::string base = config != nullptr ? config->directory() : std::string();
+    const std::vector<std::string>* exclude = settings.exclude ? &*settings.exclude : nullptr;
+    if (exclude == nullptr && config != nullptr) exclude = &config->exclude();
+    // --exclude's globs are relative to the current directory, the configuration's to its own.
+    const std::string exclude_base = settings.exclude ? std::string() : base;
+    if (exclude != nullptr)
+      for (const std::string& glob : *exclude)
+        if (exclude_matches(glob, path, directory, exclude_base)) return true;
+    if (config != nullptr) {
+      for (const std::string& glob : config->extend_exclude())
+        if (exclude_matches(glob, path, directory, base)) return true;
+      if (!directory && config->skips_file(path)) return true;
+    }
+    for (const std::string& glob : settings.extend_exclude)
+      if (exclude_matches(glob, path, directory, "")) return true;
+    return settings.ignored && settings.ignored(path, directory);
+  };
+  auto walked = walk_paths(paths, skip);
+  if (failure) return *failure;
+  return walked;
+}
+
 std::optional<std::string> find_config(const std::string& file) {
   std::error_code ec;
-  std::filesystem::path dir = std::filesystem::absolute(file, ec).parent_path();
+  std::filesystem::path dir = std::filesystem::absolute(file, ec).lexically_normal().parent_path();
   if (ec) return std::nullopt;
   for (;;) {
     std::filesystem::path candidate = dir / ".ptmpl.json";

@@ -160,13 +160,13 @@ std::optional<FileIdentity> identify(const std::string& path) {
   return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
 }
 
-Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths) {
+Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& paths, const SkipPath& skip) {
   namespace fs = std::filesystem;
-  std::vector<std::string> out;
+  std::vector<SelectedFile> out;
   std::set<FileIdentity> seen;
-  auto keep = [&](std::string path) {
+  auto keep = [&](std::string path, bool named) {
     std::optional<FileIdentity> id = identify(path);
-    if (!id || seen.insert(*id).second) out.push_back(std::move(path));
+    if (!id || seen.insert(*id).second) out.push_back(SelectedFile{std::move(path), named});
   };
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -177,21 +177,34 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
       std::vector<std::string> found;
       fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
-        // Hidden files and directories (.ptmpl.json, .git, push's .ptmpl-backups) hold no
-        // templates of the project.
-        if (it->path().filename().string().starts_with('.')) {
-          if (it->is_directory(ec)) it.disable_recursion_pending();
+        // Hidden files and directories (.ptmpl.json, .git, push's .ptmpl-backups) and installed
+        // packages (node_modules) hold no templates of the project.
+        const std::string name = it->path().filename().string();
+        const bool directory = it->is_directory(ec);
+        const bool json_file = !directory && it->path().extension() == ".json" && it->is_regular_file(ec);
+        if (!directory && !json_file) continue;
+        if (name.starts_with('.') || (directory && name == "node_modules") ||
+            (skip && skip(it->path().string(), directory))) {
+          if (directory) it.disable_recursion_pending();
           continue;
         }
-        if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());
+        if (json_file) found.push_back(it->path().string());
       }
       if (ec) return Error::unreadable(path + ": cannot list: " + ec.message());
       std::sort(found.begin(), found.end());
-      for (std::string& file : found) keep(std::move(file));
+      for (std::string& file : found) keep(std::move(file), false);
     } else {
-      keep(path);
+      keep(path, true);
     }
   }
+  return out;
+}
+
+Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths) {
+  auto walked = walk_paths(paths);
+  if (!walked.ok()) return walked.error();
+  std::vector<std::string> out;
+  for (SelectedFile& file : walked.value()) out.push_back(std::move(file.path));
   return out;
 }
 

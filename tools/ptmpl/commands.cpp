@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "file_selection.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "libtemplate/bundled.hpp"
+#include "libtemplate/config.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/fix.hpp"
 #include "libtemplate/generator.hpp"
@@ -111,11 +113,15 @@ std::function<int()> setup_lint(CLI::App& app) {
     bool dry_run = false;
     bool unsafe_fixes = false;
     std::string help_uri_base;
+    std::string stdin_filename;
+    std::optional<std::size_t> max_warnings;
+    bool verbose = false;
+    SelectionOptions selection;
   };
   auto o = std::make_shared<Options>();
   app.add_option("paths", o->paths, "template files, or directories to search for *.json ('-' reads stdin)")
       ->required();
-  app.add_option("--format", o->format, "output format")
+  app.add_option("--format", o->format, "output format: text, json, sarif, github, junit or gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_option("--fail-on", o->fail_on, "lowest severity that makes the exit code 1 (default: error)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
@@ -138,14 +144,35 @@ std::function<int()> setup_lint(CLI::App& app) {
   app.add_option("--help-uri-base", o->help_uri_base,
                  "sarif: prefix of each rule's helpUri (e.g. your repository URL)");
   app.add_option("-j,--jobs", o->jobs, "files linted at once (default: one per core)");
+  app.add_option("--stdin-filename", o->stdin_filename,
+                 "with '-': the name standard input stands for (in findings; its .ptmpl.json is used)");
+  app.add_option("--max-warnings", o->max_warnings, "exit 1 when there are more than this many warnings");
+  app.add_flag("-v,--verbose", o->verbose, "list the JSON files below a directory that are not templates");
+  add_selection_options(app, o->selection);
   app.footer(
-      "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error, unreadable file\n"
-      "or invalid configuration.\n\n"
+      "Formats: text (default), json, sarif, github, junit, gitlab.\n"
+      "Directories: *.json files below them, skipping what .gitignore ignores, node_modules,\n"
+      "hidden folders and exclude globs; JSON files that are not templates are counted, not linted.\n"
+      "Exit codes: 0 no finding at or above --fail-on, 1 findings (or more warnings than\n"
+      "--max-warnings), 2 usage error, unreadable file or invalid configuration.\n\n"
       "Example:\n  ptmpl lint samples/ --format sarif > lint.sarif");
   return [o] {
-    auto files = expand_paths(o->paths);
-    if (!files.ok()) {
-      return report_error("lint", files.error());
+    const bool from_stdin = !o->stdin_filename.empty();
+    if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
+      return report_error("lint", Error::usage("--stdin-filename names standard input: give '-' as the only path"));
+    if (from_stdin && o->fix)
+      return report_error("lint", Error::usage("--fix rewrites files; it cannot rewrite standard input"));
+    std::optional<std::string> config_path;
+    if (!o->config.empty()) config_path = o->config;
+    auto selected = select_cli_files(o->paths, o->selection, config_path, !o->no_config);
+    if (!selected.ok()) {
+      return report_error("lint", selected.error());
+    }
+    std::vector<std::string> paths;
+    std::vector<bool> found_in_directory;
+    for (const SelectedFile& file : selected.value()) {
+      paths.push_back(from_stdin ? o->stdin_filename : file.path);
+      found_in_directory.push_back(!file.named);
     }
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
@@ -154,14 +181,23 @@ std::function<int()> setup_lint(CLI::App& app) {
     if (!o->fail_on.empty()) settings.fail_on = parse_severity(o->fail_on);
     settings.jobs = o->jobs;
     settings.fingerprint = o->fix;
-    LintRun run = lint_files(files.value(), settings);
+    settings.found_in_directory = found_in_directory;
+    // Standard input is read whole first, then linted under the name given for it.
+    FileText stdin_text;
+    if (from_stdin) {
+      auto read = FileText::read("-");
+      if (!read.ok()) return report_error("lint", read.error());
+      stdin_text = std::move(read).value();
+    }
+    std::string_view stdin_view = stdin_text.text();
+    LintRun run = from_stdin ? lint_texts(paths, std::span(&stdin_view, 1), settings) : lint_files(paths, settings);
     for (const std::string& error : run.errors) std::cerr << "ptmpl lint: " << error << "\n";
     if (!run.errors.empty() && run.paths.empty()) return int{kUsage};
     if (o->fix) {
       int fixed = apply_lint_fixes(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes});
       if (fixed < 0) return int{kUsage};
       if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
-      if (fixed > 0) run = lint_files(files.value(), settings);  // report what is left
+      if (fixed > 0) run = lint_files(paths, settings);  // report what is left
     }
 
     ReportOptions report;
@@ -172,9 +208,23 @@ std::function<int()> setup_lint(CLI::App& app) {
     report.statistics = o->statistics;
     report.fail_on = settings.fail_on.value_or(Severity::Error);
     report.help_uri_base = o->help_uri_base;
-    std::cout << format_report(parse_report_format(o->format).value_or(ReportFormat::Text), run, report);
+    report.verbose = o->verbose;
+    ReportFormat format = parse_report_format(o->format).value_or(ReportFormat::Text);
+    std::cout << format_report(format, run, report);
+    // The text report counts the files that are not templates; the others are read by
+    // programs, so the note goes to standard error.
+    if (format != ReportFormat::Text && !run.not_templates.empty())
+      std::cerr << not_templates_note(run.not_templates, o->verbose);
     if (!run.errors.empty()) return int{kUsage};
-    return run.failed && !o->exit_zero ? int{kFindings} : int{kOk};
+    bool too_many_warnings = false;
+    if (o->max_warnings) {
+      std::size_t warnings = std::count_if(run.diagnostics.begin(), run.diagnostics.end(),
+                                           [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+      too_many_warnings = warnings > *o->max_warnings;
+      if (too_many_warnings)
+        std::cerr << "ptmpl lint: " << warnings << " warnings, more than --max-warnings " << *o->max_warnings << "\n";
+    }
+    return (run.failed || too_many_warnings) && !o->exit_zero ? int{kFindings} : int{kOk};
   };
 }
 
@@ -186,30 +236,61 @@ std::function<int()> setup_fmt(CLI::App& app) {
     std::vector<std::string> paths;
     bool write = false;
     bool check = false;
+    bool verbose = false;
+    std::string stdin_filename;
+    std::string config;
+    bool no_config = false;
+    SelectionOptions selection;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("files", o->paths, "template files ('-' reads standard input)")->required();
+  app.add_option("files", o->paths, "template files, or directories to search for *.json ('-' reads standard input)")
+      ->required();
   auto* write = app.add_flag("-w,--write", o->write, "rewrite files in place (atomically) when not canonical");
   app.add_flag("--check", o->check, "print the files that are not canonical; exit 1 if any")->excludes(write);
+  app.add_option("--stdin-filename", o->stdin_filename, "with '-': the name standard input stands for in messages");
+  app.add_flag("-v,--verbose", o->verbose, "list the JSON files below a directory that are not templates");
+  auto* config = app.add_option("--config", o->config,
+                                "take exclude globs from this configuration (default: the nearest .ptmpl.json)");
+  app.add_flag("--no-config", o->no_config, "use no configuration file")->excludes(config);
+  add_selection_options(app, o->selection);
   app.footer(
       "Canonical form: 2-space indent, documented keys in SPEC order, unknown keys after them in\n"
-      "their original order, numbers as written. Exit codes: 0 ok, 1 not canonical (--check),\n"
-      "2 unreadable or invalid JSON (nothing is written).\n\n"
-      "Example:\n  ptmpl fmt --check samples/*.json");
+      "their original order, numbers as written. Output: the canonical JSON (or, with --check, the\n"
+      "names of the files that are not canonical). Directories are searched as by ptmpl lint.\n"
+      "Exit codes: 0 ok, 1 not canonical (--check), 2 usage error, unreadable or invalid JSON\n"
+      "(nothing is written).\n\n"
+      "Example:\n  ptmpl fmt --check templates/");
   return [o] {
+    const bool from_stdin = !o->stdin_filename.empty();
+    if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
+      return report_error("fmt", Error::usage("--stdin-filename names standard input: give '-' as the only path"));
+    std::optional<std::string> config_path;
+    if (!o->config.empty()) config_path = o->config;
+    auto selected = select_cli_files(o->paths, o->selection, config_path, !o->no_config);
+    if (!selected.ok()) return report_error("fmt", selected.error());
     int status = kOk;
     ReadOptions read_options;
     read_options.build_model = false;  // fmt rewrites the tree; it needs no model
-    std::set<FileIdentity> seen;       // a file named twice, or through a link, is done once
-    for (const std::string& path : o->paths) {
-      if (std::optional<FileIdentity> id = identify(path); id && !seen.insert(*id).second) continue;
-      auto read = TemplateFile::read(path, read_options);
+    std::vector<std::string> not_templates;
+    for (const SelectedFile& selected_file : selected.value()) {
+      const std::string& path = selected_file.path;
+      auto read = [&]() -> Result<TemplateFile> {
+        if (!from_stdin) return TemplateFile::read(path, read_options);
+        auto bytes = FileText::read("-");
+        if (!bytes.ok()) return bytes.error();
+        return TemplateFile::parse(o->stdin_filename, std::move(bytes).value(), read_options);
+      }();
       if (!read.ok()) {
         status = std::max(status, report_error("fmt", read.error()));
         continue;
       }
       const TemplateFile& file = read.value();
       const json::Document& doc = file.document();
+      // Found below a directory, valid JSON of no template shape (a package.json): not ours.
+      if (!selected_file.named && doc.ok() && file.shape() == Shape::Unknown) {
+        not_templates.push_back(path);
+        continue;
+      }
       if (!doc.ok()) {
         const json::ParseIssue& issue = doc.issues().front();
         std::cerr << place(file, issue.offset) << ": error: " << issue.message << " [json-syntax]\n";
@@ -229,7 +310,7 @@ std::function<int()> setup_fmt(CLI::App& app) {
       bool same = canonical == file.text();
       if (o->check) {
         if (!same) {
-          std::cout << path << "\n";
+          std::cout << file.path() << "\n";
           if (status == kOk) status = kFindings;
         }
       } else if (o->write) {
@@ -244,6 +325,7 @@ std::function<int()> setup_fmt(CLI::App& app) {
         return report_error("fmt", out.error());
       }
     }
+    if (!not_templates.empty()) std::cerr << "ptmpl fmt: " << not_templates_note(not_templates, o->verbose);
     return status;
   };
 }
@@ -253,8 +335,8 @@ std::function<int()> setup_fmt(CLI::App& app) {
 
 std::function<int()> setup_rules(CLI::App& app) {
   app.footer(
-      "Columns: rule id, default severity, the kind of fix lint --fix offers (safe: applied by --fix;\n"
-      "unsafe: only with --unsafe-fixes; '-': none), summary.\n\n"
+      "Output: one rule a line: rule id, default severity, the kind of fix lint --fix offers (safe:\n"
+      "applied by --fix; unsafe: only with --unsafe-fixes; '-': none), summary.\nExit codes: 0 ok, 2 usage error.\n\n"
       "Example:\n  ptmpl rules");
   return [] {
     std::size_t width = 0;
@@ -275,7 +357,9 @@ std::function<int()> setup_rules(CLI::App& app) {
 std::function<int()> setup_explain(CLI::App& app) {
   auto id = std::make_shared<std::string>();
   app.add_option("rule", *id, "rule id, as listed by ptmpl rules")->required();
-  app.footer("Example:\n  ptmpl explain temp-id-duplicate");
+  app.footer(
+      "Output: the rule's page (Markdown).\nExit codes: 0 ok, 2 usage error or no such rule.\n\n"
+      "Example:\n  ptmpl explain temp-id-duplicate");
   return [id] {
     auto page = rule_documentation(*id);
     if (find_rule(*id) == nullptr || !page) {
@@ -291,7 +375,9 @@ std::function<int()> setup_schema(CLI::App& app) {
   auto name = std::make_shared<std::string>("raw_json");
   app.add_option("name", *name, "which schema (default raw_json)")
       ->check(CLI::IsMember({"raw_json", "template", "config"}));
-  app.footer("Example:\n  ptmpl schema template > template.schema.json");
+  app.footer(
+      "Output: the schema (JSON Schema draft 4).\nExit codes: 0 ok, 2 usage error.\n\n"
+      "Example:\n  ptmpl schema template > template.schema.json");
   return [name] {
     std::cout << bundled_schema(*name).value_or("");
     return int{kOk};
@@ -315,7 +401,9 @@ std::function<int()> setup_gen(CLI::App& app) {
   auto* deps = app.add_option("--deps", o->deps, "dependency links in all (default: one per story)");
   app.add_option("--seed", o->generate.seed, "random seed; the same seed gives the same bytes")->capture_default_str();
   app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");
-  app.footer("Example:\n  ptmpl gen --stories 100000 --depth 4 --seed 7 -o big.json");
+  app.footer(
+      "Output: a template document (JSON).\nExit codes: 0 ok, 2 usage error or unwritable output.\n\n"
+      "Example:\n  ptmpl gen --stories 100000 --depth 4 --seed 7 -o big.json");
   return [o, deps] {
     if (deps->count() > 0) o->generate.deps = o->deps;
     auto generated = generate_template(o->generate);

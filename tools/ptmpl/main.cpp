@@ -13,7 +13,7 @@ using namespace ptmpl::cli;
 
 // Every subcommand, in the order `ptmpl --help` lists them.
 constexpr std::array kCommands = {
-    Command{"lint", "check templates and report findings (text or JSON)", setup_lint},
+    Command{"lint", "check templates and report findings (text, JSON, SARIF, GitHub, JUnit, GitLab)", setup_lint},
     Command{"fmt", "print templates in canonical form, check it (--check) or rewrite (-w)", setup_fmt},
     Command{"schedule", "preview a template's schedule: Gantt chart, table, JSON, CSV, Mermaid, SVG, HTML",
             setup_schedule},

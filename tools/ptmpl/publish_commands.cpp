@@ -154,6 +154,8 @@ std::function<int()> setup_auth(CLI::App& app) {
   o->token->add_option("-o,--output", o->output, "file to write the access token to (mode 600)")->required();
   o->token->add_option("--cacert", o->cacert, "CA certificate (PEM) to verify the service with");
   app.footer(
+      "Output: the address (url), or the token written to -o (token).\n"
+      "Exit codes: 0 ok, 2 usage error or unwritable file, 3 network or service error.\n\n"
       "Example:\n  ptmpl auth url --client-id ID --redirect-uri https://ci.example/callback\n"
       "  ptmpl auth token --client-id ID --redirect-uri https://ci.example/callback --code CODE -o ~/.ptmpl-token");
   return [o] {
@@ -227,7 +229,10 @@ std::function<int()> setup_list(CLI::App& app) {
   app.add_option("--format", o->format, "table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
-  app.footer("Example:\n  PTMPL_TOKEN=… ptmpl list --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem --mine");
+  app.footer(
+      "Formats: table (default), json.\n"
+      "Exit codes: 0 ok, 2 usage error, 3 network or service error.\n\n"
+      "Example:\n  PTMPL_TOKEN=… ptmpl list --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem --mine");
   return [o] {
     auto client = make_client(o->service);
     if (!client.ok()) {
@@ -299,7 +304,10 @@ std::function<int()> setup_pull(CLI::App& app) {
                "overwrite a file that holds something the service does not (edits not pushed yet), saving it "
                "to FILE.bak first");
   app.footer(
-      "A file already there is replaced only when it holds what the service holds (docs/publishing.md).\n\n"
+      "A file already there is replaced only when it holds what the service holds (docs/publishing.md).\n"
+      "Output: template documents (JSON), one file per template.\n"
+      "Exit codes: 0 ok, 2 usage error, a file that cannot be written or holds local edits,\n"
+      "3 network or service error.\n\n"
       "Example:\n  ptmpl pull --mine -o templates/");
   return [o] {
     int selectors = (o->ids.empty() ? 0 : 1) + o->all + o->mine + (o->title.empty() ? 0 : 1);
@@ -495,7 +503,9 @@ std::function<int()> setup_push(CLI::App& app) {
                  "configuration file for the lint that runs first (default: .ptmpl.json upward)");
   app.footer(
       "Lints first: nothing is pushed while any file has errors. A document with an \"id\" updates that template;\n"
-      "one without updates your template of the same title, or creates one; the file gets the id back.\n\n"
+      "one without updates your template of the same title, or creates one; the file gets the id back.\n"
+      "Exit codes: 0 pushed, 1 lint errors (nothing pushed), 2 usage error, unreadable file or a\n"
+      "refusal, 3 network or service error.\n\n"
       "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem");
   return [o] {
     auto paths = expand_paths(o->paths);
@@ -551,7 +561,9 @@ std::function<int()> setup_diff(CLI::App& app) {
   app.add_option("file", o->path, "a template document")->required();
   app.footer(
       "Compares the file with the template it was pulled from (its \"id\"), or with your template of the same\n"
-      "title. Exit code 0: the same; 1: they differ.\n\n"
+      "title. Output: the differences, story by story, as text.\n"
+      "Exit codes: 0 the same, 1 they differ, 2 usage error, unreadable or invalid file,\n"
+      "3 network or service error.\n\n"
       "Example:\n  ptmpl diff templates/website-launch.json");
   return [o] {
     auto bytes = FileText::read(o->path);
@@ -627,7 +639,9 @@ std::function<int()> setup_sandbox(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
   app.footer(
-      "Prints `listening on <base-url> ca=<CA certificate>` as its first line, then serves until SIGTERM.\n\n"
+      "Prints `listening on <base-url> ca=<CA certificate>` as its first line, then serves until SIGTERM.\n"
+      "Exit codes: 0 stopped by SIGTERM or SIGINT, 2 usage error, cannot listen or bad data\n"
+      "directory, 3 the server stopped with an error.\n\n"
       "Example:\n  echo 'sandbox-token 1' > tokens && chmod 600 tokens\n"
       "  ptmpl sandbox --listen 127.0.0.1:8443 --data-dir sandbox-data --tokens-file tokens");
   return [o] {

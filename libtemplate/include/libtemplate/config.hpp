@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libtemplate/diagnostic.hpp"
+#include "libtemplate/file_io.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/result.hpp"
 
@@ -25,9 +26,10 @@ struct RuleSetting {
 };
 
 /// Silences findings: of `rule`, in files matching `files`, at or below `pointer`, about the
-/// story with `temp_id`. Fields that are absent match everything.
+/// story with `temp_id`. Fields that are absent match everything. An entry with `files` alone
+/// skips those files whole: a directory walk does not select them (select_files()).
 struct IgnoreEntry {
-  std::string rule;
+  std::string rule;                    ///< empty: every rule
   std::optional<std::string> files;    ///< glob over the path relative to the config's directory
   std::optional<std::string> pointer;  ///< a finding's pointer equal to it or below it
   std::optional<std::string> temp_id;  ///< in temp_id_key() form
@@ -50,6 +52,13 @@ class LintConfig {
   [[nodiscard]] const std::vector<IgnoreEntry>& ignore() const { return ignore_; }
   [[nodiscard]] std::optional<std::uint32_t> max_depth() const { return max_depth_; }
   [[nodiscard]] std::optional<Severity> fail_on() const { return fail_on_; }
+  /// Globs of files and directories a directory walk skips (`exclude`, `extend-exclude`).
+  [[nodiscard]] const std::vector<std::string>& exclude() const { return exclude_; }
+  [[nodiscard]] const std::vector<std::string>& extend_exclude() const { return extend_exclude_; }
+
+  /// True when an `ignore` entry with `files` and nothing else matches `path`: the file is
+  /// skipped whole.
+  [[nodiscard]] bool skips_file(const std::string& path) const;
 
   /// True when `ignore` silences `finding` (whose story, for temp_id entries, is looked up
   /// in `file`).
@@ -69,9 +78,36 @@ class LintConfig {
   std::vector<IgnoreEntry> ignore_;
   std::optional<std::uint32_t> max_depth_;
   std::optional<Severity> fail_on_;
+  std::vector<std::string> exclude_;
+  std::vector<std::string> extend_exclude_;
 };
 
 /// The nearest `.ptmpl.json` in the directory of `file` or any directory above it.
 [[nodiscard]] std::optional<std::string> find_config(const std::string& file);
+
+/// True when the glob `pattern` matches `path` (docs/commands/lint.md, "Selecting files"): a
+/// pattern without '/' matches the name of the file or directory (`node_modules`, `*.tmp.json`);
+/// one with '/' matches the path relative to `base` ('*' crosses '/'; `legacy/*`). A trailing
+/// '/' matches directories only.
+[[nodiscard]] bool exclude_matches(std::string_view pattern, const std::string& path, bool directory,
+                                   const std::string& base);
+
+/// Which files below a directory `lint` and `fmt` take.
+struct SelectionSettings {
+  /// The configuration whose `exclude`, `extend-exclude` and whole-file `ignore` entries apply
+  /// (`--config`); otherwise the nearest `.ptmpl.json` of each file, when `discover_config`.
+  std::optional<std::string> config_path;
+  bool discover_config = true;
+  std::optional<std::vector<std::string>> exclude;  ///< `--exclude`: replaces the configuration's
+  std::vector<std::string> extend_exclude;          ///< `--extend-exclude`: added to them
+  /// Files ignored by the version control (.gitignore); none when unset.
+  SkipPath ignored;
+};
+
+/// walk_paths() with the selection of `settings`: what the configuration and the command line
+/// exclude, and what `ignored` says, is skipped below a directory (a file named is kept).
+/// Fails (kInvalid) on a configuration that cannot be read, naming it; otherwise as walk_paths.
+Result<std::vector<SelectedFile>> select_files(const std::vector<std::string>& paths,
+                                               const SelectionSettings& settings);
 
 }  // namespace ptmpl

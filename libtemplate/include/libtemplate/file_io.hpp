@@ -4,6 +4,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -75,10 +76,25 @@ struct FileIdentity {
 /// a path that does not exist).
 [[nodiscard]] std::optional<FileIdentity> identify(const std::string& path);
 
-/// Expands directories to the `*.json` files below them (recursively, sorted; hidden files
-/// and directories such as `.ptmpl.json` and `.git` are skipped); files are kept as given. A
-/// file reached twice (named twice, or through a link) is kept once, where it first appears.
-/// Fails (kNotFound) on a path that does not exist.
+/// A file to read, and how it was chosen: named by the user, or found below a directory named.
+struct SelectedFile {
+  std::string path;
+  bool named = true;  ///< false: found by walking a directory
+};
+
+/// Decides whether a file or directory found below a directory named is skipped (a directory
+/// skipped is not entered). `path` is as the walk spells it (the directory named, then the names
+/// below it). Files and directories named by the user are never asked about.
+using SkipPath = std::function<bool(const std::string& path, bool directory)>;
+
+/// Expands directories to the `*.json` files below them (recursively, sorted); files are kept
+/// as given. Below a directory, hidden files and directories (`.ptmpl.json`, `.git`) and
+/// `node_modules` are always skipped, and so is whatever `skip` (when set) says. A file reached
+/// twice (named twice, or through a link) is kept once, where it first appears. Fails
+/// (kNotFound) on a path that does not exist, (kUnreadable) on a directory that cannot be listed.
+Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& paths, const SkipPath& skip = {});
+
+/// walk_paths without a `skip`, giving the paths alone.
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written

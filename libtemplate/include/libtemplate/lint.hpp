@@ -61,6 +61,10 @@ struct LintSettings {
   /// Record a fingerprint of the bytes each file was linted in (`LintRun::fingerprints`), so
   /// that fixes are applied only to those bytes (`lint --fix`).
   bool fingerprint = false;
+  /// Parallel to the paths (or empty): true for a file found below a directory, which is
+  /// skipped, not linted, when it is valid JSON of none of the template shapes (a
+  /// package.json): it is listed in `LintRun::not_templates`.
+  std::vector<bool> found_in_directory;
 };
 
 /// A fingerprint of file contents: equal bytes give equal fingerprints.
@@ -74,6 +78,8 @@ struct LintRun {
   bool failed = false;                  ///< a finding at or above its file's fail-on severity
   /// With LintSettings::fingerprint, parallel to `paths`: the fingerprint of the bytes linted.
   std::vector<std::uint64_t> fingerprints;
+  /// Files found below a directory that hold JSON but no template (see found_in_directory).
+  std::vector<std::string> not_templates;
 };
 
 /// Reads and lints `paths` (files, in the order given) in parallel. The result does not

@@ -21,10 +21,13 @@ struct ReportOptions {
   Severity fail_on = Severity::Error;
   /// sarif: prefix of each rule's helpUri (the page is `<base>docs/rules/<id>.md`).
   std::string help_uri_base;
+  /// text: list each file of LintRun::not_templates, not only their count.
+  bool verbose = false;
 };
 
 /// The whole report of a run, in `format`:
-/// - text: `path:line:col: severity: message [rule]` lines, then a summary line;
+/// - text: `path:line:col: severity: message [rule]` lines, then a summary line, and a line
+///   counting the JSON files that are not templates (LintRun::not_templates), if any;
 /// - json: `{"files", "diagnostics": [{path, line, column, severity, rule, message, pointer}],
 ///   "summary": {error, warning, info}}` (plus "statistics" when asked);
 /// - sarif: SARIF 2.1.0, one run, rules with their metadata;
@@ -32,6 +35,11 @@ struct ReportOptions {
 /// - junit: JUnit XML, one testcase per file;
 /// - gitlab: GitLab Code Quality JSON with stable fingerprints.
 [[nodiscard]] std::string format_report(ReportFormat format, const LintRun& run, const ReportOptions& options = {});
+
+/// The note on files found below a directory that hold JSON but no template: "" when there
+/// are none; "2 JSON files are not templates; --verbose lists them"; with `verbose`, the count
+/// and then the files, one an indented line.
+[[nodiscard]] std::string not_templates_note(const std::vector<std::string>& files, bool verbose);
 
 /// The counts per rule, most frequent first (ties by id).
 [[nodiscard]] std::vector<std::pair<std::string, std::size_t>> rule_statistics(const std::vector<Diagnostic>& findings);

@@ -58,7 +58,23 @@ std::string text(const LintRun& run, const ReportOptions& options) {
   Summary s = summarize(run.diagnostics);
   out += plural(run.paths.size(), "file") + " checked: " + plural(s.error, "error") + ", " +
          plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
+  out += not_templates_note(run.not_templates, options.verbose);
   return out;
 }
 
 }  // namespace ptmpl::report
+
+namespace ptmpl {
+
+std::string not_templates_note(const std::vector<std::string>& files, bool verbose) {
+  if (files.empty()) return "";
+  const bool one = files.size() == 1;
+  std::string out =
+      std::to_string(files.size()) + (one ? " JSON file is not a template" : " JSON files are not templates");
+  if (!verbose) return out + (one ? "; --verbose lists it\n" : "; --verbose lists them\n");
+  out += ":\n";
+  for (const std::string& file : files) out += "  " + file + "\n";
+  return out;
+}
+
+}  // namespace ptmpl

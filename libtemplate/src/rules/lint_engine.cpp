@@ -59,6 +59,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
     std::vector<Diagnostic> diagnostics;
     std::string error;
     bool read = false;
+    bool not_template = false;
     std::uint64_t fingerprint = 0;
   };
   std::vector<Slot> slots(paths.size());
@@ -86,6 +87,11 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             slots[i].error = file.error().message;
             return;
           }
+          if (i < settings.found_in_directory.size() && settings.found_in_directory[i] &&
+              file.value().shape() == Shape::Unknown && file.value().document().ok()) {
+            slots[i].not_template = true;
+            return;
+          }
           slots[i].diagnostics = lint(file.value(), options);
           slots[i].read = true;
           if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.value().text());
@@ -98,6 +104,10 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
 
   for (std::size_t i = 0; i < paths.size(); ++i) {
     Slot& slot = slots[i];
+    if (slot.not_template) {
+      run.not_templates.push_back(paths[i]);
+      continue;
+    }
     if (!slot.read) {
       run.errors.push_back(std::move(slot.error));
       continue;
