@@ -223,10 +223,15 @@ TEST(Writer, TheDeepestTreeIsWrittenOnASmallStack) {
   ASSERT_EQ(pthread_join(thread, nullptr), 0);
   pthread_attr_destroy(&attributes);
   ASSERT_TRUE(job.ok);
-  // Keys of unknown objects keep their order; the tree reads back the same.
-  const json::Document again = json::Document::parse(job.written, {.max_depth = json::kMaxDepthLimit});
-  ASSERT_TRUE(again.ok() && !again.truncated());
-  EXPECT_TRUE(same_tree(json::Document::parse(text, {.max_depth = json::kMaxDepthLimit}).root(), again.root()));
+  // The same tree, keys in the order written (none is reordered here): the text without its
+  // layout. (Compared as text: a recursive comparison would itself need a frame per level.)
+  std::string bare;
+  for (char c : job.written)
+    if (c != ' ' && c != '\n') bare += c;
+  std::string expected;
+  for (char c : text)
+    if (c != ' ') expected += c;
+  EXPECT_EQ(bare, expected);
 }
 
 }  // namespace

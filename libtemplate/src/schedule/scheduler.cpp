@@ -314,7 +314,11 @@ std::size_t roll_up(const Network& network, const EarlyDates& early, const LateD
     if (network.is_leaf(i)) {
       s.early = make_interval(early.start[i], early.finish[i]);
       s.late = make_interval(late.start[i], late.finish[i]);
-      s.total_float = late.start[i] - early.start[i];
+      // Dates are within ±kLimit (2^62), so the difference fits unless a schedule that left the
+      // range (Schedule::out_of_range(), refused) put them at opposite ends: then it saturates.
+      if (__builtin_sub_overflow(late.start[i], early.start[i], &s.total_float))
+        s.total_float = late.start[i] > early.start[i] ? std::numeric_limits<std::int64_t>::max()
+                                                       : std::numeric_limits<std::int64_t>::min();
     }
     s.critical = s.total_float <= 0;
     if (s.critical) ++critical;
