@@ -16,31 +16,7 @@ namespace {
 
 using testing::CliRun;
 
-class CliConvertRobustness : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) / ("ptmpl-convert-robustness-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string file(const std::string& name, const std::string& content) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-  }
-  static CliRun ptmpl(const std::string& args, const std::string& env = "") {
-    return testing::run_ptmpl(args, env + " NO_COLOR=1");
-  }
-  static void expect_has(const std::string& text, const std::string& part) {
-    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
-  }
-  static void expect_lacks(const std::string& text, const std::string& part) {
-    EXPECT_EQ(text.find(part), std::string::npos) << "unexpected: " << part << "\nin: " << text;
-  }
-
-  std::filesystem::path dir_;
-};
+class CliConvertRobustness : public testing::CliScratchTest {};
 
 std::string mspdi(const std::string& tasks) {
   return R"(<?xml version="1.0" encoding="UTF-8"?>

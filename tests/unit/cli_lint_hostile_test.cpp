@@ -17,30 +17,7 @@ namespace {
 
 using testing::CliRun;
 
-class CliLintHostile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) / ("ptmpl-lint-hostile-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string file(const std::string& name, const std::string& content) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-  }
-  static CliRun ptmpl(const std::string& args) { return testing::run_ptmpl(args, "NO_COLOR=1"); }
-  static std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  static void expect_has(const std::string& text, const std::string& part) {
-    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
-  }
-
-  std::filesystem::path dir_;
-};
+class CliLintHostile : public testing::CliScratchTest {};
 
 // Issue 14, case 8: a string amount is no amount; the sum of the others is no total.
 TEST_F(CliLintHostile, FixComputesNoFigureFromAnInvalidValue) {
@@ -132,8 +109,9 @@ TEST_F(CliLintHostile, LintReportsEveryValueTheSchedulerCannotTake) {
   for (const std::string command : {"schedule ", "stats "}) {
     CliRun refused = ptmpl(command + big);
     EXPECT_EQ(refused.exit, 2);
-    expect_has(refused.err, "big.json: the schedule leaves the range of ±2^62 working days (absurd dates or lags; "
-                            "`ptmpl lint` names each as schedule-out-of-range)");
+    expect_has(refused.err,
+               "big.json: the schedule leaves the range of ±2^62 working days (absurd dates or lags; "
+               "`ptmpl lint` names each as schedule-out-of-range)");
   }
 
   // One below: lint has no error, and both commands schedule it.

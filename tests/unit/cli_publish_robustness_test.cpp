@@ -117,7 +117,9 @@ std::string envelope(const std::vector<std::pair<int, std::string>>& templates, 
   return R"({"count":)" + count + R"(,"results":[)" + results + R"(],"project_templates":{)" + map + "}}";
 }
 
-std::string env() { return std::string("PTMPL_TOKEN=") + kToken; }
+std::string env() {
+  return std::string("PTMPL_TOKEN=") + kToken;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Case 9: plain HTTP never goes through a proxy (the token and the client secret in clear).
@@ -126,8 +128,8 @@ TEST(CliPublishRobustness, PlainHttpToLoopbackNeverGoesThroughAProxy) {
   ScratchDir dir("robust-proxy");
   std::string tokens = dir.write("tokens", std::string(kToken) + " 1\n");
   std::string clients = dir.write("clients", std::string("ci-app ") + kSecret + " https://ci.example/callback\n");
-  SandboxProcess sandbox({"--http", "--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients",
-                          clients, "--oauth-user", "1"});
+  SandboxProcess sandbox({"--http", "--data-dir", dir.file("data"), "--tokens-file", tokens, "--oauth-clients", clients,
+                          "--oauth-user", "1"});
   ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
   CountingListener proxy;
   std::string at = "http://127.0.0.1:" + std::to_string(proxy.port());
@@ -138,7 +140,8 @@ TEST(CliPublishRobustness, PlainHttpToLoopbackNeverGoesThroughAProxy) {
   EXPECT_EQ(list.exit, 0) << list.err;
 
   // auth token sends the client secret and the code.
-  std::string app = "--client-id ci-app --redirect-uri https://ci.example/callback --base-url '" + sandbox.base_url() + "'";
+  std::string app =
+      "--client-id ci-app --redirect-uri https://ci.example/callback --base-url '" + sandbox.base_url() + "'";
   CliRun url = run_ptmpl("auth url " + app);
   httplib::Client browser(sandbox.origin());
   auto approved = browser.Get(url.out.substr(sandbox.origin().size(), url.out.size() - sandbox.origin().size() - 1));
@@ -344,7 +347,8 @@ class CliTokenFileTest : public ::testing::Test {
     httplib::Client c(sandbox.origin());
     c.set_ca_cert_path(sandbox.ca_path().c_str());
     c.enable_server_certificate_verification(true);
-    auto r = c.Get("/oauth/authorize?client_id=ci-app&response_type=code&redirect_uri=https%3A%2F%2Fci.example%2Fcallback");
+    auto r =
+        c.Get("/oauth/authorize?client_id=ci-app&response_type=code&redirect_uri=https%3A%2F%2Fci.example%2Fcallback");
     if (!r) return "";
     std::string location = r->get_header_value("Location");
     auto at = location.find("code=");
@@ -365,8 +369,10 @@ TEST_F(CliTokenFileTest, ADirectoryOrAMissingDirectoryIsRefusedBeforeTheCodeIsSp
   fs::permissions(folder, fs::perms(0755));
   CliRun to_dir = token(c, folder);
   EXPECT_EQ(to_dir.exit, 2);
-  EXPECT_EQ(to_dir.err, "ptmpl auth token: " + folder + ": is a directory; the token is written only to a regular file "
-                            "(name one inside it: -o " + folder + "/token); nothing was sent, the code is still valid\n");
+  EXPECT_EQ(to_dir.err, "ptmpl auth token: " + folder +
+                            ": is a directory; the token is written only to a regular file "
+                            "(name one inside it: -o " +
+                            folder + "/token); nothing was sent, the code is still valid\n");
   struct stat st {};
   ASSERT_EQ(::stat(folder.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0755u);  // never touched
@@ -470,10 +476,11 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
   for (const std::string& what : {std::to_string(id), std::string("--mine")}) {
     CliRun refused = pull(what);
     EXPECT_EQ(refused.exit, 2) << what;
-    EXPECT_EQ(refused.err, "ptmpl pull: " + file + ": it holds edits not pushed to template " + std::to_string(id) +
-                               "; not overwritten (`ptmpl diff " + file +
-                               "` shows how they differ; push it first, or pull with --force, which saves the file to " +
-                               file + ".bak first)\n")
+    EXPECT_EQ(refused.err,
+              "ptmpl pull: " + file + ": it holds edits not pushed to template " + std::to_string(id) +
+                  "; not overwritten (`ptmpl diff " + file +
+                  "` shows how they differ; push it first, or pull with --force, which saves the file to " + file +
+                  ".bak first)\n")
         << what;
     EXPECT_EQ(slurp(file), edited);
   }
@@ -501,15 +508,15 @@ class CliPushTogetherTest : public ::testing::Test {
     transport.cacert = sandbox.ca_path();
     return api::Client(options, api::make_curl_transport(transport));
   }
-  std::string service() const {
-    return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'";
-  }
+  std::string service() const { return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'"; }
   std::string state() const { return "XDG_STATE_HOME='" + dir.file("state") + "' " + env(); }
   void write_templates(const std::string& folder, int n) const {
     fs::create_directories(dir.file(folder));
     for (int i = 0; i < n; ++i)
-      dir.write(folder + "/t" + std::to_string(i) + ".json",
-                R"({"project_template": {"title": "Together )" + std::to_string(i) + R"(", "raw_json": []}})" "\n");
+      dir.write(folder + "/t" + std::to_string(i) + ".json", R"({"project_template": {"title": "Together )" +
+                                                                 std::to_string(i) +
+                                                                 R"(", "raw_json": []}})"
+                                                                 "\n");
   }
 };
 
@@ -528,8 +535,10 @@ TEST_F(CliPushTogetherTest, ASecondPushToTheSameServiceWaitsForTheFirst) {
   held.reset();
   pushing.join();
   EXPECT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(run.err.rfind("ptmpl push: waiting for another push to " + sandbox.base_url() + " on this machine to finish "
-                          "(lock " + dir.file("state/ptmpl/locks/push-")),
+  EXPECT_EQ(run.err.rfind("ptmpl push: waiting for another push to " + sandbox.base_url() +
+                          " on this machine to finish "
+                          "(lock " +
+                          dir.file("state/ptmpl/locks/push-")),
             0u)
       << run.err;
   EXPECT_EQ(client().list_all({}).value().size(), 3u);

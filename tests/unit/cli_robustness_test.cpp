@@ -19,31 +19,7 @@ namespace {
 
 using testing::CliRun;
 
-class CliRobustness : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) / ("ptmpl-robustness-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  /// Writes `content` to `name` in the scratch folder; returns its path.
-  std::string file(const std::string& name, const std::string& content) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-  }
-  static CliRun ptmpl(const std::string& args) { return testing::run_ptmpl(args, "NO_COLOR=1"); }
-  static std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  static void expect_has(const std::string& text, const std::string& part) {
-    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
-  }
-
-  std::filesystem::path dir_;
-};
+class CliRobustness : public testing::CliScratchTest {};
 
 TEST_F(CliRobustness, TruncatedOrEmptyJson) {
   std::string cut = file("cut.json", R"([{"title": "Kickoff", "temp_id": 1)");
@@ -306,8 +282,9 @@ TEST_F(CliRobustness, LintFixesAFileNamedTwiceOnce) {
 TEST_F(CliRobustness, FmtWriteLeavesAFifoAFifo) {
   std::string fifo = (dir_ / "f.json").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::string err = testing::shell_output("printf '[{\"title\":\"a\"}]' > '" + fifo + "' & cd '" PTMPL_SOURCE_DIR
-                                          "' && '" PTMPL_BINARY "' fmt -w '" + fifo + "' 2>&1; echo \"exit $?\"; wait");
+  std::string err = testing::shell_output("printf '[{\"title\":\"a\"}]' > '" + fifo +
+                                          "' & cd '" PTMPL_SOURCE_DIR "' && '" PTMPL_BINARY "' fmt -w '" + fifo +
+                                          "' 2>&1; echo \"exit $?\"; wait");
   EXPECT_EQ(err, "ptmpl fmt: " + fifo + ": not a regular file; not rewritten in place\nexit 2\n");
   EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }

@@ -37,6 +37,42 @@ inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
   return run;
 }
 
+/// A test that runs `ptmpl` on files it writes to a scratch folder of its own (named after the
+/// test suite and the process), removed afterwards.
+class CliScratchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("ptmpl-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) + "-" +
+            std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  /// Writes `content` to `name` in the scratch folder; returns its path.
+  std::string file(const std::string& name, const std::string& content) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+  /// `ptmpl ARGS` without colour; `env` is prepended.
+  static CliRun ptmpl(const std::string& args, const std::string& env = "") {
+    return run_ptmpl(args, env + " NO_COLOR=1");
+  }
+  static std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void expect_has(const std::string& text, const std::string& part) {
+    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
+  }
+  static void expect_lacks(const std::string& text, const std::string& part) {
+    EXPECT_EQ(text.find(part), std::string::npos) << "unexpected: " << part << "\nin: " << text;
+  }
+
+  std::filesystem::path dir_;
+};
+
 /// Runs a shell command and returns what it printed on standard output.
 inline std::string shell_output(const std::string& command) {
   std::FILE* pipe = ::popen(command.c_str(), "r");

@@ -97,7 +97,8 @@ TEST(ConvertMspdiExport, EscapesEveryCharacterAndWritesNoReferenceXmlForbids) {
   pugi::xml_document document;
   ASSERT_TRUE(document.load_string(xml.c_str()));
   std::string names;
-  for (pugi::xml_node t : document.child("Project").child("Tasks").children("Task")) names += std::string(t.child_value("Name")) + "|";
+  for (pugi::xml_node t : document.child("Project").child("Tasks").children("Task"))
+    names += std::string(t.child_value("Name")) + "|";
   EXPECT_NE(names.find(read_back), std::string::npos) << names;
 }
 

@@ -21,8 +21,11 @@ TEST(XmlEscape, AttributeEscapesQuotesAndKeepsLineBreaksAsReferences) {
 
 // XML 1.0 cannot hold NUL, the other C0 controls or U+FFFE/U+FFFF, not even as references.
 TEST(XmlEscape, CharactersXmlCannotHoldBecomeTheReplacementCharacter) {
-  const std::string text = std::string("a\0b", 3) + "\x01\x1F" + "\xEF\xBF\xBE\xEF\xBF\xBF" + "\xEF\xBF\xBD" + "\xEF\xBB\xBF";
-  const std::string expected = "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBB\xBF";
+  const std::string text =
+      std::string("a\0b", 3) + "\x01\x1F" + "\xEF\xBF\xBE\xEF\xBF\xBF" + "\xEF\xBF\xBD" + "\xEF\xBB\xBF";
+  const std::string expected =
+      "a\xEF\xBF\xBD"
+      "b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBB\xBF";
   EXPECT_EQ(xml_escaped(text, XmlContext::Text), expected);
   EXPECT_EQ(xml_escaped(text, XmlContext::Attribute), expected);
   EXPECT_EQ(xml_escaped("\xEF\xBF", XmlContext::Text), "\xEF\xBF");  // a truncated sequence: left as it is
@@ -41,7 +44,8 @@ TEST(XmlEscape, EveryByteRoundTripsThroughAnXmlReader) {
     expected_attribute += forbidden ? std::string("\xEF\xBF\xBD") : std::string(1, static_cast<char>(c));
   }
   const std::string xml = "<e a=\"" + xml_escaped(text, XmlContext::Attribute) + "\" b='" +
-                          xml_escaped(text, XmlContext::Attribute) + "'>" + xml_escaped(text, XmlContext::Text) + "</e>";
+                          xml_escaped(text, XmlContext::Attribute) + "'>" + xml_escaped(text, XmlContext::Text) +
+                          "</e>";
   pugi::xml_document document;
   ASSERT_TRUE(document.load_string(xml.c_str(), pugi::parse_default));
   EXPECT_EQ(std::string(document.child("e").child_value()), expected_text);

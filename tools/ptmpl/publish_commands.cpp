@@ -525,8 +525,9 @@ std::function<int()> setup_push(CLI::App& app) {
       std::string dir = api::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
       if (dir.empty())
         return report_error("push", Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
-      auto taken = api::PushLock::take(dir, first.value()->base_url(),
-                                       [](const std::string& message) { std::cerr << "ptmpl push: " << message << "\n"; });
+      auto taken = api::PushLock::take(dir, first.value()->base_url(), [](const std::string& message) {
+        std::cerr << "ptmpl push: " << message << "\n";
+      });
       if (!taken.ok()) return report_error("push", taken.error());
       push_lock.emplace(std::move(taken).value());
     }

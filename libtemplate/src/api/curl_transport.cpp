@@ -156,8 +156,9 @@ class CurlTransport final : public Transport {
                  (verify > X509_V_OK ? std::string(X509_verify_cert_error_string(verify)) : detail);
       // Plain HTTP sent to a TLS port: the server drops the connection without a word.
       if (code == CURLE_GOT_NOTHING && plain_http(request.url))
-        detail += "; the server closed the connection without answering plain HTTP: is it an HTTPS server? (try "
-                  "https:// in the address)";
+        detail +=
+            "; the server closed the connection without answering plain HTTP: is it an HTTPS server? (try "
+            "https:// in the address)";
       // HTTPS sent to a plain-HTTP port: the TLS handshake reads an HTTP answer.
       if (code == CURLE_SSL_CONNECT_ERROR && !plain_http(request.url) && !unverified &&
           detail.find("wrong version number") != std::string::npos)

@@ -6,8 +6,8 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -51,8 +51,8 @@ std::string hex_byte(unsigned char byte) {
 /// the template's part, as the service wrote it. A template holding one of `bad` is refused,
 /// naming the field: text that is not UTF-8 cannot be shown, written as JSON or pushed back.
 /// `*text_unusable` tells that error from an envelope the client cannot read at all.
-Result<RemoteTemplate> read_template(const json::Value& object, std::string_view body,
-                                     const std::vector<BadByte>& bad, bool* text_unusable) {
+Result<RemoteTemplate> read_template(const json::Value& object, std::string_view body, const std::vector<BadByte>& bad,
+                                     bool* text_unusable) {
   if (!object.is_object()) return Error::service("a template in the response is not an object");
   RemoteTemplate t;
   const json::Value* id = object.find("id");
@@ -102,8 +102,8 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
     if (auto at = json::invalid_utf8_offset(v->text())) {
       *text_unusable = true;
       return Error::service("template " + std::to_string(t.id) + ": its " + key + " is not UTF-8 text (byte " +
-                            hex_byte(static_cast<unsigned char>(v->text()[*at])) + " at offset " +
-                            std::to_string(*at) + " of its decoded text)");
+                            hex_byte(static_cast<unsigned char>(v->text()[*at])) + " at offset " + std::to_string(*at) +
+                            " of its decoded text)");
     }
   }
   t.title = text("title").value_or("");

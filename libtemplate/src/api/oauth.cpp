@@ -99,7 +99,8 @@ Result<TokenFile> TokenFile::prepare(const std::string& path) {
   struct stat st {};
   bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
-    return Error::usage(path + ": is a directory; the token is written only to a regular file (name one inside it: -o " +
+    return Error::usage(path +
+                        ": is a directory; the token is written only to a regular file (name one inside it: -o " +
                         (fs::path(path) / "token").string() + "); nothing was sent, the code is still valid");
   // Never standard output, a terminal, a device or a FIFO.
   if (path == "-" || written_in_place(path) || (exists && !S_ISREG(st.st_mode)))
@@ -115,7 +116,9 @@ Result<TokenFile> TokenFile::prepare(const std::string& path) {
 }
 
 TokenFile::TokenFile(TokenFile&& other) noexcept
-    : path_(std::move(other.path_)), temp_(std::exchange(other.temp_, {})), fd_(std::exchange(other.fd_, -1)),
+    : path_(std::move(other.path_)),
+      temp_(std::exchange(other.temp_, {})),
+      fd_(std::exchange(other.fd_, -1)),
       lost_(other.lost_) {}
 
 TokenFile::~TokenFile() {

@@ -26,17 +26,16 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
   bool nothing_lost = local.ok() && same_content(local.value(), remote);
   if (!nothing_lost) {
     if (!force) {
-      std::string why =
-          !local.ok() ? "it is not a template document ptmpl can compare"
-          : (local.value().updated_at.empty() || local.value().updated_at == remote.updated_at)
-              ? "it holds edits not pushed to template " + std::to_string(remote.id)
-              : "it differs from template " + std::to_string(remote.id) + ", which changed on the service since (" +
-                    local.value().updated_at + " → " + remote.updated_at +
-                    "), so it may hold edits not pushed yet";
-      return Error::conflict(path + ": " + why +
-                             "; not overwritten (`ptmpl diff " + path +
+      std::string why = !local.ok() ? "it is not a template document ptmpl can compare"
+                        : (local.value().updated_at.empty() || local.value().updated_at == remote.updated_at)
+                            ? "it holds edits not pushed to template " + std::to_string(remote.id)
+                            : "it differs from template " + std::to_string(remote.id) +
+                                  ", which changed on the service since (" + local.value().updated_at + " → " +
+                                  remote.updated_at + "), so it may hold edits not pushed yet";
+      return Error::conflict(path + ": " + why + "; not overwritten (`ptmpl diff " + path +
                              "` shows how they differ; push it first, or pull with --force, which saves the file "
-                             "to " + path + ".bak first)");
+                             "to " +
+                             path + ".bak first)");
     }
     std::string backup = path + ".bak";
     for (int n = 1; std::filesystem::exists(backup); ++n) backup = path + ".bak." + std::to_string(n);

@@ -95,8 +95,8 @@ void check_unique(Client& client, const LocalTemplate& local, PushOutcome& outco
   outcome.action = PushAction::Failed;
   outcome.failure = ErrorCode::kService;
   outcome.message = "created template " + std::to_string(outcome.id) + ", but the service now holds " +
-                    std::to_string(same.value().size()) + " templates of yours titled \"" + local.title +
-                    "\" (ids " + ids + "): another push created it at the same time; the file records " +
+                    std::to_string(same.value().size()) + " templates of yours titled \"" + local.title + "\" (ids " +
+                    ids + "): another push created it at the same time; the file records " +
                     std::to_string(outcome.id) + ": delete the others in the web application";
 }
 

@@ -20,7 +20,8 @@ std::string lock_key(std::string url) {
   auto scheme_end = url.find("://");
   std::size_t host_end = scheme_end == std::string::npos ? 0 : url.find('/', scheme_end + 3);
   if (host_end == std::string::npos) host_end = url.size();
-  for (std::size_t i = 0; i < host_end; ++i) url[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(url[i])));
+  for (std::size_t i = 0; i < host_end; ++i)
+    url[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(url[i])));
   return url;
 }
 
@@ -58,8 +59,7 @@ Result<PushLock> PushLock::take(const std::string& dir, const std::string& base_
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK)
       return Error::output_failed(path + ": cannot take the push lock: " + std::strerror(errno));
-    if (waiting)
-      waiting("waiting for another push to " + key + " on this machine to finish (lock " + path + ")");
+    if (waiting) waiting("waiting for another push to " + key + " on this machine to finish (lock " + path + ")");
     int rc;
     while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
     }

@@ -103,8 +103,7 @@ bool stands_as_value(std::string_view text, std::size_t at, std::size_t length) 
   auto before = text.substr(0, at);
   bool left_value = at == 0 || std::string_view("\"'=`").find(text[at - 1]) != std::string_view::npos ||
                     before.ends_with(":") || before.ends_with(": ") || before.ends_with("Bearer ");
-  bool right_value =
-      end == text.size() || std::string_view("\"'&`\r\n,;").find(text[end]) != std::string_view::npos;
+  bool right_value = end == text.size() || std::string_view("\"'&`\r\n,;").find(text[end]) != std::string_view::npos;
   return left_value || right_value;
 }
 

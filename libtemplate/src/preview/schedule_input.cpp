@@ -100,7 +100,7 @@ std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSo
     const Story& story = rollup.story(*term);
     const json::Value* value = story.origin.node.find(key);
     const json::Position p = file.position_of(source, value != nullptr ? *value : story.origin.node);
-    const std::string written = value != nullptr && value->is_number() ? std::string(value->text())
+    const std::string written = value != nullptr && value->is_number()   ? std::string(value->text())
                                 : value != nullptr && value->is_string() ? "a string, " + json::quoted(value->text())
                                                                          : "not a number";
     errors.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(key) + " of story " +

@@ -97,8 +97,8 @@ Amount sum_of(std::span<const Amount> amounts) {
 }
 
 std::optional<std::size_t> Rollup::invalid_term(Estimate estimate) const {
-  const StoryKey key = estimate == Estimate::BudgetInCents ? StoryKey::BudgetEstimateInCents
-                                                           : StoryKey::TimeEstimateInMinutes;
+  const StoryKey key =
+      estimate == Estimate::BudgetInCents ? StoryKey::BudgetEstimateInCents : StoryKey::TimeEstimateInMinutes;
   for (std::size_t i = 0; i < index_->size();) {
     const Amount& mine = own(i, estimate);
     if (mine.known() && mine.value >= 0) {
