@@ -2,7 +2,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -19,7 +21,18 @@ class FakeClock final : public api::Clock {
   void sleep_until(time_point when) override {
     std::lock_guard lock(mutex_);
     sleeps_.push_back(when);
+    sleep_events_.push_back(next_event());
     now_ = std::max(now_, when);
+  }
+  /// One count shared by the sleeps and whatever the test numbers with it, so that the test
+  /// can tell which of its events came after a sleeper asked to wait.
+  std::uint64_t next_event() { return events_.fetch_add(1) + 1; }
+  /// The event number of the first sleep that asked to wake at `when`; 0 if none did.
+  [[nodiscard]] std::uint64_t first_sleep_until(time_point when) const {
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < sleeps_.size(); ++i)
+      if (sleeps_[i] == when) return sleep_events_[i];
+    return 0;
   }
   /// Every time a sleeper asked to wake at, in order.
   [[nodiscard]] std::vector<time_point> sleeps() const {
@@ -33,6 +46,8 @@ class FakeClock final : public api::Clock {
   mutable std::mutex mutex_;
   time_point now_ = epoch();
   std::vector<time_point> sleeps_;
+  std::vector<std::uint64_t> sleep_events_;
+  std::atomic<std::uint64_t> events_{0};
 };
 
 }  // namespace ptmpl::testing

@@ -35,12 +35,14 @@ class MemoryService {
 
   struct Sent {
     std::string method;
-    Clock::time_point at;  // on `clock`
+    Clock::time_point at;   // on `clock`
+    std::uint64_t event{};  // when it started, numbered with the clock's sleeps
     int status = 0;
   };
 
   HttpResponse handle(const HttpRequest& request) {
     Clock::time_point at = clock->now();
+    std::uint64_t event = clock->next_event();
     {
       std::unique_lock lock(mutex_);
       max_in_flight_ = std::max(max_in_flight_, ++in_flight_);
@@ -52,7 +54,7 @@ class MemoryService {
     HttpResponse response = answer(request);
     std::lock_guard lock(mutex_);
     --in_flight_;
-    sent_.push_back({request.method, at, response.status});
+    sent_.push_back({request.method, at, event, response.status});
     return response;
   }
 
@@ -156,7 +158,9 @@ class PushWorkersTest : public ::testing::Test {
     auto pacer = std::make_shared<Pacer>(service.clock);
     auto make = [&] {
       ClientOptions client;
-      client.sleep = [clock = service.clock](milliseconds d) { clock->sleep_until(clock->now() + d); };
+      // A retry's own wait returns at once and leaves the service's clock alone: only the
+      // pacer moves that clock, so requests that start before it holds them show.
+      client.sleep = [](milliseconds) {};
       client.base_url = "https://templates.example/api/v1";
       client.token = "workers-token";
       client.pacer = pacer;
@@ -196,14 +200,18 @@ TEST_F(PushWorkersTest, A429SeenByOneWorkerHoldsEveryWorkerForItsRetryAfter) {
   auto sent = service.sent();
   auto refused = std::find_if(sent.begin(), sent.end(), [](const auto& s) { return s.status == 429; });
   ASSERT_NE(refused, sent.end());
-  // Every worker waits on the pacer before each request, so once the 429 is answered no
-  // request starts within its Retry-After second, on the service's clock — but for those
-  // already past the pacer then, at most one per other worker.
+  // Every worker waits on the pacer before each request, so once the worker told to wait has
+  // set the hold, no request starts within its Retry-After second on the service's clock —
+  // but for those already past the pacer then: at most one per other worker. The hold is set
+  // before the pacer first sleeps until its end, so count from that sleep (counting from the
+  // 429's answer is not safe: other workers may finish and start requests before the worker
+  // told to wait gets to set the hold).
   const Clock::time_point answered = refused->at;
-  const std::size_t after = static_cast<std::size_t>(refused - sent.begin()) + 1;
+  const std::uint64_t hold_seen = service.clock->first_sleep_until(answered + milliseconds(1000));
+  ASSERT_NE(hold_seen, 0u);
   int started_during_hold = 0;
-  for (std::size_t i = after; i < sent.size(); ++i)
-    if (sent[i].at < answered + milliseconds(1000)) ++started_during_hold;
+  for (const auto& s : sent)
+    if (s.event > hold_seen && s.at < answered + milliseconds(1000)) ++started_during_hold;
   EXPECT_LE(started_during_hold, 3);
   const auto sleeps = service.clock->sleeps();
   EXPECT_GE(std::count(sleeps.begin(), sleeps.end(), answered + milliseconds(1000)), 1);
