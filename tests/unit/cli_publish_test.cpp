@@ -65,6 +65,19 @@ TEST_F(CliPublishTest, ListPrintsATableInTheServiceOrder) {
   EXPECT_TRUE(third.starts_with("1       Website launch    1      20        no ")) << run.out;
 }
 
+TEST_F(CliPublishTest, PtmplCacertTrustsTheSandboxAndTheOptionWinsOverIt) {
+  const std::string address = "--base-url '" + sandbox.base_url() + "'";
+  // Without a CA the sandbox's certificate does not verify against the system's store.
+  CliRun untrusted = run_ptmpl("list " + address, env() + " PTMPL_CACERT=");
+  EXPECT_EQ(untrusted.exit, 3) << untrusted.err;
+  EXPECT_NE(untrusted.err.find("certificate does not verify"), std::string::npos) << untrusted.err;
+  CliRun trusted = run_ptmpl("list " + address, env() + " PTMPL_CACERT='" + sandbox.ca_path() + "'");
+  EXPECT_EQ(trusted.exit, 0) << trusted.err;
+  EXPECT_NE(trusted.out.find("Website launch"), std::string::npos) << trusted.out;
+  CliRun option_wins = run_ptmpl("list " + service(), env() + " PTMPL_CACERT='" + dir.file("no-such-ca.pem") + "'");
+  EXPECT_EQ(option_wins.exit, 0) << option_wins.err;
+}
+
 TEST_F(CliPublishTest, ListPrintsJsonWithFilters) {
   CliRun run = run_ptmpl("list " + service() + " --mine --format json --order title:desc", env());
   ASSERT_EQ(run.exit, 0) << run.err;

@@ -41,7 +41,8 @@ struct ServiceOptions {
 
 void add_service_options(CLI::App& app, ServiceOptions& o) {
   app.add_option("--base-url", o.base_url, "the service's API root, ending in /api/v1 (default: $PTMPL_BASE_URL)");
-  app.add_option("--cacert", o.cacert, "CA certificate (PEM) to verify the service with, e.g. the sandbox's");
+  app.add_option("--cacert", o.cacert,
+                 "CA certificate (PEM) to verify the service with, e.g. the sandbox's (default: $PTMPL_CACERT)");
   app.add_option("--token-file", o.token_file, "file holding the access token, mode 600 (default: $PTMPL_TOKEN)");
   app.add_flag("--verbose", o.verbose, "trace requests and responses on standard error (the token redacted)");
   app.add_option("--attempts", o.attempts, "tries per request when the service is busy (429, 503) or unreachable")
@@ -59,6 +60,11 @@ std::optional<std::string_view> environment(const char* name) {
 /// `--base-url`, else $PTMPL_BASE_URL, else "".
 std::string base_url_of(const std::string& option) {
   return option.empty() ? std::string(environment("PTMPL_BASE_URL").value_or("")) : option;
+}
+
+/// `--cacert`, else $PTMPL_CACERT, else "" (the system's CA store).
+std::string cacert_of(const std::string& option) {
+  return option.empty() ? std::string(environment("PTMPL_CACERT").value_or("")) : option;
 }
 
 /// The client for `o`, or a message (usage or set-up problem: exit code 2).
@@ -80,7 +86,7 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
   options.pacer = std::move(pacer);
   options.retry.max_attempts = o.attempts;
   api::TransportOptions transport;
-  transport.cacert = o.cacert;
+  transport.cacert = cacert_of(o.cacert);
   return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
 }
 
@@ -152,7 +158,8 @@ std::function<int()> setup_auth(CLI::App& app) {
   o->token->add_option("--client-secret-file", o->client_secret_file,
                        "file holding the client secret, mode 600 (default: $PTMPL_CLIENT_SECRET)");
   o->token->add_option("-o,--output", o->output, "file to write the access token to (mode 600)")->required();
-  o->token->add_option("--cacert", o->cacert, "CA certificate (PEM) to verify the service with");
+  o->token->add_option("--cacert", o->cacert,
+                       "CA certificate (PEM) to verify the service with (default: $PTMPL_CACERT)");
   app.footer(
       "Output: the address (url), or the token written to -o (token).\n"
       "Exit codes: 0 ok, 2 usage error or unwritable file, 3 network or service error.\n\n"
@@ -187,7 +194,7 @@ std::function<int()> setup_auth(CLI::App& app) {
       return report_error("auth token", target.error());
     }
     api::TransportOptions transport_options;
-    transport_options.cacert = o->cacert;
+    transport_options.cacert = cacert_of(o->cacert);
     auto transport = api::make_curl_transport(transport_options);
     auto token = api::exchange_code(*transport, oauth, secret.value(), o->code);
     if (!token.ok()) {
