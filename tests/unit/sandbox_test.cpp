@@ -400,13 +400,25 @@ TEST_F(SandboxTest, KeepsEveryTemplateAcrossKill9AndRestart) {
   EXPECT_EQ((*templates_of(next.json)[0])["id"].GetInt(), 21);
 }
 
-TEST_F(SandboxTest, RefusesAnAddressInUseOrMalformed) {
+TEST_F(SandboxTest, RefusesAnAddressInUseOrMalformedWithTheSystemsReason) {
   auto s = start();
   const std::string port = s->origin().substr(s->origin().rfind(':') + 1);
   CliRun busy = run_ptmpl("sandbox --listen 127.0.0.1:" + port + " --data-dir '" + dir.file("data2") +
                           "' --tokens-file '" + tokens + "'");
   EXPECT_EQ(busy.exit, 2);
-  EXPECT_EQ(busy.err, "ptmpl sandbox: cannot listen on 127.0.0.1:" + port + "\n");
+  EXPECT_EQ(busy.err, "ptmpl sandbox: cannot listen on 127.0.0.1:" + port + ": Address already in use\n");
+  // The system's reason for each way an address can fail: not this machine's, not resolvable.
+  CliRun foreign =
+      run_ptmpl("sandbox --listen 192.0.2.1:0 --data-dir '" + dir.file("data2") + "' --tokens-file '" + tokens + "'");
+  EXPECT_EQ(foreign.exit, 2);
+  EXPECT_EQ(foreign.err, "ptmpl sandbox: cannot listen on 192.0.2.1:0: Cannot assign requested address\n");
+  CliRun unknown = run_ptmpl("sandbox --listen no-such-host.invalid:0 --data-dir '" + dir.file("data2") +
+                             "' --tokens-file '" + tokens + "'");
+  EXPECT_EQ(unknown.exit, 2);
+  EXPECT_TRUE(
+      unknown.err.starts_with("ptmpl sandbox: cannot listen on no-such-host.invalid:0: the address does not "
+                              "resolve: "))
+      << unknown.err;
   CliRun malformed =
       run_ptmpl("sandbox --listen 127.0.0.1 --data-dir '" + dir.file("data2") + "' --tokens-file '" + tokens + "'");
   EXPECT_EQ(malformed.exit, 2);

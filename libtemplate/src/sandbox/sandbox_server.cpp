@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <netdb.h>
 #include <openssl/rand.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -178,6 +180,39 @@ std::string random_hex(std::size_t bytes) {
 /// A host as it stands in a URL: an IPv6 address in brackets.
 std::string bracketed(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+/// Why `host:port` cannot be listened on, in the system's words: the server library only says
+/// that it failed, so the steps it takes are taken again here (address lookup, socket, bind,
+/// listen) and the first that fails is named.
+std::string listen_failure(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (int gai = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found); gai != 0)
+    return std::string("the address does not resolve: ") + ::gai_strerror(gai);
+  std::string reason = "no address of it could be used";
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    int sock = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (sock < 0) {
+      reason = std::string("socket: ") + std::strerror(errno);
+      continue;
+    }
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(sock, a->ai_addr, a->ai_addrlen) != 0) {
+      reason = std::strerror(errno);
+    } else if (::listen(sock, 1) != 0) {
+      reason = std::string("listen: ") + std::strerror(errno);
+    } else {
+      reason = "it was in use a moment ago and is free now; try again";
+    }
+    ::close(sock);
+  }
+  ::freeaddrinfo(found);
+  return reason;
 }
 
 std::string with_query(const std::string& uri, const std::string& query) {
@@ -530,7 +565,9 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
 
   int port = options.port == 0 ? server.bind_to_any_port(options.host) : options.port;
   if (options.port != 0 && !server.bind_to_port(options.host, options.port)) port = -1;
-  if (port <= 0) return Error::usage("cannot listen on " + options.host + ":" + std::to_string(options.port));
+  if (port <= 0)
+    return Error::usage("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
+                        listen_failure(options.host, options.port));
   impl->base_url = std::string(options.http ? "http" : "https") + "://" + bracketed(options.host) + ":" +
                    std::to_string(port) + "/api/v1";
   return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));
