@@ -1,5 +1,7 @@
 #include "libtemplate/diagnostic.hpp"
 
+#include <vector>
+
 #include <algorithm>
 #include <tuple>
 
@@ -56,23 +58,32 @@ Summary summarize(const std::vector<Diagnostic>& diagnostics) {
 }
 
 std::pair<std::string, std::uint64_t> make_excerpt(std::string_view text, std::uint64_t offset) {
-  constexpr int kBefore = 40, kAfter = 60;
+  // A line of up to kWidth characters is shown whole; a longer one is cut to kWidth around the
+  // offset, kBefore characters before it when there are that many after it, more otherwise.
+  constexpr std::size_t kWidth = 100, kBefore = 40;
   auto continuation = [&](std::size_t i) { return (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80; };
-  std::size_t at = std::min<std::size_t>(offset, text.size());
-  std::size_t from = at;
-  std::uint64_t before = 0;
-  while (from > 0 && text[from - 1] != '\n' && before < kBefore) {
+  auto line_end = [&](std::size_t i) { return text[i] == '\n' || text[i] == '\r'; };
+  const std::size_t at = std::min<std::size_t>(offset, text.size());
+  // Where each character before `at` starts, nearest first, up to kWidth of them.
+  std::vector<std::size_t> starts;
+  for (std::size_t from = at; from > 0 && text[from - 1] != '\n' && starts.size() < kWidth;) {
     --from;
     while (from > 0 && continuation(from)) --from;
-    ++before;
+    starts.push_back(from);
   }
-  bool cut_front = from > 0 && text[from - 1] != '\n';
-  std::size_t to = at;
-  for (int after = 0; to < text.size() && text[to] != '\n' && text[to] != '\r' && after < kAfter; ++after) {
+  // Where each character from `at` ends, up to kWidth of them.
+  std::vector<std::size_t> ends;
+  for (std::size_t to = at; to < text.size() && !line_end(to) && ends.size() < kWidth;) {
     ++to;
     while (to < text.size() && continuation(to)) ++to;
+    ends.push_back(to);
   }
-  bool cut_back = to < text.size() && text[to] != '\n' && text[to] != '\r';
+  const std::size_t before = std::min(starts.size(), std::max(kBefore, kWidth - std::min(ends.size(), kWidth)));
+  const std::size_t after = std::min(ends.size(), kWidth - before);
+  const std::size_t from = before == 0 ? at : starts[before - 1];
+  const std::size_t to = after == 0 ? at : ends[after - 1];
+  const bool cut_front = from > 0 && text[from - 1] != '\n';
+  const bool cut_back = to < text.size() && !line_end(to);
   std::string excerpt = cut_front ? "…" : "";
   for (std::size_t i = from; i < to; ++i) excerpt += text[i] == '\t' ? ' ' : text[i];
   if (cut_back) excerpt += "…";

@@ -220,5 +220,27 @@ TEST_F(CliLintHostile, ANulByteIsNamedAsSuch) {
   expect_has(fmt.err, "nul2.json:1:1: error: expected a JSON value, found a NUL byte (0x00)");
 }
 
+// Not hostile, but met in the same place: a line that fits the excerpt is shown whole, with
+// the caret under the value, however far right the value is.
+TEST_F(CliLintHostile, AShortLineIsShownWholeInTheExcerpt) {
+  const std::string line =
+      R"(  {"title": "Install the racking in the new server room", "story_type": "task", "duration": "5"})";
+  const std::string path = file("wide.json", "[\n" + line + "\n]\n");
+  // Excerpts are shown on a terminal: `script` (util-linux, in every Debian) gives lint one.
+  CliRun run;
+  const std::string command = "NO_COLOR=1 script -qec \"'" PTMPL_BINARY "' lint '" + path + "'\" /dev/null";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  EXPECT_EQ(run.exit, 1) << run.out;
+  std::erase(run.out, '\r');                          // the terminal ends lines with CR LF
+  const std::size_t caret = line.find(R"("5")") + 1;  // the column of the value
+  EXPECT_NE(run.out.find(" 2 | " + line + "\n   | " + std::string(caret - 1, ' ') + "^\n"), std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("…"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace ptmpl

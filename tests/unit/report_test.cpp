@@ -143,6 +143,24 @@ TEST(Excerpt, LongLinesAreCutAroundTheColumnByCharacters) {
   EXPECT_EQ(short_column, 2u);
 }
 
+TEST(Excerpt, ALineThatFitsIsShownWholeAndALongOneUsesTheRoomItHas) {
+  // 90 characters with the finding at the 61st: shown whole, nothing cut.
+  std::string line = "    \"title\": \"" + std::string(42, 'x') + "\", \"duration\": \"5\", \"temp_id\": 70,";
+  ASSERT_EQ(line.size(), 90u);
+  auto [whole, whole_column] = make_excerpt(line + "\n  }", 60);
+  EXPECT_EQ(whole, line);
+  EXPECT_EQ(whole_column, 61u);
+  // 150 characters with the finding 10 before the end: the last 100, cut at the front only.
+  std::string long_line = std::string(140, 'a') + "bcdefghijk";
+  auto [tail, tail_column] = make_excerpt(long_line, 140);
+  EXPECT_EQ(tail, "…" + long_line.substr(50));
+  EXPECT_EQ(tail_column, 92u);  // "…", then 90 characters before the offset
+  // The same near the start: the first 100, cut at the back only.
+  auto [head, head_column] = make_excerpt(long_line, 5);
+  EXPECT_EQ(head, long_line.substr(0, 100) + "…");
+  EXPECT_EQ(head_column, 6u);
+}
+
 TEST(JsonReport, OneObjectWithFilesDiagnosticsAndSummary) {
   ReportOptions options;
   options.statistics = true;

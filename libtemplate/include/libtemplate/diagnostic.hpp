@@ -50,8 +50,9 @@ struct Diagnostic {
   std::optional<Fix> fix;
 };
 
-/// The excerpt of the line of `text` that holds byte `offset`: up to 40 characters before it
-/// and 60 from it (cut ends marked "…"), and the 1-based column of `offset` in the excerpt.
+/// The excerpt of the line of `text` that holds byte `offset`: the whole line when it has at
+/// most 100 characters, else 100 of them around the offset (40 before it, more when the line
+/// ends sooner; cut ends marked "…"), and the 1-based column of `offset` in the excerpt.
 /// Reads only the window, however long the line.
 [[nodiscard]] std::pair<std::string, std::uint64_t> make_excerpt(std::string_view text, std::uint64_t offset);
 
