@@ -491,6 +491,69 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
   EXPECT_EQ(slurp(file), pulled);
 }
 
+// Pull finds the file that holds the template's id below -o (as push finds it), whatever its
+// name, and writes there instead of beside it; the rules for a file already there apply to it.
+TEST_F(CliPullOverEditsTest, PullWritesIntoTheFileThatHoldsTheTemplateWhateverItsName) {
+  CliRun first = pull(std::to_string(id));
+  ASSERT_EQ(first.exit, 0) << first.err;
+  const std::string named = dir.file("out/" + std::to_string(id) + "-launch.json");
+  const std::string pulled = slurp(named);
+  fs::create_directories(dir.file("out/plans"));
+  const std::string mine = dir.file("out/plans/launch.json");
+  fs::rename(named, mine);
+
+  for (const std::string& what : {std::to_string(id), std::string("--mine")}) {
+    CliRun again = pull(what);
+    EXPECT_EQ(again.exit, 0) << again.err;
+    EXPECT_EQ(again.out, mine + "\n") << what;
+    EXPECT_FALSE(fs::exists(named)) << what << ": written beside the file that holds template " << id;
+    EXPECT_EQ(slurp(mine), pulled);
+  }
+  // A push of the folder finds one file for the template (before, two: refused both).
+  CliRun push = run_ptmpl(
+      "push '" + dir.file("out") + "' --base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'",
+      "XDG_STATE_HOME='" + dir.file("state") + "' " + env());
+  EXPECT_EQ(push.exit, 0) << push.err;
+  EXPECT_EQ(push.out, mine + ": unchanged template " + std::to_string(id) + " \"Launch\"\n");
+
+  // Edits not pushed yet in that file: refused, naming it; nothing written anywhere.
+  std::string edited = pulled;
+  edited.replace(edited.find("\"duration\": 5"), 13, "\"duration\": 9");
+  std::ofstream(mine, std::ios::binary) << edited;
+  CliRun refused = pull(std::to_string(id));
+  EXPECT_EQ(refused.exit, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err, "ptmpl pull: " + mine + ": it holds edits not pushed to template " + std::to_string(id) +
+                             "; not overwritten (`ptmpl diff " + mine +
+                             "` shows how they differ; push it first, or pull with --force, which saves the file to " +
+                             mine + ".bak first)\n");
+  EXPECT_EQ(slurp(mine), edited);
+  EXPECT_FALSE(fs::exists(named));
+  CliRun forced = pull("--force " + std::to_string(id));
+  ASSERT_EQ(forced.exit, 0) << forced.err;
+  EXPECT_EQ(forced.out, mine + "\n");
+  EXPECT_EQ(slurp(mine + ".bak"), edited);
+  EXPECT_EQ(slurp(mine), pulled);
+  EXPECT_FALSE(fs::exists(named));
+
+  // Two files holding the id: neither can be told to be the one; refused, naming both.
+  const std::string copy = dir.file("out/launch-copy.json");
+  fs::copy_file(mine, copy);
+  CliRun two = pull(std::to_string(id));
+  EXPECT_EQ(two.exit, 2);
+  EXPECT_EQ(two.err, "ptmpl pull: " + copy + " and " + mine + " both hold template " + std::to_string(id) +
+                         ": keep the id in one of them only; not pulled\n");
+  EXPECT_FALSE(fs::exists(named));
+
+  // No file holds it: a new file, named after the template, as before.
+  fs::remove(copy);
+  fs::remove(mine);
+  CliRun fresh = pull(std::to_string(id));
+  EXPECT_EQ(fresh.exit, 0) << fresh.err;
+  EXPECT_EQ(fresh.out, named + "\n");
+  EXPECT_EQ(slurp(named), pulled);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Case 4: pushes do not create duplicates.
 

@@ -234,15 +234,17 @@ TEST_F(CliPushTest, DocumentsThatCannotBePublishedAreRefusedBeforeAnythingIsSent
   EXPECT_TRUE(remote_templates().empty());
 }
 
-TEST_F(CliPushTest, ADryRunPrintsTheRequestsAndChangesNothing) {
+TEST_F(CliPushTest, ADryRunPrintsThePlanAndChangesNothing) {
   auto files = copy_samples("push");
   std::string before = slurp(files[0]);
   CliRun dry = run_ptmpl("push --dry-run '" + files[0] + "' " + service(), env());
   ASSERT_EQ(dry.exit, 0) << dry.err;
   auto local = api::read_local_template(files[0], before);
   ASSERT_TRUE(local.ok());
-  EXPECT_EQ(dry.out, files[0] + ": would create \"" + local.value().title + "\"\nPOST " + sandbox->base_url() +
-                         "/project_templates.json\nContent-Type: application/json\n\n" + local.value().body + "\n");
+  EXPECT_TRUE(dry.out.starts_with(files[0] + ": would create \"" + local.value().title + "\"\n  POST " +
+                                  sandbox->base_url() + "/project_templates.json\n  template:\n"))
+      << dry.out;
+  EXPECT_EQ(dry.out.find("\\\""), std::string::npos) << "no escaped JSON in the plan: " << dry.out;
   EXPECT_EQ(slurp(files[0]), before);
   EXPECT_TRUE(remote_templates().empty());
 
@@ -260,6 +262,107 @@ TEST_F(CliPushTest, ADryRunPrintsTheRequestsAndChangesNothing) {
             std::string::npos);
   EXPECT_EQ(slurp(files[0]), edited);
   EXPECT_NE(remote_templates().at(0).json.find("\"shared\":false"), std::string::npos);
+}
+
+// The plan of a dry run names each template's action, the template fields it changes and its
+// stories added, changed and removed by temp_id and title; --format json gives the bodies.
+TEST_F(CliPushTest, ADryRunShowsFieldsAndStoriesAddedChangedAndRemoved) {
+  const std::string original = R"({"project_template": {"title": "Plan test", "description": "First",
+  "shared": false, "raw_json": [
+    {"title": "Kick-off", "temp_id": 1, "story_type": "milestone", "relative_start_date": 0,
+     "relative_due_date": 0, "duration": 0},
+    {"title": "Build", "temp_id": 2, "relative_start_date": 0, "relative_due_date": 4, "duration": 5,
+     "sub_stories": [{"title": "Code", "temp_id": 3, "relative_start_date": 0, "relative_due_date": 4,
+                      "duration": 5}]}]}}
+)";
+  const std::string path = dir.write("plan.json", original);
+  const std::string url = sandbox->base_url();
+  CliRun create = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  ASSERT_EQ(create.exit, 0) << create.err;
+  EXPECT_EQ(create.out, path +
+                            ": would create \"Plan test\"\n"
+                            "  POST " +
+                            url +
+                            "/project_templates.json\n"
+                            "  template:\n"
+                            "    title: \"Plan test\"\n"
+                            "    description: \"First\"\n"
+                            "    shared: false\n"
+                            "  stories: 0 changed, 3 added, 0 removed\n"
+                            "    + [1] \"Kick-off\"\n"
+                            "    + [2] \"Build\"\n"
+                            "    + [3] \"Code\" under [2] \"Build\"\n");
+  EXPECT_EQ(create.err, "ptmpl push: 1 template: 1 would create\n");
+  EXPECT_TRUE(remote_templates().empty());
+
+  ASSERT_EQ(run_ptmpl("push '" + path + "' " + service(), env()).exit, 0);
+  const std::string pushed = slurp(path);
+  const std::int64_t id = *api::read_local_template(path, pushed).value().id;
+  std::string edited = pushed;
+  edited.replace(edited.find("\"First\""), 7, "\"Second\"");
+  edited.replace(edited.find("{\"title\": \"Kick-off\""),
+                 edited.find("{\"title\": \"Build\"") - edited.find("{\"title\": \"Kick-off\""), "");
+  edited.replace(edited.find("\"Code\", \"temp_id\": 3, \"relative_start_date\": 0, \"relative_due_date\": 4,\n"
+                             "                      \"duration\": 5"),
+                 std::string("\"Code\", \"temp_id\": 3, \"relative_start_date\": 0, \"relative_due_date\": 4,\n"
+                             "                      \"duration\": 5")
+                     .size(),
+                 "\"Code\", \"temp_id\": 3, \"relative_start_date\": 0, \"relative_due_date\": 3, \"duration\": 4}, "
+                 "{\"title\": \"Test\", \"temp_id\": 4, \"relative_start_date\": 4, \"relative_due_date\": 4, "
+                 "\"duration\": 1");
+  std::ofstream(path) << edited;
+  CliRun lint = run_ptmpl("lint --no-config '" + path + "'");
+  ASSERT_EQ(lint.exit, 0) << lint.out << edited;
+
+  CliRun update = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  ASSERT_EQ(update.exit, 0) << update.err;
+  EXPECT_EQ(update.out, path + ": would update template " + std::to_string(id) +
+                            " \"Plan test\"\n"
+                            "  PUT " +
+                            url + "/project_templates/" + std::to_string(id) +
+                            ".json\n"
+                            "  template:\n"
+                            "    description: \"First\" → \"Second\"\n"
+                            "  stories: 1 changed, 1 added, 1 removed\n"
+                            "    ~ [3] \"Code\"\n"
+                            "        relative_due_date: 4 → 3\n"
+                            "        duration: 5 → 4\n"
+                            "    + [4] \"Test\" under [2] \"Build\"\n"
+                            "    - [1] \"Kick-off\"\n");
+  EXPECT_EQ(update.err, "ptmpl push: 1 template: 1 would update\n");
+
+  // The machine-readable plan: the body as it would be sent, and the same changes.
+  CliRun json = run_ptmpl("push --dry-run --format json '" + path + "' " + service(), env());
+  ASSERT_EQ(json.exit, 0) << json.err;
+  json::Document doc = json::Document::parse(json.out);
+  ASSERT_TRUE(doc.ok()) << json.out;
+  const json::Value& entry = doc.root().find("templates")->items()[0];
+  EXPECT_EQ(entry.find("path")->text(), path);
+  EXPECT_EQ(entry.find("action")->text(), "would update");
+  EXPECT_EQ(entry.find("id")->as_int64(), id);
+  const json::Value& request = *entry.find("request");
+  EXPECT_EQ(request.find("method")->text(), "PUT");
+  EXPECT_EQ(request.find("url")->text(), url + "/project_templates/" + std::to_string(id) + ".json");
+  EXPECT_EQ(write_compact(*request.find("body"), Shape::Unknown), api::read_local_template(path, edited).value().body);
+  const json::Value& changes = *entry.find("changes");
+  EXPECT_EQ(write_compact(*changes.find("fields"), Shape::Unknown), R"(["description"])");
+  EXPECT_EQ(write_compact(*changes.find("stories"), Shape::Unknown),
+            R"({"added":[{"temp_id":4,"title":"Test"}],"changed":[{"temp_id":3,"title":"Code"}],)"
+            R"("removed":[{"temp_id":1,"title":"Kick-off"}]})");
+  EXPECT_EQ(slurp(path), edited);
+
+  // Nothing to change: said as in a real run, no request.
+  std::ofstream(path) << pushed;
+  CliRun same = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  ASSERT_EQ(same.exit, 0) << same.err;
+  EXPECT_EQ(same.out, path + ": unchanged template " + std::to_string(id) + " \"Plan test\"\n");
+  CliRun same_json = run_ptmpl("push --dry-run --format json '" + path + "' " + service(), env());
+  ASSERT_EQ(same_json.exit, 0) << same_json.err;
+  json::Document same_doc = json::Document::parse(same_json.out);
+  ASSERT_TRUE(same_doc.ok()) << same_json.out;
+  const json::Value& unchanged = same_doc.root().find("templates")->items()[0];
+  EXPECT_EQ(unchanged.find("action")->text(), "unchanged");
+  EXPECT_EQ(unchanged.find("request"), nullptr);
 }
 
 TEST_F(CliPushTest, AChangeOnTheServiceIsNotOverwrittenWithoutForceAndIsSavedFirst) {
@@ -340,15 +443,22 @@ TEST_F(CliPushTest, ATitleWrittenTwiceIsPushedAsTheLastOne) {
   "raw_json": [{"title": "Kick-off", "temp_id": 1, "story_type": "milestone", "relative_start_date": 0,
                 "relative_due_date": 0, "duration": 0, "temp_id": 2}]}}
 )");
-  CliRun dry = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  CliRun plan = run_ptmpl("push --dry-run '" + path + "' " + service(), env());
+  ASSERT_EQ(plan.exit, 0) << plan.err;
+  EXPECT_TRUE(plan.out.starts_with(path + ": would create \"Last title\"\n")) << plan.out;
+  CliRun dry = run_ptmpl("push --dry-run --format json '" + path + "' " + service(), env());
   ASSERT_EQ(dry.exit, 0) << dry.err;
-  EXPECT_TRUE(dry.out.starts_with(path + ": would create \"Last title\"\n")) << dry.out;
-  EXPECT_EQ(count_lines_with(dry.out, "\"title\":\"Last title\""), 1) << dry.out;
+  json::Document plan_doc = json::Document::parse(dry.out);
+  ASSERT_TRUE(plan_doc.ok()) << dry.out;
+  const json::Value* body = plan_doc.root().find("templates")->items()[0].find("request")->find("body");
+  ASSERT_NE(body, nullptr) << dry.out;
+  const std::string sent = write_compact(*body, Shape::Unknown);  // the body as it would be sent
+  EXPECT_EQ(count_lines_with(sent, "\"title\":\"Last title\""), 1) << sent;
   EXPECT_EQ(count_lines_with(dry.out, "First title"), 0) << dry.out;
-  EXPECT_EQ(count_lines_with(dry.out, "\"shared\""), 1) << dry.out;
-  EXPECT_NE(dry.out.find("\"shared\":false"), std::string::npos) << dry.out;
-  EXPECT_EQ(count_lines_with(dry.out, "temp_id"), 1) << dry.out;
-  EXPECT_NE(dry.out.find("\\\"temp_id\\\":2"), std::string::npos) << dry.out;
+  EXPECT_EQ(count_lines_with(sent, "\"shared\""), 1) << sent;
+  EXPECT_NE(sent.find("\"shared\":false"), std::string::npos) << sent;
+  EXPECT_EQ(count_lines_with(sent, "temp_id"), 1) << sent;
+  EXPECT_NE(sent.find("\\\"temp_id\\\":2"), std::string::npos) << sent;
 
   CliRun push = run_ptmpl("push '" + path + "' " + service(), env());
   ASSERT_EQ(push.exit, 0) << push.err;

@@ -363,10 +363,20 @@ std::function<int()> setup_pull(CLI::App& app) {
       std::cerr << "ptmpl pull: " << o->output_dir << ": cannot create the directory: " << ec.message() << "\n";
       return int{kUsage};
     }
+    // A template some file under the directory already holds goes into that file, found as push
+    // finds it (a file that cannot be read or is not a template document holds none).
+    auto below = expand_paths({o->output_dir});
+    if (!below.ok()) return report_error("pull", below.error());
+    api::LocalDocuments present = api::LocalDocuments::read(api::read_files(below.value()));
     // Each template on its own: one that cannot be written does not stop the others.
     for (const auto& t : templates) {
-      std::string path =
-          (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string();
+      auto holder = present.file_of(t.id);
+      if (!holder.ok()) {
+        exit = std::max(exit, report_error("pull", {holder.error().code, holder.error().message + "; not pulled"}));
+        continue;
+      }
+      std::string path = holder.value().value_or(
+          (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string());
       auto pulled = api::write_pulled(path, t, o->force);
       if (!pulled.ok()) {
         exit = std::max(exit, report_error("pull", pulled.error()));
@@ -416,8 +426,9 @@ std::optional<int> refuse_plan(const api::PushPlan& plan) {
 /// done, with a progress bar on a terminal; then the summary line.
 class PushReport {
  public:
-  PushReport(const std::vector<api::LocalTemplate>& files, bool progress)
-      : files_(files), progress_(progress), finished_(files.size(), nullptr) {
+  /// `json`: standard output gets the JSON document at the end instead of a line per file.
+  PushReport(const std::vector<api::LocalTemplate>& files, bool progress, bool json)
+      : files_(files), progress_(progress), json_(json), finished_(files.size(), nullptr) {
     if (progress_) draw_progress(0, files_.size());
   }
 
@@ -445,7 +456,7 @@ class PushReport {
   }
 
  private:
-  static void print(const api::LocalTemplate& file, const api::PushOutcome& out) {
+  void print(const api::LocalTemplate& file, const api::PushOutcome& out) const {
     switch (out.action) {
       case api::PushAction::Failed:
       case api::PushAction::Conflict:
@@ -453,12 +464,10 @@ class PushReport {
         break;
       case api::PushAction::WouldCreate:
       case api::PushAction::WouldUpdate:
-        std::cout << file.path << ": " << to_string(out.action)
-                  << (out.action == api::PushAction::WouldUpdate ? " template " + std::to_string(out.id) : "") << " \""
-                  << file.title << "\"\n"
-                  << out.message << std::flush;
+        if (!json_) std::cout << api::dry_run_plan(file, out) << std::flush;
         break;
       default:
+        if (json_) break;
         std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title << "\""
                   << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")") << "\n"
                   << std::flush;
@@ -467,6 +476,7 @@ class PushReport {
 
   const std::vector<api::LocalTemplate>& files_;
   const bool progress_;
+  const bool json_;
   std::vector<const api::PushOutcome*> finished_;
   std::size_t printed_ = 0;
   std::size_t done_count_ = 0;
@@ -492,12 +502,19 @@ std::function<int()> setup_push(CLI::App& app) {
     std::vector<std::string> paths;
     api::PushOptions push;
     std::string config;
+    std::string format = "text";
   };
   auto o = std::make_shared<Options>();
   add_service_options(app, o->service);
   app.add_option("paths", o->paths, "template documents, or directories searched for *.json")->required();
   app.add_flag("--dry-run", o->push.dry_run,
-               "read from the service to decide, but send nothing: print each request that would be sent");
+               "read from the service to decide, but send nothing: print what each template would get (create, "
+               "update or unchanged) and the fields and stories it would change");
+  app.add_option("--format", o->format,
+                 "text (a line per file; with --dry-run, the plan) or json (every outcome, with --dry-run the "
+                 "request bodies)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   app.add_flag("--force", o->push.force,
                "overwrite templates changed on the service since they were pulled (their version is saved first)");
   app.add_option("--backup-dir", o->push.backup_dir,
@@ -511,9 +528,11 @@ std::function<int()> setup_push(CLI::App& app) {
   app.footer(
       "Lints first: nothing is pushed while any file has errors. A document with an \"id\" updates that template;\n"
       "one without updates your template of the same title, or creates one; the file gets the id back.\n"
+      "Formats: text (default), json.\n"
       "Exit codes: 0 pushed, 1 lint errors (nothing pushed), 2 usage error, unreadable file or a\n"
       "refusal, 3 network or service error.\n\n"
-      "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem");
+      "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem\n"
+      "  ptmpl push templates/ --dry-run --format json");
   return [o] {
     auto paths = expand_paths(o->paths);
     if (!paths.ok()) {
@@ -548,11 +567,17 @@ std::function<int()> setup_push(CLI::App& app) {
       return std::move(make_client(o->service, pacer)).value();
     };
     const std::vector<api::LocalTemplate>& files = plan.documents;
-    PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1);
+    const bool json = o->format == "json";
+    PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1, json);
     auto outcomes = api::push_templates(
         files, o->push, make, [&](std::size_t index, const api::PushOutcome& outcome) { report.done(index, outcome); });
     report.summarize();
-    return push_exit_code(outcomes);
+    int exit = push_exit_code(outcomes);
+    if (json) {
+      if (auto shown = write_stdout(api::push_outcomes_json(files, outcomes)); !shown.ok())
+        return std::max(exit, report_error("push", shown.error()));
+    }
+    return exit;
   };
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,41 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text);
 /// byte is kept.
 Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at);
 
+/// Files read once each, as push and pull take them: the bytes of each readable file, and why
+/// the others could not be read.
+struct ReadFiles {
+  std::vector<std::string> paths;
+  std::vector<std::string> texts;  ///< the bytes of paths[i]
+  std::vector<Error> unreadable;
+};
+
+/// Reads each of `paths` (as expand_paths gives them) once.
+[[nodiscard]] ReadFiles read_files(const std::vector<std::string>& paths);
+
+/// Template documents, each file once, with the template each names on the service: the one
+/// way push (two files for one template are refused) and pull (which file already holds a
+/// template) tell which file holds which template.
+class LocalDocuments {
+ public:
+  /// Reads the template documents among `files` (taken over). A file that is not a template
+  /// document is refused (kInvalid), and so is one that holds the id of a file before it, or
+  /// has no id and the title of one before it without an id (kConflict, naming both files).
+  static LocalDocuments read(ReadFiles files);
+
+  /// The documents taken, in the order of the files.
+  [[nodiscard]] std::vector<LocalTemplate>& documents() { return documents_; }
+  /// The files refused, each with its reason.
+  [[nodiscard]] const std::vector<Error>& refused() const { return refused_; }
+  /// The file that holds template `id`: nullopt when none does; kConflict (naming them) when
+  /// several files do, so none of them can be told to be the one.
+  [[nodiscard]] Result<std::optional<std::string>> file_of(std::int64_t id) const;
+
+ private:
+  std::vector<LocalTemplate> documents_;
+  std::vector<Error> refused_;
+  std::map<std::int64_t, std::vector<std::string>> holders_;  ///< id → every file that names it
+};
+
 /// What a push will publish, decided before anything is sent: each file read once, and linted
 /// on exactly the bytes that would be sent (an edit saved after the plan is neither linted nor
 /// pushed). Whether each document creates, updates or leaves a template alone is decided
@@ -100,12 +136,52 @@ struct PushOptions {
   unsigned jobs = 4;
 };
 
+/// One story that differs between a document and the service's copy.
+struct StoryChange {
+  enum class Kind { Added, Changed, Removed };
+  Kind kind = Kind::Changed;
+  std::string temp_id;  ///< as JSON text (`12`, `"survey"`); "" when the story has none
+  std::string title;
+  std::string label;                 ///< `[12] "Kick-off"`: temp_id and title as shown
+  std::string parent;                ///< added and removed: the parent's label; "" at the top level
+  std::vector<std::string> details;  ///< changed: one line per field, move or dependency
+};
+
+/// A template field a document sets that the service's copy does not hold.
+struct FieldChange {
+  std::string key;
+  std::optional<std::string> before;  ///< as shown (long values cut); nullopt: a template to create
+  std::string after;
+};
+
+/// How a document differs from the service's copy (what `ptmpl diff` and `push --dry-run` show).
+struct TemplateChanges {
+  std::vector<FieldChange> fields;
+  /// Added and changed stories in the document's order, then removed ones in the service's.
+  std::vector<StoryChange> stories;
+  bool stories_compared = false;  ///< the document has raw_json
+  bool reordered = false;         ///< the same stories, in another order
+  [[nodiscard]] std::size_t count(StoryChange::Kind kind) const;
+  [[nodiscard]] bool empty() const { return fields.empty() && stories.empty() && !reordered; }
+};
+
+/// Compares `local` with the service's copy `remote` (read with raw_json): template fields that
+/// differ, then stories added, removed, moved or changed (matched by temp_id, else by title and
+/// place), field by field, dependencies by target. `remote` nullptr: with nothing (a template
+/// to create), so every field the document sets and every story is new.
+[[nodiscard]] TemplateChanges compare_template(const LocalTemplate& local, const RemoteTemplate* remote);
+
 struct PushOutcome {
   PushAction action = PushAction::Failed;
   std::int64_t id = 0;
   std::string updated_at;
-  std::string message;  ///< why it failed or conflicts; for dry runs, the request it would send
-  std::string backup;   ///< the file the previous remote version was saved to, if any
+  std::string message;  ///< why it failed or conflicts
+  /// Dry runs (WouldCreate, WouldUpdate): the request that would be sent (its body is the
+  /// document's), and what it would change on the service.
+  std::string method;
+  std::string url;
+  TemplateChanges changes;
+  std::string backup;  ///< the file the previous remote version was saved to, if any
   /// Why it failed (action Failed): kNetwork when the service did not answer at all, kService
   /// when it refused, kNotFound, kConflict or a local code (the id could not be written back).
   ErrorCode failure = ErrorCode::kInternal;
@@ -126,6 +202,20 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
 std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals, const PushOptions& options,
                                         const std::function<std::unique_ptr<Client>()>& make_client,
                                         const std::function<void(std::size_t, const PushOutcome&)>& done = {});
+
+/// What `push --dry-run` prints for a document it would create or update: the outcome line,
+/// the request line, then the template fields and stories it would change, e.g.
+/// `t.json: would update template 12 "Launch"` / `  PUT https://…/project_templates/12.json` /
+/// `  stories: 1 changed, 0 added, 0 removed` / `    ~ [3] "Design"` / `        duration: 3 → 5`.
+[[nodiscard]] std::string dry_run_plan(const LocalTemplate& local, const PushOutcome& outcome);
+
+/// Push's outcomes as one JSON object (`push --format json`): `{"templates": [{"path", "title",
+/// "action", "id"?, "updated_at"?, "backup"?, "message"?, "request"?: {"method", "url", "body"},
+/// "changes"?: {"fields": [key…], "stories": {"added", "changed", "removed": [{"temp_id",
+/// "title"}…]}, "reordered"}}]}`, in the order of `locals`; `body` is the request body itself
+/// (raw_json in it a string, as sent). `request` and `changes` are there for dry runs.
+[[nodiscard]] std::string push_outcomes_json(const std::vector<LocalTemplate>& locals,
+                                             const std::vector<PushOutcome>& outcomes);
 
 /// One push at a time per service address on this machine: pushes that overlap would each
 /// look a new title up, find nothing, and create it twice (the API has no idempotency key and

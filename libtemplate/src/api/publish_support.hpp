@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "libtemplate/json.hpp"
+#include "libtemplate/publish.hpp"
 
 namespace ptmpl::api::detail {
 
@@ -18,5 +19,9 @@ namespace ptmpl::api::detail {
 
 /// Two fields' JSON texts hold the same: equal as text, or as numbers by value (1500, 1500.0).
 [[nodiscard]] bool same_value(const std::string& a, const std::string& b);
+
+/// Appends `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections, their
+/// lines under them), each line starting with `indent`.
+void append_changes(std::string& out, const TemplateChanges& changes, std::string_view indent);
 
 }  // namespace ptmpl::api::detail

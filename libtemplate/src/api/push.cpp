@@ -52,10 +52,6 @@ Result<std::string> save_backup(const std::string& dir, const RemoteTemplate& re
   return path;
 }
 
-std::string request_text(const char* method, const std::string& url, const std::string& body) {
-  return std::string(method) + " " + url + "\nContent-Type: application/json\n\n" + body + "\n";
-}
-
 PushOutcome failed(Error error) {
   PushOutcome out;
   out.action = PushAction::Failed;
@@ -247,7 +243,9 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   if (!remote) {
     if (options.dry_run) {
       outcome.action = PushAction::WouldCreate;
-      outcome.message = request_text("POST", client.base_url() + "/project_templates.json", local.body);
+      outcome.method = "POST";
+      outcome.url = client.base_url() + "/project_templates.json";
+      outcome.changes = compare_template(local, nullptr);
       return outcome;
     }
     auto created = client.create(local.body, local.title);
@@ -277,8 +275,9 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   }
   if (options.dry_run) {
     outcome.action = PushAction::WouldUpdate;
-    outcome.message = request_text(
-        "PUT", client.base_url() + "/project_templates/" + std::to_string(remote->id) + ".json", local.body);
+    outcome.method = "PUT";
+    outcome.url = client.base_url() + "/project_templates/" + std::to_string(remote->id) + ".json";
+    outcome.changes = compare_template(local, &*remote);
     return outcome;
   }
   auto backup = save_backup(options.backup_dir, *remote);

@@ -9,49 +9,72 @@
 
 namespace ptmpl::api {
 
-PushPlan plan_push(const std::vector<std::string>& paths, const LintSettings& lint_settings) {
-  PushPlan plan;
-  // Each file is read once: these bytes are linted, and these bytes are sent.
-  std::vector<std::string> read_paths;
-  std::vector<std::string> texts;
+ReadFiles read_files(const std::vector<std::string>& paths) {
+  ReadFiles files;
   for (const std::string& path : paths) {
     auto bytes = FileText::read(path);
     if (!bytes.ok()) {
-      plan.refused.push_back(bytes.error());
+      files.unreadable.push_back(bytes.error());
       continue;
     }
-    read_paths.push_back(path);
-    texts.emplace_back(bytes.value().text());
+    files.paths.push_back(path);
+    files.texts.emplace_back(bytes.value().text());
   }
-  std::vector<std::string_view> views(texts.begin(), texts.end());
-  plan.lint = lint_texts(read_paths, views, lint_settings);
+  return files;
+}
 
+LocalDocuments LocalDocuments::read(ReadFiles files) {
+  LocalDocuments out;
   std::map<std::string, std::string> new_titles;  // title → file, for documents without an id
-  std::map<std::int64_t, std::string> ids;        // id → file
-  for (std::size_t i = 0; i < read_paths.size(); ++i) {
-    const std::string& path = read_paths[i];
-    auto local = read_local_template(path, std::move(texts[i]));
+  for (std::size_t i = 0; i < files.paths.size(); ++i) {
+    const std::string& path = files.paths[i];
+    auto local = read_local_template(path, std::move(files.texts[i]));
     if (!local.ok()) {
-      plan.refused.push_back(local.error());
+      out.refused_.push_back(local.error());
       continue;
     }
-    if (local.value().id) {
-      auto [it, fresh] = ids.emplace(*local.value().id, path);
-      if (!fresh) {
-        plan.refused.push_back(
-            Error::conflict(path + " and " + it->second + " both hold template " + std::to_string(it->first)));
+    if (std::optional<std::int64_t> id = local.value().id) {
+      std::vector<std::string>& holders = out.holders_[*id];
+      holders.push_back(path);
+      if (holders.size() > 1) {
+        out.refused_.push_back(
+            Error::conflict(path + " and " + holders.front() + " both hold template " + std::to_string(*id)));
         continue;
       }
     } else {
       auto [it, fresh] = new_titles.emplace(local.value().title, path);
       if (!fresh) {
-        plan.refused.push_back(Error::conflict(path + " and " + it->second + " are both titled \"" + it->first +
+        out.refused_.push_back(Error::conflict(path + " and " + it->second + " are both titled \"" + it->first +
                                                "\" and have no id: one template on the service cannot be both"));
         continue;
       }
     }
-    plan.documents.push_back(std::move(local).value());
+    out.documents_.push_back(std::move(local).value());
   }
+  return out;
+}
+
+Result<std::optional<std::string>> LocalDocuments::file_of(std::int64_t id) const {
+  auto it = holders_.find(id);
+  if (it == holders_.end()) return std::optional<std::string>();
+  if (it->second.size() == 1) return std::optional<std::string>(it->second.front());
+  std::string files;
+  for (std::size_t i = 0; i < it->second.size(); ++i)
+    files += (i == 0 ? "" : i + 1 == it->second.size() ? " and " : ", ") + it->second[i];
+  return Error::conflict(files + (it->second.size() == 2 ? " both" : " all") + " hold template " + std::to_string(id) +
+                         ": keep the id in one of them only");
+}
+
+PushPlan plan_push(const std::vector<std::string>& paths, const LintSettings& lint_settings) {
+  PushPlan plan;
+  // Each file is read once: these bytes are linted, and these bytes are sent.
+  ReadFiles files = read_files(paths);
+  plan.refused = std::move(files.unreadable);
+  std::vector<std::string_view> views(files.texts.begin(), files.texts.end());
+  plan.lint = lint_texts(files.paths, views, lint_settings);
+  LocalDocuments documents = LocalDocuments::read(std::move(files));
+  plan.refused.insert(plan.refused.end(), documents.refused().begin(), documents.refused().end());
+  plan.documents = std::move(documents.documents());
   return plan;
 }
 

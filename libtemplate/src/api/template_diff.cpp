@@ -131,98 +131,141 @@ std::vector<std::string> story_changes(const FlatStory& theirs, const FlatStory&
   return lines;
 }
 
-std::string where(const FlatStory& s) {
-  return s.parent.empty() ? "" : " under " + s.parent;
+std::string where(const std::string& parent) {
+  return parent.empty() ? "" : " under " + parent;
+}
+
+StoryChange story_change(StoryChange::Kind kind, const FlatStory& flat) {
+  StoryChange change;
+  change.kind = kind;
+  change.temp_id = flat.temp_id;
+  change.title = flat.title;
+  change.label = label(*flat.story);
+  change.parent = flat.parent;
+  return change;
 }
 
 }  // namespace
 
-std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote) {
-  std::vector<std::string> field_lines;
-  json::Document remote_doc = json::Document::parse(remote.json);
+std::size_t TemplateChanges::count(StoryChange::Kind kind) const {
+  return static_cast<std::size_t>(
+      std::count_if(stories.begin(), stories.end(), [kind](const StoryChange& s) { return s.kind == kind; }));
+}
+
+TemplateChanges compare_template(const LocalTemplate& local, const RemoteTemplate* remote) {
+  TemplateChanges changes;
+  json::Document remote_doc = json::Document::parse(remote != nullptr ? std::string_view(remote->json) : "{}");
   for (const auto& [key, value] : local.fields) {
+    json::Document ours = json::Document::parse(value);
+    std::string after = shown(ours.ok() ? &ours.root() : nullptr);
+    if (remote == nullptr) {
+      changes.fields.push_back({key, std::nullopt, after});
+      continue;
+    }
     const json::Value* theirs = remote_doc.ok() ? remote_doc.root().find(key) : nullptr;
     std::string their_text = theirs == nullptr ? "null" : write_compact(*theirs, Shape::Unknown);
     if (detail::same_value(value, their_text)) continue;
-    json::Document ours = json::Document::parse(value);
-    field_lines.push_back("  " + key + ": " + shown(theirs) + " → " + shown(ours.ok() ? &ours.root() : nullptr));
+    changes.fields.push_back({key, shown(theirs), after});
   }
 
-  std::vector<std::string> story_lines;
-  std::size_t changed = 0, added = 0, removed = 0;
-  if (local.stories) {
-    std::string their_text = detail::canonical_story_text(remote.raw_json.value_or(""));
-    json::Document theirs_doc = json::Document::parse(their_text);
-    json::Document ours_doc = json::Document::parse(*local.stories);
-    std::vector<FlatStory> theirs, ours;
-    if (theirs_doc.ok()) flatten(theirs_doc.root(), static_cast<std::size_t>(-1), "", "", theirs);
-    if (ours_doc.ok()) flatten(ours_doc.root(), static_cast<std::size_t>(-1), "", "", ours);
+  if (!local.stories) return changes;
+  changes.stories_compared = true;
+  std::string their_text =
+      detail::canonical_story_text(remote != nullptr ? std::string_view(remote->raw_json.value_or("")) : "");
+  json::Document theirs_doc = json::Document::parse(their_text);
+  json::Document ours_doc = json::Document::parse(*local.stories);
+  std::vector<FlatStory> theirs, ours;
+  if (theirs_doc.ok()) flatten(theirs_doc.root(), static_cast<std::size_t>(-1), "", "", theirs);
+  if (ours_doc.ok()) flatten(ours_doc.root(), static_cast<std::size_t>(-1), "", "", ours);
 
-    // Pair by temp_id (when it names one story on each side), then by title and place in order.
-    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-    std::vector<std::size_t> partner(ours.size(), kNone);
-    std::vector<bool> taken(theirs.size(), false);
-    std::map<std::string, std::vector<std::size_t>> their_ids, our_ids;
-    for (std::size_t i = 0; i < theirs.size(); ++i)
-      if (!theirs[i].temp_id.empty()) their_ids[theirs[i].temp_id].push_back(i);
-    for (std::size_t i = 0; i < ours.size(); ++i)
-      if (!ours[i].temp_id.empty()) our_ids[ours[i].temp_id].push_back(i);
-    for (const auto& [id, mine] : our_ids) {
-      auto it = their_ids.find(id);
-      if (mine.size() == 1 && it != their_ids.end() && it->second.size() == 1) {
-        partner[mine[0]] = it->second[0];
-        taken[it->second[0]] = true;
-      }
+  // Pair by temp_id (when it names one story on each side), then by title and place in order.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> partner(ours.size(), kNone);
+  std::vector<bool> taken(theirs.size(), false);
+  std::map<std::string, std::vector<std::size_t>> their_ids, our_ids;
+  for (std::size_t i = 0; i < theirs.size(); ++i)
+    if (!theirs[i].temp_id.empty()) their_ids[theirs[i].temp_id].push_back(i);
+  for (std::size_t i = 0; i < ours.size(); ++i)
+    if (!ours[i].temp_id.empty()) our_ids[ours[i].temp_id].push_back(i);
+  for (const auto& [id, mine] : our_ids) {
+    auto it = their_ids.find(id);
+    if (mine.size() == 1 && it != their_ids.end() && it->second.size() == 1) {
+      partner[mine[0]] = it->second[0];
+      taken[it->second[0]] = true;
     }
-    std::map<std::string, std::vector<std::size_t>> by_place;
-    for (std::size_t i = theirs.size(); i-- > 0;)
-      if (!taken[i]) by_place[theirs[i].place].push_back(i);  // reversed: back() is the first
-    for (std::size_t i = 0; i < ours.size(); ++i) {
-      if (partner[i] != kNone) continue;
-      auto it = by_place.find(ours[i].place);
-      if (it == by_place.end() || it->second.empty()) continue;
-      partner[i] = it->second.back();
-      taken[partner[i]] = true;
-      it->second.pop_back();
-    }
-
-    for (std::size_t i = 0; i < ours.size(); ++i) {
-      if (partner[i] == kNone) {
-        ++added;
-        story_lines.push_back("  + " + label(*ours[i].story) + where(ours[i]));
-        continue;
-      }
-      // Moved: its parent here is not the partner of its parent there.
-      std::size_t our_parent = ours[i].parent_index;
-      std::size_t mapped = our_parent == kNone ? kNone : partner[our_parent];
-      auto lines = story_changes(theirs[partner[i]], ours[i], mapped != theirs[partner[i]].parent_index);
-      if (lines.empty()) continue;
-      ++changed;
-      story_lines.push_back("  ~ " + label(*ours[i].story));
-      for (const auto& line : lines) story_lines.push_back("      " + line);
-    }
-    for (std::size_t i = 0; i < theirs.size(); ++i) {
-      if (taken[i]) continue;
-      ++removed;
-      story_lines.push_back("  - " + label(*theirs[i].story) + where(theirs[i]));
-    }
-    // Same stories, other order: the lists differ although no story does.
-    if (story_lines.empty() && their_text != *local.stories) story_lines.push_back("  stories in another order");
+  }
+  std::map<std::string, std::vector<std::size_t>> by_place;
+  for (std::size_t i = theirs.size(); i-- > 0;)
+    if (!taken[i]) by_place[theirs[i].place].push_back(i);  // reversed: back() is the first
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    if (partner[i] != kNone) continue;
+    auto it = by_place.find(ours[i].place);
+    if (it == by_place.end() || it->second.empty()) continue;
+    partner[i] = it->second.back();
+    taken[partner[i]] = true;
+    it->second.pop_back();
   }
 
-  if (field_lines.empty() && story_lines.empty()) return "";
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    if (partner[i] == kNone) {
+      changes.stories.push_back(story_change(StoryChange::Kind::Added, ours[i]));
+      continue;
+    }
+    // Moved: its parent here is not the partner of its parent there.
+    std::size_t our_parent = ours[i].parent_index;
+    std::size_t mapped = our_parent == kNone ? kNone : partner[our_parent];
+    auto lines = story_changes(theirs[partner[i]], ours[i], mapped != theirs[partner[i]].parent_index);
+    if (lines.empty()) continue;
+    StoryChange change = story_change(StoryChange::Kind::Changed, ours[i]);
+    change.details = std::move(lines);
+    changes.stories.push_back(std::move(change));
+  }
+  for (std::size_t i = 0; i < theirs.size(); ++i)
+    if (!taken[i]) changes.stories.push_back(story_change(StoryChange::Kind::Removed, theirs[i]));
+  // Same stories, other order: the lists differ although no story does.
+  changes.reordered = changes.stories.empty() && their_text != *local.stories;
+  return changes;
+}
+
+namespace detail {
+
+void append_changes(std::string& out, const TemplateChanges& changes, std::string_view indent) {
+  const std::string in(indent);
+  if (!changes.fields.empty()) {
+    out += in + "template:\n";
+    for (const FieldChange& f : changes.fields)
+      out += in + "  " + f.key + ": " + (f.before ? *f.before + " → " : std::string()) + f.after + "\n";
+  }
+  if (changes.stories.empty() && !changes.reordered) return;
+  out += in + "stories: " + std::to_string(changes.count(StoryChange::Kind::Changed)) + " changed, " +
+         std::to_string(changes.count(StoryChange::Kind::Added)) + " added, " +
+         std::to_string(changes.count(StoryChange::Kind::Removed)) + " removed\n";
+  for (const StoryChange& s : changes.stories) {
+    switch (s.kind) {
+      case StoryChange::Kind::Added:
+        out += in + "  + " + s.label + where(s.parent) + "\n";
+        break;
+      case StoryChange::Kind::Removed:
+        out += in + "  - " + s.label + where(s.parent) + "\n";
+        break;
+      case StoryChange::Kind::Changed:
+        out += in + "  ~ " + s.label + "\n";
+        for (const std::string& line : s.details) out += in + "      " + line + "\n";
+        break;
+    }
+  }
+  if (changes.reordered) out += in + "  stories in another order\n";
+}
+
+}  // namespace detail
+
+std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote) {
+  TemplateChanges changes = compare_template(local, &remote);
+  if (changes.empty()) return "";
   std::string out = "--- service: template " + std::to_string(remote.id) + " " + json::quoted(remote.title) +
                     (remote.updated_at.empty() ? "" : " (updated_at " + remote.updated_at + ")") + "\n";
   out += "+++ local:   " + local.path + "\n";
-  if (!field_lines.empty()) {
-    out += "template:\n";
-    for (const auto& line : field_lines) out += line + "\n";
-  }
-  if (!story_lines.empty()) {
-    out += "stories: " + std::to_string(changed) + " changed, " + std::to_string(added) + " added, " +
-           std::to_string(removed) + " removed\n";
-    for (const auto& line : story_lines) out += line + "\n";
-  }
+  detail::append_changes(out, changes, "");
   return out;
 }
 
