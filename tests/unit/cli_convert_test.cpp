@@ -2,6 +2,7 @@
 // the lint formats, exit codes, --strict writing nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "cli_run.hpp"
@@ -77,6 +78,20 @@ TEST(CliConvert, ReadsCsv) {
   EXPECT_EQ(r.err,
             "tests/data/csv/plan.csv:1:104: warning: the column \"owner\" is not one ptmpl reads; it is ignored "
             "[csv-unknown-column]\n1 file checked: 0 errors, 1 warning, 0 info\n");
+}
+
+TEST(CliConvert, ReadsSemicolonCsvAsSpreadsheetsWriteItWhereTheCommaIsTheDecimalMark) {
+  // plan.csv as a spreadsheet saves it in much of Europe: `sep=;`, semicolons, 1500,50.
+  const auto r = run_ptmpl("convert tests/data/csv/plan-semicolon.csv", "NO_COLOR=1");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_NE(r.out.find("\"budget_estimate_in_cents\": 150050"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"description\": \"Spec; v1\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"title\": \"plan-semicolon\""), std::string::npos) << r.out;
+  const auto comma = run_ptmpl("convert tests/data/csv/plan.csv", "NO_COLOR=1");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), std::count(comma.out.begin(), comma.out.end(), '\n'));
+  EXPECT_EQ(r.err,
+            "tests/data/csv/plan-semicolon.csv:2:104: warning: the column \"owner\" is not one ptmpl reads; it is "
+            "ignored [csv-unknown-column]\n1 file checked: 0 errors, 1 warning, 0 info\n");
 }
 
 TEST(CliConvert, BadCsvCellExitsTwoAndWritesNothing) {

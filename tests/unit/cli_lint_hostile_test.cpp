@@ -226,20 +226,11 @@ TEST_F(CliLintHostile, AShortLineIsShownWholeInTheExcerpt) {
   const std::string line =
       R"(  {"title": "Install the racking in the new server room", "story_type": "task", "duration": "5"})";
   const std::string path = file("wide.json", "[\n" + line + "\n]\n");
-  // Excerpts are shown on a terminal: `script` (util-linux, in every Debian) gives lint one.
-  CliRun run;
-  const std::string command = "NO_COLOR=1 script -qec \"'" PTMPL_BINARY "' lint '" + path + "'\" /dev/null";
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  EXPECT_EQ(run.exit, 1) << run.out;
-  std::erase(run.out, '\r');                          // the terminal ends lines with CR LF
+  // Excerpts are shown on a terminal.
+  const std::string out = testing::run_ptmpl_on_terminal("lint '" + path + "'", "NO_COLOR=1");
   const std::size_t caret = line.find(R"("5")") + 1;  // the column of the value
-  EXPECT_NE(run.out.find(" 2 | " + line + "\n   | " + std::string(caret - 1, ' ') + "^\n"), std::string::npos)
-      << run.out;
-  EXPECT_EQ(run.out.find("…"), std::string::npos) << run.out;
+  EXPECT_NE(out.find(" 2 | " + line + "\n   | " + std::string(caret - 1, ' ') + "^\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("…"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -107,6 +107,36 @@ TEST(ConvertCsv, EveryColumn) {
     EXPECT_NE(d.severity, Severity::Error) << d.message << " [" << d.rule << "]";
 }
 
+TEST(ConvertCsv, SemicolonSeparatedAsSpreadsheetsWriteItWithADecimalComma) {
+  // What a spreadsheet writes where the comma is the decimal mark: cells separated by
+  // semicolons, amounts with a decimal comma, cells holding a semicolon quoted; with or
+  // without its `sep=;` first line. The same plan as EveryColumn, read the same.
+  const std::string rows =
+      "level;temp_id;title;type;start;due;duration;predecessors;budget;time_estimate_minutes;tags;description\r\n"
+      "1;1;Phase;task;0;4;5;;;;a, b;\r\n"
+      "2;2;Design;deliverable;0;1;2;;1500,50;720;design;Spec\r\n"
+      "2;3;Build;;2;4;3;\"2FS+1; 2SS\";250;60;;\r\n"
+      "1;4;Launch;milestone;5;5;0;3, 2FF-2,1SF;;;;\r\n";
+  const std::string expected =
+      "0 1 [Phase] task 0..4 d5 $- m- {a, b} <> →4:1:0\n"
+      "1 2 [Design] deliverable 0..1 d2 $150050 m720 {design} <Spec> →3:0:0 →3:2:1 →4:3:-2\n"
+      "1 3 [Build] - 2..4 d3 $25000 m60 {} <> →4:2:0\n"
+      "0 4 [Launch] milestone 5..5 d0 $- m- {} <>\n";
+  for (const std::string& csv : {rows, "sep=;\r\n" + rows, "\xEF\xBB\xBF" + rows}) {
+    EXPECT_EQ(detect_plan_format(csv), PlanFormat::Csv);
+    const Conversion conversion = from_csv(csv);
+    EXPECT_EQ(outline(conversion.document), expected) << csv;
+    EXPECT_TRUE(conversion.diagnostics.empty());
+  }
+  // Rows are numbered as the spreadsheet shows them: the `sep=;` line is not one.
+  EXPECT_EQ(csv_error("sep=;\ntitle;budget\nA;1.500,50\n"),
+            "plan.csv:row 2, column \"budget\": \"1.500,50\" is not an amount (major units, a comma before at most "
+            "two decimals: 1500,50)");
+  // A header that names our columns only when split at commas stays comma-separated.
+  EXPECT_EQ(outline(from_csv("title,budget\n\"A;B\",2.5\n").document), "0 - [A;B] - -..- d- $250 m- {} <>\n");
+  EXPECT_EQ(detect_plan_format("title;notes\nA;b\n"), PlanFormat::Unknown);  // one column we read
+}
+
 TEST(ConvertCsv, NestsByParentColumn) {
   const std::string csv = "title,temp_id,parent\nA,a,\nB,b,a\nC,c,b\nD,d,a\n";
   EXPECT_EQ(outline(from_csv(csv).document),
@@ -278,7 +308,8 @@ TEST(ConvertCsv, DetectedByItsHeader) {
   EXPECT_EQ(detect_plan_format("\"Title\", \"Start\"\n"), PlanFormat::Csv);
   EXPECT_EQ(detect_plan_format("title\n"), PlanFormat::Unknown);  // one column says too little
   EXPECT_EQ(detect_plan_format("start,due\n"), PlanFormat::Unknown);
-  EXPECT_EQ(detect_plan_format("title;start\n"), PlanFormat::Unknown);  // semicolons are not our CSV
+  EXPECT_EQ(detect_plan_format("title;start\n"), PlanFormat::Csv);  // a spreadsheet's semicolon CSV
+  EXPECT_EQ(detect_plan_format("sep=;\n"), PlanFormat::Unknown);    // the hint, but no header
 }
 
 // SPEC §11 "Spreadsheets": the one cell writer guards text a spreadsheet would run, never a

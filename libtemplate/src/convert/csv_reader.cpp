@@ -45,9 +45,8 @@ struct Record {
 
 class RecordReader {
  public:
-  RecordReader(std::string_view text, const std::string& path) : text_(text), path_(path) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") at_ = 3;
-  }
+  RecordReader(std::string_view text, const std::string& path, const detail::CsvLayout& layout)
+      : text_(text), path_(path), separator_(layout.separator), at_(layout.header_at) {}
 
   /// The next record into `out`; false at the end of the text. Fails on a quote out of place.
   Result<bool> next(Record& out, const std::vector<std::string>& header);
@@ -60,7 +59,8 @@ class RecordReader {
 
   std::string_view text_;
   const std::string& path_;
-  std::size_t at_ = 0;
+  char separator_;
+  std::size_t at_;
   std::size_t row_ = 0;
 };
 
@@ -86,7 +86,7 @@ std::optional<std::string_view> RecordReader::quoted_cell(Cell& cell) {
       break;
     }
   }
-  if (at_ < text_.size() && text_[at_] != ',' && !at_record_end())
+  if (at_ < text_.size() && text_[at_] != separator_ && !at_record_end())
     return "text after the closing quote of a quoted cell";
   return std::nullopt;
 }
@@ -102,7 +102,8 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
     if (at_ < text_.size() && text_[at_] == '"') {
       problem = quoted_cell(cell);
     } else {
-      const std::size_t end = std::min(text_.find_first_of(",\r\n", at_), text_.size());
+      const char stops[] = {separator_, '\r', '\n', '\0'};
+      const std::size_t end = std::min(text_.find_first_of(stops, at_), text_.size());
       cell.text = std::string(text_.substr(at_, end - at_));
       if (cell.text.find('"') != std::string::npos)
         problem = "a quote inside a cell that does not start with one (quote the whole cell and double the quote)";
@@ -112,7 +113,7 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
       return Error::invalid(path_ + ":row " + std::to_string(out.row) + ", " + cell_name(header, out.cells.size()) +
                             ": " + std::string(*problem));
     out.cells.push_back(std::move(cell));
-    if (at_ < text_.size() && text_[at_] == ',') {
+    if (at_ < text_.size() && text_[at_] == separator_) {
       ++at_;
       continue;
     }
@@ -175,11 +176,14 @@ class CsvReader {
   std::vector<Row> rows_;
   std::vector<std::size_t> roots_;
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
+  bool decimal_comma_ = false;  // semicolon-separated: amounts may use a comma as decimal mark
 };
 
 Result<Conversion> CsvReader::run() {
   if (auto error = detail::not_utf8_error(text_, path_)) return *error;
-  RecordReader reader(text_, path_);
+  const detail::CsvLayout layout = detail::csv_layout(text_).value_or(detail::CsvLayout{});
+  decimal_comma_ = layout.separator == ';';
+  RecordReader reader(text_, path_, layout);
   Record record;
   for (bool header = true;; header = false) {
     Result<bool> more = reader.next(record, header_);
@@ -278,13 +282,17 @@ Status CsvReader::read_integers(const Record& record, Row& row) {
   row.level = level.value_or(index_[kLevel] ? 0 : 1);
   if (row.level == 0) return cell_error(row, kLevel, "empty: every row needs its outline level (1 is the top)");
   if (auto budget = cell(record, kBudget)) {
-    const BudgetCents cents = budget_to_cents(trim(*budget));
+    // Where cells are separated by semicolons, the comma is the decimal mark: 1500,50.
+    std::string amount(trim(*budget));
+    if (decimal_comma_ && amount.find('.') == std::string::npos) std::replace(amount.begin(), amount.end(), ',', '.');
+    const BudgetCents cents = budget_to_cents(amount);
     if (cents.status == BudgetCents::Status::FractionOfCent)
       return cell_error(row, kBudget, "\"" + std::string(*budget) + "\" has a fraction of a cent");
     if (cents.status != BudgetCents::Status::Exact)
       return cell_error(row, kBudget,
-                        "\"" + std::string(*budget) +
-                            "\" is not an amount (major units, a dot before at most two decimals: 1500.50)");
+                        "\"" + std::string(*budget) + "\" is not an amount (major units, a " +
+                            (decimal_comma_ ? "comma" : "dot") +
+                            " before at most two decimals: " + (decimal_comma_ ? "1500,50" : "1500.50") + ")");
     row.budget_cents = cents.cents;
   }
   return Done{};
@@ -464,11 +472,15 @@ std::string CsvReader::write_document() {
 }
 }  // namespace
 
-bool detail::is_csv_header(std::string_view line) {
+namespace {
+
+/// How many of `line`'s cells, split at `separator`, name a column the converter reads; 0
+/// unless one of them is `title`.
+std::size_t known_columns(std::string_view line, char separator) {
   bool title = false;
   std::size_t known = 0;
   while (true) {
-    const std::size_t end = std::min(line.find(','), line.size());
+    const std::size_t end = std::min(line.find(separator), line.size());
     std::string name = lower_trimmed(line.substr(0, end));
     if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
     if (std::find(kColumnName.begin(), kColumnName.end(), name) != kColumnName.end()) {
@@ -478,7 +490,32 @@ bool detail::is_csv_header(std::string_view line) {
     if (end == line.size()) break;
     line.remove_prefix(end + 1);
   }
-  return title && known >= 2;
+  return title ? known : 0;
+}
+
+}  // namespace
+
+std::optional<detail::CsvLayout> detail::csv_layout(std::string_view text) {
+  CsvLayout layout;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") layout.header_at = 3;
+  auto line_at = [&](std::size_t at) {
+    const std::string_view rest = text.substr(at);
+    return rest.substr(0, rest.find_first_of("\r\n"));
+  };
+  std::string_view line = line_at(layout.header_at);
+  std::optional<char> named;
+  if ((line == "sep=;" || line == "sep=,") && layout.header_at + line.size() < text.size()) {
+    named = line.back();
+    layout.header_at += line.size();
+    if (text[layout.header_at] == '\r') ++layout.header_at;
+    if (layout.header_at < text.size() && text[layout.header_at] == '\n') ++layout.header_at;
+    line = line_at(layout.header_at);
+  }
+  const std::size_t commas = named == ';' ? 0 : known_columns(line, ',');
+  const std::size_t semicolons = named == ',' ? 0 : known_columns(line, ';');
+  if (std::max(commas, semicolons) < 2) return std::nullopt;
+  layout.separator = semicolons > commas ? ';' : ',';
+  return layout;
 }
 
 Result<Conversion> convert_csv(std::string_view text, const std::string& path, const ConvertOptions& options) {

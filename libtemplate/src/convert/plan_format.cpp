@@ -34,8 +34,7 @@ PlanFormat detect_plan_format(std::string_view text) {
   if (first == std::string_view::npos) return PlanFormat::Unknown;
   if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
   if (text[first] == '<') return xml_format(text, first);
-  const std::string_view line = text.substr(0, text.find_first_of("\r\n"));
-  return detail::is_csv_header(line) ? PlanFormat::Csv : PlanFormat::Unknown;
+  return detail::csv_layout(text) ? PlanFormat::Csv : PlanFormat::Unknown;
 }
 
 Result<Conversion> convert_plan(std::string_view text, const std::string& path, const ConvertOptions& options) {
