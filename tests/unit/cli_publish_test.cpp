@@ -78,6 +78,30 @@ TEST_F(CliPublishTest, PtmplCacertTrustsTheSandboxAndTheOptionWinsOverIt) {
   EXPECT_EQ(option_wins.exit, 0) << option_wins.err;
 }
 
+TEST_F(CliPublishTest, ListLinesUpTitlesByTheirWidthAndPullSpellsTheirFileNamesInAscii) {
+  api::Client client = client_with(kToken);
+  ASSERT_TRUE(client.create(R"({"project_template":{"title":"Zürich office move","duration":7}})", "Zürich").ok());
+  CliRun list = run_ptmpl("list " + service() + " --order title:asc", env());
+  ASSERT_EQ(list.exit, 0) << list.err;
+  std::istringstream lines(list.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 5u) << list.out;
+  // "ü" is two bytes but one column: the ITEMS column starts at the same column on every line.
+  auto items_column = [](const std::string& row, const std::string& title) {
+    const std::string before = row.substr(0, row.find(title) + title.size());
+    std::size_t columns = 0;
+    for (char c : before) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return columns + row.substr(before.size()).find_first_not_of(' ');
+  };
+  EXPECT_EQ(items_column(rows[4], "Zürich office move"), items_column(rows[2], "Office move")) << list.out;
+  EXPECT_EQ(items_column(rows[4], "Zürich office move"), 8u + 18u + 2u) << list.out;
+  const std::string out = dir.file("pulled");
+  CliRun pull = run_ptmpl("pull " + service() + " 4 -o '" + out + "'", env());
+  ASSERT_EQ(pull.exit, 0) << pull.err;
+  EXPECT_TRUE(std::filesystem::exists(out + "/4-zurich-office-move.json")) << pull.out << pull.err;
+}
+
 TEST_F(CliPublishTest, ListPrintsJsonWithFilters) {
   CliRun run = run_ptmpl("list " + service() + " --mine --format json --order title:desc", env());
   ASSERT_EQ(run.exit, 0) << run.err;

@@ -90,28 +90,6 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
   return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
 }
 
-std::string slug(const std::string& title) {
-  std::string out;
-  for (unsigned char c : title) {
-    if (std::isalnum(c)) {
-      out += static_cast<char>(std::tolower(c));
-    } else if (!out.empty() && out.back() != '-') {
-      out += '-';
-    }
-    if (out.size() >= 60) break;
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out.empty() ? "template" : out;
-}
-
-std::string field_text(const api::RemoteTemplate& t, const char* key) {
-  json::Document doc = json::Document::parse(t.json);
-  const json::Value* v = doc.ok() ? doc.root().find(key) : nullptr;
-  if (v == nullptr || v->is_null()) return "";
-  if (auto b = v->as_bool()) return *b ? "yes" : "no";
-  return std::string(v->text());
-}
-
 /// Prints what list_all noticed: warnings, and each template it could not use (those make the
 /// command exit 3 once it has done the rest). Returns that exit code.
 int report_notes(const char* command, const api::ListNotes& notes) {
@@ -271,17 +249,8 @@ std::function<int()> setup_list(CLI::App& app) {
       if (auto shown = write_stdout(out.finish()); !shown.ok()) return report_error("list", shown.error());
       return exit;
     }
-    std::size_t width = 5;
-    for (const auto& t : all.value()) width = std::max(width, std::min<std::size_t>(t.title.size(), 60));
-    std::cout << std::left << std::setw(8) << "ID" << std::setw(static_cast<int>(width) + 2) << "TITLE" << std::setw(7)
-              << "ITEMS" << std::setw(10) << "DURATION" << std::setw(8) << "SHARED"
-              << "UPDATED\n";
-    for (const auto& t : all.value()) {
-      std::string title = t.title.size() > 60 ? t.title.substr(0, 57) + "..." : t.title;
-      std::cout << std::setw(8) << t.id << std::setw(static_cast<int>(width) + 2) << title << std::setw(7)
-                << field_text(t, "item_count") << std::setw(10) << field_text(t, "duration") << std::setw(8)
-                << field_text(t, "shared") << t.updated_at << "\n";
-    }
+    if (auto shown = write_stdout(api::list_table(all.value())); !shown.ok())
+      return report_error("list", shown.error());
     return exit;
   };
 }
@@ -376,7 +345,7 @@ std::function<int()> setup_pull(CLI::App& app) {
         continue;
       }
       std::string path = holder.value().value_or(
-          (std::filesystem::path(o->output_dir) / (std::to_string(t.id) + "-" + slug(t.title) + ".json")).string());
+          (std::filesystem::path(o->output_dir) / api::pulled_file_name(t.id, t.title)).string());
       auto pulled = api::write_pulled(path, t, o->force);
       if (!pulled.ok()) {
         exit = std::max(exit, report_error("pull", pulled.error()));

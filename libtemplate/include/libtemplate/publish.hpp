@@ -54,6 +54,17 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text);
 /// byte is kept.
 Result<std::string> with_identity(std::string_view text, std::int64_t id, const std::string& updated_at);
 
+/// `ptmpl list`'s table: a header line, then one line per template (id, title, item count,
+/// duration, shared, updated_at), each column padded to the widest value in terminal columns
+/// (a title is cut to 60 columns with "…", control characters shown as spaces).
+[[nodiscard]] std::string list_table(const std::vector<RemoteTemplate>& templates);
+
+/// The name `ptmpl pull` gives a new file for template `id`: `<id>-<slug>.json`, the slug the
+/// title in lower-case ASCII, accented Latin letters written without their marks ("Zürich" →
+/// "zurich", "Straße" → "strasse"), every other run of characters a single "-", at most 60
+/// characters ("template" when nothing is left).
+[[nodiscard]] std::string pulled_file_name(std::int64_t id, std::string_view title);
+
 /// Files read once each, as push and pull take them: the bytes of each readable file, and why
 /// the others could not be read.
 struct ReadFiles {

@@ -8,8 +8,12 @@
 
 namespace ptmpl::preview {
 
-/// Columns `text` (valid UTF-8) takes on a terminal, counted as one per code point: wide
-/// (East Asian) and combining characters are not measured apart.
+/// The code point of UTF-8 `text` at byte `at`, which moves past it; U+FFFD (one byte long)
+/// for a byte that does not start a code point.
+[[nodiscard]] char32_t next_code_point(std::string_view text, std::size_t& at);
+
+/// Columns `text` (valid UTF-8) takes on a terminal: 2 for a wide (East Asian, emoji) character,
+/// 0 for a combining mark or a zero-width character, 1 for any other code point.
 [[nodiscard]] std::size_t display_width(std::string_view text);
 
 /// `text` cut to at most `width` columns, ending in "…" when cut.
