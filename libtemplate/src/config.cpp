@@ -8,9 +8,9 @@
 #include <fnmatch.h>
 
 #include "libtemplate/lint.hpp"
+#include "libtemplate/spelling.hpp"
 #include "libtemplate/template_file.hpp"
 #include "rules/rule.hpp"
-#include "spelling.hpp"
 
 namespace ptmpl {
 
@@ -29,15 +29,6 @@ namespace {
 std::string place(const TemplateFile& file, const json::Value& value) {
   json::Position p = file.document().position(value.offset());
   return format_place(file.path(), p.line, p.column) + ": ";
-}
-
-// "unknown rule "x"" with a suggestion from the catalogue.
-std::string unknown_rule(std::string_view id) {
-  std::vector<std::string_view> ids;
-  for (const RuleInfo& rule : rule_catalogue()) ids.push_back(rule.id);
-  std::string message = "unknown rule \"" + std::string(id) + "\"";
-  if (auto suggestion = closest(id, ids)) message += " (did you mean \"" + std::string(*suggestion) + "\"?)";
-  return message + "; ptmpl rules lists them";
 }
 
 // True when `pointer` is `prefix` or lies below it.
@@ -78,7 +69,8 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   }
   if (const json::Value* rules = root.find("rules")) {
     for (const json::Member& m : rules->members()) {
-      if (find_rule(m.key.text()) == nullptr) return Error::invalid(place(file, m.key) + unknown_rule(m.key.text()));
+      if (find_rule(m.key.text()) == nullptr)
+        return Error::invalid(place(file, m.key) + unknown_rule_message(m.key.text()));
       RuleSetting setting;
       const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
       if (severity != nullptr) {
@@ -93,7 +85,8 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     for (const json::Value& entry : ignore->items()) {
       IgnoreEntry e;
       if (const json::Value* rule = entry.find("rule")) {
-        if (find_rule(rule->text()) == nullptr) return Error::invalid(place(file, *rule) + unknown_rule(rule->text()));
+        if (find_rule(rule->text()) == nullptr)
+          return Error::invalid(place(file, *rule) + unknown_rule_message(rule->text()));
         e.rule = rule->text();
       }
       if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());

@@ -1,4 +1,4 @@
-#include "spelling.hpp"
+#include "libtemplate/spelling.hpp"
 
 #include <algorithm>
 #include <cctype>

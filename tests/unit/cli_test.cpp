@@ -164,7 +164,7 @@ TEST(Cli, ExplainPrintsTheRulePage) {
   EXPECT_EQ(r.out, read_source("docs/rules/temp-id-duplicate.md"));
   CliRun bad = ptmpl("explain no-such-rule");
   EXPECT_EQ(bad.exit, 2);
-  EXPECT_EQ(bad.err, "ptmpl explain: no rule \"no-such-rule\"; ptmpl rules lists them\n");
+  EXPECT_EQ(bad.err, "ptmpl explain: unknown rule \"no-such-rule\"; ptmpl rules lists them\n");
 }
 
 TEST(Cli, SchemaPrintsTheBundledSchema) {

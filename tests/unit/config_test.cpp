@@ -108,14 +108,46 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{
             "unknown-rule.ptmpl.json",
             ":4:5: unknown rule \"temp-id-duplcate\" (did you mean \"temp-id-duplicate\"?); ptmpl rules lists them"},
-        BadConfig{"bad-severity.ptmpl.json", ":2:23: `schema` does not have an allowed form"},
-        BadConfig{"unknown-key.ptmpl.json", ":3:14: `config` does not allow the key `ignores`"}),
+        BadConfig{"bad-severity.ptmpl.json",
+                  ":2:23: `schema` must be one of \"off\", \"info\", \"warning\", \"error\"; found \"fatal\""},
+        BadConfig{"unknown-key.ptmpl.json",
+                  ":3:14: `config` does not allow the key `ignores` (did you mean `ignore`?)"}),
     [](const ::testing::TestParamInfo<BadConfig>& param) {
       std::string name = param.param.file;
       name = name.substr(0, name.find('.'));
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });
+
+// A misspelt key or value is named with the key or value meant; an enumerated value with every
+// value allowed (the schema's enum), wherever it is: a rule's severity in either form, fail_on.
+TEST(Config, MisspeltKeysAndValuesSayWhatWasMeant) {
+  auto message = [](std::string_view text) {
+    auto config = LintConfig::parse("c.json", text);
+    return config.ok() ? std::string("(read)") : config.error().message;
+  };
+  const std::string severities = "must be one of \"off\", \"info\", \"warning\", \"error\"";
+  EXPECT_EQ(message(R"({"rules": {"title-missing": "eror"}})"),
+            "c.json:1:29: `title-missing` " + severities + "; found \"eror\" (did you mean \"error\"?)");
+  EXPECT_EQ(message(R"({"rules": {"title-missing": {"severity": "warnig"}}})"),
+            "c.json:1:42: `severity` " + severities + "; found \"warnig\" (did you mean \"warning\"?)");
+  EXPECT_EQ(message(R"({"rules": {"title-missing": {"severty": "error"}}})"),
+            "c.json:1:41: `config/rules/title-missing` does not allow the key `severty` (did you mean `severity`?)");
+  EXPECT_EQ(message(R"({"fail_on": "Warning"})"),
+            "c.json:1:13: `fail_on` must be one of \"error\", \"warning\", \"info\"; found \"Warning\" (did you mean "
+            "\"warning\"?)");
+  EXPECT_EQ(message(R"({"ignore": [{"rule": "schema", "tempid": 4}]})"),
+            "c.json:1:42: `config/ignore/0` does not allow the key `tempid` (did you mean `temp_id`?)");
+  EXPECT_EQ(message(R"({"max_dept": 3})"),
+            "c.json:1:14: `config` does not allow the key `max_dept` (did you mean `max_depth`?)");
+  EXPECT_EQ(message(R"({"extend_exclude": []})"),
+            "c.json:1:20: `config` does not allow the key `extend_exclude` (did you mean `extend-exclude`?)");
+  // Nothing near: the allowed values are still listed, and no guess is made.
+  EXPECT_EQ(message(R"({"rules": {"schema": "loud"}})"), "c.json:1:22: `schema` " + severities + "; found \"loud\"");
+  EXPECT_EQ(message(R"({"colour": true})"), "c.json:1:12: `config` does not allow the key `colour`");
+  EXPECT_EQ(message(R"({"rules": {"tempid-missing": "off"}})"),
+            "c.json:1:12: unknown rule \"tempid-missing\" (did you mean \"temp-id-missing\"?); ptmpl rules lists them");
+}
 
 // Of duplicate keys the last is used, as in templates (and only the last is checked).
 TEST(Config, TheLastOfDuplicateKeysIsUsed) {

@@ -363,7 +363,7 @@ std::function<int()> setup_explain(CLI::App& app) {
   return [id] {
     auto page = rule_documentation(*id);
     if (find_rule(*id) == nullptr || !page) {
-      std::cerr << "ptmpl explain: no rule \"" << *id << "\"; ptmpl rules lists them\n";
+      std::cerr << "ptmpl explain: " << unknown_rule_message(*id) << "\n";
       return int{kUsage};
     }
     std::cout << *page;

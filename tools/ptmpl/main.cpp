@@ -3,9 +3,13 @@
 #include <array>
 #include <csignal>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/spelling.hpp"
 
 namespace {
 
@@ -32,6 +36,44 @@ constexpr std::array kCommands = {
     Command{"schema", "print a bundled JSON Schema (raw_json, template, config)", setup_schema},
     Command{"gen", "write a synthetic template of a given size (tests, benchmarks)", setup_gen},
 };
+
+// After a parse error: when the command line holds a name the parser does not know — an option
+// `--x` or, where a command takes subcommands, a word that names none — the message naming it
+// with the nearest known name (spelling.hpp, as for keys and rule ids). Nullopt otherwise: the
+// parser's own message says it best.
+std::optional<std::string> unknown_name_message(const CLI::App& root) {
+  std::string command;
+  for (const CLI::App* app = &root; app != nullptr;) {
+    command += command.empty() ? app->get_name() : " " + app->get_name();
+    for (const std::string& word : app->remaining()) {
+      std::vector<std::string> names;
+      std::string_view name = word;
+      std::string what;
+      if (word.starts_with("--")) {
+        name = name.substr(0, name.find('='));
+        what = "option " + std::string(name);
+        for (const CLI::Option* option : app->get_options())
+          for (const std::string& long_name : option->get_lnames()) names.push_back("--" + long_name);
+      } else if (!word.starts_with("-") && !app->get_subcommands([](const CLI::App*) { return true; }).empty()) {
+        what = "command \"" + word + "\"";
+        // Hidden subcommands (no group) are not suggested.
+        for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+          names.push_back(sub->get_name());
+      } else {
+        continue;
+      }
+      std::vector<std::string_view> candidates(names.begin(), names.end());
+      std::string message = command + ": unknown " + what;
+      if (auto suggestion = ptmpl::closest(name, candidates))
+        message += what.starts_with("option") ? " (did you mean " + std::string(*suggestion) + "?)"
+                                              : " (did you mean \"" + std::string(*suggestion) + "\"?)";
+      return message + "; " + command + " --help lists the " + (what.starts_with("option") ? "options" : "commands");
+    }
+    const std::vector<CLI::App*> parsed = app->get_subcommands();
+    app = parsed.empty() ? nullptr : parsed.back();
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -60,6 +102,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (auto message = unknown_name_message(app)) {
+      std::cerr << *message << "\n";
+      return kUsage;
+    }
     app.exit(e);
     return kUsage;
   }

@@ -36,6 +36,9 @@ struct RuleInfo {
 [[nodiscard]] std::span<const RuleInfo> rule_catalogue();
 /// The rule with this id, or nullptr.
 [[nodiscard]] const RuleInfo* find_rule(std::string_view id);
+/// The message for an id that names no rule: `unknown rule "x" (did you mean "y"?); ptmpl rules
+/// lists them`, the suggestion (spelling.hpp's closest()) only when one is near.
+[[nodiscard]] std::string unknown_rule_message(std::string_view id);
 
 class LintConfig;
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "libtemplate/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl {
@@ -168,6 +169,14 @@ const RuleInfo* find_rule(std::string_view id) {
   auto it = std::lower_bound(kCatalogue.begin(), kCatalogue.end(), id,
                              [](const RuleInfo& r, std::string_view key) { return r.id < key; });
   return it != kCatalogue.end() && it->id == id ? &*it : nullptr;
+}
+
+std::string unknown_rule_message(std::string_view id) {
+  std::vector<std::string_view> ids;
+  for (const RuleInfo& rule : kCatalogue) ids.push_back(rule.id);
+  std::string message = "unknown rule " + json::quoted(id);
+  if (auto suggestion = closest(id, ids)) message += " (did you mean " + json::quoted(*suggestion) + "?)";
+  return message + "; ptmpl rules lists them";
 }
 
 namespace rules {

@@ -17,6 +17,7 @@
 
 #include "libtemplate/bundled.hpp"
 #include "libtemplate/json.hpp"
+#include "libtemplate/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {
@@ -178,8 +179,6 @@ bool owned_elsewhere(std::string_view object, std::string_view key, const json::
 struct PropertySchema {
   std::unique_ptr<rapidjson::Document> wrapper;  // {"$ref": "<file>#<pointer>"}
   std::unique_ptr<rapidjson::SchemaDocument> validator;
-  const rapidjson::Value* json = nullptr;  // the property's schema, for messages
-  const rapidjson::Document* file = nullptr;
   std::optional<PlainType> plain;
   const Owned* owned = nullptr;  // the rule that checks values of this key instead, if any
 };
@@ -225,7 +224,7 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
     raw_ = std::make_unique<rapidjson::SchemaDocument>(raw_text_, this);
     template_ = std::make_unique<rapidjson::SchemaDocument>(template_text_, this);
     config_ = std::make_unique<rapidjson::SchemaDocument>(config_text_, this);
-    whole_config_ = whole("config.schema.json", config_text_);
+    whole_config_ = made_for("config.schema.json#");
     story_ = properties("raw_json.schema.json", raw_text_, "/definitions/story", "story");
     dependency_ = properties("raw_json.schema.json", raw_text_, "/definitions/dependency", "dependency");
     project_template_ =
@@ -256,6 +255,17 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
     return nullptr;
   }
 
+  /// A validator of the schema `ref` names ("<file>#<pointer>"), made when a message needs one.
+  [[nodiscard]] PropertySchema made_for(const std::string& ref) const {
+    PropertySchema p;
+    p.wrapper = std::make_unique<rapidjson::Document>();
+    p.wrapper->SetObject();
+    p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
+    // The provider only reads: GetRemoteDocument() hands out the documents built above.
+    p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, const_cast<Schemas*>(this));
+    return p;
+  }
+
   static const Schemas& get() {
     static const Schemas schemas;  // immutable once built; thread-safe initialisation
     return schemas;
@@ -281,25 +291,11 @@ class Schemas : public rapidjson::IRemoteSchemaDocumentProvider {
       p.wrapper->SetObject();
       p.wrapper->AddMember("$ref", rapidjson::Value(ref.c_str(), p.wrapper->GetAllocator()), p.wrapper->GetAllocator());
       p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
-      p.json = &m.value;
-      p.file = &doc;
       p.plain = PlainType::of(m.value);
       p.owned = owner_of(kind, key);
       out.add(key, std::move(p));
     }
     return out;
-  }
-
-  PropertySchema whole(const std::string& file, const rapidjson::Document& doc) {
-    PropertySchema p;
-    p.wrapper = std::make_unique<rapidjson::Document>();
-    p.wrapper->SetObject();
-    p.wrapper->AddMember("$ref", rapidjson::Value((file + "#").c_str(), p.wrapper->GetAllocator()),
-                         p.wrapper->GetAllocator());
-    p.validator = std::make_unique<rapidjson::SchemaDocument>(*p.wrapper, this);
-    p.json = &doc;
-    p.file = &doc;
-    return p;
   }
 
   static std::vector<RequiredKey> required(const rapidjson::Document& doc, const std::string& object,
@@ -407,40 +403,67 @@ std::string to_text(const rapidjson::Value& v) {
   return "null";
 }
 
-// The schema that governs the value at `pointer` below a property's schema, following
-// properties, items and $refs. (RapidJSON 1.1 reports the failing schema's place only inside
-// the validator's own document, which is not where $refs lead.)
-const rapidjson::Value* schema_at(const PropertySchema& property, std::string_view pointer) {
-  const Schemas& schemas = Schemas::get();
-  const rapidjson::Document* file = property.file;
-  auto follow_refs = [&](const rapidjson::Value* at) {
-    for (int hops = 0; at != nullptr && at->IsObject() && hops < 8; ++hops) {
-      auto ref = at->FindMember("$ref");
-      if (ref == at->MemberEnd() || !ref->value.IsString()) break;
-      std::string_view target = ref->value.GetString();
-      if (std::size_t hash = target.find('#'); hash != std::string_view::npos) {
-        if (hash > 0) file = schemas.file(target.substr(0, hash));
-        target.remove_prefix(hash + 1);
-      }
-      at = file != nullptr ? rapidjson::Pointer(std::string(target).c_str()).Get(*file) : nullptr;
+// A JSON pointer's segment as the key it names (RFC 6901: "~1" is '/', "~0" is '~').
+std::string pointer_unescape(std::string_view segment) {
+  std::string key;
+  for (std::size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] == '~' && i + 1 < segment.size() && (segment[i + 1] == '0' || segment[i + 1] == '1')) {
+      key += segment[++i] == '1' ? '/' : '~';
+    } else {
+      key += segment[i];
     }
-    return at;
-  };
-  const rapidjson::Value* at = follow_refs(property.json);
-  while (at != nullptr && !pointer.empty()) {
+  }
+  return key;
+}
+
+// A schema and where it is: `ref` is "<file>#<pointer>", as a $ref names it.
+struct SchemaPlace {
+  const rapidjson::Value* json = nullptr;
+  std::string ref;
+};
+
+// The schema `ref` names, following its $refs (at most 8 hops).
+SchemaPlace resolve_ref(std::string ref) {
+  const Schemas& schemas = Schemas::get();
+  SchemaPlace place;
+  for (int hops = 0; hops < 8; ++hops) {
+    std::size_t hash = ref.find('#');
+    const rapidjson::Document* file = schemas.file(ref);
+    if (hash == std::string::npos || file == nullptr) return {};
+    place = {rapidjson::Pointer(ref.substr(hash + 1).c_str()).Get(*file), ref};
+    if (place.json == nullptr || !place.json->IsObject()) break;
+    auto next = place.json->FindMember("$ref");
+    if (next == place.json->MemberEnd() || !next->value.IsString()) break;
+    std::string_view target = next->value.GetString();
+    ref = target.starts_with('#') ? ref.substr(0, hash) + std::string(target) : std::string(target);
+  }
+  return place;
+}
+
+// The schema that governs the value at `pointer` below a property's schema, following
+// properties (or additionalProperties, for keys it does not name), items and $refs.
+// (RapidJSON 1.1 reports the failing schema's place only inside the validator's own document,
+// which is not where $refs lead.)
+SchemaPlace schema_at(const PropertySchema& property, std::string_view pointer) {
+  SchemaPlace at = resolve_ref((*property.wrapper)["$ref"].GetString());
+  while (at.json != nullptr && at.json->IsObject() && !pointer.empty()) {
     pointer.remove_prefix(1);
     std::size_t cut = pointer.find('/');
     std::string segment(pointer.substr(0, cut));
     pointer = cut == std::string_view::npos ? std::string_view{} : pointer.substr(cut);
-    const rapidjson::Value* next = nullptr;
+    std::string next;
     bool index = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
-    if (auto items = at->FindMember("items"); index && items != at->MemberEnd()) {
-      next = &items->value;
-    } else if (auto props = at->FindMember("properties"); props != at->MemberEnd()) {
-      auto prop = props->value.FindMember(segment.c_str());
-      if (prop != props->value.MemberEnd()) next = &prop->value;
+    if (auto items = at.json->FindMember("items"); index && items != at.json->MemberEnd()) {
+      next = at.ref + "/items";
+    } else if (auto props = at.json->FindMember("properties");
+               props != at.json->MemberEnd() && props->value.HasMember(pointer_unescape(segment).c_str())) {
+      next = at.ref + "/properties/" + segment;
+    } else if (at.json->HasMember("additionalProperties")) {
+      next = at.ref + "/additionalProperties";
+    } else {
+      return {};
     }
-    at = follow_refs(next);
+    at = resolve_ref(std::move(next));
   }
   return at;
 }
@@ -449,6 +472,61 @@ struct Violation {
   std::string pointer;  ///< below the validated value
   std::string message;
 };
+
+std::optional<Violation> validate(const PropertySchema& property, const json::Value& value, std::string_view key);
+
+// True when the schema's "type" admits a value of `v`'s kind (false when it has no "type").
+bool type_admits(const rapidjson::Value& schema, const json::Value& v) {
+  if (!schema.IsObject() || !schema.HasMember("type")) return false;
+  auto admits = [&](std::string_view t) {
+    switch (v.kind()) {
+      case json::Kind::Null:
+        return t == "null";
+      case json::Kind::True:
+      case json::Kind::False:
+        return t == "boolean";
+      case json::Kind::String:
+        return t == "string";
+      case json::Kind::Array:
+        return t == "array";
+      case json::Kind::Object:
+        return t == "object";
+      case json::Kind::Number:
+        return t == "number" || (t == "integer" && v.is_integer_spelling());
+      case json::Kind::Truncated:
+        break;
+    }
+    return false;
+  };
+  const rapidjson::Value& type = schema["type"];
+  if (type.IsString()) return admits(type.GetString());
+  if (type.IsArray())
+    for (const auto& t : type.GetArray())
+      if (t.IsString() && admits(t.GetString())) return true;
+  return false;
+}
+
+// The violation of `value` against the one form of the anyOf (or oneOf) at `place` whose type
+// admits it; nullopt when no form or several do.
+std::optional<Violation> validate_against_form(const SchemaPlace& place, const json::Value& value,
+                                               std::string_view path) {
+  if (place.json == nullptr || !place.json->IsObject()) return std::nullopt;
+  for (const char* keyword : {"anyOf", "oneOf"}) {
+    auto forms = place.json->FindMember(keyword);
+    if (forms == place.json->MemberEnd() || !forms->value.IsArray()) continue;
+    std::optional<std::string> chosen;
+    for (rapidjson::SizeType i = 0; i < forms->value.Size(); ++i) {
+      std::string ref = place.ref + "/" + keyword + "/" + std::to_string(i);
+      SchemaPlace form = resolve_ref(ref);
+      if (form.json == nullptr || !type_admits(*form.json, value)) continue;
+      if (chosen) return std::nullopt;
+      chosen = std::move(ref);
+    }
+    if (!chosen) return std::nullopt;
+    return validate(Schemas::get().made_for(*chosen), value, path);
+  }
+  return std::nullopt;
+}
 
 // Validates one value against its key's schema; the first violation as a sentence that names
 // the value (by its path below `owner`) and what it must be.
@@ -461,12 +539,15 @@ std::optional<Violation> validate(const PropertySchema& property, const json::Va
   rapidjson::StringBuffer buffer;
   validator.GetInvalidDocumentPointer().Stringify(buffer);
   std::string pointer = buffer.GetString();
-  const rapidjson::Value* schema = schema_at(property, pointer);
+  const SchemaPlace place = schema_at(property, pointer);
+  const rapidjson::Value* schema = place.json;
   const json::Value* at = json::resolve_pointer(value, pointer);
+  // `key` is the validated value's path ("duration", or "config/rules/schema" when an anyOf
+  // branch is validated below); the value at fault is named by its last segment, an array item
+  // with its array.
   std::string path = std::string(key) + pointer;
-  std::string name = "`" + (pointer.empty() ? std::string(key) : pointer.substr(pointer.rfind('/') + 1)) + "`";
-  if (!pointer.empty() && pointer.find_last_not_of("0123456789") == pointer.rfind('/'))
-    name = "`" + path + "`";  // an array item: name it with its array
+  std::string name = path.substr(path.rfind('/') + 1);
+  name = "`" + (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos ? path : name) + "`";
 
   auto field = [&](const char* k) -> const rapidjson::Value* {
     if (schema == nullptr || !schema->IsObject()) return nullptr;
@@ -488,6 +569,13 @@ std::optional<Violation> validate(const PropertySchema& property, const json::Va
     if (at != nullptr && (at->is_number() || at->is_string()))
       message += "; found " + std::string(at->is_string() ? "\"" : "") + std::string(at->text()) +
                  (at->is_string() ? "\"" : "");
+    if (const rapidjson::Value* values = field("enum"); at != nullptr && at->is_string() && values != nullptr) {
+      std::vector<std::string_view> allowed;
+      for (const auto& v : values->GetArray())
+        if (v.IsString()) allowed.emplace_back(v.GetString(), v.GetStringLength());
+      if (auto suggestion = closest(at->text(), allowed))
+        message += " (did you mean " + json::quoted(*suggestion) + "?)";
+    }
   } else if (keyword == "minimum" || keyword == "maximum") {
     const rapidjson::Value* bound = field(keyword.c_str());
     message = name + " must be " + (keyword == "minimum" ? "at least " : "at most ") +
@@ -511,8 +599,21 @@ std::optional<Violation> validate(const PropertySchema& property, const json::Va
   } else if (keyword == "additionalProperties") {
     // RapidJSON points at the member that is not allowed.
     std::string owner = pointer.empty() ? std::string(key) : std::string(key) + pointer.substr(0, pointer.rfind('/'));
-    message = "`" + owner + "` does not allow the key `" + pointer.substr(pointer.rfind('/') + 1) + "`";
+    std::string member = pointer_unescape(std::string_view(pointer).substr(pointer.rfind('/') + 1));
+    message = "`" + owner + "` does not allow the key `" + member + "`";
+    const rapidjson::Value* owner_schema = schema_at(property, pointer.substr(0, pointer.rfind('/'))).json;
+    if (owner_schema != nullptr && owner_schema->IsObject() && owner_schema->HasMember("properties")) {
+      std::vector<std::string_view> keys;
+      for (const auto& m : (*owner_schema)["properties"].GetObject())
+        keys.emplace_back(m.name.GetString(), m.name.GetStringLength());
+      if (auto suggestion = closest(member, keys)) message += " (did you mean `" + std::string(*suggestion) + "`?)";
+    }
   } else if (keyword == "anyOf" || keyword == "oneOf") {
+    // When only one of the forms takes a value of this kind ("error" or {"severity": …}), the
+    // value is explained against that form: which values it allows, which keys.
+    if (at != nullptr)
+      if (auto violation = validate_against_form(place, *at, path))
+        return Violation{pointer + violation->pointer, violation->message};
     message = name + " does not have an allowed form";
     if (const rapidjson::Value* description = field("description"); description != nullptr && description->IsString())
       message += " (" + std::string(description->GetString()) + ")";

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "rules/rule.hpp"
-#include "spelling.hpp"
+#include "libtemplate/spelling.hpp"
 
 namespace ptmpl::rules {
 

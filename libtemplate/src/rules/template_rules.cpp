@@ -9,7 +9,7 @@
 
 #include "libtemplate/rollup.hpp"
 #include "rules/rule.hpp"
-#include "spelling.hpp"
+#include "libtemplate/spelling.hpp"
 
 namespace ptmpl::rules {
 

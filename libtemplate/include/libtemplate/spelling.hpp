@@ -1,4 +1,5 @@
-// Private: "did you mean" suggestions.
+// "Did you mean" suggestions: the one measure of a near miss, for the rules (key-misspelt,
+// currency-invalid), the configuration and the command line.
 #pragma once
 
 #include <optional>

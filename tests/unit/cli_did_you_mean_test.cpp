@@ -1,0 +1,84 @@
+// A name typed wrong on the command line or in .ptmpl.json is named with the name meant: the
+// command, an option of that command, a rule id, a configuration key or value. Exit code 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_run.hpp"
+
+namespace ptmpl {
+namespace {
+
+class CliDidYouMean : public testing::CliScratchTest {};
+
+TEST_F(CliDidYouMean, AnUnknownCommand) {
+  testing::CliRun r = ptmpl("lnt samples/");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "ptmpl: unknown command \"lnt\" (did you mean \"lint\"?); ptmpl --help lists the commands\n");
+  // Nothing near: no guess. The hidden command is never suggested.
+  r = ptmpl("frobnicate");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl: unknown command \"frobnicate\"; ptmpl --help lists the commands\n");
+  r = ptmpl("__referenc");
+  EXPECT_EQ(r.err, "ptmpl: unknown command \"__referenc\"; ptmpl --help lists the commands\n");
+}
+
+TEST_F(CliDidYouMean, AnUnknownOptionOfTheCommandGiven) {
+  const std::string plan = file("t.json", "[]\n");
+  for (const char* command : {"lint", "schedule", "stats", "convert"}) {
+    testing::CliRun r = ptmpl(std::string(command) + " --foramt json " + plan);
+    EXPECT_EQ(r.exit, 2) << command;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_EQ(r.err, "ptmpl " + std::string(command) + ": unknown option --foramt (did you mean --format?); ptmpl " +
+                         command + " --help lists the options\n");
+  }
+  // With its value after '='; an option of another command is no suggestion.
+  testing::CliRun r = ptmpl("lint --foramt=json " + plan);
+  EXPECT_EQ(r.err,
+            "ptmpl lint: unknown option --foramt (did you mean --format?); ptmpl lint --help lists the options\n");
+  r = ptmpl("lint --unsafe-fix " + plan);
+  EXPECT_EQ(r.err,
+            "ptmpl lint: unknown option --unsafe-fix (did you mean --unsafe-fixes?); ptmpl lint --help lists the "
+            "options\n");
+  r = ptmpl("rules --check");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl rules: unknown option --check; ptmpl rules --help lists the options\n");
+}
+
+TEST_F(CliDidYouMean, AnUnknownRuleToExplain) {
+  testing::CliRun r = ptmpl("explain unknown-fields");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "ptmpl explain: unknown rule \"unknown-fields\" (did you mean \"unknown-field\"?); ptmpl rules lists "
+            "them\n");
+}
+
+TEST_F(CliDidYouMean, AConfigurationKeyOrValue) {
+  const std::string plan = file("t.json", "[]\n");
+  file(".ptmpl.json", "{\n  \"ignores\": []\n}\n");
+  testing::CliRun r = ptmpl("lint " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl lint: " + (dir_ / ".ptmpl.json").string() +
+                       ":2:14: `config` does not allow the key `ignores` (did you mean `ignore`?)\n");
+  file(".ptmpl.json", "{\n  \"ignore\": [{\"rule\": \"schema\", \"tempid\": 3}]\n}\n");
+  r = ptmpl("lint " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl lint: " + (dir_ / ".ptmpl.json").string() +
+                       ":2:43: `config/ignore/0` does not allow the key `tempid` (did you mean `temp_id`?)\n");
+  file(".ptmpl.json", "{\n  \"rules\": {\"title-missing\": \"eror\"}\n}\n");
+  r = ptmpl("lint " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err,
+            "ptmpl lint: " + (dir_ / ".ptmpl.json").string() +
+                ":2:30: `title-missing` must be one of \"off\", \"info\", \"warning\", \"error\"; found \"eror\" "
+                "(did you mean \"error\"?)\n");
+  // The same configuration named with --config, for fmt's file selection too.
+  r = ptmpl("fmt --check --config " + (dir_ / ".ptmpl.json").string() + " " + dir_.string());
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("found \"eror\" (did you mean \"error\"?)"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ptmpl
