@@ -351,6 +351,13 @@ Status rewrite_file(const std::string& path, std::string_view read, std::string_
   return replace_file(path, bytes, [&] { return still_holds(path, read); });
 }
 
+Status write_descriptor(int fd, std::string_view bytes, std::string_view name) {
+  int err = 0;
+  if (!write_all(fd, bytes, err))
+    return Error::output_failed(std::string(name) + ": cannot write: " + describe_errno(err));
+  return Done{};
+}
+
 Status write_stdout(std::string_view bytes) {
   // What C++ and C streams hold goes first, so that the order of the output is kept.
   std::cout.flush();

@@ -74,14 +74,82 @@ TEST(CliScheduleBrowser, ChromiumDrawsTheHtmlChart) {
   // A blank page compresses to almost nothing; bars, text and grid lines do not.
   EXPECT_GT(chart_png.size(), 4 * empty_png.size()) << chart_png.size() << " vs " << empty_png.size();
 
-  // The DOM after parsing: the inline SVG with every shape — the sample's 35 stories are 5
-  // parents, 5 milestones and 25 other leaves — and a table row per story.
+  // The DOM after parsing: the date header and the chart as two inline SVGs, every shape — the sample's 35 stories are
+  // 5 parents, 5 milestones and 25 other leaves — and a table row per story.
   const std::string dom = run_chromium(browser, dir, "dom", "--dump-dom", page);
-  EXPECT_EQ(count(dom, "<svg"), 1u) << dom.substr(0, 500);
+  EXPECT_EQ(count(dom, "<svg"), 2u) << dom.substr(0, 500);
   EXPECT_EQ(count(dom, "<rect class=\"bar"), 25u);
   EXPECT_EQ(count(dom, "<rect class=\"parent"), 5u);
   EXPECT_EQ(count(dom, "<polygon class=\"milestone\""), 5u);
   EXPECT_EQ(count(dom, "<tr"), 36u);
+  std::filesystem::remove_all(dir);
+}
+
+// The page in a frame of a test page whose script scrolls it and measures it. The plan page
+// runs no script of its own (its Content-Security-Policy forbids any); the test page reaches
+// into it, which Chromium allows between files with --allow-file-access-from-files. The
+// results are written into the test page's body, which --dump-dom prints once the virtual
+// time budget has let the frame load and the script run.
+TEST(CliScheduleBrowser, DateHeaderStaysInViewAndTheLastTickLabelIsWhole) {
+  const std::string browser = chromium();
+  ASSERT_FALSE(browser.empty()) << "chromium is not installed; scripts/setup.sh installs it";
+  const std::string dir = ::testing::TempDir() + "schedule-scroll-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string page = dir + "/plan.html";
+  const std::string probe = dir + "/probe.html";
+  testing::CliRun r =
+      testing::run_ptmpl("schedule samples/software-release.json --format html --start 2027-01-04 -o '" + page + "'");
+  ASSERT_EQ(r.exit, 0) << r.err;
+  std::ofstream(probe) << R"(<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>probe</title></head><body>
+<iframe id="plan" src="plan.html" style="width: 1600px; height: 400px; border: 0"></iframe>
+<pre id="result">not run</pre>
+<script>
+document.getElementById('plan').addEventListener('load', () => {
+  const win = document.getElementById('plan').contentWindow;
+  const doc = win.document;
+  const header = doc.querySelector('div.chart-header');
+  const labels = doc.querySelectorAll('div.chart-header text');
+  const out = [];
+  const svg = header.querySelector('svg').getBoundingClientRect();
+  const last = labels[labels.length - 1];
+  const box = last.getBoundingClientRect();
+  out.push('labels=' + labels.length);
+  out.push('last=' + last.textContent);
+  out.push('last-inside=' + (box.right <= svg.right && box.right <= win.innerWidth));
+  out.push('top-before=' + Math.round(header.getBoundingClientRect().top));
+  win.scrollTo(0, 600);
+  out.push('scrolled=' + Math.round(win.scrollY));
+  out.push('top-after=' + Math.round(header.getBoundingClientRect().top));
+  const rows = doc.querySelector('svg.chart-body').getBoundingClientRect();
+  out.push('body-top-after=' + Math.round(rows.top));
+  document.getElementById('result').textContent = out.join(' ');
+});
+</script>
+</body></html>
+)";
+  const std::string dom = shell_output("timeout 60 '" + browser +
+                                       "' --headless --no-sandbox --disable-gpu --allow-file-access-from-files "
+                                       "--virtual-time-budget=5000 --user-data-dir='" +
+                                       dir + "/profile-probe' --dump-dom 'file://" + probe + "' 2>/dev/null");
+  const std::size_t at = dom.find("<pre id=\"result\">");
+  ASSERT_NE(at, std::string::npos) << dom;
+  const std::string result = dom.substr(at, dom.find("</pre>", at) - at);
+  // The last of the ticks is a date in full (MM-DD: the project lies in 2027) within the chart.
+  const std::size_t last = result.find("last=");
+  ASSERT_NE(last, std::string::npos) << result;
+  const std::string label = result.substr(last + 5, result.find(' ', last) - last - 5);
+  EXPECT_EQ(label.size(), 5u) << result;
+  EXPECT_EQ(label[2], '-') << result;
+  EXPECT_NE(result.find("last-inside=true"), std::string::npos) << result;
+  // The page scrolled, the chart's body with it, and the header stayed at the top.
+  EXPECT_NE(result.find("scrolled=600"), std::string::npos) << result;
+  EXPECT_NE(result.find("top-after=0"), std::string::npos) << result;
+  EXPECT_EQ(result.find("top-before=0 "), std::string::npos) << result;
+  // The rows went up under it.
+  const std::size_t body = result.find("body-top-after=");
+  ASSERT_NE(body, std::string::npos) << result;
+  EXPECT_LT(std::stoi(result.substr(body + 15)), 0) << result;
   std::filesystem::remove_all(dir);
 }
 

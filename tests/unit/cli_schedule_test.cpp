@@ -5,6 +5,7 @@
 #include <rapidjson/document.h>
 #include <pugixml.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -286,9 +287,11 @@ TEST(CliSchedule, EverySvgIsWellFormedWithTheExpectedShapes) {
   EXPECT_EQ(checked, 3u);
 }
 
+// The chart's body: the inline SVG after the date header.
 std::string inline_svg(const std::string& html) {
-  std::size_t begin = html.find("<svg");
-  std::size_t end = html.find("</svg>");
+  std::size_t body = html.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart-body\"");
+  std::size_t begin = body;
+  std::size_t end = html.find("</svg>", body);
   if (begin == std::string::npos || end == std::string::npos) return "";
   return html.substr(begin, end + 6 - begin);
 }
@@ -324,6 +327,215 @@ TEST(CliSchedule, MarkupEscapesEveryTitle) {
   ASSERT_TRUE(doc.load_string(r.out.c_str()));
   EXPECT_STREQ(doc.child("svg").child("title").text().get(), "Launch: \"Q3\" <web> & more");
   EXPECT_NE(r.out.find("3 Announce &lt;launch&gt; &amp; celebrate"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG and HTML: dependency arrows, days off, the last tick label, the page's header
+
+pugi::xml_document parse_svg(const std::string& text) {
+  pugi::xml_document doc;
+  pugi::xml_parse_result parsed = doc.load_string(text.c_str());
+  EXPECT_TRUE(parsed) << parsed.description() << " at " << parsed.offset;
+  return doc;
+}
+
+// The points of a polyline's `points`, as written.
+std::vector<std::string> points_of(const pugi::xml_node& polyline) {
+  std::vector<std::string> out;
+  std::string points = polyline.attribute("points").value();
+  for (std::size_t at = 0; at < points.size();) {
+    std::size_t end = points.find(' ', at);
+    if (end == std::string::npos) end = points.size();
+    out.push_back(points.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+// The temp_ids linked in a story list, with both stories at depth < max_depth.
+std::size_t links_shown(const rapidjson::Value& stories, std::size_t max_depth) {
+  std::map<std::string, std::size_t> depth_of;
+  std::vector<std::pair<std::string, std::string>> links;
+  auto id = [](const rapidjson::Value& v) {
+    return v.IsString() ? std::string(v.GetString()) : std::to_string(v.GetInt64());
+  };
+  std::function<void(const rapidjson::Value&, std::size_t)> walk = [&](const rapidjson::Value& list,
+                                                                       std::size_t depth) {
+    for (const auto& story : list.GetArray()) {
+      if (story.HasMember("temp_id")) depth_of[id(story["temp_id"])] = depth;
+      if (story.HasMember("dependencies"))
+        for (const auto& d : story["dependencies"].GetArray())
+          links.emplace_back(id(d["source_id"]), id(d["target_id"]));
+      if (story.HasMember("sub_stories")) walk(story["sub_stories"], depth + 1);
+    }
+  };
+  walk(stories, 0);
+  std::size_t n = 0;
+  for (const auto& [from, to] : links)
+    n += depth_of.count(from) > 0 && depth_of.count(to) > 0 && depth_of[from] < max_depth && depth_of[to] < max_depth;
+  return n;
+}
+
+TEST(CliSchedule, SvgDrawsAnArrowForEveryLinkBetweenStoriesShownBeneathTheBars) {
+  CliRun small = run_ptmpl("schedule tests/data/schedule/small.json --format svg");
+  ASSERT_EQ(small.exit, 0) << small.err;
+  pugi::xml_document doc = parse_svg(small.out);
+  pugi::xpath_node_set arrows = doc.select_nodes("//g[@class='link']");
+  ASSERT_EQ(arrows.size(), 2u);
+  // 1.1 (finish, x 424, row 2) to 1.2 (start, x 424, row 3): out, down to the row's edge, back, in.
+  EXPECT_EQ(points_of(arrows[0].node().child("polyline")),
+            (std::vector<std::string>{"424,105", "430,105", "430,116", "418,116", "418,127", "424,127"}));
+  EXPECT_STREQ(arrows[0].node().child("polygon").attribute("points").value(), "424,127 419,123.5 419,130.5");
+  EXPECT_STREQ(arrows[0].node().child("title").text().get(), "1.1 \u2192 1.2: finish-to-start");
+  EXPECT_STREQ(arrows[1].node().child("title").text().get(), "1.2 \u2192 2: finish-to-start, lag 1");
+  // Beneath the bars: the arrows come before the rows.
+  EXPECT_LT(small.out.find("<g class=\"links\""), small.out.find("<g class=\"rows\">"));
+
+  // Every link of the sample, then only those whose two stories --depth 1 shows.
+  rapidjson::Document sample = parse_json(read_source("samples/software-release.json"));
+  const rapidjson::Value& stories = sample["project_template"]["raw_json"];
+  for (std::size_t depth : {std::size_t{100}, std::size_t{1}}) {
+    const std::string args = "schedule samples/software-release.json --format svg" +
+                             (depth == 1 ? std::string(" --depth 1") : std::string());
+    CliRun r = run_ptmpl(args);
+    pugi::xml_document chart = parse_svg(r.out);
+    EXPECT_EQ(chart.select_nodes("//g[@class='link']").size(), links_shown(stories, depth)) << args;
+  }
+}
+
+class CliScheduleFiles : public testing::CliScratchTest {};
+
+TEST_F(CliScheduleFiles, ArrowsLeaveAndReachTheEndsTheLinkTypeNames) {
+  // a: days 0–3; b SS+1 on a: days 1–2; c FF on a: day 3; d SF on a: day 0. 24 px a day from x 376.
+  const std::string path = file("types.json", R"([
+    {"title": "a", "temp_id": "a", "relative_start_date": 0, "duration": 4, "dependencies": [
+      {"source_id": "a", "target_id": "b", "type": 0, "lag": 1},
+      {"source_id": "a", "target_id": "c", "type": 3},
+      {"source_id": "a", "target_id": "d", "type": 1}]},
+    {"title": "b", "temp_id": "b", "duration": 2},
+    {"title": "c", "temp_id": "c", "duration": 1},
+    {"title": "d", "temp_id": "d", "relative_start_date": 0, "duration": 1}
+  ])");
+  CliRun r = ptmpl("schedule '" + path + "' --format svg");
+  ASSERT_EQ(r.exit, 0) << r.err;
+  pugi::xml_document doc = parse_svg(r.out);
+  std::map<std::string, std::vector<std::string>> route;
+  for (pugi::xpath_node arrow : doc.select_nodes("//g[@class='link']"))
+    route[arrow.node().child("title").text().get()] = points_of(arrow.node().child("polyline"));
+  ASSERT_EQ(route.size(), 3u);
+  // SS: a's start (376) to b's start (400), coming in from the left.
+  EXPECT_EQ(route["1 \u2192 2: start-to-start, lag 1"],
+            (std::vector<std::string>{"376,83", "370,83", "370,94", "394,94", "394,105", "400,105"}));
+  // FF: a's finish (472) to c's finish (472), coming in from the right.
+  EXPECT_EQ(route["1 \u2192 3: finish-to-finish"],
+            (std::vector<std::string>{"472,83", "478,83", "478,127", "472,127"}));
+  // SF: a's start (376) to d's finish (400), coming in from the right.
+  EXPECT_EQ(route["1 \u2192 4: start-to-finish"],
+            (std::vector<std::string>{"376,83", "370,83", "370,138", "406,138", "406,149", "400,149"}));
+}
+
+TEST_F(CliScheduleFiles, DaysOffAreShadedColumnsWhenTheScaleShowsDays) {
+  // 2027-01-04 is a Monday; the sample's 42 working days run to Tuesday 2027-03-02: 58 calendar
+  // days, 8 weekends, 16.55 px a day.
+  const std::string base = "schedule samples/software-release.json --format svg";
+  CliRun r = ptmpl(base + " --start 2027-01-04");
+  ASSERT_EQ(r.exit, 0) << r.err;
+  pugi::xml_document doc = parse_svg(r.out);
+  pugi::xpath_node_set off = doc.select_nodes("//rect[@class='day-off']");
+  ASSERT_EQ(off.size(), 8u);
+  const double day = 960.0 / 58;
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    // Saturday i+1 is day 5 + 7i of the axis, starting at x 376.
+    EXPECT_NEAR(off[i].node().attribute("x").as_double(), 376 + day * (5 + 7 * static_cast<double>(i)), 0.01);
+    EXPECT_NEAR(off[i].node().attribute("width").as_double(), 2 * day, 0.01);
+  }
+  // No bar starts on a day off.
+  for (pugi::xpath_node bar : doc.select_nodes("//rect[starts-with(@class, 'bar')]")) {
+    const double x = bar.node().attribute("x").as_double();
+    for (pugi::xpath_node o : off) {
+      const double from = o.node().attribute("x").as_double();
+      EXPECT_FALSE(x >= from - 0.01 && x < from + o.node().attribute("width").as_double() - 0.01) << x;
+    }
+  }
+  EXPECT_NE(r.out.find(">day off</text>"), std::string::npos);
+  // A holiday on a Wednesday is one more column; the 7-day calendar has none but that one.
+  const std::string holidays = file("holidays.txt", "2027-01-13\n");
+  CliRun with_holiday = ptmpl(base + " --start 2027-01-04 --holidays '" + holidays + "'");
+  EXPECT_EQ(parse_svg(with_holiday.out).select_nodes("//rect[@class='day-off']").size(), 9u);
+  CliRun every_day = ptmpl(base + " --start 2027-01-04 --calendar 7day --holidays '" + holidays + "'");
+  EXPECT_EQ(parse_svg(every_day.out).select_nodes("//rect[@class='day-off']").size(), 1u);
+  // Working-day offsets (no --start) have no days off; nor has a scale of weeks (the ERP
+  // sample: hundreds of days at a few pixels each).
+  EXPECT_EQ(ptmpl(base).out.find("day-off"), std::string::npos);
+  CliRun erp = ptmpl("schedule samples/erp-implementation.json --format svg --start 2027-01-04");
+  EXPECT_EQ(erp.out.find("day-off"), std::string::npos);
+}
+
+// A long plan (401 days of a 7-day calendar, 2.4 px each) has a tick on its last day, whose
+// label (a full date: the plan crosses a year) starts a few pixels from the chart's right end;
+// the image is widened to hold all of it.
+TEST_F(CliScheduleFiles, TheLastTickLabelOfALongPlanIsWhole) {
+  const std::string path = file("long.json", R"([{"title": "long", "relative_start_date": 0, "duration": 401}])");
+  CliRun r = ptmpl("schedule '" + path + "' --format svg --start 2027-01-01 --calendar 7day");
+  ASSERT_EQ(r.exit, 0) << r.err;
+  pugi::xml_document doc = parse_svg(r.out);
+  pugi::xpath_node_set labels = doc.select_nodes("//g[@class='tick-labels']/text");
+  ASSERT_FALSE(labels.empty());
+  pugi::xml_node last = labels[labels.size() - 1].node();
+  EXPECT_STREQ(last.text().get(), "2028-02-05");
+  const double width = doc.child("svg").attribute("width").as_double();
+  EXPECT_LE(last.attribute("x").as_double() + 7.0 * 10, width - 16);
+}
+
+// Every tick label lies inside the image, the last one included (7 px a character at most).
+TEST(CliSchedule, EveryTickLabelFitsInTheImage) {
+  std::size_t checked = 0;
+  for (const GoldenCase& c : kGoldenCases) {
+    std::string args = c.args;
+    if (args.find("--format svg") == std::string::npos && args.find("--format html") == std::string::npos) continue;
+    CliRun r = run_ptmpl(args);
+    std::string text = r.out;
+    if (args.find("--format html") != std::string::npos) {
+      std::size_t header = text.find("<div class=\"chart-header\">");
+      ASSERT_NE(header, std::string::npos) << args;
+      text = text.substr(text.find("<svg", header), text.find("</svg>", header) + 6 - text.find("<svg", header));
+    } else {
+      text = text.substr(text.find("<svg"));
+    }
+    pugi::xml_document doc = parse_svg(text);
+    const double width = doc.child("svg").attribute("width").as_double();
+    pugi::xpath_node_set labels = doc.select_nodes("//g[@class='tick-labels']/text");
+    ASSERT_GE(labels.size(), 2u) << args;
+    for (pugi::xpath_node label : labels) {
+      const std::string content = label.node().text().get();
+      EXPECT_LE(label.node().attribute("x").as_double() + 7.0 * static_cast<double>(content.size()), width)
+          << args << ": " << content;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6u);
+}
+
+TEST(CliSchedule, HtmlPageShowsTitleAndSummaryOnceAndKeepsTheDateHeaderInView) {
+  CliRun r = run_ptmpl("schedule tests/data/schedule/small.json --format html");
+  ASSERT_EQ(r.exit, 0) << r.err;
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string body = r.out.substr(r.out.find("<body>"));
+  EXPECT_EQ(count("7 working days, day 0 to day 6, 4 of 6 stories critical"), 1u);
+  // The title: once in the head (the window's name), once on the page.
+  EXPECT_EQ(count("Launch: &quot;Q3&quot; &lt;web&gt; &amp; more"), 2u);
+  EXPECT_EQ(body.find("<title>Launch"), std::string::npos);
+  EXPECT_NE(r.out.find("div.chart-header { position: sticky; top: 0;"), std::string::npos);
+  // Nothing between the header and the page scrolls on its own (which would hold it back).
+  EXPECT_EQ(r.out.find("overflow"), std::string::npos);
+  std::size_t header = r.out.find("<div class=\"chart-header\">\n<svg");
+  ASSERT_NE(header, std::string::npos);
+  EXPECT_NE(r.out.find("<g class=\"tick-labels\"", header), std::string::npos);
+  EXPECT_LT(r.out.find("<g class=\"tick-labels\"", header), r.out.find("class=\"chart-body\"", header));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/preview.hpp"
 #include "libtemplate/template_file.hpp"
+#include "pager.hpp"
 
 namespace ptmpl::cli {
 
@@ -121,6 +122,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
     bool critical_only = false;
     std::size_t width = 0;
     std::string output;
+    bool no_pager = false;
   };
   auto o = std::make_shared<Options>();
   add_read_options(app, o->read);
@@ -140,6 +142,9 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.add_option("--width", o->width, "width of the Gantt chart in columns (default: the terminal's, else 80)")
       ->check(CLI::Range(kMinWidth, std::size_t{100000}));
   app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");
+  app.add_flag("--no-pager", o->no_pager,
+               "print a Gantt chart taller than the terminal directly rather than through $PTMPL_PAGER, $PAGER "
+               "or less");
   app.footer(
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle.\n\n"
       "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
@@ -185,7 +190,10 @@ std::function<int()> setup_schedule(CLI::App& app) {
     preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
     preview.color = terminal && colour_on(STDOUT_FILENO);
     preview.title = title_of(*loaded);
-    Status written = write_output(o->output, render_preview(schedule, format, preview));
+    const std::string text = render_preview(schedule, format, preview);
+    // A Gantt chart taller than the terminal pages, as `git log` does; nothing else does.
+    const bool page = terminal && format == PreviewFormat::Gantt && !o->no_pager;
+    Status written = page ? write_paged(text) : write_output(o->output, text);
     if (!written.ok()) {
       return report_error("schedule", written.error());
     }

@@ -13,7 +13,9 @@ namespace {
 constexpr std::string_view kStyle = R"(body { font-family: sans-serif; margin: 24px; color: #222222; }
 h1 { font-size: 20px; margin: 0 0 4px 0; }
 p.summary { color: #555555; margin: 0 0 16px 0; }
-div.chart { overflow-x: auto; margin-bottom: 24px; }
+div.chart { margin-bottom: 24px; }
+div.chart svg { display: block; }
+div.chart-header { position: sticky; top: 0; z-index: 1; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e3; text-align: left; white-space: nowrap; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
@@ -56,7 +58,7 @@ std::string render_html(const Schedule& schedule, std::span<const PreviewRow> ro
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
       title + "</title>\n<style>\n" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
   out += "<h1>" + title + "</h1>\n<p class=\"summary\">" + markup_escape(project_summary(schedule, options)) + "</p>\n";
-  out += "<div class=\"chart\">\n" + render_svg_element(schedule, rows, options) + "</div>\n";
+  out += render_chart_for_page(schedule, rows, options);
   out += table(schedule, rows, options);
   return out + "</body>\n</html>\n";
 }

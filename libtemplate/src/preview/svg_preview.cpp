@@ -1,6 +1,11 @@
 // `--format svg`: the chart as a self-contained SVG image (no external references): a title,
 // a tick header with grid lines, one row per story (label, bar, float, diamond) and a legend.
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "preview/markup_text.hpp"
 #include "preview/renderers.hpp"
@@ -33,26 +38,86 @@ constexpr std::string_view kCriticalParentColour = "#8c1c1d";
 constexpr std::string_view kFloatColour = "#c9d6e8";
 constexpr std::string_view kMilestoneColour = "#333333";
 constexpr std::string_view kGridColour = "#e3e3e3";
+constexpr std::string_view kLinkColour = "#7a7a7a";
+constexpr std::string_view kDayOffColour = "#ececec";
+constexpr double kCharWidth = 7;          // a generous width of one character of 11 px text
+constexpr double kLabelGap = 2;           // between a tick and its label
+constexpr double kMinShadedDayWidth = 6;  // narrower days are not shaded: the scale shows weeks
+constexpr double kLinkStub = 6;           // how far an arrow leaves and enters a bar horizontally
+constexpr double kArrowLength = 5;
+constexpr double kArrowHalfWidth = 3.5;
+constexpr double kPageHeaderHeight = 28;  // the HTML page's date header
+constexpr double kPageRowsTop = 4;
 
-// Where working days fall on the x axis.
+// Where working days fall on the x axis. Without a calendar every column is a working day;
+// with one every column is a calendar day, so weekends and holidays take their room (and are
+// shaded), as on a wall planner. Day differences are taken unsigned: a span between dates near
+// ±2^62 does not fit int64.
 class Axis {
  public:
-  Axis(std::int64_t first, std::int64_t last)
-      : first_(first), days_(static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1) {
-    day_width_ = std::min(kMaxDayWidth, kMaxChartWidth / static_cast<double>(days_));
+  Axis(std::int64_t first, std::int64_t last, const std::optional<Calendar>& calendar) : first_(first) {
+    std::optional<Date> from = calendar ? calendar->date_of(first) : std::nullopt;
+    std::optional<Date> to = calendar ? calendar->date_of(last) : std::nullopt;
+    if (from && to) {
+      calendar_ = &*calendar;
+      first_date_ = *from;
+      columns_ = static_cast<std::uint64_t>((*to - *from).count()) + 1;
+    } else {
+      columns_ = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
+    }
+    day_width_ = std::min(kMaxDayWidth, kMaxChartWidth / static_cast<double>(columns_));
   }
-  [[nodiscard]] double x(std::int64_t day) const {
-    if (day <= first_) return kMargin + kLabelWidth;
-    auto offset = static_cast<double>(static_cast<std::uint64_t>(day) - static_cast<std::uint64_t>(first_));
-    return kMargin + kLabelWidth + std::min(offset, static_cast<double>(days_)) * day_width_;
+  /// Where working day `day` begins.
+  [[nodiscard]] double x(std::int64_t day) const { return kMargin + kLabelWidth + column(day) * day_width_; }
+  /// Where working day `day` ends (on a calendar, before the days off that follow it).
+  [[nodiscard]] double after(std::int64_t day) const {
+    if (calendar_ == nullptr) return x(day == std::numeric_limits<std::int64_t>::max() ? day : day + 1);
+    return std::min(x(day) + day_width_, kMargin + kLabelWidth + width());
+  }
+  /// Where an interval [start, finish) ends: after its last day, or at its start when empty.
+  [[nodiscard]] double end(std::int64_t start, std::int64_t finish) const {
+    return finish > start ? after(finish - 1) : x(start);
   }
   [[nodiscard]] double day_width() const { return day_width_; }
-  [[nodiscard]] double width() const { return static_cast<double>(days_) * day_width_; }
+  [[nodiscard]] double width() const { return static_cast<double>(columns_) * day_width_; }
+  /// The runs of calendar days that do not work, as [first column, columns) pairs; none
+  /// without a calendar.
+  [[nodiscard]] std::vector<std::pair<std::uint64_t, std::uint64_t>> days_off() const {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+    if (calendar_ == nullptr) return runs;
+    for (std::uint64_t c = 0; c < columns_; ++c) {
+      if (calendar_->is_working_day(first_date_ + std::chrono::days(c))) continue;
+      if (!runs.empty() && runs.back().first + runs.back().second == c)
+        ++runs.back().second;
+      else
+        runs.emplace_back(c, 1);
+    }
+    return runs;
+  }
+  /// The x of a column boundary.
+  [[nodiscard]] double column_x(std::uint64_t column) const {
+    return kMargin + kLabelWidth + static_cast<double>(column) * day_width_;
+  }
 
  private:
+  // The column where working day `day` begins, clamped to the axis.
+  [[nodiscard]] double column(std::int64_t day) const {
+    if (day <= first_) return 0;
+    double offset = 0;
+    if (calendar_ != nullptr) {
+      std::optional<Date> date = calendar_->date_of(day);
+      offset = date ? static_cast<double>((*date - first_date_).count()) : static_cast<double>(columns_);
+    } else {
+      offset = static_cast<double>(static_cast<std::uint64_t>(day) - static_cast<std::uint64_t>(first_));
+    }
+    return std::min(offset, static_cast<double>(columns_));
+  }
+
   std::int64_t first_;
-  std::uint64_t days_;
-  double day_width_;
+  const Calendar* calendar_ = nullptr;  // set when the columns are calendar days
+  Date first_date_{};
+  std::uint64_t columns_ = 1;
+  double day_width_ = kMaxDayWidth;
 };
 
 std::string attr(std::string_view name, double value) {
@@ -98,18 +163,65 @@ std::string tooltip_of(const Schedule& schedule, const PreviewRow& row, const Pr
   return s.critical ? out + ", critical" : out;
 }
 
-std::string ticks(const Schedule& schedule, const Axis& axis, double bottom, const PreviewOptions& options) {
+// The ticks: their days and labels, and how far right the last label reaches.
+struct Ticks {
+  std::vector<std::int64_t> days;
+  std::vector<std::string> labels;
+  double right = 0;  // where the rightmost label ends
+};
+
+Ticks make_ticks(const Schedule& schedule, const Axis& axis, const PreviewOptions& options) {
   const Interval& project = *schedule.project();
   TickLabels labels(options.calendar, project.start, project.due);
-  const double min_gap = static_cast<double>(labels.width()) * 7.0 + 12.0;
-  std::string out = "<g class=\"ticks\" font-size=\"11\" fill=\"#555555\">\n";
-  for (std::int64_t day : tick_days(project.start, project.due, axis.day_width(), min_gap)) {
+  const double min_gap = static_cast<double>(labels.width()) * kCharWidth + 12.0;
+  Ticks out;
+  // With calendar columns two working days lie at least one column apart.
+  out.days = tick_days(project.start, project.due, axis.day_width(), min_gap);
+  for (std::int64_t day : out.days) {
+    out.labels.push_back(labels(day));
+    out.right = std::max(out.right,
+                         axis.x(day) + kLabelGap + kCharWidth * static_cast<double>(display_width(out.labels.back())));
+  }
+  return out;
+}
+
+std::string tick_labels(const Ticks& ticks, const Axis& axis, double y) {
+  std::string out = "<g class=\"tick-labels\" font-size=\"11\" fill=\"#555555\">\n";
+  for (std::size_t i = 0; i < ticks.days.size(); ++i)
+    out += text(axis.x(ticks.days[i]) + kLabelGap, y, ticks.labels[i]);
+  return out + "</g>\n";
+}
+
+std::string tick_lines(const Ticks& ticks, const Axis& axis, double top, double bottom) {
+  std::string out = "<g class=\"ticks\">\n";
+  for (std::int64_t day : ticks.days) {
     double x = axis.x(day);
-    out += "<line class=\"tick\"" + attr("x1", x) + attr("y1", kRowsTop - 6) + attr("x2", x) + attr("y2", bottom) +
+    out += "<line class=\"tick\"" + attr("x1", x) + attr("y1", top) + attr("x2", x) + attr("y2", bottom) +
            " stroke=\"" + std::string(kGridColour) + "\"/>\n";
-    out += text(x + 2, kRowsTop - 10, labels(day));
   }
   return out + "</g>\n";
+}
+
+// Columns of calendar days that do not work, when a column is wide enough to read as a day.
+std::string days_off(const Axis& axis, double top, double bottom) {
+  if (axis.day_width() < kMinShadedDayWidth) return {};
+  std::string out;
+  for (auto [column, count] : axis.days_off())
+    out += rect("day-off", axis.column_x(column), top, static_cast<double>(count) * axis.day_width(), bottom - top,
+                kDayOffColour);
+  return out.empty() ? out : "<g class=\"days-off\">\n" + out + "</g>\n";
+}
+
+// Where a story is drawn: its left and right ends (a diamond's corners for a point).
+struct Extent {
+  double left = 0;
+  double right = 0;
+};
+
+Extent extent_of(const ScheduledStory& s, const Axis& axis) {
+  const double x = axis.x(s.early.start);
+  if (drawn_as_point(s)) return {x - kDiamond, x + kDiamond};
+  return {x, x + std::max(1.0, axis.end(s.early.start, s.early.finish) - x)};
 }
 
 std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y, const Axis& axis,
@@ -124,21 +236,77 @@ std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y
   std::string tooltip = tooltip_of(schedule, row, options);
   if (drawn_as_point(s))
     return out + diamond(axis.x(s.early.start), middle, s.critical ? kCriticalColour : kMilestoneColour, tooltip);
-  const double x = axis.x(s.early.start);
-  const double width = std::max(1.0, axis.x(s.early.finish) - x);
+  const Extent bar = extent_of(s, axis);
   if (story.is_parent()) {
-    return out + rect(s.critical ? "parent critical" : "parent", x, middle - kParentBarHeight / 2, width,
-                      kParentBarHeight, s.critical ? kCriticalParentColour : kParentColour, tooltip);
+    return out + rect(s.critical ? "parent critical" : "parent", bar.left, middle - kParentBarHeight / 2,
+                      bar.right - bar.left, kParentBarHeight, s.critical ? kCriticalParentColour : kParentColour,
+                      tooltip);
   }
   if (!s.critical && s.total_float > 0) {
-    const double float_x = axis.x(s.early.finish);
-    out += rect("float", float_x, middle - kBarHeight / 2, axis.x(s.late.finish) - float_x, kBarHeight, kFloatColour);
+    const double float_x = bar.right;
+    const double float_end = axis.end(s.early.start, s.late.finish);
+    if (float_end > float_x)
+      out += rect("float", float_x, middle - kBarHeight / 2, float_end - float_x, kBarHeight, kFloatColour);
   }
-  return out + rect(s.critical ? "bar critical" : "bar", x, middle - kBarHeight / 2, width, kBarHeight,
-                    s.critical ? kCriticalColour : kWorkColour, tooltip);
+  return out + rect(s.critical ? "bar critical" : "bar", bar.left, middle - kBarHeight / 2, bar.right - bar.left,
+                    kBarHeight, s.critical ? kCriticalColour : kWorkColour, tooltip);
 }
 
-std::string legend(double y) {
+// One dependency arrow, from the end of the predecessor its type names to the end of the
+// successor, in horizontal and vertical segments: out of the predecessor (rightwards from its
+// finish, leftwards from its start), into the successor from the side of the end it reaches.
+std::string link_arrow(const Link& link, const Extent& from, double from_y, const Extent& to, double to_y,
+                       const std::string& tooltip) {
+  const LinkEnds& ends = link_ends(*link.type);
+  const double x1 = ends.from_finish ? from.right : from.left;
+  const double out_dir = ends.from_finish ? 1 : -1;
+  const double x2 = ends.to_finish ? to.right : to.left;
+  const double in_side = ends.to_finish ? 1 : -1;  // the side the arrow comes in from
+  const double b = x2 + in_side * kLinkStub;
+  std::vector<std::pair<double, double>> points{{x1, from_y}};
+  if (out_dir * (b - x1) >= kLinkStub) {
+    // Straight out along the predecessor's row, then down (or up) to the successor's.
+    points.insert(points.end(), {{b, from_y}, {b, to_y}});
+  } else {
+    // Out a step, to the edge of the successor's row, across, and in.
+    const double a = x1 + out_dir * kLinkStub;
+    const double between = to_y + (to_y > from_y ? -kRowHeight / 2 : kRowHeight / 2);
+    points.insert(points.end(), {{a, from_y}, {a, between}, {b, between}, {b, to_y}});
+  }
+  points.emplace_back(x2, to_y);
+  std::string line;
+  for (auto [x, y] : points) line += (line.empty() ? "" : " ") + svg_number(x) + "," + svg_number(y);
+  const double base = x2 + in_side * kArrowLength;
+  std::string head = svg_number(x2) + "," + svg_number(to_y) + " " + svg_number(base) + "," +
+                     svg_number(to_y - kArrowHalfWidth) + " " + svg_number(base) + "," +
+                     svg_number(to_y + kArrowHalfWidth);
+  return "<g class=\"link\"><title>" + markup_escape(tooltip) + "</title><polyline points=\"" + line +
+         "\" fill=\"none\"/><polygon points=\"" + head + "\"/></g>\n";
+}
+
+// The arrows of the links whose two stories are both shown, drawn beneath the bars.
+std::string links(const Schedule& schedule, std::span<const PreviewRow> rows, const Axis& axis, double rows_top) {
+  std::vector<std::size_t> row_of(schedule.size(), Schedule::npos);
+  for (std::size_t r = 0; r < rows.size(); ++r) row_of[rows[r].index] = r;
+  std::string out;
+  for (const Link& link : schedule.graph().links()) {
+    if (!link.schedulable() || row_of[link.source] == Schedule::npos || row_of[link.target] == Schedule::npos) continue;
+    const std::size_t from_row = row_of[link.source];
+    const std::size_t to_row = row_of[link.target];
+    const LinkEnds& ends = link_ends(*link.type);
+    std::string tooltip = rows[from_row].outline + " \u2192 " + rows[to_row].outline + ": " + std::string(ends.name);
+    if (link.lag != 0) tooltip += ", lag " + std::to_string(link.lag);
+    out += link_arrow(
+        link, extent_of(schedule[link.source], axis), rows_top + kRowHeight * (static_cast<double>(from_row) + 0.5),
+        extent_of(schedule[link.target], axis), rows_top + kRowHeight * (static_cast<double>(to_row) + 0.5), tooltip);
+  }
+  if (out.empty()) return out;
+  return "<g class=\"links\" stroke=\"" + std::string(kLinkColour) + "\" fill=\"" + std::string(kLinkColour) +
+         "\" stroke-width=\"1\">\n" + out + "</g>\n";
+}
+
+// The legend along the bottom; `right` is set to where it ends.
+std::string legend(double y, bool show_days_off, double& right) {
   double x = kMargin;
   std::string out = "<g class=\"legend\" font-size=\"11\">\n";
   auto entry = [&](const std::string& swatch, std::string_view label) {
@@ -153,43 +321,101 @@ std::string legend(double y) {
             "," + svg_number(y) + " " + svg_number(x + 7) + "," + svg_number(y + 6) + " " + svg_number(x + 1) + "," +
             svg_number(y) + "\" fill=\"" + std::string(kMilestoneColour) + "\"/>\n",
         "milestone");
+  entry("<polyline class=\"legend\" points=\"" + svg_number(x) + "," + svg_number(y) + " " + svg_number(x + 10) + "," +
+            svg_number(y) + "\" stroke=\"" + std::string(kLinkColour) +
+            "\" fill=\"none\"/><polygon class=\"legend\" points=\"" + svg_number(x + 14) + "," + svg_number(y) + " " +
+            svg_number(x + 9) + "," + svg_number(y - 3.5) + " " + svg_number(x + 9) + "," + svg_number(y + 3.5) +
+            "\" fill=\"" + std::string(kLinkColour) + "\"/>\n",
+        "dependency");
+  if (show_days_off) entry(rect("legend", x, y - 5, 14, 10, kDayOffColour), "day off");
+  right = x - 20;
   return out + "</g>\n";
+}
+
+// The chart in two parts: the date header (tick labels) and the body (rows, grid, links,
+// legend). A standalone SVG draws the title, the summary and the header in its body; the HTML
+// page shows the title and summary as text and keeps the header in an image of its own that
+// stays in view while the page scrolls.
+struct Chart {
+  std::string header;
+  std::string body;
+};
+
+std::string svg_open(double width, double height, std::string_view css_class) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\"" +
+         (css_class.empty() ? std::string() : " class=\"" + std::string(css_class) + "\"") + attr("width", width) +
+         attr("height", height) + " viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
+         "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+}
+
+Chart chart(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options, bool page) {
+  const std::string title = chart_title(options);
+  const std::string summary = project_summary(schedule, options);
+  Chart out;
+  if (!schedule.project()) {
+    if (page) return out;
+    out.body = svg_open(400, 60, "") + "<title>" + markup_escape(title) + "</title>\n" +
+               text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"") + text(kMargin, 44, summary) +
+               "</svg>\n";
+    return out;
+  }
+  const Interval& project = *schedule.project();
+  const Axis axis(project.start, project.due, options.calendar);
+  const Ticks ticks = make_ticks(schedule, axis, options);
+  const double rows_top = page ? kPageRowsTop : kRowsTop;
+  const double rows_bottom = rows_top + kRowHeight * static_cast<double>(rows.size());
+  const bool shaded = axis.day_width() >= kMinShadedDayWidth && !axis.days_off().empty();
+  double legend_right = 0;
+  const std::string key = legend(rows_bottom + kLegendHeight / 2, shaded, legend_right);
+  // Wide enough for the last tick label and the legend as well as the last day.
+  const double width = std::max(
+      {kMargin * 2 + kLabelWidth + axis.width(), std::ceil(ticks.right) + kMargin, std::ceil(legend_right) + kMargin});
+  const double height = rows_bottom + kLegendHeight;
+  std::string& body = out.body;
+  body = svg_open(width, height, page ? "chart-body" : "");
+  if (!page) body += "<title>" + markup_escape(title) + "</title>\n";
+  body += rect("background", 0, 0, width, height, "#ffffff");
+  if (!page) {
+    body += text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"");
+    body += text(kMargin, 44, summary, "fill=\"#555555\"");
+  }
+  for (std::size_t r = 1; r < rows.size(); r += 2)
+    body += rect("stripe", kMargin, rows_top + kRowHeight * static_cast<double>(r), width - 2 * kMargin, kRowHeight,
+                 "#f6f6f6");
+  body += days_off(axis, rows_top, rows_bottom);
+  if (page) {
+    body += tick_lines(ticks, axis, 0, rows_bottom);
+    out.header = svg_open(width, kPageHeaderHeight, "chart-header");
+    out.header += rect("background", 0, 0, width, kPageHeaderHeight, "#ffffff");
+    out.header += tick_labels(ticks, axis, kPageHeaderHeight - 10);
+    out.header += tick_lines(ticks, axis, kPageHeaderHeight - 6, kPageHeaderHeight);
+    out.header += "</svg>\n";
+  } else {
+    body += tick_lines(ticks, axis, rows_top - 6, rows_bottom);
+    body += tick_labels(ticks, axis, rows_top - 10);
+  }
+  body += links(schedule, rows, axis, rows_top);
+  body += "<g class=\"rows\">\n";
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    body += row_shapes(schedule, rows[r], rows_top + kRowHeight * static_cast<double>(r), axis, options);
+  body += "</g>\n";
+  body += key;
+  body += "</svg>\n";
+  return out;
 }
 
 }  // namespace
 
 std::string render_svg_element(const Schedule& schedule, std::span<const PreviewRow> rows,
                                const PreviewOptions& options) {
-  const std::string title = chart_title(options);
-  const std::string summary = project_summary(schedule, options);
-  if (!schedule.project()) {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"60\" viewBox=\"0 0 400 60\" "
-           "font-family=\"sans-serif\" font-size=\"12\">\n<title>" +
-           markup_escape(title) + "</title>\n" + text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"") +
-           text(kMargin, 44, summary) + "</svg>\n";
-  }
-  const Interval& project = *schedule.project();
-  Axis axis(project.start, project.due);
-  const double rows_bottom = kRowsTop + kRowHeight * static_cast<double>(rows.size());
-  const double width = kMargin * 2 + kLabelWidth + axis.width();
-  const double height = rows_bottom + kLegendHeight;
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("width", width) + attr("height", height) +
-                    " viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
-                    "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  out += "<title>" + markup_escape(title) + "</title>\n";
-  out += rect("background", 0, 0, width, height, "#ffffff");
-  out += text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"");
-  out += text(kMargin, 44, summary, "fill=\"#555555\"");
-  for (std::size_t r = 1; r < rows.size(); r += 2)
-    out += rect("stripe", kMargin, kRowsTop + kRowHeight * static_cast<double>(r), width - 2 * kMargin, kRowHeight,
-                "#f6f6f6");
-  out += ticks(schedule, axis, rows_bottom, options);
-  out += "<g class=\"rows\">\n";
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    out += row_shapes(schedule, rows[r], kRowsTop + kRowHeight * static_cast<double>(r), axis, options);
-  out += "</g>\n";
-  out += legend(rows_bottom + kLegendHeight / 2);
-  return out + "</svg>\n";
+  return chart(schedule, rows, options, false).body;
+}
+
+std::string render_chart_for_page(const Schedule& schedule, std::span<const PreviewRow> rows,
+                                  const PreviewOptions& options) {
+  Chart parts = chart(schedule, rows, options, true);
+  if (parts.body.empty()) return {};
+  return "<div class=\"chart\">\n<div class=\"chart-header\">\n" + parts.header + "</div>\n" + parts.body + "</div>\n";
 }
 
 std::string render_svg(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
