@@ -108,9 +108,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
     // Which date the offsets count from, recorded in the template's calendar block (SPEC §4).
-    if (conversion.day_zero && o->format == "text")
-      std::cerr << "ptmpl convert: day 0 is " << format_date(*conversion.day_zero) << " (" << conversion.day_zero_source
-                << "), recorded in the template's calendar block\n";
+    if (conversion.day_zero && o->format == "text") std::cerr << "ptmpl convert: " << day_zero_note(conversion) << "\n";
     if (run.failed) return static_cast<int>(kFindings);
     Status written = write_output(o->output, conversion.document);
     if (!written.ok()) {

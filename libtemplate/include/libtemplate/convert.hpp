@@ -47,6 +47,10 @@ struct Conversion {
   std::string day_zero_source;
 };
 
+/// What `ptmpl convert` says of a plan's day 0 after its findings: `day 0 is 2027-12-20 (the
+/// plan's start), recorded in the template's calendar block`; empty without a day 0.
+[[nodiscard]] std::string day_zero_note(const Conversion& conversion);
+
 /// The conversion diagnostics a reader can report: id, default severity, one-line summary.
 struct ConversionRule {
   std::string_view id;

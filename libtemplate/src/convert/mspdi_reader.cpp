@@ -762,7 +762,9 @@ void Reader::place_tasks() {
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
   // SPEC §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
-  if (!calendar_.week().empty()) calendar_block_ = counter.calendar_block(counter.day_zero(), calendar_.week());
+  // A file with neither a StartDate nor a dated task has no day 0 to record.
+  if ((project_start_ || first) && !calendar_.week().empty())
+    calendar_block_ = counter.calendar_block(counter.day_zero(), calendar_.week());
 
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
