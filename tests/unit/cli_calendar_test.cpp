@@ -61,6 +61,10 @@ TEST_F(CliCalendar, ConvertedMsProjectPlanKeepsItsHolidaysAndScheduleShowsTheFil
   ASSERT_EQ(no_holidays.exit, 0) << no_holidays.err;
   expect_has(no_holidays.out, "Build   2027-12-24  2027-12-30");
 
+  // A CSV has no place for it, and says so.
+  CliRun csv = ptmpl("convert '" + out + "' --to csv");
+  expect_has(csv.err, "the template's title, calendar are not written: a CSV holds the stories only");
+
   // The converted file lints clean and is already in canonical form.
   EXPECT_EQ(ptmpl("lint --no-config '" + out + "'").exit, 0);
   EXPECT_EQ(ptmpl("fmt --check '" + out + "'").exit, 0);
