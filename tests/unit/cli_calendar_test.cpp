@@ -198,6 +198,12 @@ TEST_F(CliCalendar, PushNeverSendsTheBlock) {
   auto local = api::read_local_template(path, read_file(path));
   ASSERT_TRUE(local.ok());
   EXPECT_EQ(local.value().body, R"({"project_template":{"title":"Plan","raw_json":"[]"}})");
+  // The misplaced one is a finding of its own (and not also an unknown key).
+  CliRun lint = ptmpl("lint --no-config '" + path + "'");
+  expect_has(lint.out,
+             ":2:69: error: the calendar block is written inside project_template, where nothing reads it: move it "
+             "beside project_template (ptmpl's own block, never sent to the service) [calendar-invalid]");
+  expect_lacks(lint.out, "unknown-field");
 }
 
 }  // namespace

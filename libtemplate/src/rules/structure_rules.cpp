@@ -202,7 +202,8 @@ void check_unknown_field(Context& context) {
   for (const TemplateSource& source : file.templates()) {
     const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
     for (const json::Member& m : source.model.extra)
-      if (!documented(m.key.text(), project_template))
+      // A calendar block written inside project_template is calendar-invalid's to report.
+      if (!documented(m.key.text(), project_template) && m.key.text() != "calendar")
         in_file(*pt, m, source.template_pointer, "project_template", project_template);
     if (source.story_prefix == "/stories") {
       const json::Value& stories_object = source.story_document->root();
