@@ -464,6 +464,7 @@ json::Value to_json(const Template& t, const json::Builder& build) {
     }
     doc.push_back(build.member("project_template_assignments", build.array(items)));
   }
+  if (t.calendar) doc.push_back(build.member("calendar", to_json(*t.calendar, build)));
   return build.object(doc);
 }
 

@@ -167,7 +167,12 @@ TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
     }
     case Shape::TemplateDocument: {
       const json::Value* pt = root.find("project_template");
-      if (pt->is_object()) collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
+      if (pt->is_object()) {
+        collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
+        // SPEC §2: ptmpl's own calendar block, beside project_template.
+        if (const json::Value* block = root.find("calendar"); block != nullptr && block->is_object())
+          file.templates_.back().model.calendar = calendar_block_from_json(*block, file.document_->arena());
+      }
       break;
     }
     case Shape::Envelope: {

@@ -22,13 +22,15 @@ enum class Context {
   Template,
   TemplateAssignmentList,
   TemplateAssignment,
+  Calendar,
   StoriesObject,
   Envelope,
   EnvelopeTemplates,
 };
 
 constexpr std::array<std::string_view, 1> kAssignmentKeys = {"assignee_id"};
-constexpr std::array<std::string_view, 2> kDocumentKeys = {"project_template", "project_template_assignments"};
+constexpr std::array<std::string_view, 3> kDocumentKeys = {"project_template", "project_template_assignments",
+                                                           "calendar"};
 constexpr std::array<std::string_view, 2> kTemplateAssignmentKeys = {"id", "name"};
 
 std::span<const std::string_view> ordered_keys(Context context) {
@@ -45,6 +47,8 @@ std::span<const std::string_view> ordered_keys(Context context) {
       return template_keys();
     case Context::TemplateAssignment:
       return kTemplateAssignmentKeys;
+    case Context::Calendar:
+      return calendar_block_keys();
     default:
       return {};
   }
@@ -60,6 +64,7 @@ Context member_context(Context context, std::string_view key) {
     case Context::TemplateDocument:
       if (key == "project_template") return Context::Template;
       if (key == "project_template_assignments") return Context::TemplateAssignmentList;
+      if (key == "calendar") return Context::Calendar;
       return Context::Generic;
     case Context::Template:
       if (key == "project_template_assignments") return Context::TemplateAssignmentList;  // SPEC §2: either place

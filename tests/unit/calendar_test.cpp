@@ -35,7 +35,7 @@ TEST(Dates, StrictParsing) {
 }
 
 TEST(Calendar, WorkweekCountsMondayToFriday) {
-  const Calendar c(Calendar::Week::Workweek, date("2027-01-04"));  // a Monday
+  const Calendar c(WorkWeek::monday_to_friday(), date("2027-01-04"));  // a Monday
   EXPECT_EQ(shown(c.date_of(0)), "2027-01-04");
   EXPECT_EQ(shown(c.date_of(4)), "2027-01-08");
   EXPECT_EQ(shown(c.date_of(5)), "2027-01-11");
@@ -49,15 +49,15 @@ TEST(Calendar, WorkweekCountsMondayToFriday) {
 }
 
 TEST(Calendar, DayZeroIsTheFirstWorkingDayOnOrAfterTheStart) {
-  const Calendar saturday(Calendar::Week::Workweek, date("2027-01-09"));
+  const Calendar saturday(WorkWeek::monday_to_friday(), date("2027-01-09"));
   EXPECT_EQ(format_date(saturday.day_zero()), "2027-01-11");
   EXPECT_EQ(shown(saturday.date_of(-1)), "2027-01-08");
-  const Calendar holiday(Calendar::Week::Workweek, date("2027-01-01"), {date("2027-01-01")});
+  const Calendar holiday(WorkWeek::monday_to_friday(), date("2027-01-01"), {date("2027-01-01")});
   EXPECT_EQ(format_date(holiday.day_zero()), "2027-01-04");
 }
 
 TEST(Calendar, SevenDayAcrossLeapDaysAndYearEnds) {
-  const Calendar c(Calendar::Week::SevenDay, date("2028-02-28"));
+  const Calendar c(WorkWeek::every_day(), date("2028-02-28"));
   EXPECT_EQ(shown(c.date_of(1)), "2028-02-29");
   EXPECT_EQ(shown(c.date_of(2)), "2028-03-01");
   EXPECT_EQ(shown(c.date_of(307)), "2028-12-31");
@@ -69,7 +69,7 @@ TEST(Calendar, SevenDayAcrossLeapDaysAndYearEnds) {
 
 TEST(Calendar, HolidaysAreSkippedBothWays) {
   const Calendar c(
-      Calendar::Week::Workweek, date("2027-01-04"),
+      WorkWeek::monday_to_friday(), date("2027-01-04"),
       {date("2027-01-06"), date("2027-01-09") /* a Saturday: no effect */, date("2027-01-06"), date("2026-12-31")});
   ASSERT_EQ(c.holidays().size(), 2u);
   EXPECT_FALSE(c.is_working_day(date("2027-01-06")));
@@ -108,7 +108,7 @@ TEST(Calendar, AgreesWithADayByDayWalkOverDecades) {
       const std::string text = std::to_string(year) + md;
       if (auto d = parse_date(text)) holidays.push_back(*d);
     }
-  for (Calendar::Week week : {Calendar::Week::Workweek, Calendar::Week::SevenDay}) {
+  for (WorkWeek week : {WorkWeek::monday_to_friday(), WorkWeek::every_day()}) {
     const Calendar c(week, date("2027-03-17"), holidays);
     const int before = 2000;
     const int after = 9000;
@@ -121,8 +121,59 @@ TEST(Calendar, AgreesWithADayByDayWalkOverDecades) {
   }
 }
 
+// The calendar block's weeks (SPEC §4): any set of weekdays, with holidays and extra working
+// dates on the days the week does not work, agrees with the walk both ways.
+TEST(Calendar, AnyWeekWithHolidaysAndWorkingDatesAgreesWithAWalk) {
+  std::vector<Date> holidays;
+  std::vector<Date> working;
+  for (Date d = date("2025-01-01"); d < date("2035-01-01"); d += days{1}) {
+    const auto n = d.time_since_epoch().count();
+    if (n % 11 == 0) holidays.push_back(d);
+    if (n % 5 == 0) working.push_back(d);  // some on working days: they change nothing
+  }
+  WorkWeek sun_to_thu;
+  for (const char* name : {"sun", "mon", "tue", "wed", "thu"}) sun_to_thu.add(*parse_weekday(name));
+  WorkWeek three_days;
+  for (const char* name : {"mon", "wed", "sat"}) three_days.add(*parse_weekday(name));
+  WorkWeek one_day;
+  one_day.add(*parse_weekday("sun"));
+  for (WorkWeek week : {sun_to_thu, three_days, one_day, WorkWeek::monday_to_friday()}) {
+    const Calendar c(week, date("2029-06-13"), holidays, working);
+    const std::vector<Date> expected = walk(c, 600, 1500);
+    for (int k = -600; k <= 1500; ++k) {
+      const Date want = expected[static_cast<std::size_t>(k + 600)];
+      ASSERT_EQ(shown(c.date_of(k)), format_date(want)) << week.describe() << " offset " << k;
+      ASSERT_EQ(c.offset_of(want), k) << week.describe();
+    }
+  }
+}
+
+TEST(Calendar, WorkingDatesWorkAndHolidaysWinOverThem) {
+  // 2027-12-18 and 12-19 are a weekend; 12-24 a Friday.
+  const Calendar c(WorkWeek::monday_to_friday(), date("2027-12-17"), {date("2027-12-24"), date("2027-12-19")},
+                   {date("2027-12-18"), date("2027-12-19"), date("2027-12-20")});
+  EXPECT_TRUE(c.is_working_day(date("2027-12-18")));
+  EXPECT_FALSE(c.is_working_day(date("2027-12-19")));  // listed in both: a holiday
+  EXPECT_FALSE(c.is_working_day(date("2027-12-24")));
+  ASSERT_EQ(c.working_dates().size(), 1u);  // 12-20 works anyway, 12-19 is a holiday
+  EXPECT_EQ(shown(c.date_of(1)), "2027-12-18");
+  EXPECT_EQ(shown(c.date_of(2)), "2027-12-20");
+  EXPECT_EQ(shown(c.date_of(6)), "2027-12-27");
+}
+
+TEST(Calendar, WeeksAreNamedAsTheBlockSpellsThem) {
+  EXPECT_EQ(WorkWeek::monday_to_friday().describe(), "Mon–Fri");
+  EXPECT_EQ(WorkWeek::every_day().describe(), "every day");
+  WorkWeek week;
+  for (const char* name : {"sun", "mon", "tue", "wed", "thu"}) week.add(*parse_weekday(name));
+  EXPECT_EQ(week.describe(), "Sun–Thu");
+  EXPECT_EQ(week.names(), (std::vector<std::string_view>{"mon", "tue", "wed", "thu", "sun"}));
+  EXPECT_FALSE(parse_weekday("monday"));
+  EXPECT_EQ(weekday_name(std::chrono::Saturday), "sat");
+}
+
 TEST(Calendar, OffsetsOutsideYearsOneToNineThousandAreRefused) {
-  const Calendar c(Calendar::Week::Workweek, date("2027-01-04"));
+  const Calendar c(WorkWeek::monday_to_friday(), date("2027-01-04"));
   EXPECT_FALSE(c.date_of(3'000'000));
   EXPECT_FALSE(c.date_of(-1'000'000));
   EXPECT_FALSE(c.date_of(std::numeric_limits<std::int64_t>::max()));

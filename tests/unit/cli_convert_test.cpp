@@ -141,7 +141,9 @@ TEST(CliConvert, ExportsATemplateToMsProjectXmlAndBack) {
   EXPECT_EQ(written, read_source("tests/golden/convert/website-launch.xml"));
   r = run_ptmpl("convert '" + xml + "' -o '" + back + "'");
   EXPECT_EQ(r.exit, 0) << r.err;
-  EXPECT_TRUE(r.err.empty()) << r.err;
+  // No finding; only which date day 0 is.
+  EXPECT_EQ(r.err,
+            "ptmpl convert: day 0 is 2027-01-04 (the plan's start), recorded in the template's calendar block\n");
 }
 
 }  // namespace

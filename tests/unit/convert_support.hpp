@@ -26,12 +26,15 @@ inline std::vector<std::string> files_in(const std::string& folder, const std::s
   return out;
 }
 
-/// The findings as `ptmpl convert` prints them (text, no excerpt), for golden files.
+/// The findings as `ptmpl convert` prints them (text, no excerpt), and what it says of day 0,
+/// for golden files.
 inline std::string findings_text(const std::string& path, const Conversion& conversion) {
   LintRun run;
   run.paths = {path};
   run.diagnostics = conversion.diagnostics;
-  return format_report(ReportFormat::Text, run);
+  std::string out = format_report(ReportFormat::Text, run);
+  if (conversion.day_zero) out += "ptmpl convert: " + day_zero_note(conversion) + "\n";
+  return out;
 }
 
 /// The conversion, expected to succeed (an empty one, after a test failure, when it does not).

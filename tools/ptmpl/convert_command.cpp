@@ -19,12 +19,13 @@ namespace ptmpl::cli {
 
 namespace {
 
-// A template → MS Project XML, with day 0 on `start` (today when empty).
+// A template → MS Project XML, with day 0 on `start` (when empty: the calendar block's start,
+// else today).
 Result<Conversion> to_mspdi(const std::string& path, std::string_view text, const std::string& start, bool strict) {
   ExportOptions options;
   options.strict = strict;
   if (start.empty()) {
-    options.start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    options.default_start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
   } else if (const auto date = parse_date(start)) {
     options.start = *date;
   } else {
@@ -62,7 +63,8 @@ std::function<int()> setup_convert(CLI::App& app) {
                  "what to write: template (from a plan), mspdi or csv (from a template); default: from -o's "
                  "extension (.xml: mspdi, .csv: csv), else template")
       ->check(CLI::IsMember({"template", "mspdi", "csv"}));
-  app.add_option("--start", o->start, "--to mspdi: the date of day 0, YYYY-MM-DD (default: today)");
+  app.add_option("--start", o->start,
+                 "--to mspdi: the date of day 0, YYYY-MM-DD (default: the template's calendar block, else today)");
   app.add_option("--format", o->format,
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
@@ -105,6 +107,8 @@ std::function<int()> setup_convert(CLI::App& app) {
     report.colour = colour_on(STDERR_FILENO);
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
+    // Which date the offsets count from, recorded in the template's calendar block (SPEC §4).
+    if (conversion.day_zero && o->format == "text") std::cerr << "ptmpl convert: " << day_zero_note(conversion) << "\n";
     if (run.failed) return static_cast<int>(kFindings);
     Status written = write_output(o->output, conversion.document);
     if (!written.ok()) {

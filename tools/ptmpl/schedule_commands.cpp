@@ -76,6 +76,52 @@ std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& set
   return loaded;
 }
 
+// The calendar options both commands take (SPEC §4): each overrides its field of the file's
+// calendar block.
+struct CalendarOptions {
+  std::string start;
+  std::string week;  // "workweek" or "7day"; empty when not given
+  std::string holidays;
+};
+
+void add_calendar_options(CLI::App& app, CalendarOptions& options) {
+  app.add_option("--start", options.start,
+                 "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
+  app.add_option("--calendar", options.week,
+                 "working week: workweek (Mon-Fri) or 7day (default: the calendar block's week, else workweek)")
+      ->check(CLI::IsMember({"workweek", "7day"}));
+  app.add_option("--holidays", options.holidays,
+                 "a file of non-working dates, one YYYY-MM-DD per line (instead of the calendar block's holidays)");
+}
+
+// The flags as values, or nothing after saying what is wrong (a bad date, an unreadable file).
+std::optional<CalendarFlags> calendar_flags(const std::string& command, const CalendarOptions& options) {
+  CalendarFlags flags;
+  if (!options.start.empty()) {
+    flags.start = parse_date(options.start);
+    if (!flags.start) {
+      std::cerr << "ptmpl " << command << ": --start: \"" << options.start
+                << "\" is not a date (expected YYYY-MM-DD)\n";
+      return std::nullopt;
+    }
+  }
+  if (!options.week.empty()) flags.week = options.week == "7day" ? WorkWeek::every_day() : WorkWeek::monday_to_friday();
+  if (!options.holidays.empty()) {
+    auto text = FileText::read(options.holidays);
+    if (!text.ok()) {
+      std::cerr << "ptmpl " << command << ": " << text.error().message << "\n";
+      return std::nullopt;
+    }
+    auto parsed = parse_holidays(text.value().text(), options.holidays);
+    if (!parsed.ok()) {
+      std::cerr << "ptmpl " << command << ": " << parsed.error().message << "\n";
+      return std::nullopt;
+    }
+    flags.holidays = std::move(parsed).value();
+  }
+  return flags;
+}
+
 // Reports why the schedule has no dates (exit 2) and warns about links it had to ignore.
 bool report_schedule(const std::string& command, const Loaded& loaded, const Schedule& schedule) {
   std::vector<std::string> errors = schedule_errors(loaded.file, *loaded.source, schedule);
@@ -115,9 +161,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
   struct Options {
     ReadSettings read;
     std::string format;
-    std::string start;
-    std::string calendar = "workweek";
-    std::string holidays;
+    CalendarOptions calendar;
     std::size_t depth = 0;
     bool critical_only = false;
     std::size_t width = 0;
@@ -130,12 +174,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
                  "gantt (default on a terminal), table (default otherwise), json, csv, "
                  "mermaid, svg or html")
       ->check(CLI::IsMember({"gantt", "table", "json", "csv", "mermaid", "svg", "html"}));
-  auto* start = app.add_option("--start", o->start, "date of day 0 (YYYY-MM-DD): show calendar dates");
-  app.add_option("--calendar", o->calendar, "with --start: workweek (Mon-Fri, default) or 7day")
-      ->check(CLI::IsMember({"workweek", "7day"}))
-      ->needs(start);
-  app.add_option("--holidays", o->holidays, "with --start: a file of non-working dates, one YYYY-MM-DD per line")
-      ->needs(start);
+  add_calendar_options(app, o->calendar);
   app.add_option("--depth", o->depth, "show stories down to this many levels (1 = top level only)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--critical-only", o->critical_only, "show critical stories only (and the parents that hold them)");
@@ -146,38 +185,23 @@ std::function<int()> setup_schedule(CLI::App& app) {
                "print a Gantt chart taller than the terminal directly rather than through $PTMPL_PAGER, $PAGER "
                "or less");
   app.footer(
-      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle.\n\n"
+      "Dates follow the file's calendar block (SPEC §4) when it has one; each calendar option overrides its field.\n"
+      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle.\n\n"
       "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
   return [o] {
     const std::string command = "schedule";
     if (o->output.empty()) o->output = "-";
-    const std::string inputs[] = {o->read.path, o->holidays};
+    const std::string inputs[] = {o->read.path, o->calendar.holidays};
     if (Status apart = check_output_is_not_input(o->output, inputs); !apart.ok())
       return report_error(command, apart.error());
+    auto flags = calendar_flags(command, o->calendar);
+    if (!flags) return int{kUsage};
     PreviewOptions preview;
-    if (!o->start.empty()) {
-      auto day_zero = parse_date(o->start);
-      if (!day_zero) {
-        std::cerr << "ptmpl schedule: --start: \"" << o->start << "\" is not a date (expected YYYY-MM-DD)\n";
-        return int{kUsage};
-      }
-      std::vector<Date> holidays;
-      if (!o->holidays.empty()) {
-        auto text = FileText::read(o->holidays);
-        if (!text.ok()) {
-          return report_error("schedule", text.error());
-        }
-        auto parsed = parse_holidays(text.value().text(), o->holidays);
-        if (!parsed.ok()) {
-          return report_error("schedule", parsed.error());
-        }
-        holidays = std::move(parsed).value();
-      }
-      preview.calendar.emplace(o->calendar == "7day" ? Calendar::Week::SevenDay : Calendar::Week::Workweek, *day_zero,
-                               std::move(holidays));
-    }
     auto loaded = load(command, o->read);
     if (!loaded) return int{kUsage};
+    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags);
+    if (!calendar.ok()) return report_error(command, calendar.error());
+    preview.calendar = std::move(calendar).value();
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
     const Schedule& schedule = planned.schedule();
     if (!report_schedule(command, *loaded, schedule)) return int{kUsage};
@@ -208,25 +232,32 @@ std::function<int()> setup_stats(CLI::App& app) {
   struct Options {
     ReadSettings read;
     std::string format = "text";
+    CalendarOptions calendar;
   };
   auto o = std::make_shared<Options>();
   add_read_options(app, o->read);
+  add_calendar_options(app, o->calendar);
   app.add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
-      "critical_count. Exit codes: 0 ok, 2 usage error, unreadable or invalid file, dependency cycle,\n"
+      "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date.\n"
+      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
       "an estimate that is no amount (a string, a negative number).\n\n"
       "Example:\n  ptmpl stats samples/erp-implementation.json --format json");
   return [o] {
+    auto flags = calendar_flags("stats", o->calendar);
+    if (!flags) return int{kUsage};
     auto loaded = load("stats", o->read);
     if (!loaded) return int{kUsage};
+    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags);
+    if (!calendar.ok()) return report_error("stats", calendar.error());
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
     if (!report_schedule("stats", *loaded, planned.schedule())) return int{kUsage};
     const Rollup rollup(planned.index());
     const std::vector<std::string> errors = stats_errors(loaded->file, *loaded->source, rollup);
     for (const std::string& error : errors) std::cerr << "ptmpl stats: " << error << "\n";
     if (!errors.empty()) return int{kUsage};
-    Stats stats = compute_stats(planned.schedule(), rollup);
+    Stats stats = compute_stats(planned.schedule(), rollup, calendar.value());
     std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));
     return int{kOk};
   };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,7 +41,15 @@ struct ConvertOptions {
 struct Conversion {
   std::string document;                 ///< a template document (canonical form); CSV from export_csv
   std::vector<Diagnostic> diagnostics;  ///< sorted (path, line, column, rule)
+  /// A plan converted into a template: the date of its day 0, as its calendar block records it.
+  std::optional<Date> day_zero;
+  /// Where day 0 comes from, for the summary: "the plan's start", "the earliest task's start".
+  std::string day_zero_source;
 };
+
+/// What `ptmpl convert` says of a plan's day 0 after its findings: `day 0 is 2027-12-20 (the
+/// plan's start), recorded in the template's calendar block`; empty without a day 0.
+[[nodiscard]] std::string day_zero_note(const Conversion& conversion);
 
 /// The conversion diagnostics a reader can report: id, default severity, one-line summary.
 struct ConversionRule {
@@ -85,17 +94,22 @@ struct ConversionRule {
                                             const ConvertOptions& options = {});
 
 struct ExportOptions {
-  /// The date of day 0: working-day offsets become dates through a Monday-to-Friday calendar.
-  Date start = *parse_date("2027-01-04");
+  /// The date of day 0. Working-day offsets become dates through the template's calendar block
+  /// (SPEC §4: its week, holidays and working dates; Monday to Friday without one), and this
+  /// start overrides the block's; absent, the block's start, else `default_start`.
+  std::optional<Date> start;
+  Date default_start = *parse_date("2027-01-04");
   /// What MS Project XML has no place for is an error instead of a warning.
   bool strict = false;
 };
 
 /// Template → Microsoft Project XML, one project per file (a file with several templates is
-/// refused). Schema order, one "Standard" calendar, declared starts as start-no-earlier-than
+/// refused). Schema order, one "Standard" calendar (the calendar block's week, and its holidays
+/// and working dates as exceptions), declared starts as start-no-earlier-than
 /// constraints, links on their successors, costs and work, notes, resources and assignments.
 /// Tags, checklists and other keys MSPDI has no place for are findings (`mspdi-export-*`).
-/// Fails on a template the reader cannot read or the scheduler cannot schedule.
+/// Fails on a template the reader cannot read or the scheduler cannot schedule, or whose
+/// calendar block has a problem (calendar-invalid).
 [[nodiscard]] Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options = {});
 
 }  // namespace ptmpl

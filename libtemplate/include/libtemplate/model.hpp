@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "libtemplate/calendar.hpp"
 #include "libtemplate/json.hpp"
 
 namespace ptmpl {
@@ -130,6 +131,42 @@ struct TemplateAssignment {
   std::string_view name;
 };
 
+/// The document's calendar block (SPEC §2, §4): the plan's working time, ptmpl's own, written
+/// beside project_template and never sent to the service. A field is absent (a list empty) when
+/// not written; a value of the wrong type and an item that is no date or weekday are left out
+/// (calendar_block_problems() lists them; lint's calendar-invalid reports them).
+struct CalendarBlock {
+  std::optional<Date> start;            ///< the date of day 0
+  std::optional<WorkWeek> week;         ///< the working weekdays
+  std::vector<Date> holidays;           ///< non-working dates
+  std::vector<Date> working;            ///< extra working dates (on days the week does not work)
+  std::span<const json::Member> extra;  ///< unknown keys, in order
+  json::Value node;                     ///< the block in the tree (null when built)
+};
+
+/// What is wrong with a calendar block, one entry per place.
+struct CalendarProblem {
+  json::Value at;       ///< the value (or key) at fault
+  std::string pointer;  ///< its JSON pointer below the block ("" for the block itself)
+  std::string message;
+};
+
+/// The documented keys of the calendar block, in canonical order: start, week, holidays, working.
+[[nodiscard]] std::span<const std::string_view> calendar_block_keys();
+
+/// Reads a calendar block (an object); unknown keys are kept in `arena`.
+[[nodiscard]] CalendarBlock calendar_block_from_json(const json::Value& block, json::Arena& arena);
+
+/// Every problem of a written calendar block: not an object, a field of the wrong type, a date
+/// that is not `YYYY-MM-DD` or does not exist, a weekday that is not `mon` … `sun` or is listed
+/// twice, a week with no working day, a date that is both a holiday and a working date. Empty
+/// when the block is sound. Of duplicate keys, the last is checked (the one read).
+[[nodiscard]] std::vector<CalendarProblem> calendar_block_problems(const json::Value& block);
+
+/// The calendar a block describes, with `fallback_start` when it has no start and Monday to
+/// Friday when it has no week.
+[[nodiscard]] Calendar calendar_of(const CalendarBlock& block, Date fallback_start);
+
 /// A template document (SPEC §2). Fields are absent when not written.
 struct Template {
   std::optional<json::Value> id;
@@ -149,6 +186,8 @@ struct Template {
   /// says which assignee ids exist, even when it lists none.
   bool assignments_listed = false;
   std::span<const json::Member> extra;  ///< unknown keys of project_template
+  /// The calendar block beside project_template (template documents only), when it is an object.
+  std::optional<CalendarBlock> calendar;
 };
 
 /// The documented keys of a story, in canonical (SPEC §3) order.
@@ -170,7 +209,10 @@ struct Template {
 /// a user's file is rewritten from its tree (writer.hpp), which keeps everything.
 [[nodiscard]] json::Value to_json(const Story& story, const json::Builder& build);
 [[nodiscard]] json::Value to_json(const Dependency& dependency, const json::Builder& build);
-/// A template document `{"project_template": {…, "raw_json": [...]}, "project_template_assignments": [...]}`.
+/// The calendar block: documented keys in canonical order (lists only when not empty), then `extra`.
+[[nodiscard]] json::Value to_json(const CalendarBlock& block, const json::Builder& build);
+/// A template document `{"project_template": {…, "raw_json": [...]}, "project_template_assignments": [...],
+/// "calendar": {…}}`.
 [[nodiscard]] json::Value to_json(const Template& tmpl, const json::Builder& build);
 
 /// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).

@@ -80,6 +80,22 @@ struct PreviewRow {
 /// integer (such a link is skipped, not read as lag 0).
 [[nodiscard]] std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule);
 
+/// The calendar options of `schedule` and `stats`: each one given overrides the same field of
+/// the document's calendar block (SPEC §4).
+struct CalendarFlags {
+  std::optional<Date> start;                  ///< `--start`
+  std::optional<WorkWeek> week;               ///< `--calendar workweek|7day`
+  std::optional<std::vector<Date>> holidays;  ///< `--holidays FILE`
+};
+
+/// The calendar that dates are shown in: template `source`'s calendar block (SPEC §4), each
+/// field overridden by the flag given for it; Monday to Friday when neither names a week. None
+/// when neither gives a start date (offsets are shown). Fails on a block that has a problem
+/// (calendar_block_problems(); the first, as `FILE:LINE:COL: calendar: …`), and when week or
+/// holidays are given without any start date.
+[[nodiscard]] Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,
+                                                               const CalendarFlags& flags);
+
 /// The template's totals (SPEC §9, `ptmpl stats`).
 struct Stats {
   std::size_t item_count = 0;
@@ -87,12 +103,18 @@ struct Stats {
   Amount budget_in_cents;     ///< effective totals (SPEC §5)
   Amount time_estimate_in_minutes;
   std::size_t critical_count = 0;
+  /// With a calendar: the dates of the project's first and last working days (`YYYY-MM-DD`).
+  std::optional<Date> start_date;
+  std::optional<Date> due_date;
 };
 
-[[nodiscard]] Stats compute_stats(const Schedule& schedule, const Rollup& rollup);
+/// `calendar` (resolve_calendar()) adds the project's start and due dates.
+[[nodiscard]] Stats compute_stats(const Schedule& schedule, const Rollup& rollup,
+                                  const std::optional<Calendar>& calendar = std::nullopt);
 
 /// `{"item_count", "duration", "budget_in_cents", "time_estimate_in_minutes", "critical_count"}`
-/// (SPEC §9); an amount that nothing states is 0, one that overflows is null.
+/// (SPEC §9), then `start_date` and `due_date` when the stats have them; an amount that nothing
+/// states is 0, one that overflows is null.
 [[nodiscard]] std::string render_stats_json(const Stats& stats);
 /// The same as aligned `name  value` lines for a terminal.
 [[nodiscard]] std::string render_stats_text(const Stats& stats);

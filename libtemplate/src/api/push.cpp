@@ -19,9 +19,11 @@
 namespace ptmpl::api {
 namespace {
 
-/// The keys of a project_template that are ptmpl's record of the service, never sent to it.
+/// The keys of a project_template that are ptmpl's own, never sent to the service: its record
+/// of the service (id, updated_at), and a calendar block misplaced inside it (SPEC §2 puts it
+/// beside project_template, which the body never includes; calendar-invalid reports it).
 bool bookkeeping_key(std::string_view key) {
-  return key == "id" || key == "updated_at";
+  return key == "id" || key == "updated_at" || key == "calendar";
 }
 
 /// The whitespace a member key at `at` is indented with, when it starts its line; else "".

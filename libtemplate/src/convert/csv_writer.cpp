@@ -153,6 +153,7 @@ void CsvWriter::report_template_fields() {
         dropped.emplace_back(key);
     }
   if (!source_.model.assignments.empty()) dropped.emplace_back("project_template_assignments");
+  if (source_.model.calendar) dropped.emplace_back("calendar");  // SPEC §7: nothing dropped silently
   if (dropped.empty()) return;
   std::string list;
   for (const std::string& key : dropped) list += (list.empty() ? "" : ", ") + key;

@@ -25,6 +25,20 @@ bool DayCounter::working(Date date) const {
   return prefix_[static_cast<std::size_t>(i) + 1] != prefix_[static_cast<std::size_t>(i)];
 }
 
+CalendarBlock DayCounter::calendar_block(Date start, WorkWeek week) const {
+  CalendarBlock block;
+  block.start = start;
+  block.week = week;
+  for (std::size_t i = 0; i + 1 < prefix_.size(); ++i) {
+    const Date date = first_ + days{static_cast<std::int64_t>(i)};
+    const bool works = prefix_[i + 1] != prefix_[i];
+    const bool usually = week.works(std::chrono::weekday{date});
+    if (usually && !works) block.holidays.push_back(date);
+    if (!usually && works) block.working.push_back(date);
+  }
+  return block;
+}
+
 std::int64_t DayCounter::working_before(Date date) const {
   const std::int64_t i =
       std::clamp<std::int64_t>((date - first_).count(), 0, static_cast<std::int64_t>(prefix_.size()) - 1);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libtemplate/calendar.hpp"
+#include "libtemplate/model.hpp"
 
 namespace ptmpl::detail {
 
@@ -26,6 +27,11 @@ class DayCounter {
   [[nodiscard]] std::int64_t offset_on_or_before(Date date) const;
   /// Whether `date` works (false outside the table).
   [[nodiscard]] bool working(Date date) const;
+
+  /// The calendar block (SPEC §4) that gives the same working days over the table: `start`,
+  /// `week`, the table's dates that `week` says work but do not (holidays) and that it says do
+  /// not but do (working).
+  [[nodiscard]] CalendarBlock calendar_block(Date start, WorkWeek week) const;
 
  private:
   [[nodiscard]] std::int64_t working_before(Date date) const;  ///< working days in [first_, date)

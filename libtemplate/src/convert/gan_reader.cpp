@@ -127,6 +127,7 @@ class Reader {
   pugi::xml_node project_;
 
   gan::WorkCalendar calendar_;
+  std::optional<CalendarBlock> calendar_block_;  // what the template records of the calendar
   std::vector<Task> tasks_;
   std::unordered_map<std::int64_t, std::size_t> by_id_;
   std::vector<std::size_t> roots_;
@@ -165,6 +166,10 @@ Result<Conversion> Reader::run() {
   roll_up();
   Conversion out;
   out.document = write_document();
+  if (calendar_block_) {
+    out.day_zero = calendar_block_->start;
+    out.day_zero_source = "the earliest task's start";
+  }
   out.diagnostics = findings_.take();
   return out;
 }
@@ -177,8 +182,9 @@ void Reader::read_calendar() {
   report_calendar();
 }
 
-// A template keeps no calendar: its offsets count the plan's working days, so applying it
-// with another week or other holidays moves its dates. Said once per kind of difference.
+// The template's calendar block keeps the plan's calendar, but the service applies a template
+// with its own (a workweek, or weekends as working days), so another week or other holidays
+// move its dates there. Said once per kind of difference.
 void Reader::report_calendar() {
   const pugi::xml_node calendars = project_.child("calendars");
   constexpr std::string_view kDayName[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
@@ -199,9 +205,11 @@ void Reader::report_calendar() {
   const std::size_t holidays = calendar_.holiday_count();
   const std::size_t extra = calendar_.working_day_count();
   if (holidays + extra > 0)
-    report("gan-calendar", calendars.child("date"),
-           "the plan's calendar has " + std::to_string(holidays) + " holiday(s) and " + std::to_string(extra) +
-               " extra working day(s); offsets count around them, but a template keeps no calendar");
+    report(
+        "gan-calendar", calendars.child("date"),
+        "the plan's calendar has " + std::to_string(holidays) + " holiday(s) and " + std::to_string(extra) +
+            " extra working day(s); offsets count around them, and the template's calendar block keeps them, but the "
+            "service applies a template with its own calendar");
 }
 
 Status Reader::read_tasks() {
@@ -477,6 +485,12 @@ void Reader::place_tasks() {
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, *first, *first, *last);
+  // SPEC §7: the template keeps the plan's day 0 (its first task's start), week and events.
+  WorkWeek week = calendar_.weekends_work() ? WorkWeek::every_day() : WorkWeek();
+  const std::array<bool, 7> days = calendar_.week();
+  for (unsigned d = 0; d < 7; ++d)
+    if (days[d]) week.add(std::chrono::weekday{d});
+  if (!week.empty()) calendar_block_ = counter.calendar_block(counter.day_zero(), week);
   for (Task& task : tasks_) {
     if (!task.start_date) continue;
     if (!counter.working(*task.start_date))
@@ -607,6 +621,7 @@ std::string Reader::write_document() {
           std::vector<Member>{build.member("id", build.integer(id)), build.member("name", build.string(name))}));
     document.push_back(build.member("project_template_assignments", build.array(list)));
   }
+  if (calendar_block_) document.push_back(build.member("calendar", to_json(*calendar_block_, build)));
   return write_canonical(build.object(document), Shape::TemplateDocument);
 }
 

@@ -145,6 +145,13 @@ void WorkCalendar::apply(pugi::xml_node calendar, std::vector<std::string>& note
   }
 }
 
+WorkWeek WorkCalendar::week() const {
+  WorkWeek out;
+  for (unsigned d = 0; d < 7; ++d)
+    if (week_[d].working) out.add(std::chrono::weekday{d});
+  return out;
+}
+
 DayRule WorkCalendar::day(Date date) const {
   for (auto it = exceptions_.rbegin(); it != exceptions_.rend(); ++it)
     if (it->from <= date && date <= it->to) return it->rule;

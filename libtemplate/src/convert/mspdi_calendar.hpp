@@ -48,6 +48,8 @@ class WorkCalendar {
 
   [[nodiscard]] DayRule day(Date date) const;
   [[nodiscard]] bool working(Date date) const { return day(date).working; }
+  /// The week days that work, before exceptions.
+  [[nodiscard]] WorkWeek week() const;
 
  private:
   void apply(pugi::xml_node calendar, std::vector<std::string>& notes);

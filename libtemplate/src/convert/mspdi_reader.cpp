@@ -456,6 +456,7 @@ class Reader {
   std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
   std::optional<Date> last_date_;
   mspdi::WorkCalendar calendar_;
+  std::optional<CalendarBlock> calendar_block_;  // what the template records of the calendar
   std::vector<Task> tasks_;
   std::vector<LinkIn> links_;                  // every task's, in the order of the tasks
   std::vector<pugi::xml_node> link_elements_;  // the <PredecessorLink> elements of the task being read
@@ -504,6 +505,10 @@ Result<Conversion> Reader::run() {
   Conversion out;
   out.document = write_document();
   out.diagnostics = findings_.take();
+  if (calendar_block_) {
+    out.day_zero = calendar_block_->start;
+    out.day_zero_source = project_start_ ? "the plan's start" : "the earliest task's start; the file has no StartDate";
+  }
   return out;
 }
 
@@ -756,6 +761,10 @@ void Reader::place_tasks() {
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
+  // SPEC §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
+  // A file with neither a StartDate nor a dated task has no day 0 to record.
+  if ((project_start_ || first) && !calendar_.week().empty())
+    calendar_block_ = counter.calendar_block(counter.day_zero(), calendar_.week());
 
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     Task& task = tasks_[i];
@@ -936,6 +945,11 @@ std::string Reader::write_document() {
   json.end_array();
   json.end_object();
   write_assignments(json);
+  if (calendar_block_) {
+    json::Arena arena;
+    json.key("calendar");
+    write_value(json, to_json(*calendar_block_, json::Builder(arena)));
+  }
   json.end_object();
   return json.finish();
 }

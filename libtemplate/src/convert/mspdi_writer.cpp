@@ -7,13 +7,16 @@
 // takes the one the scheduler gives it. What MSPDI has no place for is reported, never
 // silently dropped.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <set>
+#include <span>
 
 #include "convert/findings.hpp"
 #include "convert/xml_writer.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/preview.hpp"
 #include "libtemplate/rollup.hpp"
 #include "libtemplate/schedule.hpp"
 #include "libtemplate/template_file.hpp"
@@ -30,8 +33,8 @@ constexpr std::int64_t kMaxUid = 2147483647;
 
 class Writer {
  public:
-  Writer(const TemplateFile& file, const TemplateSource& source, const ExportOptions& options)
-      : file_(file), source_(source), options_(options), calendar_(Calendar::Week::Workweek, options.start) {}
+  Writer(const TemplateFile& file, const TemplateSource& source, const ExportOptions& options, Calendar calendar)
+      : file_(file), source_(source), options_(options), calendar_(std::move(calendar)) {}
 
   Result<Conversion> run();
 
@@ -131,7 +134,7 @@ void Writer::write_project(detail::XmlWriter& xml) {
   xml.element("DefaultStartTime", "08:00:00");
   xml.element("DefaultFinishTime", "17:00:00");
   xml.element("MinutesPerDay", kMinutesPerDay);
-  xml.element("MinutesPerWeek", kMinutesPerDay * 5);
+  xml.element("MinutesPerWeek", kMinutesPerDay * calendar_.week().size());
   xml.element("DaysPerMonth", 20);
   xml.element("DurationFormat", 7);
   xml.element("WorkFormat", 2);
@@ -146,24 +149,51 @@ void Writer::write_calendar(detail::XmlWriter& xml) {
   xml.element("IsBaseCalendar", 1);
   xml.element("BaseCalendarUID", -1);
   xml.start_element("WeekDays");
-  for (int day = 1; day <= 7; ++day) {
-    xml.start_element("WeekDay");
-    xml.element("DayType", day);
-    const bool working = day >= 2 && day <= 6;
-    xml.element("DayWorking", working ? 1 : 0);
-    if (working) {
-      xml.start_element("WorkingTimes");
-      for (const auto& [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
-        xml.start_element("WorkingTime");
-        xml.element("FromTime", from);
-        xml.element("ToTime", to);
-        xml.end_element();
-      }
+  auto working_times = [&xml] {
+    xml.start_element("WorkingTimes");
+    for (const auto& [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
+      xml.start_element("WorkingTime");
+      xml.element("FromTime", from);
+      xml.element("ToTime", to);
       xml.end_element();
     }
     xml.end_element();
+  };
+  for (unsigned day = 1; day <= 7; ++day) {  // MSPDI: DayType 1–7 = Sunday–Saturday
+    xml.start_element("WeekDay");
+    xml.element("DayType", static_cast<int>(day));
+    const bool working = calendar_.week().works(std::chrono::weekday{day - 1});
+    xml.element("DayWorking", working ? 1 : 0);
+    if (working) working_times();
+    xml.end_element();
   }
   xml.end_element();  // WeekDays
+  // The block's holidays and working dates as exceptions (Project 2007 and later), a run of
+  // consecutive dates as one.
+  if (!calendar_.holidays().empty() || !calendar_.working_dates().empty()) {
+    xml.start_element("Exceptions");
+    for (const bool working : {false, true}) {
+      const std::span<const Date> dates = working ? calendar_.working_dates() : calendar_.holidays();
+      for (std::size_t i = 0; i < dates.size();) {
+        std::size_t j = i + 1;
+        while (j < dates.size() && dates[j] == dates[j - 1] + std::chrono::days{1}) ++j;
+        xml.start_element("Exception");
+        xml.element("EnteredByOccurrences", 0);
+        xml.start_element("TimePeriod");
+        xml.element("FromDate", format_date(dates[i]) + "T00:00:00");
+        xml.element("ToDate", format_date(dates[j - 1]) + "T23:59:00");
+        xml.end_element();
+        xml.element("Occurrences", 1);
+        xml.element("Name", working ? "Working" : "Holiday");
+        xml.element("Type", 1);
+        xml.element("DayWorking", working ? 1 : 0);
+        if (working) working_times();
+        xml.end_element();
+        i = j;
+      }
+    }
+    xml.end_element();  // Exceptions
+  }
   xml.end_element();  // Calendar
   xml.end_element();  // Calendars
 }
@@ -366,7 +396,15 @@ Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& o
   if (file.templates().size() > 1)
     return Error::invalid(file.path() + ": holds " + std::to_string(file.templates().size()) +
                           " templates; MS Project XML holds one project");
-  return Writer(file, file.templates()[0], options).run();
+  // The calendar block, with the start given overriding its own (SPEC §4).
+  CalendarFlags flags;
+  flags.start = options.start;
+  auto calendar = resolve_calendar(file, file.templates()[0], flags);
+  if (!calendar.ok()) return calendar.error();
+  Calendar chosen = calendar.value().value_or(Calendar(WorkWeek::monday_to_friday(), options.default_start));
+  if (!calendar.value() && file.templates()[0].model.calendar)
+    chosen = calendar_of(*file.templates()[0].model.calendar, options.default_start);
+  return Writer(file, file.templates()[0], options, std::move(chosen)).run();
 }
 
 }  // namespace ptmpl

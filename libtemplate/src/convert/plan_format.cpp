@@ -58,4 +58,10 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
                         "with a header row naming a \"title\" column)");
 }
 
+std::string day_zero_note(const Conversion& conversion) {
+  if (!conversion.day_zero) return "";
+  return "day 0 is " + format_date(*conversion.day_zero) + " (" + conversion.day_zero_source +
+         "), recorded in the template's calendar block";
+}
+
 }  // namespace ptmpl

@@ -174,7 +174,7 @@ std::string legend(const Scale& scale, const PreviewOptions& options) {
   out += scale_text;
   if (options.calendar) {
     out += " (";
-    out += options.calendar->week() == Calendar::Week::Workweek ? "Mon–Fri" : "every day";
+    out += options.calendar->week().describe();
     std::size_t holidays = options.calendar->holidays().size();
     if (holidays > 0) out += ", " + std::to_string(holidays) + (holidays == 1 ? " holiday" : " holidays");
     out += ")";

@@ -1,6 +1,9 @@
 // `--format mermaid`: a Mermaid `gantt` block, as GitHub renders in Markdown. Mermaid needs
 // real dates: without a calendar, day 0 is drawn on kDefaultStart with the workweek calendar
 // (docs/commands/schedule.md).
+#include <array>
+#include <chrono>
+
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
 #include "preview/text_width.hpp"
@@ -57,7 +60,18 @@ std::string task_id(const PreviewRow& row) {
 
 std::string excludes_line(const Calendar& calendar) {
   std::string list;
-  if (calendar.week() == Calendar::Week::Workweek) list = "weekends";
+  // Mermaid's excludes take "weekends" or full day names ("friday").
+  if (calendar.week() == WorkWeek::monday_to_friday()) {
+    list = "weekends";
+  } else {
+    static constexpr std::array<std::string_view, 7> kDays = {"monday", "tuesday",  "wednesday", "thursday",
+                                                              "friday", "saturday", "sunday"};
+    for (std::size_t i = 0; i < 7; ++i) {
+      if (calendar.week().works(std::chrono::weekday{static_cast<unsigned>((i + 1) % 7)})) continue;
+      if (!list.empty()) list += ", ";
+      list += kDays[i];
+    }
+  }
   for (Date holiday : calendar.holidays()) {
     if (!list.empty()) list += ", ";
     list += format_date(holiday);
@@ -90,7 +104,7 @@ bool has_shown_children(std::span<const PreviewRow> rows, std::size_t r) {
 }  // namespace
 
 std::string render_mermaid(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
-  const Calendar calendar = options.calendar.value_or(Calendar(Calendar::Week::Workweek, Date(kDefaultStart)));
+  const Calendar calendar = options.calendar.value_or(Calendar(WorkWeek::monday_to_friday(), Date(kDefaultStart)));
   std::string out = "gantt\n";
   if (!options.calendar)
     out += "    %% no --start: day 0 is drawn on " + format_date(Date(kDefaultStart)) + " (workweek calendar)\n";

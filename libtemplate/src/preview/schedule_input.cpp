@@ -125,4 +125,28 @@ std::optional<std::string> schedule_warning(const TemplateFile& file, const Sche
   return message + "; run ptmpl lint " + file.path();
 }
 
+Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,
+                                                 const CalendarFlags& flags) {
+  CalendarBlock block;
+  if (file.shape() == Shape::TemplateDocument)
+    if (const json::Value* written = file.document().root().find("calendar")) {
+      std::vector<CalendarProblem> problems = calendar_block_problems(*written);
+      if (!problems.empty())
+        return Error::invalid(place(file, problems.front().at.offset()) + ": calendar: " + problems.front().message +
+                              " (ptmpl lint " + file.path() + " lists every problem)");
+      if (source.model.calendar) block = *source.model.calendar;
+    }
+  if (flags.start) block.start = flags.start;
+  if (flags.week) block.week = flags.week;
+  if (flags.holidays) block.holidays = *flags.holidays;
+  if (!block.start) {
+    if (flags.week || flags.holidays)
+      return Error::usage(
+          "--calendar and --holidays need a start date: --start, or \"start\" in the file's calendar "
+          "block");
+    return std::optional<Calendar>();
+  }
+  return std::optional<Calendar>(calendar_of(block, *block.start));
+}
+
 }  // namespace ptmpl

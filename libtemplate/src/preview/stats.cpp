@@ -1,6 +1,6 @@
 // `ptmpl stats`: the template's totals (SPEC §9).
-#include <array>
 #include <utility>
+#include <vector>
 
 #include "libtemplate/json_emitter.hpp"
 #include "libtemplate/preview.hpp"
@@ -15,30 +15,41 @@ std::string amount_text(const Amount& amount, std::string_view overflow) {
   return std::to_string(amount.value);
 }
 
-std::array<std::pair<std::string_view, std::string>, 5> fields(const Stats& stats, std::string_view overflow) {
-  return {{{"item_count", std::to_string(stats.item_count)},
-           {"duration", std::to_string(stats.duration)},
-           {"budget_in_cents", amount_text(stats.budget_in_cents, overflow)},
-           {"time_estimate_in_minutes", amount_text(stats.time_estimate_in_minutes, overflow)},
-           {"critical_count", std::to_string(stats.critical_count)}}};
+// Each value spelled for both formats: digits, a JSON string of a date, or `overflow` (null).
+std::vector<std::pair<std::string_view, std::string>> fields(const Stats& stats, std::string_view overflow,
+                                                             bool quote_dates) {
+  std::vector<std::pair<std::string_view, std::string>> out = {
+      {"item_count", std::to_string(stats.item_count)},
+      {"duration", std::to_string(stats.duration)},
+      {"budget_in_cents", amount_text(stats.budget_in_cents, overflow)},
+      {"time_estimate_in_minutes", amount_text(stats.time_estimate_in_minutes, overflow)},
+      {"critical_count", std::to_string(stats.critical_count)}};
+  for (const auto& [name, date] : {std::pair<std::string_view, std::optional<Date>>{"start_date", stats.start_date},
+                                   std::pair<std::string_view, std::optional<Date>>{"due_date", stats.due_date}})
+    if (date) out.emplace_back(name, quote_dates ? json::quoted(format_date(*date)) : format_date(*date));
+  return out;
 }
 
 }  // namespace
 
-Stats compute_stats(const Schedule& schedule, const Rollup& rollup) {
+Stats compute_stats(const Schedule& schedule, const Rollup& rollup, const std::optional<Calendar>& calendar) {
   Stats stats;
   stats.item_count = rollup.item_count();
   stats.duration = schedule.project_duration();
   stats.budget_in_cents = rollup.total(Estimate::BudgetInCents);
   stats.time_estimate_in_minutes = rollup.total(Estimate::TimeInMinutes);
   stats.critical_count = schedule.critical_count();
+  if (calendar && schedule.project()) {
+    stats.start_date = calendar->date_of(schedule.project()->start);
+    stats.due_date = calendar->date_of(schedule.project()->due);
+  }
   return stats;
 }
 
 std::string render_stats_json(const Stats& stats) {
   JsonEmitter json;
   json.begin_object();
-  for (const auto& [name, value] : fields(stats, "null")) {
+  for (const auto& [name, value] : fields(stats, "null", true)) {
     json.key(name);
     json.raw(value);  // an integer's digits, or null (fields() spells the values for both formats)
   }
@@ -48,7 +59,7 @@ std::string render_stats_json(const Stats& stats) {
 
 std::string render_stats_text(const Stats& stats) {
   std::string out;
-  for (const auto& [name, value] : fields(stats, "overflow")) {
+  for (const auto& [name, value] : fields(stats, "overflow", false)) {
     out += name;
     out.append(26 - name.size(), ' ');
     out += value + "\n";

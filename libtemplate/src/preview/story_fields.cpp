@@ -30,8 +30,12 @@ std::string day_text(std::int64_t offset, const std::optional<Calendar>& calenda
   return std::to_string(offset);
 }
 
-std::string_view week_name(Calendar::Week week) {
-  return week == Calendar::Week::Workweek ? "workweek" : "7day";
+std::string week_name(WorkWeek week) {
+  if (week == WorkWeek::monday_to_friday()) return "workweek";
+  if (week == WorkWeek::every_day()) return "7day";
+  std::string names;
+  for (std::string_view day : week.names()) names += (names.empty() ? "" : ",") + std::string(day);
+  return names;
 }
 
 std::string chart_title(const PreviewOptions& options) {

@@ -30,7 +30,7 @@ namespace ptmpl::preview {
 [[nodiscard]] std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar);
 
 /// The calendar's name as `--calendar` spells it: "workweek" or "7day".
-[[nodiscard]] std::string_view week_name(Calendar::Week week);
+[[nodiscard]] std::string week_name(WorkWeek week);
 
 /// options.title, or "Schedule".
 [[nodiscard]] std::string chart_title(const PreviewOptions& options);

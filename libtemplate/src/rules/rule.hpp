@@ -149,6 +149,7 @@ std::unique_ptr<StoryCheck> budget_unbudgeted_template_check();
 void check_checklist_item_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_child_outside_parent(Context& context);
 void check_currency_invalid(Context& context);
+void check_calendar_invalid(Context& context);
 std::unique_ptr<StoryCheck> date_missing_check();
 void check_date_order_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_cycle(Context& context);

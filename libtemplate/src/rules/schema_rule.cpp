@@ -797,9 +797,11 @@ void check_template_fields(Context& context, const TemplateSource& source) {
   const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
   if (pt == nullptr) return;
   if (file.shape() == Shape::TemplateDocument)
-    check_members(
-        report, root, "", schemas.document(),
-        [](std::string_view key, const json::Value&, const PropertySchema&) { return key == "project_template"; });
+    check_members(report, root, "", schemas.document(),
+                  [](std::string_view key, const json::Value&, const PropertySchema&) {
+                    // The calendar block is calendar-invalid's, which says what is wrong in its terms.
+                    return key == "project_template" || (key == "calendar" && find_rule("calendar-invalid") != nullptr);
+                  });
   check_members(report, *pt, source.template_pointer, schemas.project_template(),
                 [](std::string_view key, const json::Value& v, const PropertySchema& property) {
                   return owned_elsewhere(property.owned, v) || (key == "raw_json" && (v.is_array() || v.is_string()));

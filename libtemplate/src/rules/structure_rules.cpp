@@ -45,7 +45,8 @@ void for_each_issue(Context& context, json::ParseIssue::Type type, Report&& repo
 // Documented keys besides the model's own lists (story_keys(), dependency_keys(),
 // template_keys()).
 constexpr std::array<std::string_view, 1> kAssignmentKeys = {"assignee_id"};
-constexpr std::array<std::string_view, 2> kDocumentKeys = {"project_template", "project_template_assignments"};
+constexpr std::array<std::string_view, 3> kDocumentKeys = {"project_template", "project_template_assignments",
+                                                           "calendar"};
 constexpr std::array<std::string_view, 1> kStoriesObjectKeys = {"stories"};
 // Read-only fields the service returns with a template (API reference, "Project template"):
 // pulled templates and API responses hold them, so they are not unknown.
@@ -190,13 +191,19 @@ void check_unknown_field(Context& context) {
   if (file.shape() == Shape::TemplateDocument)
     for (const json::Member& m : root.members())
       if (!documented(m.key.text(), kDocumentKeys)) in_file(root, m, "", "top-level", kDocumentKeys);
+  if (file.shape() == Shape::TemplateDocument)
+    if (const json::Value* block = root.find("calendar"); block != nullptr && block->is_object())
+      for (const json::Member& m : block->members())
+        if (!documented(m.key.text(), calendar_block_keys()))
+          in_file(*block, m, "/calendar", "calendar", calendar_block_keys());
 
   std::vector<std::string_view> project_template(template_keys().begin(), template_keys().end());
   project_template.insert(project_template.end(), kServiceTemplateKeys.begin(), kServiceTemplateKeys.end());
   for (const TemplateSource& source : file.templates()) {
     const json::Value* pt = json::resolve_pointer(root, source.template_pointer);
     for (const json::Member& m : source.model.extra)
-      if (!documented(m.key.text(), project_template))
+      // A calendar block written inside project_template is calendar-invalid's to report.
+      if (!documented(m.key.text(), project_template) && m.key.text() != "calendar")
         in_file(*pt, m, source.template_pointer, "project_template", project_template);
     if (source.story_prefix == "/stories") {
       const json::Value& stories_object = source.story_document->root();

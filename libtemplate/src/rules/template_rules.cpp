@@ -1,5 +1,6 @@
 // Rules about the template document's own fields: template-title-missing,
-// template-item-count-mismatch, template-budget-mismatch, currency-invalid.
+// template-item-count-mismatch, template-budget-mismatch, currency-invalid; and the document's
+// calendar block beside it: calendar-invalid.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -235,6 +236,26 @@ void check_currency_invalid(Context& context) {
     }
     context.report_at_offset("currency-invalid", Severity::Error, currency->offset(),
                              source.template_pointer + "/currency", std::move(message));
+  }
+}
+
+void check_calendar_invalid(Context& context) {
+  const TemplateFile& file = context.file();
+  if (file.shape() != Shape::TemplateDocument) return;
+  const json::Value& root = file.document().root();
+  if (const json::Value* block = root.find("calendar"))
+    for (CalendarProblem& problem : calendar_block_problems(*block))
+      context.report_at_offset("calendar-invalid", Severity::Error, problem.at.offset(), "/calendar" + problem.pointer,
+                               std::move(problem.message));
+  // SPEC §2: the block sits beside project_template; inside it, nothing reads it.
+  for (const TemplateSource& source : file.templates()) {
+    const json::Value* pt = template_object(context, source);
+    const json::Value* inside = pt != nullptr ? pt->find("calendar") : nullptr;
+    if (inside == nullptr) continue;
+    context.report_at_offset("calendar-invalid", Severity::Error, inside->offset(),
+                             source.template_pointer + "/calendar",
+                             "the calendar block is written inside project_template, where nothing reads it: move it "
+                             "beside project_template (ptmpl's own block, never sent to the service)");
   }
 }
 

@@ -4,6 +4,8 @@
 #include "libtemplate/calendar.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdio>
 
 namespace ptmpl {
@@ -56,60 +58,133 @@ std::string format_date(Date date) {
   return text;
 }
 
-Calendar::Calendar(Week week, Date start, std::vector<Date> holidays) : week_(week), holidays_(std::move(holidays)) {
-  std::sort(holidays_.begin(), holidays_.end());
-  holidays_.erase(std::unique(holidays_.begin(), holidays_.end()), holidays_.end());
+namespace {
+
+constexpr std::array<std::string_view, 7> kWeekdayNames = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+
+std::chrono::weekday iso_weekday(std::size_t i) {
+  return std::chrono::weekday{static_cast<unsigned>((i + 1) % 7)};
+}
+
+std::int64_t count_before(const std::vector<Date>& dates, Date date) {
+  return std::lower_bound(dates.begin(), dates.end(), date) - dates.begin();
+}
+
+void sort_unique(std::vector<Date>& dates) {
+  std::sort(dates.begin(), dates.end());
+  dates.erase(std::unique(dates.begin(), dates.end()), dates.end());
+}
+
+}  // namespace
+
+int WorkWeek::size() const {
+  return std::popcount(bits_);
+}
+
+std::vector<std::string_view> WorkWeek::names() const {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < 7; ++i)
+    if (works(iso_weekday(i))) out.push_back(kWeekdayNames[i]);
+  return out;
+}
+
+std::string WorkWeek::describe() const {
+  if (*this == monday_to_friday()) return "Mon–Fri";
+  if (*this == every_day()) return "every day";
+  if (empty()) return "no working day";
+  // One run of consecutive days (wrapping past Sunday) reads as a range: "Sun–Thu".
+  auto title = [](std::size_t i) {
+    std::string name(kWeekdayNames[i % 7]);
+    name[0] = static_cast<char>(name[0] - 'a' + 'A');
+    return name;
+  };
+  for (std::size_t first = 0; first < 7; ++first) {
+    if (!works(iso_weekday(first)) || works(iso_weekday((first + 6) % 7))) continue;
+    std::size_t n = 0;
+    while (n < 7 && works(iso_weekday((first + n) % 7))) ++n;
+    if (static_cast<int>(n) == size()) return n == 1 ? title(first) : title(first) + "–" + title(first + n - 1);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < 7; ++i)
+    if (works(iso_weekday(i))) out += (out.empty() ? "" : ", ") + title(i);
+  return out;
+}
+
+std::optional<std::chrono::weekday> parse_weekday(std::string_view name) {
+  for (std::size_t i = 0; i < 7; ++i)
+    if (kWeekdayNames[i] == name) return iso_weekday(i);
+  return std::nullopt;
+}
+
+std::string_view weekday_name(std::chrono::weekday day) {
+  return kWeekdayNames[day.iso_encoding() - 1];
+}
+
+Calendar::Calendar(WorkWeek week, Date start, std::vector<Date> holidays, std::vector<Date> working)
+    : week_(week.empty() ? WorkWeek::monday_to_friday() : week),
+      holidays_(std::move(holidays)),
+      working_(std::move(working)) {
+  week_size_ = week_.size();
+  sort_unique(holidays_);
+  sort_unique(working_);
+  // A date listed in both does not work.
+  std::erase_if(working_, [this](Date d) {
+    return week_.works(std::chrono::weekday{d}) || std::binary_search(holidays_.begin(), holidays_.end(), d);
+  });
   // Only holidays on days the week works change anything.
-  std::erase_if(holidays_,
-                [this](Date d) { return week_ == Week::Workweek && std::chrono::weekday{d}.iso_encoding() > 5; });
+  std::erase_if(holidays_, [this](Date d) { return !week_.works(std::chrono::weekday{d}); });
   day_zero_ = start;
-  while (!is_working_day(day_zero_)) day_zero_ += days{1};  // at most a weekend plus the holidays
+  while (!is_working_day(day_zero_)) day_zero_ += days{1};  // at most a week plus the holidays
   day_zero_index_ = working_days_before(day_zero_);
 }
 
 bool Calendar::is_working_day(Date date) const {
-  if (week_ == Week::Workweek && std::chrono::weekday{date}.iso_encoding() > 5) return false;
+  if (!week_.works(std::chrono::weekday{date})) return std::binary_search(working_.begin(), working_.end(), date);
   return !std::binary_search(holidays_.begin(), holidays_.end(), date);
 }
 
 std::int64_t Calendar::week_days_before(Date date) const {
   const std::int64_t since = (date - kMonday).count();
-  if (week_ == Week::SevenDay) return since;
   const std::int64_t weeks = floor_div(since, 7);
-  return 5 * weeks + std::min<std::int64_t>(since - 7 * weeks, 5);
+  std::int64_t n = week_size_ * weeks;
+  for (std::int64_t i = 0; i < since - 7 * weeks; ++i)
+    if (week_.works(iso_weekday(static_cast<std::size_t>(i)))) ++n;
+  return n;
 }
 
 Date Calendar::nth_week_day(std::int64_t n) const {
-  if (week_ == Week::SevenDay) return kMonday + days{n};
-  const std::int64_t weeks = floor_div(n, 5);
-  return kMonday + days{7 * weeks + (n - 5 * weeks)};
-}
-
-std::int64_t Calendar::holidays_before(Date date) const {
-  return std::lower_bound(holidays_.begin(), holidays_.end(), date) - holidays_.begin();
+  const std::int64_t weeks = floor_div(n, week_size_);
+  std::int64_t rest = n - week_size_ * weeks;  // 0 … week_size_ - 1
+  std::size_t i = 0;
+  for (;; ++i) {
+    if (!week_.works(iso_weekday(i))) continue;
+    if (rest-- == 0) break;
+  }
+  return kMonday + days{7 * weeks + static_cast<std::int64_t>(i)};
 }
 
 std::int64_t Calendar::working_days_before(Date date) const {
-  return week_days_before(date) - holidays_before(date);
+  return week_days_before(date) - count_before(holidays_, date) + count_before(working_, date);
 }
 
 std::optional<Date> Calendar::date_of(std::int64_t offset) const {
   if (offset > kMaxOffset || offset < -kMaxOffset) return std::nullopt;
   const std::int64_t wanted = day_zero_index_ + offset;
-  // f(k) = k − holidays before the k-th week day never decreases; the answer is the first k
-  // with f(k) = wanted that is not a holiday, and it lies in [wanted, wanted + holidays].
-  auto f = [this](std::int64_t k) { return k - holidays_before(nth_week_day(k)); };
-  std::int64_t lo = wanted;
-  std::int64_t hi = wanted + static_cast<std::int64_t>(holidays_.size());
+  // The answer is the first date d with working_days_before(d + 1) > wanted. Holidays move it
+  // later than the week alone would, by at most their number of week days; working dates move
+  // it earlier, by at most their number: so it lies in [lo, hi], searched by halving.
+  const auto holidays = static_cast<std::int64_t>(holidays_.size());
+  const auto extra = static_cast<std::int64_t>(working_.size());
+  std::int64_t lo = (nth_week_day(wanted - extra) - kMonday).count();
+  std::int64_t hi = (nth_week_day(wanted + holidays + 1) - kMonday).count();
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (f(mid) >= wanted)
+    if (working_days_before(kMonday + days{mid + 1}) > wanted)
       hi = mid;
     else
       lo = mid + 1;
   }
-  Date date = nth_week_day(lo);
-  while (!is_working_day(date)) date = nth_week_day(++lo);
+  const Date date = kMonday + days{lo};
   const year_month_day ymd{date};
   if (ymd.year() < std::chrono::year{1} || ymd.year() > std::chrono::year{9999}) return std::nullopt;
   return date;
