@@ -479,7 +479,7 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
     EXPECT_EQ(refused.err,
               "ptmpl pull: " + file + ": it holds edits not pushed to template " + std::to_string(id) +
                   "; not overwritten (`ptmpl diff " + file +
-                  "` shows how they differ; push it first, or pull with --force, which saves the file to " + file +
+                  "` shows how they differ; push it first, pull with --merge to merge the service's changes into it, or pull with --force, which saves the file to " + file +
                   ".bak first)\n")
         << what;
     EXPECT_EQ(slurp(file), edited);
@@ -525,7 +525,7 @@ TEST_F(CliPullOverEditsTest, PullWritesIntoTheFileThatHoldsTheTemplateWhateverIt
   EXPECT_EQ(refused.out, "");
   EXPECT_EQ(refused.err, "ptmpl pull: " + mine + ": it holds edits not pushed to template " + std::to_string(id) +
                              "; not overwritten (`ptmpl diff " + mine +
-                             "` shows how they differ; push it first, or pull with --force, which saves the file to " +
+                             "` shows how they differ; push it first, pull with --merge to merge the service's changes into it, or pull with --force, which saves the file to " +
                              mine + ".bak first)\n");
   EXPECT_EQ(slurp(mine), edited);
   EXPECT_FALSE(fs::exists(named));

@@ -267,6 +267,7 @@ std::function<int()> setup_pull(CLI::App& app) {
     std::string title;
     std::string output_dir = ".";
     bool force = false;
+    bool merge = false;
   };
   auto o = std::make_shared<Options>();
   add_service_options(app, o->service);
@@ -276,15 +277,20 @@ std::function<int()> setup_pull(CLI::App& app) {
   app.add_option("--title", o->title, "the templates whose title is exactly this");
   app.add_option("-o,--output-dir", o->output_dir, "directory to write <id>-<title>.json files into")
       ->capture_default_str();
-  app.add_flag("--force", o->force,
-               "overwrite a file that holds something the service does not (edits not pushed yet), saving it "
-               "to FILE.bak first");
+  auto* force = app.add_flag("--force", o->force,
+                             "overwrite a file that holds something the service does not (edits not pushed yet), "
+                             "saving it to FILE.bak first");
+  app.add_flag("--merge", o->merge,
+               "merge the service's changes into a file that holds edits not pushed yet (three-way, from the version "
+               "last pulled or pushed); nothing is written where both changed the same thing")
+      ->excludes(force);
   app.footer(
       "A file already there is replaced only when it holds what the service holds (docs/publishing.md).\n"
       "Output: template documents (JSON), one file per template.\n"
-      "Exit codes: 0 ok, 2 usage error, a file that cannot be written or holds local edits,\n"
+      "Exit codes: 0 ok, 1 --merge met conflicts (each listed; the file is not written), 2 usage error,\n"
+      "a file that cannot be written, holds local edits, or has no base to merge from,\n"
       "3 network or service error.\n\n"
-      "Example:\n  ptmpl pull --mine -o templates/");
+      "Example:\n  ptmpl pull --mine -o templates/\n  ptmpl pull 12 --merge -o templates/");
   return [o] {
     int selectors = (o->ids.empty() ? 0 : 1) + o->all + o->mine + (o->title.empty() ? 0 : 1);
     if (selectors != 1) {
@@ -337,6 +343,15 @@ std::function<int()> setup_pull(CLI::App& app) {
     auto below = expand_paths({o->output_dir});
     if (!below.ok()) return report_error("pull", below.error());
     api::LocalDocuments present = api::LocalDocuments::read(api::read_files(below.value()));
+    // Each template written is the version the file and the service now agree on: its base.
+    const std::string bases =
+        api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
+    auto keep_base = [&](const api::RemoteTemplate& t, const std::string& path) {
+      if (bases.empty()) return;
+      if (auto kept = api::record_base(bases, t); !kept.ok())
+        std::cerr << "ptmpl pull: " << path << ": warning: cannot record the base of template " << t.id
+                  << " (`pull --merge` needs it): " << kept.error().message << "\n";
+    };
     // Each template on its own: one that cannot be written does not stop the others.
     for (const auto& t : templates) {
       auto holder = present.file_of(t.id);
@@ -346,6 +361,40 @@ std::function<int()> setup_pull(CLI::App& app) {
       }
       std::string path = holder.value().value_or(
           (std::filesystem::path(o->output_dir) / api::pulled_file_name(t.id, t.title)).string());
+      if (o->merge) {
+        auto merged = api::merge_pulled(path, t, bases);
+        if (!merged.ok()) {
+          exit = std::max(exit, report_error("pull", merged.error()));
+          continue;
+        }
+        const api::MergedFile& m = merged.value();
+        const std::string id = std::to_string(t.id);
+        switch (m.outcome) {
+          case api::MergedFile::Outcome::Conflicts:
+            std::cerr << "ptmpl pull: " << path << ": " << m.conflicts.size()
+                      << (m.conflicts.size() == 1 ? " conflict" : " conflicts")
+                      << " between the file's edits and the changes to template " << id << " on the service since "
+                      << m.base_updated_at << " (now " << t.updated_at << "); nothing written:\n"
+                      << api::conflict_lines(m.conflicts, "  ") << "  (`ptmpl diff --three-way " << path
+                      << "` shows both sides' changes; resolve them in the file or on the service, then pull "
+                         "--merge again)\n";
+            exit = std::max(exit, int{kFindings});
+            continue;
+          case api::MergedFile::Outcome::Kept:
+            std::cerr << "ptmpl pull: " << path << ": template " << id << " has not changed on the service since "
+                      << m.base_updated_at << "; the file's edits are kept as they are\n";
+            break;
+          case api::MergedFile::Outcome::Merged:
+            std::cerr << "ptmpl pull: " << path << ": merged the changes to template " << id << " on the service ("
+                      << m.base_updated_at << " → " << t.updated_at << ") with the file's edits\n";
+            break;
+          case api::MergedFile::Outcome::Replaced:
+            break;
+        }
+        keep_base(t, path);
+        std::cout << path << "\n";
+        continue;
+      }
       auto pulled = api::write_pulled(path, t, o->force);
       if (!pulled.ok()) {
         exit = std::max(exit, report_error("pull", pulled.error()));
@@ -353,6 +402,7 @@ std::function<int()> setup_pull(CLI::App& app) {
       }
       if (!pulled.value().backup.empty())
         std::cerr << "ptmpl pull: " << path << ": its previous bytes saved as " << pulled.value().backup << "\n";
+      keep_base(t, path);
       std::cout << path << "\n";
     }
     return exit;
@@ -436,6 +486,7 @@ class PushReport {
         if (!json_) std::cout << api::dry_run_plan(file, out) << std::flush;
         break;
       default:
+        if (!out.warning.empty()) std::cerr << "ptmpl push: " << file.path << ": warning: " << out.warning << "\n";
         if (json_) break;
         std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title << "\""
                   << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")") << "\n"
@@ -525,6 +576,7 @@ std::function<int()> setup_push(CLI::App& app) {
       });
       if (!taken.ok()) return report_error("push", taken.error());
       push_lock.emplace(std::move(taken).value());
+      o->push.base_dir = api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
     }
     std::mutex spare_mutex;
     std::unique_ptr<api::Client> spare = std::move(first).value();
@@ -553,21 +605,92 @@ std::function<int()> setup_push(CLI::App& app) {
 // ---------------------------------------------------------------------------------------------
 // diff
 
+namespace {
+
+/// `diff --three-way`: the file and the service's copy, each against the base.
+int diff_three_way(const std::string& path, const ServiceOptions& service) {
+  auto bytes = FileText::read(path);
+  if (!bytes.ok()) return report_error("diff", bytes.error());
+  auto local = api::read_local_template(path, std::string(bytes.value().text()));
+  if (!local.ok()) return report_error("diff", local.error());
+  if (!local.value().id)
+    return report_error("diff", Error::usage(path +
+                                             ": it has no \"id\": it was never pulled or pushed, so there is no base "
+                                             "to compare with (`ptmpl diff " +
+                                             path + "` compares it with the service's copy)"));
+  const std::string id = std::to_string(*local.value().id);
+  auto client = make_client(service);
+  if (!client.ok()) return report_error("diff", client.error());
+  const std::string bases =
+      api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
+  auto base_text = bases.empty() ? Result<std::optional<std::string>>(std::optional<std::string>())
+                                 : api::load_base(bases, *local.value().id);
+  if (!base_text.ok()) return report_error("diff", base_text.error());
+  if (!base_text.value())
+    return report_error("diff", Error::usage(path + ": no base of template " + id +
+                                             " is recorded on this machine: pull it first (`ptmpl pull " + id +
+                                             " -o DIR`; each pull and push records the version it agreed on with "
+                                             "the service)"));
+  auto base = api::read_local_template(bases + "/" + id + ".json", std::move(*base_text.value()));
+  if (!base.ok()) return report_error("diff", base.error());
+  if (base.value().updated_at != local.value().updated_at)
+    return report_error("diff", Error::usage(path + ": the base recorded for template " + id + " is its version of " +
+                                             base.value().updated_at + ", but the file was pulled at " +
+                                             (local.value().updated_at.empty() ? std::string("no recorded version")
+                                                                               : local.value().updated_at) +
+                                             ": there is no base for this file"));
+  auto remote = client.value()->get(*local.value().id, true);
+  if (!remote.ok()) return report_error("diff", remote.error());
+  auto theirs_text = api::template_document(remote.value());
+  if (!theirs_text.ok()) return report_error("diff", theirs_text.error());
+  auto theirs = api::read_local_template("template " + id, std::move(theirs_text).value());
+  if (!theirs.ok()) return report_error("diff", theirs.error());
+  auto diff = api::diff_three_way(base.value(), local.value(), theirs.value());
+  if (!diff.ok()) return report_error("diff", diff.error());
+  const api::ThreeWayDiff& d = diff.value();
+  std::string out = "--- base:    template " + id + " " + json::quoted(base.value().title) + " (updated_at " +
+                    base.value().updated_at + "), as last pulled or pushed on this machine\n";
+  out += "+++ local:   " + path + "\n";
+  out += "+++ service: template " + id + " " + json::quoted(remote.value().title) + " (updated_at " +
+         remote.value().updated_at + ")\n";
+  out += "local changes:" + std::string(d.local.empty() ? " none\n" : "\n");
+  out += api::changes_text(d.local, "  ");
+  out += "service changes:" + std::string(d.remote.empty() ? " none\n" : "\n");
+  out += api::changes_text(d.remote, "  ");
+  if (d.conflicts.empty()) {
+    out += "conflicts: none";
+    out += d.local.empty() || d.remote.empty() ? "\n" : " (`ptmpl pull --merge` merges them)\n";
+  } else {
+    out += "conflicts: " + std::to_string(d.conflicts.size()) +
+           " (`ptmpl pull --merge` writes nothing until they are resolved)\n";
+    out += api::conflict_lines(d.conflicts, "  ");
+  }
+  if (auto shown = write_stdout(out); !shown.ok()) return report_error("diff", shown.error());
+  return d.local.empty() && d.remote.empty() ? int{kOk} : int{kFindings};
+}
+
+}  // namespace
+
 std::function<int()> setup_diff(CLI::App& app) {
   struct Options {
     ServiceOptions service;
     std::string path;
+    bool three_way = false;
   };
   auto o = std::make_shared<Options>();
   add_service_options(app, o->service);
   app.add_option("file", o->path, "a template document")->required();
+  app.add_flag("--three-way", o->three_way,
+               "show what changed in the file and what changed on the service since the version last pulled or "
+               "pushed (the base), and where they conflict");
   app.footer(
       "Compares the file with the template it was pulled from (its \"id\"), or with your template of the same\n"
       "title. Output: the differences, story by story, as text.\n"
-      "Exit codes: 0 the same, 1 they differ, 2 usage error, unreadable or invalid file,\n"
-      "3 network or service error.\n\n"
-      "Example:\n  ptmpl diff templates/website-launch.json");
+      "Exit codes: 0 the same (--three-way: neither side changed), 1 they differ, 2 usage error,\n"
+      "unreadable or invalid file, no base recorded (--three-way), 3 network or service error.\n\n"
+      "Example:\n  ptmpl diff templates/website-launch.json\n  ptmpl diff --three-way templates/website-launch.json");
   return [o] {
+    if (o->three_way) return diff_three_way(o->path, o->service);
     auto bytes = FileText::read(o->path);
     if (!bytes.ok()) {
       return report_error("diff", bytes.error());

@@ -145,6 +145,9 @@ struct PushOptions {
   std::string backup_dir = ".ptmpl-backups";
   /// Threads, each with its own client (and connection); at least 1.
   unsigned jobs = 4;
+  /// Where each template's base is recorded after it is created, updated or found unchanged
+  /// (base_store_dir); "": not recorded.
+  std::string base_dir;
 };
 
 /// One story that differs between a document and the service's copy.
@@ -196,6 +199,8 @@ struct PushOutcome {
   /// Why it failed (action Failed): kNetwork when the service did not answer at all, kService
   /// when it refused, kNotFound, kConflict or a local code (the id could not be written back).
   ErrorCode failure = ErrorCode::kInternal;
+  /// Done, but the base could not be recorded (a later `pull --merge` has none): why.
+  std::string warning;
 };
 
 /// Publishes one document: by its id when it has one, else by exact title among the caller's
@@ -269,6 +274,93 @@ struct PulledFile {
 /// `<path>.bak` (or `.bak.N`, never over another backup). The replacement happens only if the
 /// file still holds the bytes that were compared.
 Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& remote, bool force);
+
+/// Where the bases of templates on the service at `base_url` are recorded:
+/// `$XDG_STATE_HOME/ptmpl/bases/<hash of the address>`, else
+/// `$HOME/.local/state/ptmpl/bases/<hash>` (the caller passes the variables' values; nullopt:
+/// unset); "" when neither is set. The address is taken as push's lock takes it (no trailing
+/// slash; scheme and host in lower case).
+[[nodiscard]] std::string base_store_dir(std::optional<std::string_view> xdg_state_home,
+                                         std::optional<std::string_view> home, const std::string& base_url);
+
+/// Records `remote` (read with raw_json) as the base of template `remote.id`: the version a
+/// pull or push last agreed on with the service. Its template document (template_document's
+/// canonical form, with updated_at) is written atomically to `dir/<id>.json`, creating `dir`.
+Status record_base(const std::string& dir, const RemoteTemplate& remote);
+
+/// The base recorded for template `id` under `dir`: its template document's text; nullopt when
+/// none was recorded.
+Result<std::optional<std::string>> load_base(const std::string& dir, std::int64_t id);
+
+/// The service's copy as a push records it after an update or create: `answer` (the service's
+/// reply), with the stories that were sent when the reply does not carry raw_json.
+[[nodiscard]] RemoteTemplate pushed_version(const LocalTemplate& local, RemoteTemplate answer);
+
+/// One place where the file and the service changed the same thing differently since the base.
+struct MergeConflict {
+  std::string story;  ///< the story's label (`[survey] "Survey"`); "" for a template field
+  std::string key;    ///< the key both changed; "" when the conflict is about the whole story
+  std::string what;   ///< `locally 5, on the service 9 (base 7)`, `removed locally, changed on the service`, …
+};
+
+/// A three-way merge of template documents.
+struct MergeResult {
+  /// The merged template document (canonical), with the service's id and updated_at; "" when
+  /// there are conflicts.
+  std::string document;
+  std::vector<MergeConflict> conflicts;  ///< in the local order: template fields, then stories
+};
+
+/// Merges the template documents `local` (the file) and `remote` (the service's copy) from
+/// their common `base`. Template fields, then stories paired by temp_id, then each story's
+/// keys: a change on one side is taken, the same change on both sides once; different changes
+/// of one key, a story removed on one side and changed on the other, or added on both with
+/// different content, are conflicts (so is a story without a temp_id, or a temp_id that names
+/// several stories: they cannot be paired). Stories keep the local order; ones only the
+/// service added follow their predecessor in its order. Unknown keys are kept, and so is
+/// everything beside project_template in `local`. Fails (kInvalid) when a text is not a
+/// template document or its raw_json is not a story list.
+Result<MergeResult> merge_templates(std::string_view base, std::string_view local, std::string_view remote);
+
+/// `conflicts` one a line, each starting with `indent`: `[survey] "Survey": duration: locally
+/// 5, on the service 9 (base 7)`, `template: description: …`.
+[[nodiscard]] std::string conflict_lines(const std::vector<MergeConflict>& conflicts, std::string_view indent);
+
+/// What merge_pulled did.
+struct MergedFile {
+  enum class Outcome {
+    Replaced,   ///< the file held what the service holds, or nothing yet: written as pull writes it
+    Merged,     ///< the service's changes since the base merged with the file's edits, and written
+    Kept,       ///< the service's copy has not changed since the base: the file's edits are kept as they are
+    Conflicts,  ///< both changed the same things differently: nothing written
+  };
+  Outcome outcome = Outcome::Replaced;
+  std::vector<MergeConflict> conflicts;  ///< Conflicts: each one
+  std::string base_updated_at;           ///< the base's version (Merged, Kept, Conflicts)
+};
+
+/// `pull --merge`: writes `remote` to `path` as write_pulled does when nothing in the file
+/// would be lost; a file with edits not pushed is merged three-way with the base recorded under
+/// `base_dir` (merge_templates), and the result written (only if the file still holds the
+/// bytes that were read). Fails (kConflict) when there is no base for the file: it has no id,
+/// none was recorded, or the recorded one is not the version the file was pulled at.
+Result<MergedFile> merge_pulled(const std::string& path, const RemoteTemplate& remote, const std::string& base_dir);
+
+/// What `ptmpl diff --three-way` shows: what changed in `local` since `base` and what changed in
+/// `remote` (both template documents as read), then the conflicts a merge would meet.
+struct ThreeWayDiff {
+  TemplateChanges local;
+  TemplateChanges remote;
+  std::vector<MergeConflict> conflicts;
+};
+
+/// Compares `local` and `remote` with their `base` (template document texts).
+Result<ThreeWayDiff> diff_three_way(const LocalTemplate& base, const LocalTemplate& local,
+                                    const LocalTemplate& remote);
+
+/// `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections with their lines),
+/// each line starting with `indent`; "" when empty.
+[[nodiscard]] std::string changes_text(const TemplateChanges& changes, std::string_view indent);
 
 /// A readable comparison of the service's copy `remote` (with raw_json) and `local`: template
 /// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else

@@ -33,8 +33,8 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
                                   ", which changed on the service since (" + local.value().updated_at + " → " +
                                   remote.updated_at + "), so it may hold edits not pushed yet";
       return Error::conflict(path + ": " + why + "; not overwritten (`ptmpl diff " + path +
-                             "` shows how they differ; push it first, or pull with --force, which saves the file "
-                             "to " +
+                             "` shows how they differ; push it first, pull with --merge to merge the service's changes "
+                             "into it, or pull with --force, which saves the file to " +
                              path + ".bak first)");
     }
     std::string backup = path + ".bak";
@@ -45,6 +45,61 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
   }
   if (auto written = rewrite_file(path, before, document.value()); !written.ok()) return written.error();
   return pulled;
+}
+
+Result<MergedFile> merge_pulled(const std::string& path, const RemoteTemplate& remote, const std::string& base_dir) {
+  struct stat st {};
+  auto replaced = [&]() -> Result<MergedFile> {
+    auto pulled = write_pulled(path, remote, false);
+    if (!pulled.ok()) return pulled.error();
+    return MergedFile{};
+  };
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return replaced();
+  auto existing = FileText::read(path);
+  if (!existing.ok()) return existing.error();
+  const std::string before(existing.value().text());
+  auto local = read_local_template(path, before);
+  if (!local.ok()) return Error::invalid(local.error().message + "; cannot merge into it");
+  if (same_content(local.value(), remote)) return replaced();
+
+  const std::string id = std::to_string(remote.id);
+  const std::string no_base = path + ": cannot merge: ";
+  const std::string by_hand =
+      " (`ptmpl diff " + path + "` shows how it differs from the service's copy; merge by hand, or pull with --force)";
+  if (base_dir.empty()) return Error::conflict(no_base + "no place for bases: set HOME or XDG_STATE_HOME" + by_hand);
+  auto base = load_base(base_dir, remote.id);
+  if (!base.ok()) return Error::conflict(no_base + "its base: " + base.error().message + by_hand);
+  if (!base.value())
+    return Error::conflict(no_base + "no base of template " + id +
+                           " is recorded on this machine (each pull and push records the version it agreed on with "
+                           "the service)" +
+                           by_hand);
+  auto base_local = read_local_template(base_dir + "/" + id + ".json", *base.value());
+  if (!base_local.ok()) return Error::conflict(no_base + base_local.error().message + by_hand);
+  MergedFile out;
+  out.base_updated_at = base_local.value().updated_at;
+  if (local.value().updated_at != out.base_updated_at)
+    return Error::conflict(no_base + "the base recorded for template " + id + " is its version of " +
+                           out.base_updated_at + ", but the file was pulled at " +
+                           (local.value().updated_at.empty() ? std::string("no recorded version")
+                                                             : local.value().updated_at) +
+                           by_hand);
+  if (remote.updated_at == out.base_updated_at) {
+    out.outcome = MergedFile::Outcome::Kept;
+    return out;
+  }
+  auto theirs = template_document(remote);
+  if (!theirs.ok()) return theirs.error();
+  auto merged = merge_templates(*base.value(), before, theirs.value());
+  if (!merged.ok()) return Error::invalid(path + ": cannot merge: " + merged.error().message);
+  if (!merged.value().conflicts.empty()) {
+    out.outcome = MergedFile::Outcome::Conflicts;
+    out.conflicts = std::move(merged.value().conflicts);
+    return out;
+  }
+  if (auto written = rewrite_file(path, before, merged.value().document); !written.ok()) return written.error();
+  out.outcome = MergedFile::Outcome::Merged;
+  return out;
 }
 
 }  // namespace ptmpl::api

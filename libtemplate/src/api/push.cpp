@@ -98,6 +98,21 @@ void check_unique(Client& client, const LocalTemplate& local, PushOutcome& outco
                     std::to_string(outcome.id) + ": delete the others in the web application";
 }
 
+/// Records `agreed` as the template's base once the push is done (a failure is only a warning:
+/// the template is published, a later `pull --merge` just has no base).
+void keep_base(const PushOptions& options, const RemoteTemplate& agreed, PushOutcome& outcome) {
+  if (options.dry_run || options.base_dir.empty()) return;
+  if (outcome.action != PushAction::Created && outcome.action != PushAction::Updated &&
+      outcome.action != PushAction::Unchanged)
+    return;
+  RemoteTemplate version = agreed;
+  version.id = outcome.id;
+  version.updated_at = outcome.updated_at;
+  if (auto kept = record_base(options.base_dir, version); !kept.ok())
+    outcome.warning = "cannot record the base of template " + std::to_string(outcome.id) + " (`pull --merge` needs it): " +
+                      kept.error().message;
+}
+
 }  // namespace
 
 std::string_view to_string(PushAction action) {
@@ -257,6 +272,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
     outcome.updated_at = created.value().updated_at;
     record_identity(local, outcome);
     if (outcome.action == PushAction::Created) check_unique(client, local, outcome);
+    keep_base(options, pushed_version(local, created.value()), outcome);
     return outcome;
   }
 
@@ -265,6 +281,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   if (same_content(local, *remote)) {
     outcome.action = PushAction::Unchanged;
     if (!options.dry_run) record_identity(local, outcome);
+    keep_base(options, *remote, outcome);
     return outcome;
   }
   if (!local.updated_at.empty() && local.updated_at != remote->updated_at && !options.force) {
@@ -296,6 +313,7 @@ PushOutcome push_template(Client& client, const LocalTemplate& local, const Push
   outcome.action = PushAction::Updated;
   outcome.updated_at = updated.value().updated_at;
   record_identity(local, outcome);
+  keep_base(options, pushed_version(local, updated.value()), outcome);
   return outcome;
 }
 

@@ -10,12 +10,12 @@
 #include <filesystem>
 
 #include "libtemplate/publish.hpp"
+#include "publish_support.hpp"
 
 namespace ptmpl::api {
-namespace {
+namespace detail {
 
-/// The address as one lock knows it: without trailing slashes, scheme and host in lower case.
-std::string lock_key(std::string url) {
+std::string address_key(std::string url) {
   while (!url.empty() && url.back() == '/') url.pop_back();
   auto scheme_end = url.find("://");
   std::size_t host_end = scheme_end == std::string::npos ? 0 : url.find('/', scheme_end + 3);
@@ -36,7 +36,7 @@ std::string fnv1a_hex(std::string_view text) {
   return out;
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string push_lock_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home) {
   // XDG: a relative value is to be ignored.
@@ -51,8 +51,8 @@ Result<PushLock> PushLock::take(const std::string& dir, const std::string& base_
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error::output_failed(dir + ": cannot create the directory of push locks: " + ec.message());
-  std::string key = lock_key(base_url);
-  std::string path = (std::filesystem::path(dir) / ("push-" + fnv1a_hex(key) + ".lock")).string();
+  std::string key = detail::address_key(base_url);
+  std::string path = (std::filesystem::path(dir) / ("push-" + detail::fnv1a_hex(key) + ".lock")).string();
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return Error::output_failed(path + ": cannot open the push lock: " + std::strerror(errno));
   PushLock lock(fd);

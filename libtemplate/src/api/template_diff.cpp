@@ -259,6 +259,12 @@ void append_changes(std::string& out, const TemplateChanges& changes, std::strin
 
 }  // namespace detail
 
+std::string changes_text(const TemplateChanges& changes, std::string_view indent) {
+  std::string out;
+  detail::append_changes(out, changes, indent);
+  return out;
+}
+
 std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote) {
   TemplateChanges changes = compare_template(local, &remote);
   if (changes.empty()) return "";
