@@ -254,6 +254,7 @@ enum class Field : std::uint8_t {
   Milestone,
   ActualCost,
   ActualWork,
+  ActualStart,
   CalendarUID,
   OutlineLevel,
   ConstraintType,
@@ -262,6 +263,7 @@ enum class Field : std::uint8_t {
   DurationFormat,
   PercentComplete,
   PercentWorkComplete,
+  ActualFinish,
   PredecessorLink,  // every one is kept
   Count
 };
@@ -280,6 +282,7 @@ constexpr ElementNames<Field> kTaskFields({"UID",
                                            "Milestone",
                                            "ActualCost",
                                            "ActualWork",
+                                           "ActualStart",
                                            "CalendarUID",
                                            "OutlineLevel",
                                            "ConstraintType",
@@ -288,6 +291,7 @@ constexpr ElementNames<Field> kTaskFields({"UID",
                                            "DurationFormat",
                                            "PercentComplete",
                                            "PercentWorkComplete",
+                                           "ActualFinish",
                                            "PredecessorLink"});
 
 // The children of a <PredecessorLink>.
@@ -339,6 +343,8 @@ struct Task {
   std::int64_t level = 1;
   bool milestone = false;
   bool has_children = false;
+  bool elapsed = false;  // its Duration is elapsed time (reported apart)
+  bool split = false;    // its work has a gap (reported apart)
   std::size_t parent = kNone;  // index in the task list
   std::optional<std::int64_t> start;
   std::optional<std::int64_t> due;
@@ -419,7 +425,11 @@ class Reader {
   void read_links(const Task& task);
   void read_resources();
   void read_assignments();
+  // A gap in the work of an assignment (a split task) is reported on its task, once.
+  void report_split(Task& task, pugi::xml_node assignment);
   void place_tasks();
+  // A leaf whose Duration differs from the working days its Start and Finish span.
+  void report_duration_spans();
   [[nodiscard]] Status nest_tasks();
   // Writing the template: the links out of each task; the parents' dates and the template's
   // figures, rolled up from the tasks; then the document in its canonical order.
@@ -502,6 +512,7 @@ Result<Conversion> Reader::run() {
   read_assignments();
   place_tasks();
   if (Status nested = nest_tasks(); !nested.ok()) return nested.error();
+  report_duration_spans();
   Conversion out;
   out.document = write_document();
   out.diagnostics = findings_.take();
@@ -609,11 +620,18 @@ void Reader::report_scheduling_losses(const FirstChildren<Field>& f, pugi::xml_n
   if (f.flag(Field::Manual))
     report("mspdi-manual-task", f.node(Field::Manual),
            task_name(task) + " is manually scheduled; its dates are kept as declared");
-  // Some writers fill ActualStart with a placeholder date on untouched tasks: progress is a
-  // percentage, or actual duration, work or cost.
+  // Progress is a percentage, actual duration, work or cost, or an actual date. Some writers
+  // fill ActualStart and ActualFinish with a placeholder (2000-01-01T00:00:00) on untouched
+  // tasks; MS Project moves a task's Start to its actual start (and its Finish to its actual
+  // finish), so an actual date is progress when it is the task's own Start or Finish.
+  auto actual_date = [&](Field actual, Field scheduled) {
+    const std::string_view text = f.text(actual);
+    return !text.empty() && text == std::string_view(f.text(scheduled));
+  };
   if (f.integer(Field::PercentComplete).value_or(0) > 0 || f.integer(Field::PercentWorkComplete).value_or(0) > 0 ||
       duration_minutes(f.text(Field::ActualDuration)).value_or(0) > 0 ||
-      duration_minutes(f.text(Field::ActualWork)).value_or(0) > 0 || f.number(Field::ActualCost).value_or(0) != 0)
+      duration_minutes(f.text(Field::ActualWork)).value_or(0) > 0 || f.number(Field::ActualCost).value_or(0) != 0 ||
+      actual_date(Field::ActualStart, Field::Start) || actual_date(Field::ActualFinish, Field::Finish))
     report("mspdi-progress", node,
            task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
   if (const auto calendar = f.integer(Field::CalendarUID); calendar && *calendar >= 0)
@@ -636,6 +654,7 @@ void Reader::read_duration(const FirstChildren<Field>& f, Task& task, std::optio
   }
   const int format = base_format(f.integer(Field::DurationFormat).value_or(7));
   const bool elapsed = is_elapsed(format);
+  task.elapsed = elapsed;
   const double days = *duration_in_minutes / (elapsed ? 24 * 60 : minutes_per_day_);
   const double whole = std::ceil(days - 1e-9);
   const bool in_range = days >= 0 && whole < 1e12;
@@ -737,11 +756,84 @@ void Reader::read_assignments() {
     const FirstChildren<AssignmentField> a(node, kAssignmentFields);
     const auto task = a.integer(AssignmentField::TaskUID);
     const auto resource = a.integer(AssignmentField::ResourceUID);
-    if (!task || !resource || *resource == kNoResource) continue;
+    if (!task || !resource) continue;
     const std::size_t t = by_uid_.find(*task);
-    if (t == kNone || resources_.count(*resource) == 0) continue;
+    if (t != kNone && !tasks_[t].split) report_split(tasks_[t], node);
+    if (t == kNone || *resource == kNoResource || resources_.count(*resource) == 0) continue;
     std::vector<std::int64_t>& list = tasks_[t].resources;
     if (std::find(list.begin(), list.end(), *resource) == list.end()) list.push_back(*resource);
+  }
+}
+
+// MS Project keeps a split task's pieces in its assignments' timephased work (Type 1, work
+// still to do; Type 2, work done): a period without work, on working time of the project
+// calendar, between periods with work, is a gap the task's one stretch of days cannot hold.
+void Reader::report_split(Task& task, pugi::xml_node assignment) {
+  // Whether [from, to) holds working time of the project calendar; a period longer than
+  // 400 days is taken to (it is no gap MS Project writes, and walking it would cost).
+  auto working_time = [&](const DateTime& from, const DateTime& to) {
+    if ((to.date - from.date).count() > 400) return true;
+    for (Date d = from.date; d <= to.date; d += std::chrono::days{1}) {
+      const mspdi::DayRule day = calendar_.day(d);
+      const int lo = d == from.date ? from.minute : 0;
+      const int hi = d == to.date ? to.minute : 24 * 60;
+      if (day.working && std::max(lo, day.start) < std::min(hi, day.end)) return true;
+    }
+    return false;
+  };
+  // The day a period's working time is on: its own, or the next when it begins at or after
+  // the end of the day's work (MS Project's periods run from 17:00 to 17:00).
+  auto first_working = [&](DateTime at) {
+    if (const mspdi::DayRule day = calendar_.day(at.date); day.working && at.minute < day.end) return at;
+    for (int i = 0; i < 400; ++i)  // a week, unless exceptions close more days
+      if (calendar_.working(at.date += std::chrono::days{1})) break;
+    at.minute = 0;
+    return at;
+  };
+  for (const std::int64_t type : {1, 2}) {
+    bool worked = false;                  // a period with work came before
+    std::optional<DateTime> gap_from;     // the first idle working time since
+    pugi::xml_node gap_at;
+    for (pugi::xml_node period : assignment.children("TimephasedData")) {
+      if (child_int(period, "Type") != type) continue;
+      const auto from = mspdi::parse_datetime(child_text(period, "Start"));
+      const auto to = mspdi::parse_datetime(child_text(period, "Finish"));
+      if (!from || !to || to->date < from->date) continue;
+      if (duration_minutes(child_text(period, "Value")).value_or(0) > 0) {
+        if (worked && gap_from) {
+          task.split = true;
+          report("mspdi-split-task", gap_at,
+                 task_name(task) + " is split: it does no work from " + format_date(gap_from->date) +
+                     " and resumes on " + format_date(first_working(*from).date) +
+                     "; a story is one stretch of working days, so its Start and Finish are kept but a schedule "
+                     "runs its duration without the pause and finishes it earlier");
+          return;
+        }
+        worked = true;
+      } else if (worked && !gap_from && working_time(*from, *to)) {
+        gap_from = first_working(*from);
+        gap_at = period;
+      }
+    }
+  }
+}
+
+// A leaf's Duration is kept as its `duration`, its Start and Finish as its dates; when they
+// disagree (a task stretched over more days than its duration, or squeezed into fewer), the
+// template holds both and a schedule takes the duration (SPEC §5). Split tasks, elapsed
+// durations and milestones have findings of their own.
+void Reader::report_duration_spans() {
+  for (const Task& task : tasks_) {
+    if (task.has_children || task.milestone || task.split || task.elapsed) continue;
+    if (!task.start || !task.due || !task.duration) continue;
+    const std::int64_t span = *task.due - *task.start + 1;
+    if (span == *task.duration) continue;
+    const pugi::xml_node duration = task.node.child("Duration");
+    report("mspdi-duration-span", duration ? duration : task.node,
+           task_name(task) + " lasts " + std::to_string(*task.duration) + " working day" +
+               (*task.duration == 1 ? "" : "s") + " (its Duration), but its Start and Finish (" +
+               format_date(task.start_at->date) + " to " + format_date(task.finish_at->date) + ") span " +
+               std::to_string(span) + "; the template keeps both, and a schedule takes the duration");
   }
 }
 

@@ -252,15 +252,37 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
                  " to " + std::to_string(due) + " from " + format_date(calendar_.day_zero()) +
                  " do not all fall within the years 1 to 9999; the task is written without Start and Finish");
     }
-    xml.element("Duration", hours(length * kMinutesPerDay));
+    const std::string duration = hours(length * kMinutesPerDay);
+    xml.element("Duration", duration);
     xml.element("DurationFormat", 7);
-    const Amount& work = rollup_->effective(i, Estimate::TimeInMinutes);
-    if (work.known() && work.value >= 0) xml.element("Work", hours(work.value));
+    const Amount& work_amount = rollup_->effective(i, Estimate::TimeInMinutes);
+    const std::optional<std::string> work =
+        work_amount.known() && work_amount.value >= 0 ? std::optional(hours(work_amount.value)) : std::nullopt;
+    if (work) xml.element("Work", *work);
     xml.element("Estimated", 0);
     xml.element("Milestone", milestone ? 1 : 0);
     xml.element("Summary", parent_story ? 1 : 0);
-    const Amount& cost = rollup_->effective(i, Estimate::BudgetInCents);
-    if (cost.known() && cost.value >= 0) xml.element("Cost", static_cast<std::int64_t>(cost.value));
+    // A task not yet started, as MS Project writes one: no progress, no actuals, everything
+    // still to do (schedulers that read MSPDI expect the actual and remaining values).
+    xml.element("PercentComplete", 0);
+    xml.element("PercentWorkComplete", 0);
+    const Amount& cost_amount = rollup_->effective(i, Estimate::BudgetInCents);
+    const bool has_cost = cost_amount.known() && cost_amount.value >= 0;
+    const auto cost = has_cost ? static_cast<std::int64_t>(cost_amount.value) : std::int64_t{0};
+    if (has_cost) xml.element("Cost", cost);
+    xml.element("OvertimeCost", 0);
+    xml.element("OvertimeWork", "PT0H0M0S");
+    xml.element("ActualDuration", "PT0H0M0S");
+    xml.element("ActualCost", 0);
+    xml.element("ActualOvertimeCost", 0);
+    xml.element("ActualWork", "PT0H0M0S");
+    xml.element("ActualOvertimeWork", "PT0H0M0S");
+    if (work) xml.element("RegularWork", *work);
+    xml.element("RemainingDuration", duration);
+    if (has_cost) xml.element("RemainingCost", cost);
+    if (work) xml.element("RemainingWork", *work);
+    xml.element("RemainingOvertimeCost", 0);
+    xml.element("RemainingOvertimeWork", "PT0H0M0S");
     // A declared start is a start-no-earlier-than (SPEC §5): MSPDI constraint type 4.
     if (!parent_story && story.relative_start_date && start_text) {
       xml.element("ConstraintType", 4);
@@ -316,8 +338,24 @@ void Writer::write_resources(detail::XmlWriter& xml) {
   xml.end_element();
 }
 
-// What MSPDI has no place for: one finding per story and key.
+// What MSPDI has no place for: one finding per key, of the template and of each story.
 void Writer::report_losses() {
+  // The template's own keys: its title and currency are the project's; item_count, duration
+  // and the budget are computed again when the file is read; the rest (description, shared,
+  // id, unknown keys) has no place (a project's Subject is a short label, not a description).
+  if (const json::Value* pt = source_.template_pointer.empty()
+                                  ? nullptr
+                                  : json::resolve_pointer(file_.document().root(), source_.template_pointer)) {
+    for (const json::Member& m : pt->members()) {
+      const std::string_view key = m.key.text();
+      if (key == "raw_json" || key == "title" || key == "currency" || key == "item_count" || key == "duration" ||
+          key == "budget" || key == "is_budgeted" || key == "project_template_assignments")
+        continue;
+      report("mspdi-export-dropped", m.value, source_.template_pointer + "/" + std::string(key),
+             "the template's " + std::string(key) + " has no place in MS Project XML");
+    }
+  }
+
   for (std::size_t i = 0; i < planned_->graph().size(); ++i) {
     const Story& story = planned_->graph().story(i);
     auto lost = [&](std::string_view key, std::string why) {
