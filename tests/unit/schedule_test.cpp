@@ -90,10 +90,13 @@ TEST(Schedule, FinishToStart) {
 TEST(Schedule, StartToStart) {
   EXPECT_EQ(successor_of_three_day_task(SS, 0), (Interval{0, 2, 1}));
   EXPECT_EQ(successor_of_three_day_task(SS, 2), (Interval{2, 4, 3}));
-  // A lead before day 0 does not pull an undated story before the project start…
-  EXPECT_EQ(successor_of_three_day_task(SS, -2), (Interval{0, 2, 1}));
-  // …but a story that declares an earlier start goes as early as the link lets it.
+  // A lead pulls a linked story before day 0 (MS Project's rule, SPEC §5); before, it stayed on
+  // day 0 unless it declared an earlier start.
+  EXPECT_EQ(successor_of_three_day_task(SS, -2), (Interval{-2, 0, -1}));
   EXPECT_EQ(successor_of_three_day_task(SS, -2, R"("relative_start_date": -5)"), (Interval{-2, 0, -1}));
+  // A declared start is a start-no-earlier-than: it holds the story back from the lead.
+  EXPECT_EQ(successor_of_three_day_task(SS, -2, R"("relative_start_date": -1)"), (Interval{-1, 1, 0}));
+  EXPECT_EQ(successor_of_three_day_task(FS, -5), (Interval{-2, 0, -1}));
 }
 
 TEST(Schedule, FinishToFinish) {
@@ -101,13 +104,26 @@ TEST(Schedule, FinishToFinish) {
   EXPECT_EQ(successor_of_three_day_task(FF, 0), (Interval{1, 3, 2}));
   EXPECT_EQ(successor_of_three_day_task(FF, 4), (Interval{5, 7, 6}));
   EXPECT_EQ(successor_of_three_day_task(FF, -1), (Interval{0, 2, 1}));
+  // A finish-to-finish link never places a story before day 0 (F_B ≥ 1 would start it on -1),
+  // not even one that declares an earlier start, nor with another link pulling it earlier.
+  EXPECT_EQ(successor_of_three_day_task(FF, -2), (Interval{0, 2, 1}));
+  EXPECT_EQ(successor_of_three_day_task(FF, -2, R"("relative_start_date": -4)"), (Interval{0, 2, 1}));
+  Scheduled both("[" + task(1, 3, links({link(1, 2, FF, -2), link(1, 2, SS, -3)})) + ", " + task(2, 4) + "]");
+  EXPECT_EQ(both.at(2).early, (Interval{0, 4, 3}));
+  EXPECT_EQ(both.chains(), "2");  // day 0 is its own start, not a link's
+  // Into a parent: every story under it.
+  Scheduled parent("[" + task(1, 1, links({link(1, 10, FF, 0)})) + R"(, {"title": "p", "temp_id": 10,)" +
+                   R"( "sub_stories": [)" + task(11, 4) + "]}]");
+  EXPECT_EQ(parent.at(11).early, (Interval{0, 4, 3}));
 }
 
 TEST(Schedule, StartToFinish) {
-  // F_B ≥ S_A + lag with A starting on day 0: B would finish by day 0, so day 0 bounds it.
-  EXPECT_EQ(successor_of_three_day_task(SF, 0), (Interval{0, 2, 1}));
+  // F_B ≥ S_A + lag with A starting on day 0: B finishes by day 0, so it runs before day 0
+  // (MS Project's rule; before, day 0 bounded it).
+  EXPECT_EQ(successor_of_three_day_task(SF, 0), (Interval{-2, 0, -1}));
   EXPECT_EQ(successor_of_three_day_task(SF, 5), (Interval{3, 5, 4}));
-  EXPECT_EQ(successor_of_three_day_task(SF, -1), (Interval{0, 2, 1}));
+  EXPECT_EQ(successor_of_three_day_task(SF, -1), (Interval{-3, -1, -2}));
+  EXPECT_EQ(successor_of_three_day_task(SF, -1, R"("relative_start_date": 0)"), (Interval{0, 2, 1}));
   Scheduled s("[" + task(1, 3, R"("relative_start_date": 6, )" + links({link(1, 2, SF, -1)})) + ", " + task(2, 2) +
               "]");
   EXPECT_EQ(s.at(2).early, (Interval{3, 5, 4}));  // F_B ≥ 6 − 1 = 5
@@ -384,7 +400,7 @@ struct RandomTemplate {
       const int b = std::uniform_int_distribution<int>(0, count - 1)(rng);
       if (a >= b || t.related(a, b)) continue;
       t.nodes[a].links.push_back(
-          {b, std::uniform_int_distribution<int>(0, 3)(rng), std::uniform_int_distribution<int>(-3, 4)(rng)});
+          {b, std::uniform_int_distribution<int>(0, 3)(rng), std::uniform_int_distribution<int>(-6, 4)(rng)});
     }
     return t;
   }
@@ -438,25 +454,34 @@ struct RandomTemplate {
     return {s, f};
   }
 
-  // The least start of leaf `d` that every link into it (or into an ancestor) allows under `start`.
+  // The start of leaf `d` under `start` (SPEC §5): without a link into it (or into an ancestor),
+  // its declared start or day 0; with links, the least start they allow (before day 0 too), no
+  // earlier than its declared start, and no earlier than day 0 when one is finish-to-finish.
   // Without `with_base`, only the links count (for late dates, which have no start bound).
   [[nodiscard]] int bound(int d, const std::vector<int>& start, bool asap, bool with_base = true) const {
-    int least = !with_base                           ? std::numeric_limits<int>::min()
-                : (!asap && nodes[d].declared_start) ? *nodes[d].declared_start
-                                                     : 0;
+    int least = std::numeric_limits<int>::min();
+    bool linked = false;
+    bool finish_to_finish = false;
     for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
       for (const auto& [b, type, lag] : nodes[a].links) {
         if (!(b == d || (b < d && d < end[b]))) continue;
+        linked = true;
+        finish_to_finish = finish_to_finish || type == FF;
         const auto [sa, fa] = span(a, start);
         const bool from_finish = type == FS || type == FF;
         const bool to_finish = type == SF || type == FF;
         const int value = (from_finish ? fa : sa) + lag;
         least = std::max(least, to_finish ? value - nodes[d].length : value);
       }
+    if (!with_base) return least;
+    const std::optional<int> declared = asap ? std::nullopt : nodes[d].declared_start;
+    if (!linked) return declared.value_or(0);
+    if (declared) least = std::max(least, *declared);
+    if (finish_to_finish) least = std::max(least, 0);
     return least;
   }
 
-  // Early starts by fixpoint iteration: the least solution of the constraints.
+  // Early starts by fixpoint iteration from below: the least fixpoint of bound().
   [[nodiscard]] std::vector<int> early_starts(bool asap) const {
     std::vector<int> start(nodes.size(), -1000);
     for (bool changed = true; changed;) {
@@ -500,7 +525,7 @@ TEST(ScheduleProperty, ThousandsOfRandomDagsMeetEveryConstraintAsEarlyAsPossible
         EXPECT_EQ(s.schedule[d].early.finish, fp);
         continue;
       }
-      // Every constraint holds, and no leaf could start a day earlier: the least solution.
+      // Every constraint holds, and each leaf starts where bound() puts it.
       EXPECT_EQ(early[d], expected[d]) << "story " << d + 1 << " in " << t.json();
       EXPECT_GE(early[d], t.bound(d, early, asap));
       // The late schedule is feasible too, within the project finish, and never before the early one.

@@ -30,7 +30,7 @@ struct LinkEnds {
 [[nodiscard]] const LinkEnds& link_ends(DependencyType type);
 
 struct ScheduleOptions {
-  /// Drop declared starts: every story starts as soon as its links allow, from day 0.
+  /// Drop declared starts: every story starts as soon as its links allow (day 0 without one).
   bool asap = false;
 };
 
@@ -47,10 +47,13 @@ struct ScheduledStory {
 
 /// The critical path method over a template's stories (SPEC §5), O(V + E).
 ///
-/// A leaf lasts its story_length() (intervals.hpp). Forward pass: a leaf starts at the latest of
-/// its declared `relative_start_date` (a start-no-earlier-than; day 0 without one, or with
-/// `asap`) and every bound its links put on it; a link into a parent bounds every story of its
-/// subtree; a link out of a parent reads the parent's rolled-up interval. Backward pass from the
+/// A leaf lasts its story_length() (intervals.hpp). Forward pass (MS Project's rules): a leaf
+/// without an incoming link (on itself or an ancestor) starts on its declared
+/// `relative_start_date`, or day 0 without one (or with `asap`); a leaf with incoming links
+/// starts at the latest bound they put on it — before day 0 too — but no earlier than its
+/// declared start (a start-no-earlier-than, dropped by `asap`), and no earlier than day 0 when
+/// one of them is finish-to-finish. A link into a parent bounds every story of its subtree; a
+/// link out of a parent reads the parent's rolled-up interval. Backward pass from the
 /// project finish (the latest early finish): late dates, total float and the critical flag.
 /// The binding constraints of the forward pass give the critical chains.
 ///

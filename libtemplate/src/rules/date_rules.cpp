@@ -110,42 +110,55 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
   const LinkEnds& kind = link_ends(*link.type);
   const std::int64_t lag = link.lag;
 
-  const std::optional<Interval>& from = intervals.interval(a);
-  if (!from) return;
-  std::int64_t anchor = kind.from_finish ? from->finish : from->start;
-  std::int64_t need = 0;
-  if (__builtin_add_overflow(anchor, lag, &need)) return;
-
   // Into a parent, the binding story is the descendant that starts (or finishes) first.
-  std::size_t bound = b;
-  if (target.is_parent()) {
+  auto first_under_target = [&](bool by_finish) {
+    if (!target.is_parent()) return b;
     if (!earliest) earliest.emplace(intervals);  // only templates with links into parents pay for it
-    bound = kind.to_finish ? earliest->by_finish[b] : earliest->by_start[b];
-  }
-  if (bound == npos || !intervals.interval(bound)) return;
-  const Interval& to = *intervals.interval(bound);
-  const std::int64_t actual = kind.to_finish ? to.finish : to.start;
-  if (actual >= need) return;
+    return by_finish ? earliest->by_finish[b] : earliest->by_start[b];
+  };
+  auto report = [&](std::size_t bound, bool to_finish, std::int64_t need, std::int64_t actual, std::string why) {
+    const Interval& to = *intervals.interval(bound);
+    // Finish days are shown inclusive, as the story declares them: F - 1 for a task, its own
+    // day for a milestone (F = S). A leaf's due is exactly that.
+    const std::int64_t shown_shift = to_finish ? to.finish - to.due : 0;
+    const std::int64_t shown_actual = to_finish ? to.due : to.start;
+    const std::string verb = to_finish ? "finish" : "start";
+    std::string message = std::string(kind.name) + " link " + short_name_of(owner) + " → " +
+                          short_name_of(target) + " (lag " + std::to_string(lag) + ") needs ";
+    message += target.is_parent() ? "every story under " + short_name_of(target) : short_name_of(target);
+    message += " to " + verb + " on " + day(need - shown_shift) + " or later" + why + "; ";
+    message += bound == b ? std::string("it") : short_name_of(intervals.story(bound));
+    message += std::string(to_finish ? " finishes on " : " starts on ") + day(shown_actual) + ", " +
+               working_days(gap(actual, need)) + " early";
+    context.report("dependency-violated", Severity::Warning, source, dep.node, owner.dependency_pointer(dep),
+                   std::move(message));
+  };
 
-  // Finish days are shown inclusive, as the story declares them: F - 1 for a task, its own
-  // day for a milestone (F = S). A leaf's due is exactly that.
-  const std::int64_t shown_shift = kind.to_finish ? to.finish - to.due : 0;
-  const std::int64_t shown_actual = kind.to_finish ? to.due : to.start;
-  const std::string verb = kind.to_finish ? "finish" : "start";
-  std::string message = std::string(kind.name) + " link " + short_name_of(owner) + " → " + short_name_of(target) +
-                        " (lag " + std::to_string(lag) + ") needs ";
-  message += target.is_parent() ? "every story under " + short_name_of(target) : short_name_of(target);
-  message += " to " + verb + " on " + day(need - shown_shift) + " or later";
-  if (owner.is_parent()) {
-    message += " (" + short_name_of(owner) + "'s sub-stories " + (kind.from_finish ? "finish" : "start") + " on " +
-               day(kind.from_finish ? from->due : from->start) + ")";
+  const std::optional<Interval>& from = intervals.interval(a);
+  std::int64_t need = 0;
+  if (from && !__builtin_add_overflow(kind.from_finish ? from->finish : from->start, lag, &need)) {
+    const std::size_t bound = first_under_target(kind.to_finish);
+    if (bound != npos && intervals.interval(bound)) {
+      const Interval& to = *intervals.interval(bound);
+      const std::int64_t actual = kind.to_finish ? to.finish : to.start;
+      if (actual < need) {
+        std::string why;
+        if (owner.is_parent())
+          why = " (" + short_name_of(owner) + "'s sub-stories " + (kind.from_finish ? "finish" : "start") + " on " +
+                day(kind.from_finish ? from->due : from->start) + ")";
+        report(bound, kind.to_finish, need, actual, std::move(why));
+        return;
+      }
+    }
   }
-  message += "; ";
-  message += bound == b ? std::string("it") : short_name_of(intervals.story(bound));
-  message += std::string(kind.to_finish ? " finishes on " : " starts on ") + day(shown_actual) + ", " +
-             working_days(gap(actual, need)) + " early";
-  context.report("dependency-violated", Severity::Warning, source, dep.node, owner.dependency_pointer(dep),
-                 std::move(message));
+  // A finish-to-finish link never places a story before day 0 (SPEC §5, MS Project's rule): the
+  // schedule starts every story it reaches on day 0 or later, whatever the source's dates.
+  if (kind.from_finish && kind.to_finish) {
+    const std::size_t bound = first_under_target(false);
+    if (bound == npos || !intervals.interval(bound)) return;
+    const std::int64_t actual = intervals.interval(bound)->start;
+    if (actual < 0) report(bound, false, 0, actual, " (a finish-to-finish link never places a story before day 0)");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

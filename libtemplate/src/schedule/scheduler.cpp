@@ -4,6 +4,7 @@
 // numbers per pass, read according to its kind:
 //   forward  leaf       early start, early finish
 //            parent in  lower bounds on the start and on the finish of every story inside it
+//                       (and, in EarlyDates::ff_floor, whether a finish-to-finish link binds it)
 //            parent out the rolled-up early start (min) and finish (max) of its children
 //   backward leaf       late start, late finish
 //            parent in  the least late start and late finish inside it (what a link into the
@@ -67,7 +68,7 @@ struct Arithmetic {
 
 // Why a leaf starts when it does (forward pass).
 enum class Driver : std::uint8_t {
-  Base,         // its declared start, or day 0
+  Base,         // its declared start, or day 0 (no incoming link, or a finish-to-finish link's floor)
   StartBound,   // the bound on its start (set by the edge in start_edge)
   FinishBound,  // the bound on its finish (set by the edge in finish_edge)
 };
@@ -86,7 +87,7 @@ struct Network {
   std::vector<std::uint32_t> first_edge;  // node v's edges are [first_edge[v], first_edge[v + 1])
   std::vector<Kind> kind;                 // by node
   std::vector<std::int64_t> length;       // a leaf's story_length()
-  std::vector<std::int64_t> base;         // a leaf's earliest start: declared, or day 0
+  std::vector<std::int64_t> declared;     // a leaf's declared start, kNoLowerBound without one (or asap)
 
   [[nodiscard]] bool is_leaf(std::size_t node) const { return kind[node] == Kind::Leaf; }
   [[nodiscard]] bool is_parent_in(std::size_t node) const { return kind[node] == Kind::ParentIn; }
@@ -98,7 +99,10 @@ struct EarlyDates {
   std::vector<std::int64_t> finish;
   std::vector<std::size_t> start_edge;   // the edge that set `start` (bound or roll-up)
   std::vector<std::size_t> finish_edge;  // the edge that set `finish`
-  std::vector<Driver> driver;            // by story
+  // A finish-to-finish link ends at the node (or at an ancestor's in node): the story may not
+  // start before day 0 (SPEC §5).
+  std::vector<std::uint8_t> ff_floor;
+  std::vector<Driver> driver;  // by story
 };
 
 // The backward pass's numbers per node (see the file comment).
@@ -136,7 +140,7 @@ Network read_network(const DependencyGraph& graph, std::vector<std::uint32_t> or
 
   network.kind.assign(nodes, Kind::ParentOut);
   network.length.assign(n, 0);
-  network.base.assign(n, 0);
+  network.declared.assign(n, kNoLowerBound);
   for (std::size_t i = 0; i < n; ++i) {
     const bool parent = graph.index().is_parent(i);
     network.kind[i] = parent ? Kind::ParentIn : Kind::Leaf;
@@ -149,7 +153,7 @@ Network read_network(const DependencyGraph& graph, std::vector<std::uint32_t> or
     if (!options.asap && story.relative_start_date) {
       // A start beyond the range is refused, not moved to its edge (lint's schedule-out-of-range).
       if (*story.relative_start_date > kLimit || *story.relative_start_date < -kLimit) math.overflow = true;
-      network.base[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
+      network.declared[i] = std::clamp(*story.relative_start_date, -kLimit, kLimit);
     }
   }
   return network;
@@ -168,6 +172,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
   early.finish.assign(nodes, kNoLowerBound);
   early.start_edge.assign(nodes, npos);
   early.finish_edge.assign(nodes, npos);
+  early.ff_floor.assign(nodes, 0);
   early.driver.assign(n, Driver::Base);
   auto& early_s = early.start;
   auto& early_f = early.finish;
@@ -177,7 +182,14 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
 
   for (const std::uint32_t v : network.order) {
     if (network.is_leaf(v)) {
-      std::int64_t start = network.base[v];
+      // MS Project's rule (SPEC §5): without an incoming link (on the leaf or an ancestor) a leaf
+      // starts on its declared start, else on day 0; with one, where its links put it — before
+      // day 0 too — but no earlier than its declared start (a start-no-earlier-than), and no
+      // earlier than day 0 when one of them is finish-to-finish.
+      const bool linked = early_s[v] != kNoLowerBound || early_f[v] != kNoLowerBound;
+      std::int64_t start = network.declared[v];
+      if (!linked && start == kNoLowerBound) start = 0;
+      if (early.ff_floor[v] != 0) start = std::max<std::int64_t>(start, 0);
       // Ties go to the links, so that critical chains follow them.
       Driver why = Driver::Base;
       if (early_s[v] != kNoLowerBound && early_s[v] >= start) {
@@ -200,6 +212,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
       const std::size_t to = edge.to;
       if (edge.link == npos) {
         if (network.is_parent_in(v)) {  // a parent hands its bounds to each child
+          early.ff_floor[to] |= early.ff_floor[v];
           if (early_s[v] != kNoLowerBound && early_s[v] > early_s[to]) {
             early_s[to] = early_s[v];
             start_edge[to] = e;
@@ -223,6 +236,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
       const Link& link = links[edge.link];
       if (!link.schedulable()) continue;
       const LinkEnds& ends = link_ends(*link.type);
+      if (ends.from_finish && ends.to_finish) early.ff_floor[to] = 1;
       const std::int64_t bound = math.add(ends.from_finish ? early_f[v] : early_s[v], link.lag);
       std::int64_t& target = ends.to_finish ? early_f[to] : early_s[to];
       std::size_t& why = ends.to_finish ? finish_edge[to] : start_edge[to];
