@@ -476,11 +476,11 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
   for (const std::string& what : {std::to_string(id), std::string("--mine")}) {
     CliRun refused = pull(what);
     EXPECT_EQ(refused.exit, 2) << what;
-    EXPECT_EQ(refused.err,
-              "ptmpl pull: " + file + ": it holds edits not pushed to template " + std::to_string(id) +
-                  "; not overwritten (`ptmpl diff " + file +
-                  "` shows how they differ; push it first, pull with --merge to merge the service's changes into it, or pull with --force, which saves the file to " + file +
-                  ".bak first)\n")
+    EXPECT_EQ(refused.err, "ptmpl pull: " + file + ": it holds edits not pushed to template " + std::to_string(id) +
+                               "; not overwritten (`ptmpl diff " + file +
+                               "` shows how they differ; push it first, pull with --merge to merge the service's "
+                               "changes into it, or pull with --force, which saves the file to " +
+                               file + ".bak first)\n")
         << what;
     EXPECT_EQ(slurp(file), edited);
   }
@@ -489,6 +489,44 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
   EXPECT_EQ(forced.err, "ptmpl pull: " + file + ": its previous bytes saved as " + file + ".bak\n");
   EXPECT_EQ(slurp(file + ".bak"), edited);
   EXPECT_EQ(slurp(file), pulled);
+}
+
+// The service keeps neither the calendar block nor the assignment list with names, nor keys of
+// the author's own: pulling a change of the service over the file keeps them (SPEC §2: nothing
+// the user wrote is lost), while a field the service stores comes from the service.
+TEST_F(CliPullOverEditsTest, PullKeepsWhatOnlyTheFileHolds) {
+  CliRun first = pull(std::to_string(id));
+  ASSERT_EQ(first.exit, 0) << first.err;
+  const std::string file = dir.file("out/" + std::to_string(id) + "-launch.json");
+  std::string text = slurp(file);
+  text.replace(text.find("\"duration\": 5"), 13,
+               "\"duration\": 5,\n    \"project_template_assignments\": [{\"id\": 100, \"name\": \"Designer\"}],\n"
+               "    \"x-owner\": \"pmo\"");
+  text.replace(text.rfind('}'), 1, ",\n  \"calendar\": {\"start\": \"2027-01-04\", \"holidays\": [\"2027-01-06\"]}\n}");
+  std::ofstream(file, std::ios::binary) << text;
+  // Unchanged on the service: pull rewrites the file in canonical form with its own keys, and
+  // then keeps it byte for byte.
+  CliRun same = pull(std::to_string(id));
+  ASSERT_EQ(same.exit, 0) << same.err;
+  const std::string mine = slurp(file);
+  EXPECT_NE(mine.find("\"x-owner\": \"pmo\""), std::string::npos) << mine;
+  EXPECT_NE(mine.find("\"calendar\": {\n    \"start\": \"2027-01-04\""), std::string::npos) << mine;
+  CliRun again = pull(std::to_string(id));
+  ASSERT_EQ(again.exit, 0) << again.err;
+  EXPECT_EQ(slurp(file), mine);
+  // Changed on the service (a colleague doubled the duration): refused without --force, as the
+  // file may hold edits; with --force the service's fields arrive and the file's own stay.
+  ASSERT_TRUE(
+      client().update(id, R"({"project_template":{"title":"Launch","duration":10,"raw_json":"[]"}})", "Launch").ok());
+  CliRun forced = pull("--force " + std::to_string(id));
+  ASSERT_EQ(forced.exit, 0) << forced.err;
+  const std::string after = slurp(file);
+  EXPECT_NE(after.find("\"duration\": 10"), std::string::npos) << after;
+  EXPECT_NE(after.find("\"project_template_assignments\": [\n      {\n        \"id\": 100"), std::string::npos)
+      << after;
+  EXPECT_NE(after.find("\"x-owner\": \"pmo\""), std::string::npos) << after;
+  EXPECT_NE(after.find("\"calendar\": {\n    \"start\": \"2027-01-04\""), std::string::npos) << after;
+  EXPECT_NE(after.find("\"2027-01-06\""), std::string::npos) << after;
 }
 
 // Pull finds the file that holds the template's id below -o (as push finds it), whatever its
@@ -525,7 +563,8 @@ TEST_F(CliPullOverEditsTest, PullWritesIntoTheFileThatHoldsTheTemplateWhateverIt
   EXPECT_EQ(refused.out, "");
   EXPECT_EQ(refused.err, "ptmpl pull: " + mine + ": it holds edits not pushed to template " + std::to_string(id) +
                              "; not overwritten (`ptmpl diff " + mine +
-                             "` shows how they differ; push it first, pull with --merge to merge the service's changes into it, or pull with --force, which saves the file to " +
+                             "` shows how they differ; push it first, pull with --merge to merge the service's changes "
+                             "into it, or pull with --force, which saves the file to " +
                              mine + ".bak first)\n");
   EXPECT_EQ(slurp(mine), edited);
   EXPECT_FALSE(fs::exists(named));

@@ -209,6 +209,14 @@ class Client {
 /// since); other service-only fields (user_id, created_at) are left out.
 Result<std::string> template_document(const RemoteTemplate& remote);
 
+/// `pulled` (template_document's output) with what only the file `file` holds, so that pulling
+/// over a file loses nothing the service does not keep: every member beside project_template
+/// (the calendar block, an assignment list kept there, keys of the author's own) and every key
+/// inside it that the service never stores (project_template_assignments, unknown keys). Keys
+/// the service stores come from `pulled` alone, so one it no longer holds goes. `file` not a
+/// template document: `pulled` unchanged.
+std::string with_file_own_keys(const std::string& pulled, std::string_view file);
+
 /// Percent-encodes `text` for a URL query or a form body: RFC 3986's unreserved characters
 /// stay, every other byte becomes %XX.
 [[nodiscard]] std::string url_encode(std::string_view text);

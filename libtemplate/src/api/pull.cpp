@@ -20,6 +20,7 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
   auto existing = FileText::read(path);
   if (!existing.ok()) return existing.error();
   std::string before(existing.value().text());
+  document.value() = with_file_own_keys(document.value(), before);
   if (before == document.value()) return PulledFile{true, ""};
   PulledFile pulled;
   auto local = read_local_template(path, before);
@@ -79,11 +80,10 @@ Result<MergedFile> merge_pulled(const std::string& path, const RemoteTemplate& r
   MergedFile out;
   out.base_updated_at = base_local.value().updated_at;
   if (local.value().updated_at != out.base_updated_at)
-    return Error::conflict(no_base + "the base recorded for template " + id + " is its version of " +
-                           out.base_updated_at + ", but the file was pulled at " +
-                           (local.value().updated_at.empty() ? std::string("no recorded version")
-                                                             : local.value().updated_at) +
-                           by_hand);
+    return Error::conflict(
+        no_base + "the base recorded for template " + id + " is its version of " + out.base_updated_at +
+        ", but the file was pulled at " +
+        (local.value().updated_at.empty() ? std::string("no recorded version") : local.value().updated_at) + by_hand);
   if (remote.updated_at == out.base_updated_at) {
     out.outcome = MergedFile::Outcome::Kept;
     return out;
