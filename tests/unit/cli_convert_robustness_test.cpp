@@ -28,16 +28,17 @@ std::string mspdi(const std::string& tasks) {
 // ---------------------------------------------------------------------------------------------
 // Issue 14, case 7: nothing dropped silently.
 
+// --verbose: each finding on its own line (three of one id are otherwise one line).
 TEST_F(CliConvertRobustness, StoriesThatAreNotObjectsAreFindingsNotSilentLosses) {
   const std::string t = file("odd.json", R"([42, "lost", {"title": "A", "temp_id": 1, "sub_stories": [null]}])");
   for (const std::string to : {"csv", "mspdi"}) {
     const std::string id = to == "csv" ? "csv-dropped-story" : "mspdi-export-dropped-story";
-    CliRun r = ptmpl("convert --to " + to + " --start 2024-01-01 " + t);
+    CliRun r = ptmpl("convert --verbose --to " + to + " --start 2024-01-01 " + t);
     EXPECT_EQ(r.exit, 0) << r.err;
     expect_has(r.err, "warning: /0 is an integer, not a story (an object); it is not written [" + id + "]");
     expect_has(r.err, "warning: /1 is a string, not a story (an object); it is not written [" + id + "]");
     expect_has(r.err, "warning: /2/sub_stories/0 is null, not a story (an object); it is not written [" + id + "]");
-    CliRun strict = ptmpl("convert --strict --to " + to + " --start 2024-01-01 " + t);
+    CliRun strict = ptmpl("convert --verbose --strict --to " + to + " --start 2024-01-01 " + t);
     EXPECT_EQ(strict.exit, 1);
     expect_has(strict.err, "error: /0 is an integer");
     EXPECT_EQ(strict.out, "");
@@ -62,6 +63,7 @@ TEST_F(CliConvertRobustness, AStoryChainDeeperThanTheParserKeepsIsRefusedNotCut)
   }
 }
 
+// --verbose: each finding on its own line (three of one id are otherwise one line).
 TEST_F(CliConvertRobustness, MspdiValuesThatCannotBeReadAreFindingsWithTheirOwnIds) {
   const std::string tasks =
       "<Task><Name>No UID</Name><OutlineLevel>1</OutlineLevel></Task>"
@@ -83,7 +85,7 @@ TEST_F(CliConvertRobustness, MspdiValuesThatCannotBeReadAreFindingsWithTheirOwnI
       "<PredecessorLink><PredecessorUID>5</PredecessorUID><LinkLag>-9223372036854775808</LinkLag>"
       "</PredecessorLink></Task>";
   const std::string plan = file("values.xml", mspdi(tasks));
-  CliRun r = ptmpl("convert " + plan);
+  CliRun r = ptmpl("convert --verbose " + plan);
   EXPECT_EQ(r.exit, 0) << r.err;
   expect_has(r.err, "task \"No UID\" has no UID; it is skipped (a story's temp_id is its task's UID) [mspdi-task-uid]");
   expect_has(r.err, "task \"Letters\" has the UID \"abc\", not an integer; it is skipped");
@@ -116,7 +118,7 @@ TEST_F(CliConvertRobustness, MspdiValuesThatCannotBeReadAreFindingsWithTheirOwnI
   EXPECT_EQ(links, 5u) << r.out;
   expect_lacks(r.out, "\"title\": \"No UID\"");
 
-  CliRun strict = ptmpl("convert --strict " + plan);
+  CliRun strict = ptmpl("convert --verbose --strict " + plan);
   EXPECT_EQ(strict.exit, 1);
   expect_has(strict.err, "error: task \"No UID\" has no UID");
   EXPECT_EQ(strict.out, "");

@@ -77,7 +77,7 @@ TEST(CliConvert, ReadsCsv) {
   EXPECT_NE(r.out.find("\"title\": \"plan\""), std::string::npos) << r.out;
   EXPECT_EQ(r.err,
             "tests/data/csv/plan.csv:1:104: warning: the column \"owner\" is not one ptmpl reads; it is ignored "
-            "[csv-unknown-column]\n1 file checked: 0 errors, 1 warning, 0 info\n");
+            "[csv-unknown-column]\n1 plan converted: 0 errors, 1 warning, 0 info\n");
 }
 
 TEST(CliConvert, ReadsSemicolonCsvAsSpreadsheetsWriteItWhereTheCommaIsTheDecimalMark) {
@@ -91,7 +91,7 @@ TEST(CliConvert, ReadsSemicolonCsvAsSpreadsheetsWriteItWhereTheCommaIsTheDecimal
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), std::count(comma.out.begin(), comma.out.end(), '\n'));
   EXPECT_EQ(r.err,
             "tests/data/csv/plan-semicolon.csv:2:104: warning: the column \"owner\" is not one ptmpl reads; it is "
-            "ignored [csv-unknown-column]\n1 file checked: 0 errors, 1 warning, 0 info\n");
+            "ignored [csv-unknown-column]\n1 plan converted: 0 errors, 1 warning, 0 info\n");
 }
 
 TEST(CliConvert, BadCsvCellExitsTwoAndWritesNothing) {

@@ -52,6 +52,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     std::string start;
     std::string format = "text";
     bool strict = false;
+    bool verbose = false;
   };
   auto o = std::make_shared<Options>();
   app.add_option(
@@ -69,10 +70,13 @@ std::function<int()> setup_convert(CLI::App& app) {
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
+  app.add_flag("-v,--verbose", o->verbose,
+               "text format: list every finding (3 or more of one id are otherwise folded into one line)");
   app.footer(
       "The input's format is detected from its content. Every approximation or loss (constraints,\n"
       "progress, calendars, rates, columns a CSV lacks, …) is reported with its own id on standard\n"
-      "error (docs/commands/convert.md lists them all, and the CSV columns).\n"
+      "error (docs/commands/convert.md lists them all, and the CSV columns); in the text format, 3 or\n"
+      "more findings of one id are one line naming their count and the first place (--verbose lists each).\n"
       "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
       "2 unreadable, not a plan (or not a template with --to mspdi|csv), or a bad CSV cell.\n\n"
       "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
@@ -102,7 +106,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     run.diagnostics = std::move(conversion.diagnostics);  // a large plan may have a million findings
     const Summary summary = summarize(run.diagnostics);
     run.failed = summary.error > 0;
-    ReportOptions report;
+    ReportOptions report = conversion_report_options(!run.failed, o->verbose);
     report.excerpt = ::isatty(STDERR_FILENO) != 0;
     report.colour = colour_on(STDERR_FILENO);
     if (!run.diagnostics.empty() || o->format != "text")

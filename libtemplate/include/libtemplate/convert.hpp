@@ -12,6 +12,7 @@
 
 #include "libtemplate/calendar.hpp"
 #include "libtemplate/diagnostic.hpp"
+#include "libtemplate/report.hpp"
 #include "libtemplate/result.hpp"
 
 namespace ptmpl {
@@ -51,13 +52,33 @@ struct Conversion {
 /// plan's start), recorded in the template's calendar block`; empty without a day 0.
 [[nodiscard]] std::string day_zero_note(const Conversion& conversion);
 
-/// The conversion diagnostics a reader can report: id, default severity, one-line summary.
+/// The conversion diagnostics a reader can report: id, default severity, one-line summary, and
+/// how the text report words several of them in one file, folded into one line
+/// (conversion_group_message): `{n}` is their count, `{topics}` what they are about (the keys
+/// dropped, the columns ignored: Diagnostic::topics).
 struct ConversionRule {
   std::string_view id;
   Severity severity;
   std::string_view summary;
+  std::string_view group;
 };
 [[nodiscard]] std::span<const ConversionRule> conversion_rules();
+
+/// How many findings of one rule in one file `ptmpl convert` folds into one line of its text
+/// report (fewer are listed one by one; `--verbose` lists every one).
+inline constexpr std::size_t kConversionGroupFrom = 3;
+
+/// The message of the line standing for `findings` (several of one rule in one file, in order):
+/// the rule's ConversionRule::group with the count and the topics filled in, e.g.
+/// `assignments not written on 71 stories: no CSV column, or a value of the wrong type`. Topics
+/// are listed most frequent first (at most 6, then "and N more"), each with its count when
+/// they do not all cover every finding (`assignments (71), checklist (3)`).
+[[nodiscard]] std::string conversion_group_message(const std::vector<const Diagnostic*>& findings);
+
+/// How `ptmpl convert` reports a conversion: the text summary counts plans ("1 plan converted:
+/// …", or "1 plan not converted: …" when `converted` is false: --strict found errors), and
+/// repeats of a rule are folded from kConversionGroupFrom on (unless `verbose`).
+[[nodiscard]] ReportOptions conversion_report_options(bool converted, bool verbose = false);
 
 /// Microsoft Project XML (MSPDI, Project 2002–2019) → template document. `path` names the
 /// file in messages. Fails (with path, line and column) only when the text is not

@@ -48,6 +48,10 @@ struct Diagnostic {
   std::uint64_t excerpt_column = 0;
   /// Set when `--fix` can repair the finding (with `--unsafe-fixes` when the fix is unsafe).
   std::optional<Fix> fix;
+  /// What the finding is about, named the same way in each of its repeats (the keys a converter
+  /// does not write, a column it ignores): the text report counts them when it folds repeats of
+  /// a rule into one line (ReportOptions::group_message). Empty for most findings.
+  std::vector<std::string> topics;
 };
 
 /// The excerpt of the line of `text` that holds byte `offset`: the whole line when it has at

@@ -1,6 +1,8 @@
 // Lint results in the formats people and CI systems read (SPEC §6).
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,13 +23,24 @@ struct ReportOptions {
   Severity fail_on = Severity::Error;
   /// sarif: prefix of each rule's helpUri (the page is `<base>docs/rules/<id>.md`).
   std::string help_uri_base;
-  /// text: list each file of LintRun::not_templates, not only their count.
+  /// text: list each file of LintRun::not_templates, not only their count, and every finding
+  /// (no group_message folding).
   bool verbose = false;
+  /// text: the summary line's unit and verb: "1 file checked: …", "2 plans converted: …".
+  std::string_view unit = "file";
+  std::string_view outcome = "checked";
+  /// text, unless `verbose`: the findings of one rule in one file, when there are at least
+  /// `group_from` of them, are printed as one line, at the place (and excerpt) of the first, with
+  /// the message this returns for all of them (in order) and "; the first is here, --verbose
+  /// lists each". Every finding still counts in the summary; the other formats list each.
+  std::function<std::string(const std::vector<const Diagnostic*>&)> group_message;
+  std::size_t group_from = 3;
 };
 
 /// The whole report of a run, in `format`:
-/// - text: `path:line:col: severity: message [rule]` lines, then a summary line, and a line
-///   counting the JSON files that are not templates (LintRun::not_templates), if any;
+/// - text: `path:line:col: severity: message [rule]` lines (repeats folded when asked, see
+///   ReportOptions::group_message), then a summary line, and a line counting the JSON files
+///   that are not templates (LintRun::not_templates), if any;
 /// - json: `{"files", "diagnostics": [{path, line, column, severity, rule, message, pointer}],
 ///   "summary": {error, warning, info}}` (plus "statistics" when asked);
 /// - sarif: SARIF 2.1.0, one run, rules with their metadata;

@@ -210,7 +210,8 @@ Status CsvReader::read_header(const Record& record) {
     const auto* known = std::find(kColumnName.begin(), kColumnName.end(), name);
     if (known == kColumnName.end()) {
       findings_.report("csv-unknown-column", static_cast<std::ptrdiff_t>(record.cells[i].offset),
-                       "the column \"" + record.cells[i].text + "\" is not one ptmpl reads; it is ignored");
+                       "the column \"" + record.cells[i].text + "\" is not one ptmpl reads; it is ignored",
+                       {"\"" + record.cells[i].text + "\""});
       continue;
     }
     std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];

@@ -55,7 +55,7 @@ class CsvWriter {
   Conversion run();
 
  private:
-  void report(std::string_view id, const json::Value& at, std::string message);
+  void report(std::string_view id, const json::Value& at, std::string message, std::vector<std::string> topics = {});
   [[nodiscard]] const json::Value& in_file(const json::Value& value) const;
   void collect_links();
   void report_template_fields();
@@ -69,8 +69,9 @@ class CsvWriter {
   std::map<std::string, std::string> predecessors_;  // by the target's temp_id
 };
 
-void CsvWriter::report(std::string_view id, const json::Value& at, std::string message) {
-  findings_.report(id, static_cast<std::ptrdiff_t>(at.offset()), std::move(message));
+void CsvWriter::report(std::string_view id, const json::Value& at, std::string message,
+                       std::vector<std::string> topics) {
+  findings_.report(id, static_cast<std::ptrdiff_t>(at.offset()), std::move(message), std::move(topics));
 }
 
 // Where a value of the story tree is in the file: inside a raw_json string, the string.
@@ -163,7 +164,7 @@ void CsvWriter::report_template_fields() {
 
 // What a row has no column for, and values of the wrong type (the model leaves those out).
 void CsvWriter::report_story_fields(const Story& story) {
-  std::string dropped;
+  std::vector<std::string> dropped;
   for (const json::Member& m : story.origin.node.members()) {
     const std::string_view key = m.key.text();
     bool kept = key == "sub_stories" || key == "dependencies";
@@ -187,11 +188,14 @@ void CsvWriter::report_story_fields(const Story& story) {
       kept = story.tag_list.has_value();
     else if (key == "description")
       kept = story.description.has_value();
-    if (!kept) dropped += (dropped.empty() ? "" : ", ") + std::string(key);
+    if (!kept) dropped.emplace_back(key);
   }
-  if (!dropped.empty())
-    report("csv-dropped-field", in_file(story.origin.node),
-           story_name(story) + ": " + dropped + " not written (no column for it, or a value of the wrong type)");
+  if (dropped.empty()) return;
+  std::string list;
+  for (const std::string& key : dropped) list += (list.empty() ? "" : ", ") + key;
+  report("csv-dropped-field", in_file(story.origin.node),
+         story_name(story) + ": " + list + " not written (no column for it, or a value of the wrong type)",
+         std::move(dropped));
 }
 
 void CsvWriter::write_row(std::string& out, const Story& story, std::size_t depth) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <optional>
 
 #include "libtemplate/model.hpp"
@@ -13,79 +14,196 @@ namespace {
 // Every finding a converter can report, alphabetical (docs/commands/convert.md lists them all).
 constexpr ConversionRule kRules[] = {
     {"csv-dropped-field", Severity::Warning,
-     "a story field a CSV has no column for (or of the wrong type) is not written"},
+     "a story field a CSV has no column for (or of the wrong type) is not written",
+     "{topics} not written on {n} stories: no CSV column, or a value of the wrong type"},
     {"csv-dropped-link", Severity::Warning,
-     "a dependency without both ends, or of an invalid type or lag, is not written"},
+     "a dependency without both ends, or of an invalid type or lag, is not written",
+     "{n} dependencies are not written: a story without a temp_id, a target not in the template, or an invalid "
+     "type or lag"},
     {"csv-dropped-story", Severity::Warning,
-     "a story-list item that is not an object, or sub_stories that are not an array, is not written"},
-    {"csv-template-fields", Severity::Info, "template metadata and assignments are not written (a CSV holds stories)"},
-    {"csv-unknown-column", Severity::Warning, "a column ptmpl does not read is ignored"},
-    {"gan-allocation-load", Severity::Info, "a resource's load on a task is not kept"},
-    {"gan-baseline", Severity::Info, "a baseline is not kept"},
+     "a story-list item that is not an object, or sub_stories that are not an array, is not written",
+     "{n} items of story lists are not stories (objects), or sub_stories not arrays; they are not written"},
+    {"csv-template-fields", Severity::Info, "template metadata and assignments are not written (a CSV holds stories)",
+     "{n} findings on the template's own fields, which a CSV does not hold"},
+    {"csv-unknown-column", Severity::Warning, "a column ptmpl does not read is ignored",
+     "{n} columns are not ones ptmpl reads; they are ignored: {topics}"},
+    {"gan-allocation-load", Severity::Info, "a resource's load on a task is not kept",
+     "{n} allocations of resources to tasks have a load other than 100%; a template assignment has no load"},
+    {"gan-baseline", Severity::Info, "a baseline is not kept", "{n} baselines are not kept"},
     {"gan-calendar", Severity::Info,
-     "the plan's calendar differs from Monday to Friday or has events; a template keeps none"},
+     "the plan's calendar differs from Monday to Friday or has events; a template keeps none",
+     "{n} calendar events or settings are not kept as they are"},
     {"gan-cost", Severity::Warning,
-     "a cost that is calculated from rates, or not a whole number of cents, is not kept"},
-    {"gan-custom-property", Severity::Info, "a custom task property is not kept"},
-    {"gan-earliest-start", Severity::Warning, "an earliest-start constraint is kept only as the task's start"},
+     "a cost that is calculated from rates, or not a whole number of cents, is not kept",
+     "{n} task costs are not kept: calculated from resource rates, or not a whole, non-negative number of cents"},
+    {"gan-custom-property", Severity::Info, "a custom task property is not kept",
+     "{n} custom task properties are not kept"},
+    {"gan-earliest-start", Severity::Warning, "an earliest-start constraint is kept only as the task's start",
+     "{n} tasks have an earliest start; only their starts are kept (as start-no-earlier-than)"},
     {"gan-link-invalid", Severity::Warning,
-     "a link to a missing task, of an unknown type, repeated or within one branch is dropped"},
-    {"gan-milestone-day", Severity::Warning, "a milestone that lasts a day (older files) passes that day on as lag"},
-    {"gan-off-calendar", Severity::Warning, "a task starts on a day the plan's calendar does not work"},
-    {"gan-progress", Severity::Warning, "percent complete is not kept"},
-    {"gan-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
-    {"gan-rubber-link", Severity::Info, "a Rubber link becomes a normal link"},
-    {"gan-summary-cost", Severity::Warning, "a summary task's cost differs from its sub-tasks' costs; theirs are kept"},
-    {"gan-task-dates", Severity::Warning, "a task without a valid start or duration keeps no dates (or no due)"},
-    {"gan-task-field", Severity::Info, "a task's web link or priority is not kept"},
-    {"gan-task-id", Severity::Warning, "a task without an id of its own gets no temp_id"},
-    {"gan-untitled-task", Severity::Warning, "a task without a name gets one"},
-    {"gan-vacation", Severity::Info, "resource vacations are not kept"},
-    {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range"},
-    {"mspdi-constraint", Severity::Warning, "a task constraint other than as-soon-as-possible is not kept"},
-    {"mspdi-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded"},
-    {"mspdi-cost-invalid", Severity::Warning, "a negative cost, or one beyond a budget estimate's range, is dropped"},
-    {"mspdi-cross-project-link", Severity::Warning, "a link to another project is dropped"},
-    {"mspdi-currency", Severity::Warning, "the project's currency is not an ISO 4217 code and is dropped"},
-    {"mspdi-date-invalid", Severity::Warning, "a Start or Finish that is not a date is not read"},
-    {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)"},
+     "a link to a missing task, of an unknown type, repeated or within one branch is dropped",
+     "{n} links are dropped, or their lags read as 0: a task not in the plan, an unknown type, a repeat, a link "
+     "within one branch, or a lag that is not whole"},
+    {"gan-milestone-day", Severity::Warning, "a milestone that lasts a day (older files) passes that day on as lag",
+     "{n} milestones last a day in this file; the links from their finish get one more day of lag"},
+    {"gan-off-calendar", Severity::Warning, "a task starts on a day the plan's calendar does not work",
+     "{n} tasks start on a day the plan's calendar does not work; each starts on the next working day"},
+    {"gan-progress", Severity::Warning, "percent complete is not kept",
+     "{n} tasks have progress, which a template does not keep"},
+    {"gan-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)",
+     "{n} resources have rates, which a template does not keep"},
+    {"gan-rubber-link", Severity::Info, "a Rubber link becomes a normal link",
+     "{n} Rubber links are kept as normal links (a minimum too)"},
+    {"gan-summary-cost", Severity::Warning, "a summary task's cost differs from its sub-tasks' costs; theirs are kept",
+     "{n} summary tasks cost other than their sub-tasks; the template keeps the sub-tasks' costs"},
+    {"gan-task-dates", Severity::Warning, "a task without a valid start or duration keeps no dates (or no due)",
+     "{n} tasks have no valid start or duration; they keep no dates, or only their start"},
+    {"gan-task-field", Severity::Info, "a task's web link or priority is not kept",
+     "{n} web links or priorities of tasks are not kept"},
+    {"gan-task-id", Severity::Warning, "a task without an id of its own gets no temp_id",
+     "{n} tasks have no valid id of their own; they get no temp_id, and their own links are dropped"},
+    {"gan-untitled-task", Severity::Warning, "a task without a name gets one",
+     "{n} tasks have no name; each is called \"Task ID\""},
+    {"gan-vacation", Severity::Info, "resource vacations are not kept",
+     "{n} findings on resource vacations, which are not kept"},
+    {"mspdi-calendar-recurrence", Severity::Warning, "a recurring calendar exception is applied to its whole range",
+     "{n} calendar exceptions recur; each is applied to every day of its range"},
+    {"mspdi-constraint", Severity::Warning, "a task constraint other than as-soon-as-possible is not kept",
+     "{n} tasks have constraints; only their starts are kept (as start-no-earlier-than)"},
+    {"mspdi-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded",
+     "{n} costs have a fraction of a cent; they are rounded to whole cents"},
+    {"mspdi-cost-invalid", Severity::Warning, "a negative cost, or one beyond a budget estimate's range, is dropped",
+     "{n} costs are negative or beyond a budget estimate's range; those stories have no budget"},
+    {"mspdi-cross-project-link", Severity::Warning, "a link to another project is dropped",
+     "{n} links from other projects are dropped"},
+    {"mspdi-currency", Severity::Warning, "the project's currency is not an ISO 4217 code and is dropped",
+     "{n} currencies are not ISO 4217 codes; the template has none"},
+    {"mspdi-date-invalid", Severity::Warning, "a Start or Finish that is not a date is not read",
+     "{n} Start or Finish values are not dates and times; they are not read"},
+    {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)",
+     "{n} document type declarations are ignored"},
     {"mspdi-duration-invalid", Severity::Warning,
-     "a duration that cannot be read, is negative or is beyond a story's range is dropped"},
+     "a duration that cannot be read, is negative or is beyond a story's range is dropped",
+     "{n} durations cannot be read, are negative or are beyond a story's range; those stories have no duration"},
     {"mspdi-duration-span", Severity::Warning,
-     "a task's duration differs from the working days its start and finish span; a schedule takes the duration"},
-    {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days"},
-    {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days"},
+     "a task's duration differs from the working days its start and finish span; a schedule takes the duration",
+     "{n} tasks have a duration that differs from the working days their start and finish span; a schedule takes "
+     "the duration"},
+    {"mspdi-elapsed-duration", Severity::Warning, "an elapsed duration is counted as working days",
+     "{n} tasks have elapsed durations; their calendar days are counted as working days"},
+    {"mspdi-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days",
+     "{n} link lags are elapsed time; their calendar days count as working days"},
     {"mspdi-export-date", Severity::Warning,
-     "a story whose dates from --start leave the years 1 to 9999 gets no Start or Finish"},
+     "a story whose dates from --start leave the years 1 to 9999 gets no Start or Finish",
+     "{n} stories fall outside the years 1 to 9999; their tasks are written without Start and Finish"},
     {"mspdi-export-dropped", Severity::Warning,
-     "a key of the template or of a story that MS Project XML has no place for is not written"},
+     "a key of the template or of a story that MS Project XML has no place for is not written",
+     "{n} values have no place in MS Project XML and are not written: {topics}"},
     {"mspdi-export-dropped-story", Severity::Warning,
-     "a story-list item that is not an object, or sub_stories that are not an array, is not written"},
-    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one"},
-    {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up"},
-    {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded"},
-    {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped"},
-    {"mspdi-lag-invalid", Severity::Warning, "a LinkLag that is not a number, or beyond a lag's range, becomes 0"},
-    {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped"},
-    {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared"},
-    {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work"},
-    {"mspdi-outline-gap", Severity::Warning, "a task more than one outline level below the previous one"},
-    {"mspdi-progress", Severity::Warning, "progress (actual dates, work, cost, percent complete) is not kept"},
-    {"mspdi-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)"},
+     "a story-list item that is not an object, or sub_stories that are not an array, is not written",
+     "{n} items of story lists are not stories (objects), or sub_stories not arrays; they are not written"},
+    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one",
+     "{n} stories get a task UID other than their temp_id (MSPDI task UIDs are unique integers from 1 to "
+     "2147483647)"},
+    {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up",
+     "{n} durations are not whole numbers of days; they are rounded up"},
+    {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded",
+     "{n} lags are not whole numbers of days; they are rounded"},
+    {"mspdi-inactive-task", Severity::Warning, "an inactive task is skipped", "{n} inactive tasks are skipped"},
+    {"mspdi-lag-invalid", Severity::Warning, "a LinkLag that is not a number, or beyond a lag's range, becomes 0",
+     "{n} lags are not finite numbers or are beyond a lag's range; those links are written with lag 0"},
+    {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped",
+     "{n} links (or tasks repeating a UID) are dropped: no predecessor, a task not in the plan, or an unknown type"},
+    {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared",
+     "{n} tasks are manually scheduled; their dates are kept as declared"},
+    {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work",
+     "{n} task starts or finishes fall on a day the project calendar does not work; a start moves to the next "
+     "working day, a finish to the previous one"},
+    {"mspdi-outline-gap", Severity::Warning, "a task more than one outline level below the previous one",
+     "{n} tasks are more than one outline level below the task above them"},
+    {"mspdi-progress", Severity::Warning, "progress (actual dates, work, cost, percent complete) is not kept",
+     "{n} tasks have progress (actual dates, cost or percent complete), which a template does not keep"},
+    {"mspdi-resource-rates", Severity::Info, "resource rates are not kept (templates assign roles, not rates)",
+     "{n} resources have rates, which a template does not keep"},
     {"mspdi-split-task", Severity::Warning,
-     "a split task (its work has a gap) becomes one stretch of days; a schedule finishes it earlier"},
+     "a split task (its work has a gap) becomes one stretch of days; a schedule finishes it earlier",
+     "{n} split tasks (their work has a gap) become one stretch of days each; a schedule finishes them earlier"},
     {"mspdi-summary-cost", Severity::Warning,
-     "a summary task's cost differs from its tasks' costs; the tasks' are kept"},
-    {"mspdi-task-calendar", Severity::Warning, "a task calendar is ignored; the project calendar is used"},
-    {"mspdi-task-uid", Severity::Warning, "a task whose UID is missing or not an integer is skipped"},
-    {"mspdi-untitled-task", Severity::Warning, "a task without a name gets one"},
-    {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped"},
+     "a summary task's cost differs from its tasks' costs; the tasks' are kept",
+     "{n} summary tasks cost other than their tasks; the template keeps the tasks' costs (and rolls them up)"},
+    {"mspdi-task-calendar", Severity::Warning, "a task calendar is ignored; the project calendar is used",
+     "{n} tasks have their own calendar; the project calendar is used"},
+    {"mspdi-task-uid", Severity::Warning, "a task whose UID is missing or not an integer is skipped",
+     "{n} tasks have no UID, or one that is not an integer; they are skipped"},
+    {"mspdi-untitled-task", Severity::Warning, "a task without a name gets one",
+     "{n} tasks have no name; each is called \"Task UID\""},
+    {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
+     "{n} tasks have more work than a time estimate holds; it is dropped"},
 };
 
 }  // namespace
 
 std::span<const ConversionRule> conversion_rules() {
   return kRules;
+}
+
+namespace {
+
+// `{topics}`: what the findings are about, most frequent first (then in order of appearance),
+// at most kShown, each with its count when they do not all cover every finding.
+std::string topic_list(const std::vector<const Diagnostic*>& findings) {
+  constexpr std::size_t kShown = 6;
+  std::vector<std::pair<std::string_view, std::size_t>> counts;  // in order of appearance
+  std::map<std::string_view, std::size_t> index;
+  for (const Diagnostic* d : findings)
+    for (const std::string& topic : d->topics) {
+      const auto [at, inserted] = index.try_emplace(topic, counts.size());
+      if (inserted) counts.emplace_back(topic, 0);
+      ++counts[at->second].second;
+    }
+  if (counts.empty()) return "these";
+  std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  const bool every = counts.back().second == findings.size();  // each topic on every finding
+  const bool once = counts.front().second == 1;                 // each topic on one finding
+  std::string out;
+  for (std::size_t i = 0; i < counts.size() && i < kShown; ++i) {
+    if (i > 0) out += ", ";
+    out += counts[i].first;
+    if (!every && !once) out += " (" + std::to_string(counts[i].second) + ")";
+  }
+  if (counts.size() > kShown) out += " and " + std::to_string(counts.size() - kShown) + " more";
+  return out;
+}
+
+void replace_all(std::string& text, std::string_view placeholder, const std::string& value) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
+    text.replace(at, placeholder.size(), value);
+}
+
+}  // namespace
+
+std::string conversion_group_message(const std::vector<const Diagnostic*>& findings) {
+  const std::string count = std::to_string(findings.size());
+  const auto rule = findings.empty() ? std::end(kRules)
+                                     : std::find_if(std::begin(kRules), std::end(kRules), [&](const ConversionRule& r) {
+                                         return r.id == findings.front()->rule;
+                                       });
+  if (rule == std::end(kRules) || rule->group.empty())
+    return count + " findings like this one: " + (findings.empty() ? std::string() : findings.front()->message);
+  std::string message(rule->group);
+  replace_all(message, "{n}", count);  // first: a topic may be spelt "{n}"
+  replace_all(message, "{topics}", topic_list(findings));
+  return message;
+}
+
+ReportOptions conversion_report_options(bool converted, bool verbose) {
+  ReportOptions options;
+  options.unit = "plan";
+  options.outcome = converted ? "converted" : "not converted";
+  options.verbose = verbose;
+  options.group_message = conversion_group_message;
+  options.group_from = kConversionGroupFrom;
+  return options;
 }
 
 namespace detail {
@@ -154,8 +272,10 @@ void for_each_non_story(
   });
 }
 
-void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string message) {
+void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string message,
+                         std::vector<std::string> topics) {
   Diagnostic d;
+  d.topics = std::move(topics);
   d.rule = std::string(id);
   d.severity = options_.strict ? Severity::Error : conversion_rule(id).severity;
   d.message = std::move(message);

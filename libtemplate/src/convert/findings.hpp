@@ -54,8 +54,9 @@ class FindingSink {
       : text_(text), path_(path), options_(options), lines_(text) {}
 
   /// A finding of rule `id` at byte `offset` of the text (negative: the whole file), with
-  /// its line, column and excerpt; with `strict`, an error.
-  void report(std::string_view id, std::ptrdiff_t offset, std::string message);
+  /// its line, column and excerpt; with `strict`, an error. `topics`: what it is about, named
+  /// the same in each repeat (Diagnostic::topics), for the rules whose group message lists them.
+  void report(std::string_view id, std::ptrdiff_t offset, std::string message, std::vector<std::string> topics = {});
 
   [[nodiscard]] json::Position position(std::uint64_t offset) const { return lines_.position(offset); }
   /// The findings, sorted (path, line, column, rule); the sink is left empty.

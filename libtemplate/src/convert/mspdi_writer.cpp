@@ -39,7 +39,8 @@ class Writer {
   Result<Conversion> run();
 
  private:
-  void report(std::string_view rule, const json::Value& at, std::string pointer, std::string message);
+  void report(std::string_view rule, const json::Value& at, std::string pointer, std::string message,
+              std::vector<std::string> topics = {});
   void assign_uids();
   [[nodiscard]] std::size_t expected_size() const;
   void write_project(detail::XmlWriter& xml);
@@ -59,7 +60,8 @@ class Writer {
   std::vector<std::int64_t> uid_;  // per story, pre-order
 };
 
-void Writer::report(std::string_view rule, const json::Value& at, std::string pointer, std::string message) {
+void Writer::report(std::string_view rule, const json::Value& at, std::string pointer, std::string message,
+                    std::vector<std::string> topics) {
   const ConversionRule* info = nullptr;
   for (const ConversionRule& r : conversion_rules())
     if (r.id == rule) info = &r;
@@ -69,6 +71,7 @@ void Writer::report(std::string_view rule, const json::Value& at, std::string po
   d.message = std::move(message);
   d.path = file_.path();
   d.pointer = std::move(pointer);
+  d.topics = std::move(topics);
   const json::Position p = file_.position_of(source_, at);
   d.line = p.line;
   d.column = p.column;
@@ -362,7 +365,8 @@ void Writer::report_losses() {
       const json::Value* value = story.origin.node.find(key);
       if (value == nullptr) return;
       report("mspdi-export-dropped", *value, std::string(story.origin.pointer) + "/" + std::string(key),
-             "story \"" + std::string(story.title.value_or("")) + "\": " + std::string(key) + " " + why);
+             "story \"" + std::string(story.title.value_or("")) + "\": " + std::string(key) + " " + why,
+             {std::string(key)});
     };
     if (story.story_type == StoryType::Deliverable && !story.is_parent())
       lost("story_type", "\"deliverable\" has no place in MS Project XML: the task is a plain task");
@@ -378,7 +382,8 @@ void Writer::report_losses() {
       report("mspdi-export-dropped", extra.value,
              std::string(story.origin.pointer) + "/" + std::string(extra.key.text()),
              "story \"" + std::string(story.title.value_or("")) + "\": unknown key \"" + std::string(extra.key.text()) +
-                 "\" has no place in MS Project XML");
+                 "\" has no place in MS Project XML",
+             {std::string(extra.key.text())});
   }
 }
 
@@ -416,7 +421,8 @@ Result<Conversion> Writer::run() {
     if (!link.schedulable())
       report("mspdi-export-dropped", link.dependency->node,
              planned_->graph().story(link.source).dependency_pointer(*link.dependency),
-             "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML");
+             "a dependency that is invalid (see `ptmpl lint`) has no place in MS Project XML",
+             {"invalid dependencies"});
 
   Conversion conversion;
   conversion.document = xml.finish();

@@ -1,5 +1,8 @@
 // The text format: gcc-style lines, excerpts and colour on a terminal, a summary line.
 
+#include <map>
+#include <utility>
+
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
@@ -27,11 +30,39 @@ std::string plural(std::size_t n, std::string_view word) {
   return out;
 }
 
+// The findings of each (file, rule) with at least `options.group_from` of them, by the index
+// of their first; empty when repeats are not folded (ReportOptions::group_message).
+std::map<std::size_t, std::vector<const Diagnostic*>> groups(const std::vector<Diagnostic>& findings,
+                                                             const ReportOptions& options) {
+  std::map<std::size_t, std::vector<const Diagnostic*>> out;
+  if (!options.group_message || options.verbose || options.group_from < 2) return out;
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> first;  // (path, rule) → index
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const auto [at, inserted] = first.try_emplace({findings[i].path, findings[i].rule}, i);
+    out[at->second].push_back(&findings[i]);
+  }
+  std::erase_if(out, [&](const auto& group) { return group.second.size() < options.group_from; });
+  return out;
+}
+
 }  // namespace
 
 std::string text(const LintRun& run, const ReportOptions& options) {
   std::string out;
-  for (const Diagnostic& d : run.diagnostics) {
+  const auto folded = groups(run.diagnostics, options);
+  std::vector<bool> shown;  // with folding: the findings printed on their group's line
+  if (!folded.empty()) shown.assign(run.diagnostics.size(), false);
+  for (std::size_t i = 0; i < run.diagnostics.size(); ++i) {
+    if (!shown.empty() && shown[i]) continue;
+    const Diagnostic& d = run.diagnostics[i];
+    const std::string* message = &d.message;
+    std::string folded_message;
+    if (const auto group = folded.find(i); group != folded.end()) {
+      for (const Diagnostic* member : group->second)
+        shown[static_cast<std::size_t>(member - run.diagnostics.data())] = true;
+      folded_message = options.group_message(group->second) + "; the first is here, --verbose lists each";
+      message = &folded_message;
+    }
     if (options.colour) out += kBold;
     out += format_place(printable(d.path), d.line, d.column);
     out += ": ";
@@ -39,7 +70,7 @@ std::string text(const LintRun& run, const ReportOptions& options) {
     out += to_string(d.severity);
     if (options.colour) out += kReset;
     out += ": ";
-    out += printable(d.message);
+    out += printable(*message);
     out += " [" + d.rule + "]\n";
     if (options.excerpt && d.line > 0 && !d.excerpt.empty()) {
       std::string number = std::to_string(d.line);
@@ -56,7 +87,7 @@ std::string text(const LintRun& run, const ReportOptions& options) {
     }
   }
   Summary s = summarize(run.diagnostics);
-  out += plural(run.paths.size(), "file") + " checked: " + plural(s.error, "error") + ", " +
+  out += plural(run.paths.size(), options.unit) + " " + std::string(options.outcome) + ": " + plural(s.error, "error") + ", " +
          plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
   out += not_templates_note(run.not_templates, options.verbose);
   return out;
