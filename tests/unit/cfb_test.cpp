@@ -27,7 +27,8 @@ Result<CompoundFile> open_bytes(const std::string& bytes, const std::string& pat
 
 std::string pattern(std::size_t size, unsigned seed) {
   std::string out(size, '\0');
-  for (std::size_t i = 0; i < size; ++i) out[i] = static_cast<char>((i * 131 + seed * 17 + i / 251) & 0xFF);
+  for (std::size_t i = 0; i < size; ++i)
+    out[i] = static_cast<char>((i * 131 + std::size_t{seed} * 17 + i / 251) & 0xFF);
   return out;
 }
 
@@ -67,13 +68,11 @@ TEST_P(CfbRealFile, ListsItsStoragesAndReadsTheTaskTable) {
   const std::string suffix = number == "8" ? "" : number;
   std::vector<std::string> root = names(cf, cf.root());
   std::sort(root.begin(), root.end());
-  EXPECT_EQ(root, (std::vector<std::string>{"\x01"
-                                            "CompObj",
-                                            "\x05"
-                                            "DocumentSummaryInformation",
-                                            "\x05"
-                                            "SummaryInformation",
-                                            "   1" + suffix, "   2" + suffix, "Props" + suffix}));
+  const std::string comp_obj_name = std::string(1, '\x01') + "CompObj";
+  const std::string summary = std::string(1, '\x05') + "SummaryInformation";
+  const std::string document_summary = std::string(1, '\x05') + "DocumentSummaryInformation";
+  EXPECT_EQ(root, (std::vector<std::string>{comp_obj_name, document_summary, summary, "   1" + suffix, "   2" + suffix,
+                                            "Props" + suffix}));
   const cfb::Entry* data = cf.find({real.data_storage});
   ASSERT_NE(data, nullptr);
   EXPECT_TRUE(data->is_storage());
@@ -253,8 +252,10 @@ class CfbHostile : public ::testing::Test {
     EXPECT_EQ(read.error().code, ErrorCode::kInvalid);
     return read.error().message;
   }
-  std::size_t entry(std::vector<std::string> path) const { return builder_.layout().entry(builder_.id_of(path)); }
-  std::uint32_t start_of(std::vector<std::string> path) const { return u32_at(good_, entry(std::move(path)) + 116); }
+  std::size_t entry(const std::vector<std::string>& path) const {
+    return builder_.layout().entry(builder_.id_of(path));
+  }
+  std::uint32_t start_of(const std::vector<std::string>& path) const { return u32_at(good_, entry(path) + 116); }
   std::uint32_t sectors() const { return static_cast<std::uint32_t>(good_.size() / 512 - 1); }
 
   CfbBuilder builder_;
@@ -322,7 +323,7 @@ TEST_F(CfbHostile, ADifatChainThatLoops) {
   const std::uint32_t start = u32_at(bytes, builder_.layout().entry(builder_.id_of({"Big"})) + 116);
   put32(bytes, 44, 240);
   put32(bytes, 68, start);
-  put32(bytes, builder_.layout().sector(start) + 127 * 4, start);
+  put32(bytes, builder_.layout().sector(start) + std::size_t{127} * 4, start);
   EXPECT_EQ(refusal(bytes),
             "t.cfb: the DIFAT's chain loops: DIFAT sector 1 is sector " + std::to_string(start) + " again");
 }
@@ -357,7 +358,7 @@ TEST_F(CfbHostile, SectorChainsThatLoopOrLeaveTheFile) {
   // A mini stream chain that leaves the mini stream.
   bad = good_;
   const std::uint32_t small = start_of({"Data", "Small"});
-  put32(bad, builder_.layout().sector(u32_at(good_, 60)) + small * 4, 9999);
+  put32(bad, builder_.layout().sector(u32_at(good_, 60)) + std::size_t{small} * 4, 9999);
   EXPECT_EQ(refusal(bad, {"Data", "Small"}), "t.cfb: stream \"Data\"/\"Small\"'s chain goes from mini sector " +
                                                  std::to_string(small) + " to mini sector 9999, beyond the " +
                                                  std::to_string(u32_at(good_, 512 * (dir + 1) + 120) / 64) +

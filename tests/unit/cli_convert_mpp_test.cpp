@@ -32,9 +32,11 @@ TEST_F(CliConvertMpp, AnMppIsRecognisedByContentAndRefusedWithItsFormatNamed) {
     const std::string plan = (dir_ / "plan.bin").string();
     CliRun r = ptmpl("convert " + plan + " -o " + (dir_ / "out.json").string());
     EXPECT_EQ(r.exit, 2) << r.err;
-    EXPECT_EQ(r.err, "ptmpl convert: " + plan + ": Microsoft Project .mpp (" + described +
-                         "): reading .mpp is not built yet; save the plan from Microsoft Project as XML (MSPDI) and "
-                         "convert that\n");
+    std::string expected = "ptmpl convert: " + plan;
+    expected += ": Microsoft Project .mpp (" + described;
+    expected +=
+        "): reading .mpp is not built yet; save the plan from Microsoft Project as XML (MSPDI) and convert that\n";
+    EXPECT_EQ(r.err, expected);
     EXPECT_FALSE(std::filesystem::exists(dir_ / "out.json"));
   }
 }
