@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request}
+targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader}
 
 seeds_of() {
   case "$1" in
@@ -18,6 +18,7 @@ seeds_of() {
     mspdi_reader) echo tests/data/mspdi ../shared/corpus/mspdi ;;
     gan_reader) echo tests/data/gan ../shared/corpus/gan ;;
     csv_reader) echo tests/data/csv ;;
+    cfb_reader) echo tests/data/mpp ;;
     sandbox_request) echo ;;
   esac
   echo "tests/data/fuzz/$1"

@@ -3,11 +3,16 @@
 #include <httplib.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
+#include <string>
 #include <variant>
+#include <vector>
 
+#include "convert/cfb/compound_file.hpp"
+#include "convert/mpp.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/fix.hpp"
 #include "libtemplate/lint.hpp"
@@ -24,6 +29,7 @@ constexpr std::array kTargets = {
     Target{"template_reader", "fuzz.json", read_template},  Target{"lint", "fuzz.json", lint_template},
     Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
     Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
+    Target{"cfb_reader", "fuzz.mpp", read_compound_file},
 };
 
 /// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
@@ -133,6 +139,65 @@ Outcome convert_gan_plan(std::string_view data) {
 Outcome convert_csv_plan(std::string_view data) {
   const std::string path(target("csv_reader").input_name);
   return check_conversion(convert_csv(data, path), path);
+}
+
+Outcome read_compound_file(std::string_view data) {
+  const std::string path(target("cfb_reader").input_name);
+  auto named = [&](const Error& error) {
+    if (!error.message.starts_with(path + ": "))
+      broken("a compound file error that does not name the file", error.message);
+  };
+  // What `convert` says of the bytes: a compound file is refused with a reason (the .mpp reader
+  // is not built yet), never read as another format.
+  if (cfb::has_signature(data)) {
+    if (Result<Conversion> converted = convert_plan(data, path); converted.ok()) {
+      (void)check_conversion(converted, path);
+    } else {
+      named(converted.error());
+    }
+  }
+  Result<cfb::CompoundFile> opened = cfb::CompoundFile::open(FileText::borrow(data), path);
+  if (!opened.ok()) {
+    named(opened.error());
+    return {false, opened.error().message};
+  }
+  const cfb::CompoundFile& file = opened.value();
+  if (file.root().type != cfb::EntryType::Root) broken("the first entry is not the root");
+  // Each entry is some storage's child once; the tree holds no more entries than the file has
+  // room for.
+  std::vector<int> parents(file.entry_count(), 0);
+  for (std::size_t i = 0; i < file.entry_count(); ++i) {
+    const cfb::Entry& entry = file.entry(static_cast<std::uint32_t>(i));
+    if (!entry.is_storage() && !entry.children.empty()) broken("a stream with children");
+    for (std::uint32_t child : entry.children) {
+      if (child >= file.entry_count() || child == 0) broken("a child outside the tree");
+      if (++parents[child] != 1) broken("an entry in two storages");
+      if (file.entry(child).parent != i) broken("a child whose parent is another storage");
+    }
+  }
+  if (file.entry_count() > data.size() / 128) broken("more entries than the file holds");
+  // Every stream reads whole with its size, or is refused naming the file; reading stops after
+  // 64 times the input (entries may share one chain: each read is bounded, not their sum).
+  std::uint64_t read = 0;
+  std::string first_refusal;
+  for (std::size_t i = 0; i < file.entry_count() && read <= 64 * std::uint64_t{data.size()}; ++i) {
+    const cfb::Entry& entry = file.entry(static_cast<std::uint32_t>(i));
+    if (entry.is_storage()) continue;
+    Result<std::string> bytes = file.read_stream(entry);
+    if (bytes.ok()) {
+      if (bytes.value().size() != entry.size) broken("a stream read with another size than its entry's");
+      read += bytes.value().size();
+    } else {
+      named(bytes.error());
+      if (first_refusal.empty()) first_refusal = bytes.error().message;
+    }
+  }
+  if (Result<cfb::CompObj> comp_obj = cfb::read_comp_obj(file); !comp_obj.ok()) {
+    if (comp_obj.error().code != ErrorCode::kNotFound) named(comp_obj.error());
+  }
+  if (Result<detail::MppFormat> format = detail::identify_mpp(file); !format.ok()) named(format.error());
+  if (!first_refusal.empty()) return {false, first_refusal};
+  return {true, ""};
 }
 
 Outcome sandbox_request(std::string_view data) {

@@ -42,6 +42,11 @@ Outcome convert_mspdi_plan(std::string_view data);
 Outcome convert_gan_plan(std::string_view data);
 /// convert_csv; the same checks on the result.
 Outcome convert_csv_plan(std::string_view data);
+/// The compound file reader (src/convert/cfb/): open, every entry's place in the tree, every
+/// stream (exactly its size, or refused naming the file), `\1CompObj`, the .mpp identification,
+/// and what `convert_plan` says of the bytes. Refused: the file, or one of its streams, cannot
+/// be read.
+Outcome read_compound_file(std::string_view data);
 /// The sandbox's reading of a request: the first line is `METHOD /path?query`, the rest the
 /// body. Queries are decoded by cpp-httplib, as the server does; list requests are read with
 /// read_list_request, bodies of POST and PUT with apply_template_body, and what a create or

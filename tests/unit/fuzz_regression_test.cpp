@@ -59,7 +59,7 @@ TEST_P(FuzzRegression, EveryKeptInputComesOutAsItsFolderSays) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression,
                          ::testing::Values("template_reader", "lint", "mspdi_reader", "gan_reader", "csv_reader",
-                                           "sandbox_request"),
+                                           "sandbox_request", "cfb_reader"),
                          target_name);
 
 TEST(FuzzRegression, EveryTargetHasAFolderOfInputs) {

@@ -24,13 +24,16 @@ enum class PlanFormat : std::uint8_t {
   Mspdi,     ///< Microsoft Project XML (a `Project` root in the MS Project namespace)
   Gan,       ///< GanttProject (a `project` root element)
   Csv,       ///< our CSV columns (a header row naming `title` and another of them)
+  Mpp,       ///< Microsoft Project's own .mpp (a compound file whose `\1CompObj` names MSProject.MPP*)
   Template,  ///< one of our own JSON shapes
   Unknown,
 };
 
 /// Looks at the first bytes (after a byte order mark and XML prolog, comments and whitespace):
 /// `{`/`[` is a template, an XML root `Project` MSPDI and `project` GanttProject; a first line
-/// whose comma-separated cells name `title` and at least one other CSV column is CSV.
+/// whose comma-separated cells name `title` and at least one other CSV column is CSV; a compound
+/// file (signature D0 CF 11 E0 A1 B1 1A E1) whose `\1CompObj` names an MSProject.MPP format is
+/// .mpp.
 [[nodiscard]] PlanFormat detect_plan_format(std::string_view text);
 
 struct ConvertOptions {
@@ -96,7 +99,9 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 
 /// Any plan detect_plan_format() recognises → template document, by the reader for its format.
 /// Fails as that reader does, or with a message naming the formats when the text is none of
-/// them (or is already a template).
+/// them (or is already a template). A compound file is refused naming what is wrong with it, or
+/// what it holds instead of a plan; a .mpp is recognised (format and writer named) but not read
+/// yet.
 [[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
                                               const ConvertOptions& options = {});
 

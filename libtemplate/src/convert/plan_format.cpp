@@ -1,5 +1,7 @@
 // Telling the plan formats apart by content (SPEC §2: detection is by content, not file name).
+#include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
+#include "convert/mpp.hpp"
 #include "libtemplate/convert.hpp"
 
 namespace ptmpl {
@@ -29,6 +31,7 @@ PlanFormat xml_format(std::string_view text, std::size_t first) {
 }  // namespace
 
 PlanFormat detect_plan_format(std::string_view text) {
+  if (cfb::has_signature(text)) return detail::is_mpp(text) ? PlanFormat::Mpp : PlanFormat::Unknown;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return PlanFormat::Unknown;
@@ -38,7 +41,12 @@ PlanFormat detect_plan_format(std::string_view text) {
 }
 
 Result<Conversion> convert_plan(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  // A compound file goes to the .mpp reader even when it is not a plan, so that the user hears
+  // what is wrong with its container or what it holds instead.
+  if (cfb::has_signature(text)) return detail::convert_mpp(text, path, options);
   switch (detect_plan_format(text)) {
+    case PlanFormat::Mpp:
+      return detail::convert_mpp(text, path, options);
     case PlanFormat::Mspdi:
       return convert_mspdi(text, path, options);
     case PlanFormat::Gan:

@@ -1,0 +1,38 @@
+// Microsoft Project's own .mpp files: recognising them (a compound file whose `\1CompObj` names
+// an MSProject.MPP format), and converting them (mpp_reader.cpp).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "convert/cfb/compound_file.hpp"
+#include "libtemplate/convert.hpp"
+#include "libtemplate/result.hpp"
+
+namespace ptmpl::detail {
+
+/// Which Microsoft Project format a file is, from its `\1CompObj`.
+struct MppFormat {
+  std::string format;       ///< "MSProject.MPP14"
+  int version = 0;          ///< 14 (8: Project 98; 9: 2000–2003; 12: 2007; 14: 2010 and later); 0 if unnumbered
+  std::string application;  ///< the writer: "Microsoft.Project 15.0"
+};
+
+/// The format a compound file's `\1CompObj` names. A compound file without one, or naming
+/// another format (a Word or Excel document), is ErrorCode::kInvalid with a message that names
+/// the file and what it holds instead.
+[[nodiscard]] Result<MppFormat> identify_mpp(const cfb::CompoundFile& file);
+
+/// "Microsoft Project .mpp (MPP14, written by Microsoft.Project 15.0)".
+[[nodiscard]] std::string describe(const MppFormat& format);
+
+/// Whether `bytes` are a compound file that identify_mpp() takes for a Microsoft Project plan.
+[[nodiscard]] bool is_mpp(std::string_view bytes);
+
+/// A .mpp file → template document. `bytes` start with the compound file signature; a file
+/// that is no readable compound file, or no Microsoft Project plan, fails with a message naming
+/// the file and why.
+[[nodiscard]] Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path,
+                                             const ConvertOptions& options);
+
+}  // namespace ptmpl::detail

@@ -1,0 +1,79 @@
+// `ptmpl convert` on compound files: a Microsoft Project .mpp is recognised by its content (the
+// compound file signature and the format `\1CompObj` names) and, until the .mpp reader exists,
+// refused with its format and writer named; a broken compound file or one holding another
+// format is refused with what is wrong (exit 2, nothing written).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cfb_builder.hpp"
+#include "cli_run.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl {
+namespace {
+
+using testing::CfbBuilder;
+using testing::CfbNode;
+using testing::CliRun;
+
+class CliConvertMpp : public testing::CliScratchTest {};
+
+TEST_F(CliConvertMpp, AnMppIsRecognisedByContentAndRefusedWithItsFormatNamed) {
+  for (const auto& [name, described] :
+       {std::pair<std::string, std::string>{"mpxj__mpp14splittask.mpp", "MPP14, written by Microsoft.Project 14.0"},
+        {"mpxj__mpp12splittask.mpp", "MPP12, written by Microsoft Project 12.0"},
+        {"mpxj__mpp9splittask.mpp", "MPP9, written by Microsoft Project 9.0"},
+        {"mpxj__task-dates-project98-mpp8.mpp", "MPP8, written by Microsoft Project 8.0"}}) {
+    // Named without the .mpp extension: detection is by content.
+    std::filesystem::copy_file(testing::source_path("tests/data/mpp/corpus/" + name), dir_ / "plan.bin",
+                               std::filesystem::copy_options::overwrite_existing);
+    const std::string plan = (dir_ / "plan.bin").string();
+    CliRun r = ptmpl("convert " + plan + " -o " + (dir_ / "out.json").string());
+    EXPECT_EQ(r.exit, 2) << r.err;
+    std::string expected = "ptmpl convert: " + plan;
+    expected += ": Microsoft Project .mpp (" + described;
+    expected +=
+        "): reading .mpp is not built yet; save the plan from Microsoft Project as XML (MSPDI) and convert that\n";
+    EXPECT_EQ(r.err, expected);
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "out.json"));
+  }
+}
+
+TEST_F(CliConvertMpp, ABrokenCompoundFileOrAnotherFormatIsRefusedWithTheReason) {
+  CfbBuilder builder;
+  std::string broken = builder.build({CfbNode::stream("Data", std::string(5000, 'x'))});
+  const std::uint32_t dir = builder.layout().directory_start;
+  testing::put32(broken, builder.layout().fat_entry(dir), dir);  // the directory's chain loops
+  const std::string loops = file("loops.mpp", broken);
+  CliRun r = ptmpl("convert " + loops);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl convert: " + loops + ": the directory's chain loops: sector " + std::to_string(dir) +
+                       " leads back to sector " + std::to_string(dir) + "\n");
+  EXPECT_EQ(r.out, "");
+
+  const std::string cut = file("cut.mpp", broken.substr(0, 300));
+  r = ptmpl("convert " + cut);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl convert: " + cut + ": compound file cut off: 300 bytes, fewer than the 512 of its header\n");
+
+  std::string comp_obj(28, '\0');
+  for (const std::string text : {"Microsoft Excel 97-2003 Worksheet", "Biff8", "Excel.Sheet.8"}) {
+    std::string length(4, '\0');
+    testing::put32(length, 0, static_cast<std::uint32_t>(text.size() + 1));
+    comp_obj += length + text + '\0';
+  }
+  const std::string sheet = file("sheet.xls", builder.build({CfbNode::stream("\x01"
+                                                                             "CompObj",
+                                                                             comp_obj)}));
+  r = ptmpl("convert " + sheet);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "ptmpl convert: " + sheet +
+                       ": a compound file (the container of Microsoft Project .mpp and Office 97-2003 files) holding "
+                       "\"Biff8\" (\"Microsoft Excel 97-2003 Worksheet\"), not a Microsoft Project plan; not a plan "
+                       "ptmpl reads\n");
+}
+
+}  // namespace
+}  // namespace ptmpl
