@@ -23,14 +23,18 @@ class CliConvertFidelity : public testing::CliScratchTest {};
 
 TEST_F(CliConvertFidelity, ASplitTaskIsAFindingNamingTheTask) {
   // MS Project's own file: Split Task 1 works 09-21…09-26, pauses 09-27…09-29, works again
-  // until 10-09; a story runs its 10 days without the pause and finishes on 10-04.
+  // until 10-09; the story keeps 09-21…10-09 (13 working days, pause included), so that
+  // `schedule` shows the file's dates.
   const std::string out = (dir_ / "split.json").string();
   auto r = ptmpl("convert tests/data/mspdi/mpxj/mpxj__mspdisplittask.xml -o '" + out + "'");
   EXPECT_EQ(r.exit, 0) << r.err;
   expect_has(r.err,
              "tests/data/mspdi/mpxj/mpxj__mspdisplittask.xml:508:5: warning: task 1 \"Split Task 1\" is split: it "
              "does no work from 2006-09-27 and resumes on 2006-10-02");
-  expect_has(r.err, "[mspdi-split-task]");
+  expect_has(r.err, "it keeps its Start and Finish and lasts their span, pause included [mspdi-split-task]");
+  auto s = ptmpl("schedule '" + out + "'");
+  EXPECT_EQ(s.exit, 0) << s.err;
+  expect_has(s.out, "2006-10-09");
   // The split is the reason its dates and duration disagree: not reported twice.
   expect_lacks(r.err, "mspdi-duration-span");
   r = ptmpl("convert --strict tests/data/mspdi/mpxj/mpxj__mspdisplittask.xml -o '" + out + "'");
@@ -44,7 +48,7 @@ TEST_F(CliConvertFidelity, EveryKindOfLossIsAFindingNamingTheTask) {
   // MPXJ's sample.xml "Second Task": 100 days of Duration over 50 working days.
   expect_has(r.err,
              "warning: task 2 \"Second Task\" lasts 100 working days (its Duration), but its Start and Finish "
-             "(2003-01-07 to 2003-03-18) span 50; the template keeps both, and a schedule takes the duration "
+             "(2003-01-07 to 2003-03-18) span 50; the story keeps the dates and lasts 50 "
              "[mspdi-duration-span]");
   // An actual start (MS Project moves Start to it) is progress, even at 0 %; a placeholder is not.
   expect_has(r.err, "warning: task 3 \"Started\" has progress");

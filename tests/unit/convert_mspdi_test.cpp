@@ -1,7 +1,6 @@
 // MS Project XML → template (libtemplate/convert.hpp): every file of the shared corpus (copied
 // to tests/data/mspdi/) converts, lints without errors, and matches its golden document and
-// findings; on the files MS Project scheduled itself (auto-scheduled, no constraints, no
-// progress) our scheduler with `asap` reproduces each task's Start and Finish to the day.
+// findings (the agreement of our schedule with MS Project's dates: convert_mspdi_agreement_test.cpp).
 // Hand-written files cover what the corpus lacks.
 #include "libtemplate/convert.hpp"
 
@@ -38,11 +37,6 @@ Conversion convert_file(const std::string& relative, const ConvertOptions& optio
   return testing::expect_converted(convert_mspdi(read_source(relative), relative, options));
 }
 
-bool has_rule(const Conversion& conversion, std::string_view rule) {
-  return std::any_of(conversion.diagnostics.begin(), conversion.diagnostics.end(),
-                     [&](const Diagnostic& d) { return d.rule == rule; });
-}
-
 TEST(ConvertMspdi, EveryCorpusFileConvertsLintsCleanAndMatchesItsGolden) {
   const std::vector<std::string> files = corpus();
   ASSERT_GE(files.size(), 9u);
@@ -58,64 +52,7 @@ TEST(ConvertMspdi, EveryCorpusFileConvertsLintsCleanAndMatchesItsGolden) {
   }
 }
 
-// Per story: the scheduled (asap) start and due against the declared ones (MS Project's own).
-struct Agreement {
-  std::size_t stories = 0;
-  std::size_t agree = 0;
-  std::string differences;
-};
-
-Agreement agreement(const std::string& document) {
-  const TemplateFile file = TemplateFile::parse("out.json", FileText(document));
-  Agreement out;
-  if (file.templates().empty()) return out;
-  const DependencyGraph graph(file.templates()[0].model.stories);
-  const Schedule schedule(graph, ScheduleOptions{.asap = true});
-  EXPECT_TRUE(schedule.ok());
-  for (std::size_t i = 0; i < graph.size(); ++i) {
-    const Story& story = graph.story(i);
-    if (!story.relative_start_date) continue;
-    ++out.stories;
-    const Interval& early = schedule[i].early;
-    const std::int64_t due = story.relative_due_date.value_or(*story.relative_start_date);
-    if (early.start == *story.relative_start_date && early.due == due) {
-      ++out.agree;
-    } else {
-      out.differences += "; task " + temp_id_key(*story.temp_id) + ": MS Project " +
-                         std::to_string(*story.relative_start_date) + ".." + std::to_string(due) + ", scheduled " +
-                         std::to_string(early.start) + ".." + std::to_string(early.due);
-    }
-  }
-  return out;
-}
-
-// A task constraint other than As Soon As Possible anywhere in the file (even the start-no-
-// earlier-than on a task's own start that converts without a finding: `asap` drops it).
-bool has_constraint(std::string_view xml) {
-  for (std::size_t at = xml.find("<ConstraintType>"); at != std::string_view::npos;
-       at = xml.find("<ConstraintType>", at + 1))
-    if (xml.substr(at + 16, 2) != "0<") return true;
-  return false;
-}
-
-TEST(ConvertMspdi, ScheduleReproducesMsProjectOnAutoScheduledFiles) {
-  // The files MS Project (or a compatible writer) scheduled itself. The others are listed in
-  // docs/commands/convert.md with the reason they are not comparable.
-  const std::set<std::string> expected_eligible = {"bardsoftware__holidays.xml", "claur__New_Product.xml"};
-  std::set<std::string> eligible;
-  for (const std::string& name : corpus()) {
-    const Conversion conversion = convert_file("tests/data/mspdi/corpus/" + name);
-    if (has_constraint(read_source("tests/data/mspdi/corpus/" + name)) || has_rule(conversion, "mspdi-progress") ||
-        has_rule(conversion, "mspdi-manual-task") || has_rule(conversion, "mspdi-off-calendar"))
-      continue;
-    const Agreement a = agreement(conversion.document);
-    if (a.stories == 0) continue;
-    eligible.insert(name);
-    std::cout << "agreement " << name << ": " << a.agree << "/" << a.stories << "\n";
-    EXPECT_EQ(a.agree, a.stories) << name << ": " << a.differences;
-  }
-  EXPECT_EQ(eligible, expected_eligible);
-}
+// Agreement with MS Project's own dates: convert_mspdi_agreement_test.cpp.
 
 // ---------------------------------------------------------------------------------------------
 // A hand-written plan with what the corpus lacks: BOM and CRLF, a base calendar with a

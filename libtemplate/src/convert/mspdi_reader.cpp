@@ -344,6 +344,7 @@ struct Task {
   bool milestone = false;
   bool has_children = false;
   bool elapsed = false;  // its Duration is elapsed time (reported apart)
+  double elapsed_days = 0;  // that time in 24-hour days (a leaf's, not a milestone's)
   bool split = false;    // its work has a gap (reported apart)
   std::size_t parent = kNone;  // index in the task list
   std::optional<std::int64_t> start;
@@ -430,6 +431,8 @@ class Reader {
   void place_tasks();
   // A leaf whose Duration differs from the working days its Start and Finish span.
   void report_duration_spans();
+  void report_elapsed(const Task& task, double days, std::optional<std::int64_t> span = std::nullopt);
+  void place_elapsed(Task& task);
   [[nodiscard]] Status nest_tasks();
   // Writing the template: the links out of each task; the parents' dates and the template's
   // figures, rolled up from the tasks; then the document in its canonical order.
@@ -658,11 +661,8 @@ void Reader::read_duration(const FirstChildren<Field>& f, Task& task, std::optio
   const double days = *duration_in_minutes / (elapsed ? 24 * 60 : minutes_per_day_);
   const double whole = std::ceil(days - 1e-9);
   const bool in_range = days >= 0 && whole < 1e12;
-  if (elapsed && in_range)
-    report("mspdi-elapsed-duration", f.node(Field::Duration),
-           task_name(task) + " has an elapsed duration; its " +
-               std::to_string(static_cast<long long>(std::ceil(days))) + " calendar days are counted as working days");
   if (task.milestone) {
+    if (elapsed && in_range) report_elapsed(task, days);
     task.duration_days = days;
     return;
   }
@@ -671,6 +671,13 @@ void Reader::read_duration(const FirstChildren<Field>& f, Task& task, std::optio
     return;
   }
   task.duration_days = days;
+  // An elapsed duration is reported once the task is placed (place_tasks): its Start and
+  // Finish say how many working days it covers.
+  if (elapsed) {
+    task.elapsed_days = days;
+    task.duration = static_cast<std::int64_t>(whole);
+    return;
+  }
   if (std::fabs(whole - days) > 1e-9)
     report("mspdi-fractional-duration", f.node(Field::Duration),
            task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
@@ -805,8 +812,8 @@ void Reader::report_split(Task& task, pugi::xml_node assignment) {
           report("mspdi-split-task", gap_at,
                  task_name(task) + " is split: it does no work from " + format_date(gap_from->date) +
                      " and resumes on " + format_date(first_working(*from).date) +
-                     "; a story is one stretch of working days, so its Start and Finish are kept but a schedule "
-                     "runs its duration without the pause and finishes it earlier");
+                     "; a story is one stretch of working days: it keeps its Start and Finish and lasts "
+                     "their span, pause included");
           return;
         }
         worked = true;
@@ -818,22 +825,52 @@ void Reader::report_split(Task& task, pugi::xml_node assignment) {
   }
 }
 
-// A leaf's Duration is kept as its `duration`, its Start and Finish as its dates; when they
-// disagree (a task stretched over more days than its duration, or squeezed into fewer), the
-// template holds both and a schedule takes the duration (SPEC §5). Split tasks, elapsed
-// durations and milestones have findings of their own.
+// An elapsed duration runs through nights, weekends and holidays: the working days it covers
+// depend on where it lies. Placed by MS Project, its Start and Finish say which: the story lasts
+// that span, so that it keeps its dates (mspdiduration.xml: 7 elapsed days from a Wednesday
+// cover 5 working days). Without both dates, its calendar days count as working days.
+void Reader::place_elapsed(Task& task) {
+  const bool placed = task.start && task.due;
+  if (placed) task.duration = *task.due - *task.start + 1;
+  report_elapsed(task, task.elapsed_days, placed ? task.duration : std::nullopt);
+  if (!placed && std::fabs(static_cast<double>(*task.duration) - task.elapsed_days) > 1e-9)
+    report("mspdi-fractional-duration", task.node.child("Duration"),
+           task_name(task) + " lasts " +
+               std::to_string(task.elapsed_days).substr(0, std::to_string(task.elapsed_days).find('.') + 3) +
+               " days; it is rounded up to " + std::to_string(*task.duration));
+}
+
+void Reader::report_elapsed(const Task& task, double days, std::optional<std::int64_t> span) {
+  const std::string calendar_days = std::to_string(static_cast<long long>(std::ceil(days - 1e-9)));
+  report("mspdi-elapsed-duration", task.node.child("Duration"),
+         task_name(task) + " has an elapsed duration (" + calendar_days + " calendar day" +
+             (calendar_days == "1" ? "" : "s") + "); " +
+             (span ? "the story lasts the " + std::to_string(*span) + " working day" + (*span == 1 ? "" : "s") +
+                         " its Start and Finish span"
+                   : "its calendar days are counted as working days"));
+}
+
+// A leaf keeps MS Project's Start and Finish: its `duration` is the working days they span, so
+// that a schedule reproduces them (SPEC §5 takes the duration). When its Duration says
+// otherwise (MPXJ's `sample.xml` "Second Task": 100 days over 50; a resource calendar or
+// assignment units stretch or squeeze the task; a fraction of a day rounded up), the span wins
+// and the finding names the Duration it replaces. Split tasks and elapsed durations have
+// findings of their own; a milestone has no length.
 void Reader::report_duration_spans() {
-  for (const Task& task : tasks_) {
-    if (task.has_children || task.milestone || task.split || task.elapsed) continue;
+  for (Task& task : tasks_) {
+    if (task.has_children || task.milestone || task.elapsed) continue;
     if (!task.start || !task.due || !task.duration) continue;
     const std::int64_t span = *task.due - *task.start + 1;
     if (span == *task.duration) continue;
-    const pugi::xml_node duration = task.node.child("Duration");
-    report("mspdi-duration-span", duration ? duration : task.node,
-           task_name(task) + " lasts " + std::to_string(*task.duration) + " working day" +
-               (*task.duration == 1 ? "" : "s") + " (its Duration), but its Start and Finish (" +
-               format_date(task.start_at->date) + " to " + format_date(task.finish_at->date) + ") span " +
-               std::to_string(span) + "; the template keeps both, and a schedule takes the duration");
+    const std::int64_t duration = *task.duration;
+    task.duration = span;
+    if (task.split) continue;
+    const pugi::xml_node node = task.node.child("Duration");
+    report("mspdi-duration-span", node ? node : task.node,
+           task_name(task) + " lasts " + std::to_string(duration) + " working day" + (duration == 1 ? "" : "s") +
+               " (its Duration), but its Start and Finish (" + format_date(task.start_at->date) + " to " +
+               format_date(task.finish_at->date) + ") span " + std::to_string(span) +
+               "; the story keeps the dates and lasts " + std::to_string(span));
   }
 }
 
@@ -891,6 +928,8 @@ void Reader::place_tasks() {
     }
     task.due = due;
   }
+  for (Task& task : tasks_)
+    if (task.elapsed && !task.milestone && task.duration) place_elapsed(task);
 
   // Lags in working days (percentages against the predecessor's duration).
   for (LinkIn& link : links_) {
