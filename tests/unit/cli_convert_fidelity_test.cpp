@@ -124,9 +124,10 @@ std::vector<bool> working_days(const std::string& path, Date from, Date to, Work
   pugi::xml_document xml;
   EXPECT_TRUE(xml.load_file(path.c_str())) << path;
   const pugi::xml_node project = xml.child("Project");
-  std::vector<std::string> notes;
-  const auto calendar = mspdi::WorkCalendar::read(project.child("Calendars"),
-                                                  project.child("CalendarUID").text().as_llong(), notes);
+  std::vector<mspdi::CalendarNote> notes;
+  auto calendar =
+      mspdi::WorkCalendar::read(project.child("Calendars"), project.child("CalendarUID").text().as_llong(), notes);
+  calendar.expand(from, to, notes);
   if (week != nullptr) *week = calendar.week();
   std::vector<bool> out;
   for (Date d = from; d <= to; d += std::chrono::days{1}) out.push_back(calendar.working(d));
@@ -143,6 +144,7 @@ TEST_F(CliConvertFidelity, MspdiToTemplateToMspdiKeepsCalendarExceptions) {
       "tests/data/mspdi/corpus/bardsoftware__holidays.xml",
       "tests/data/mspdi/corpus/bardsoftware__issue1520.xml",
       "tests/data/mspdi/christmas-break.xml",
+      "tests/data/mspdi/recurring.xml",  // one recurring exception of each type
   };
   for (const std::string& original : files) {
     SCOPED_TRACE(original);

@@ -8,8 +8,8 @@ using std::chrono::days;
 
 DayCounter::DayCounter(const std::function<bool(Date)>& working, Date project_start, Date first, Date last) {
   // A margin on both sides: a date at either end may move to the next or previous working day.
-  first_ = std::min(first, project_start) - days{400};
-  const Date end = std::max(last, project_start) + days{400};
+  first_ = std::min(first, project_start) - days{kMarginDays};
+  const Date end = std::max(last, project_start) + days{kMarginDays};
   const auto count = static_cast<std::size_t>((end - first_).count()) + 1;
   prefix_.resize(count + 1, 0);
   for (std::size_t i = 0; i < count; ++i)

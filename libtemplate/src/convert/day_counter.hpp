@@ -17,6 +17,9 @@ namespace ptmpl::detail {
 /// on both sides; dates beyond it count as the table's ends).
 class DayCounter {
  public:
+  /// The days of the table on each side of the dates the plan uses.
+  static constexpr int kMarginDays = 400;
+
   /// `working` says whether a date works; it is asked once per day of the table and not kept.
   DayCounter(const std::function<bool(Date)>& working, Date project_start, Date first, Date last);
 

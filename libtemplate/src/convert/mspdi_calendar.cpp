@@ -33,6 +33,12 @@ std::optional<std::int64_t> child_int(pugi::xml_node node, const char* name) {
   return value;
 }
 
+pugi::xml_node find_calendar(pugi::xml_node calendars, std::int64_t uid) {
+  for (pugi::xml_node c : calendars.children("Calendar"))
+    if (child_int(c, "UID") == uid) return c;
+  return {};
+}
+
 // The working day a <WeekDay> or <Exception> describes: DayWorking and its working times.
 DayRule day_rule(pugi::xml_node node) {
   DayRule rule;
@@ -100,16 +106,11 @@ WorkCalendar::WorkCalendar() {
   for (std::size_t d = 0; d < 7; ++d) week_[d].working = d >= 1 && d <= 5;
 }
 
-WorkCalendar WorkCalendar::read(pugi::xml_node calendars, std::int64_t uid, std::vector<std::string>& notes) {
+WorkCalendar WorkCalendar::read(pugi::xml_node calendars, std::int64_t uid, std::vector<CalendarNote>& notes) {
   // The chain of base calendars, the calendar itself last.
   std::vector<pugi::xml_node> chain;
   for (std::int64_t next = uid; chain.size() < 16;) {
-    pugi::xml_node found;
-    for (pugi::xml_node c : calendars.children("Calendar"))
-      if (child_int(c, "UID") == next) {
-        found = c;
-        break;
-      }
+    pugi::xml_node found = find_calendar(calendars, next);
     if (!found || std::find(chain.begin(), chain.end(), found) != chain.end()) break;
     chain.push_back(found);
     const auto base = child_int(found, "BaseCalendarUID");
@@ -117,31 +118,244 @@ WorkCalendar WorkCalendar::read(pugi::xml_node calendars, std::int64_t uid, std:
     next = *base;
   }
   WorkCalendar calendar;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) calendar.apply(*it, notes);
+  int level = 0;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) calendar.apply(*it, level++, notes);
   return calendar;
 }
 
-void WorkCalendar::apply(pugi::xml_node calendar, std::vector<std::string>& notes) {
+bool WorkCalendar::plain_child_of(pugi::xml_node calendars, std::int64_t uid, std::int64_t base) {
+  const pugi::xml_node calendar = find_calendar(calendars, uid);
+  return calendar && child_int(calendar, "BaseCalendarUID") == base &&
+         child_int(calendar, "IsBaseCalendar").value_or(0) != 1 && !calendar.child("WeekDays").child("WeekDay") &&
+         !calendar.child("Exceptions").child("Exception") && !calendar.child("WorkWeeks").child("WorkWeek");
+}
+
+void WorkCalendar::apply(pugi::xml_node calendar, int level, std::vector<CalendarNote>& notes) {
   for (pugi::xml_node weekday : calendar.child("WeekDays").children("WeekDay")) {
     const auto type = child_int(weekday, "DayType");
     if (!type) continue;
     if (*type >= 1 && *type <= 7) {
       week_[static_cast<std::size_t>(*type - 1)] = day_rule(weekday);
     } else if (*type == 0) {  // Project 2003 and older: an exception as a week day with a period
-      if (auto rule = period_rule(weekday.child("TimePeriod"), day_rule(weekday))) exceptions_.push_back(*rule);
+      if (auto rule = period_rule(weekday.child("TimePeriod"), day_rule(weekday))) {
+        rule->level = level;
+        exceptions_.push_back(*rule);
+      }
     }
   }
   for (pugi::xml_node exception : calendar.child("Exceptions").children("Exception")) {
     auto rule = period_rule(exception.child("TimePeriod"), day_rule(exception));
     if (!rule) continue;
-    // Type 1 is a plain daily range; other types recur (weekly, monthly, yearly) within it.
+    rule->level = level;
+    auto note = [&](const std::string& what) {
+      notes.push_back({exception, "calendar exception \"" + std::string(child_text(exception, "Name")) + "\" " + what});
+    };
+    // Type 1 (daily) every day of the range is a plain exception, as is one without a Type.
     const std::int64_t type = child_int(exception, "Type").value_or(1);
-    if (type != 1) {
-      notes.push_back("calendar exception \"" + std::string(child_text(exception, "Name")) + "\" recurs (type " +
-                      std::to_string(type) + "); it is applied to every day from " + format_date(rule->from) + " to " +
-                      format_date(rule->to));
+    if (type < 1 || type > 7) {
+      note("recurs in a way ptmpl does not read (Type " + std::to_string(type) + "); it is applied to every day from " +
+           format_date(rule->from) + " to " + format_date(rule->to));
+      exceptions_.push_back(*rule);
+      continue;
     }
-    exceptions_.push_back(*rule);
+    Recurrence r;
+    r.from = rule->from;
+    r.to = rule->to;
+    r.rule = rule->rule;
+    r.level = level;
+    r.node = exception;
+    // No period, or one below 1, is every day, week or month (as MS Project reads it); one
+    // beyond any span a calendar covers recurs no second time, as a billion days do.
+    const auto period = child_int(exception, "Period");
+    r.period = std::clamp<std::int64_t>(period.value_or(1), 1, 1'000'000'000);
+    const auto in = [&](const char* name, std::int64_t lo, std::int64_t hi) -> std::optional<unsigned> {
+      const auto value = child_int(exception, name);
+      if (!value || *value < lo || *value > hi) return std::nullopt;
+      return static_cast<unsigned>(*value);
+    };
+    std::string missing;  // the field that names no date, if any
+    auto need = [&](const char* name, std::int64_t lo, std::int64_t hi, unsigned& out) {
+      if (auto value = in(name, lo, hi)) {
+        out = *value;
+      } else if (missing.empty()) {
+        missing =
+            std::string(name) + " " +
+            (exception.child(name) ? "\"" + std::string(child_text(exception, name)) + "\"" : std::string("missing"));
+      }
+    };
+    switch (type) {
+      case 1:
+      case 7:
+        r.kind = Recurrence::Kind::daily;
+        break;
+      case 2:
+      case 3:
+        r.kind = Recurrence::Kind::yearly;
+        need("Month", 0, 11, r.month);
+        ++r.month;
+        break;
+      case 4:
+      case 5:
+        r.kind = Recurrence::Kind::monthly;
+        break;
+      default:
+        r.kind = Recurrence::Kind::weekly;
+        need("DaysOfWeek", 1, 127, r.days_of_week);
+        break;
+    }
+    r.relative = type == 3 || type == 5;
+    if (type == 2 || type == 4) need("MonthDay", 1, 31, r.month_day);
+    if (r.relative) {
+      need("MonthItem", 0, 9, r.item);
+      need("MonthPosition", 0, 4, r.position);
+    }
+    if (exception.child("Period") && !period && missing.empty())
+      missing = "Period \"" + std::string(child_text(exception, "Period")) + "\"";
+    if (!missing.empty()) {
+      note("recurs (Type " + std::to_string(type) + ") on no date it names (" + missing + "); it is not applied");
+      continue;
+    }
+    if (r.kind == Recurrence::Kind::daily && r.period == 1) {
+      exceptions_.push_back(*rule);  // every day of its range: a plain exception
+      continue;
+    }
+    recurrences_.push_back(r);
+  }
+}
+
+namespace {
+
+using std::chrono::days;
+
+std::int64_t month_index(Date date) {
+  const std::chrono::year_month_day ymd{date};
+  return static_cast<std::int64_t>(static_cast<int>(ymd.year())) * 12 + static_cast<unsigned>(ymd.month()) - 1;
+}
+
+// The day of month `index` (year × 12 + month − 1) on which `r` falls.
+Date date_in_month(const Recurrence& r, std::int64_t index) {
+  const auto year = std::chrono::year{static_cast<int>(index / 12)};
+  const auto month = std::chrono::month{static_cast<unsigned>(index % 12) + 1};
+  const unsigned length =
+      static_cast<unsigned>(std::chrono::year_month_day_last{year, std::chrono::month_day_last{month}}.day());
+  const Date first = std::chrono::year_month_day{year, month, std::chrono::day{1}};
+  if (!r.relative) return first + days{std::min(r.month_day, length) - 1};
+  // The first…fourth or last day of the month of the kind `item` names.
+  auto matches = [&](Date d) {
+    const unsigned weekday = std::chrono::weekday{d}.c_encoding();  // 0 = Sunday
+    switch (r.item) {
+      case 0:
+        return true;
+      case 1:
+        return weekday >= 1 && weekday <= 5;
+      case 2:
+        return weekday == 0 || weekday == 6;
+      default:
+        return weekday == r.item - 3;
+    }
+  };
+  Date found = first;
+  unsigned seen = 0;
+  for (unsigned i = 0; i < length; ++i) {
+    const Date d = first + days{i};
+    if (!matches(d)) continue;
+    found = d;
+    if (r.position < 4 && ++seen == r.position + 1) break;
+  }
+  return found;
+}
+
+// Calls `place` with each date from `first` to `last` on which `r` recurs (MS Project's rules:
+// weekly and monthly periods count from the week or month of the first occurrence), each step
+// counted against `budget`; false, with the date reached in `stopped`, when it runs out.
+template <typename Place>
+bool each_occurrence(const Recurrence& r, Date first, Date last, std::int64_t& budget, Date& stopped, Place&& place) {
+  const Date lo = std::max(first, r.from);
+  const Date hi = std::min(last, r.to);
+  if (hi < lo) return true;
+  auto step = [&](Date at) {
+    if (--budget >= 0) return true;
+    stopped = at;
+    return false;
+  };
+  switch (r.kind) {
+    case Recurrence::Kind::daily: {
+      const std::int64_t end = (hi - r.from).count();
+      for (std::int64_t at = ((lo - r.from).count() + r.period - 1) / r.period * r.period; at <= end; at += r.period) {
+        const Date d = r.from + days{at};
+        if (!step(d)) return false;
+        place(d);
+      }
+      return true;
+    }
+    case Recurrence::Kind::weekly: {
+      const Date sunday = r.from - days{std::chrono::weekday{r.from}.c_encoding()};
+      const std::int64_t cycle = 7 * r.period;
+      const std::int64_t end = (hi - sunday).count();
+      for (std::int64_t at = (lo - sunday).count() / cycle * cycle; at <= end; at += cycle) {
+        if (!step(sunday + days{at})) return false;
+        for (unsigned i = 0; i < 7; ++i) {
+          const Date d = sunday + days{at + i};
+          if ((r.days_of_week >> i & 1U) != 0 && lo <= d && d <= hi) place(d);
+        }
+      }
+      return true;
+    }
+    case Recurrence::Kind::monthly:
+    case Recurrence::Kind::yearly: {
+      const bool monthly = r.kind == Recurrence::Kind::monthly;
+      // The month the count starts from: the first's, or for a day of the month already
+      // past in it (a 4th from the 20th), the next.
+      std::int64_t base = month_index(r.from);
+      if (!monthly) base = base / 12 * 12 + (r.month - 1);
+      if (!r.relative && monthly && date_in_month(r, base) < r.from) ++base;
+      const std::int64_t period = monthly ? r.period : 12;
+      const std::int64_t from_lo = month_index(lo) - base;
+      for (std::int64_t at = base + (from_lo > 0 ? from_lo / period * period : 0); at <= month_index(hi);
+           at += period) {
+        const Date d = date_in_month(r, at);
+        if (!step(d)) return false;
+        if (lo <= d && d <= hi) place(d);
+      }
+      return true;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void WorkCalendar::expand(Date first, Date last, std::vector<CalendarNote>& notes) {
+  expanded_.clear();
+  // 400 years of dates and the margins around them, as the reader converts at most.
+  if (recurrences_.empty() || last < first || (last - first).count() > 366 * 403) return;
+  expanded_first_ = first;
+  expanded_.assign(static_cast<std::size_t>((last - first).count()) + 1, -1);
+  // MS Project's precedence: a base calendar's below its child's; within one calendar weekly,
+  // then monthly, yearly and daily recurrences, each over the ones before (and later ones in
+  // the file over earlier ones of their kind); plain exceptions over all (see day()).
+  std::vector<std::size_t> order(recurrences_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Recurrence& x = recurrences_[a];
+    const Recurrence& y = recurrences_[b];
+    return x.level != y.level ? x.level < y.level : x.kind < y.kind;
+  });
+  std::int64_t budget = kMaxOccurrences;
+  for (const std::size_t i : order) {
+    const Recurrence& r = recurrences_[i];
+    Date stopped;
+    const bool whole = each_occurrence(r, first, last, budget, stopped, [&](Date d) {
+      expanded_[static_cast<std::size_t>((d - first).count())] = static_cast<std::int32_t>(i);
+    });
+    if (!whole) {
+      notes.push_back({r.node, "calendar exception \"" + std::string(child_text(r.node, "Name")) +
+                                   "\" recurs more often than ptmpl expands (" + std::to_string(kMaxOccurrences) +
+                                   " occurrences of all recurring exceptions together, from " + format_date(first) +
+                                   " to " + format_date(last) + "); from " + format_date(stopped) +
+                                   " on, it and the recurring exceptions after it are not applied"});
+      break;
+    }
   }
 }
 
@@ -153,8 +367,19 @@ WorkWeek WorkCalendar::week() const {
 }
 
 DayRule WorkCalendar::day(Date date) const {
+  const DateRule* plain = nullptr;
   for (auto it = exceptions_.rbegin(); it != exceptions_.rend(); ++it)
-    if (it->from <= date && date <= it->to) return it->rule;
+    if (it->from <= date && date <= it->to) {
+      plain = &*it;
+      break;
+    }
+  // A recurring exception gives way to a plain one of its calendar or of a calendar based on it.
+  if (const std::int64_t i = (date - expanded_first_).count();
+      i >= 0 && i < static_cast<std::int64_t>(expanded_.size()) && expanded_[static_cast<std::size_t>(i)] >= 0) {
+    const Recurrence& r = recurrences_[static_cast<std::size_t>(expanded_[static_cast<std::size_t>(i)])];
+    if (plain == nullptr || r.level > plain->level) return r.rule;
+  }
+  if (plain != nullptr) return plain->rule;
   const unsigned weekday = std::chrono::weekday{date}.c_encoding();  // 0 = Sunday
   return week_[weekday];
 }

@@ -1,6 +1,6 @@
 // The working calendar of an MS Project XML file: which days work and when a working day
 // begins and ends, from the project's calendar (week days, working times, exceptions old and
-// new style, base calendars). Private to the MSPDI reader.
+// new style, recurring exceptions, base calendars). Private to the MSPDI reader.
 #pragma once
 
 #include <array>
@@ -35,6 +35,32 @@ struct DateRule {
   Date from;
   Date to;  ///< inclusive
   DayRule rule;
+  int level = 0;  ///< its calendar's place in the chain of base calendars (0 = the first base)
+};
+
+/// A recurring exception (`Exception` of `Type` 2 to 7, or 1 with a `Period` above 1): one day
+/// each time it recurs, from `from` to `to`.
+struct Recurrence {
+  enum class Kind : std::uint8_t { weekly, monthly, yearly, daily };  ///< in MS Project's order of precedence
+  Kind kind = Kind::daily;
+  bool relative = false;  ///< monthly, yearly: the nth `item` of the month, not a day number
+  Date from;
+  Date to;                    ///< inclusive
+  std::int64_t period = 1;    ///< daily, weekly, monthly: every `period` days, weeks or months
+  unsigned days_of_week = 0;  ///< weekly: bit 0 Sunday … bit 6 Saturday
+  unsigned month_day = 1;     ///< absolute: the day of the month (the month's last when it is shorter)
+  unsigned month = 1;         ///< yearly: 1 = January
+  unsigned item = 0;          ///< relative: 0 day, 1 weekday, 2 weekend day, 3…9 Sunday…Saturday
+  unsigned position = 0;      ///< relative: 0…3 the first…fourth, 4 the last
+  DayRule rule;
+  int level = 0;
+  pugi::xml_node node;  ///< the <Exception>, for findings
+};
+
+/// What the calendar could not take as the file says: a message and where.
+struct CalendarNote {
+  pugi::xml_node at;
+  std::string message;
 };
 
 class WorkCalendar {
@@ -42,9 +68,22 @@ class WorkCalendar {
   /// Monday to Friday, 08:00–12:00 and 13:00–17:00: MS Project's Standard calendar.
   WorkCalendar();
 
+  /// At most this many occurrences of recurring exceptions are expanded, all together.
+  static constexpr std::int64_t kMaxOccurrences = 1'000'000;
+
   /// Reads calendar `uid` from `<Calendars>`, its base calendars first (at most 16 deep).
-  /// `notes` receives what could only be approximated (recurring exceptions).
-  static WorkCalendar read(pugi::xml_node calendars, std::int64_t uid, std::vector<std::string>& notes);
+  /// `notes` receives what cannot be taken as the file says (a recurrence of an unknown type,
+  /// or one that names no date). Recurring exceptions apply once `expand` has placed them.
+  static WorkCalendar read(pugi::xml_node calendars, std::int64_t uid, std::vector<CalendarNote>& notes);
+
+  /// Places the recurring exceptions' occurrences from `first` to `last` (a later call
+  /// replaces the earlier one); a span of more than 403 years (the 400 a plan may span, and
+  /// margins) places none. `notes` receives a recurrence cut short by kMaxOccurrences.
+  void expand(Date first, Date last, std::vector<CalendarNote>& notes);
+
+  /// Whether the calendar has no week days or exceptions of its own beyond its base calendar
+  /// `base` (so it works exactly as `base` does): MS Project's resource calendars, mostly.
+  [[nodiscard]] static bool plain_child_of(pugi::xml_node calendars, std::int64_t uid, std::int64_t base);
 
   [[nodiscard]] DayRule day(Date date) const;
   [[nodiscard]] bool working(Date date) const { return day(date).working; }
@@ -52,10 +91,14 @@ class WorkCalendar {
   [[nodiscard]] WorkWeek week() const;
 
  private:
-  void apply(pugi::xml_node calendar, std::vector<std::string>& notes);
-
+  void apply(pugi::xml_node calendar, int level, std::vector<CalendarNote>& notes);
   std::array<DayRule, 7> week_;       ///< index 0 = Sunday (MSPDI DayType 1)
   std::vector<DateRule> exceptions_;  ///< later ones win
+  std::vector<Recurrence> recurrences_;
+  // The expanded recurrences: for each day from expanded_first_, the recurrence in force
+  // (an index into recurrences_), or -1.
+  Date expanded_first_;
+  std::vector<std::int32_t> expanded_;
 };
 
 }  // namespace ptmpl::mspdi

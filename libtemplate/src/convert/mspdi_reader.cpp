@@ -426,6 +426,12 @@ class Reader {
   void read_links(const Task& task);
   void read_resources();
   void read_assignments();
+  // The project calendar's recurring exceptions, over the dates the calendar block records.
+  void expand_calendar();
+  // An assigned resource whose calendar works other days or hours than the project's, over
+  // the dates of its tasks.
+  void report_resource_calendars();
+  void report_calendar_notes(std::vector<mspdi::CalendarNote>& notes);
   // A gap in the work of an assignment (a split task) is reported on its task, once.
   void report_split(Task& task, pugi::xml_node assignment);
   void place_tasks();
@@ -468,6 +474,7 @@ class Reader {
   std::optional<DateTime> project_start_;
   std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
   std::optional<Date> last_date_;
+  std::optional<std::int64_t> calendar_uid_;  // the project calendar's
   mspdi::WorkCalendar calendar_;
   std::optional<CalendarBlock> calendar_block_;  // what the template records of the calendar
   std::vector<Task> tasks_;
@@ -475,7 +482,8 @@ class Reader {
   std::vector<pugi::xml_node> link_elements_;  // the <PredecessorLink> elements of the task being read
   std::deque<std::string> names_;              // titles made up for tasks without a name
   UidIndex by_uid_;
-  std::map<std::int64_t, std::string> resources_;  // by UID, named resources only
+  std::map<std::int64_t, std::string> resources_;              // by UID, named resources only
+  std::map<std::int64_t, pugi::xml_node> resource_calendars_;  // by resource UID: a <CalendarUID> not the project's
 };
 
 void Reader::report(std::string_view rule, pugi::xml_node at, std::string message) {
@@ -511,8 +519,10 @@ Result<Conversion> Reader::run() {
 
   read_project();
   read_tasks();
+  expand_calendar();
   read_resources();
   read_assignments();
+  report_resource_calendars();
   place_tasks();
   if (Status nested = nest_tasks(); !nested.ok()) return nested.error();
   report_duration_spans();
@@ -529,10 +539,28 @@ Result<Conversion> Reader::run() {
 void Reader::read_project() {
   if (auto mpd = child_number(project_, "MinutesPerDay"); mpd && *mpd > 0) minutes_per_day_ = *mpd;
   project_start_ = mspdi::parse_datetime(child_text(project_, "StartDate"));
-  std::vector<std::string> notes;
-  if (auto uid = child_int(project_, "CalendarUID"))
-    calendar_ = mspdi::WorkCalendar::read(project_.child("Calendars"), *uid, notes);
-  for (std::string& note : notes) report("mspdi-calendar-recurrence", project_.child("Calendars"), std::move(note));
+  std::vector<mspdi::CalendarNote> notes;
+  calendar_uid_ = child_int(project_, "CalendarUID");
+  if (calendar_uid_) calendar_ = mspdi::WorkCalendar::read(project_.child("Calendars"), *calendar_uid_, notes);
+  report_calendar_notes(notes);
+}
+
+void Reader::report_calendar_notes(std::vector<mspdi::CalendarNote>& notes) {
+  for (mspdi::CalendarNote& note : notes)
+    report("mspdi-calendar-recurrence", note.at ? note.at : project_.child("Calendars"), std::move(note.message));
+  notes.clear();
+}
+
+void Reader::expand_calendar() {
+  // The days DayCounter's table covers (place_tasks), one more on each side: day 0 may be the
+  // day after the project start.
+  const std::optional<Date> start = project_start_ ? std::optional<Date>(project_start_->date) : first_date_;
+  if (!start) return;
+  const std::chrono::days margin{detail::DayCounter::kMarginDays + 1};
+  std::vector<mspdi::CalendarNote> notes;
+  calendar_.expand(std::min(first_date_.value_or(*start), *start) - margin,
+                   std::max(last_date_.value_or(*start), *start) + margin, notes);
+  report_calendar_notes(notes);
 }
 
 void Reader::read_tasks() {
@@ -750,6 +778,8 @@ void Reader::read_resources() {
     const std::string_view name = child_text(node, "Name");
     if (!uid || *uid < 0 || child_flag(node, "IsNull") || name.empty()) continue;
     resources_.emplace(*uid, std::string(name));
+    if (const auto calendar = child_int(node, "CalendarUID"); calendar && *calendar >= 0 && calendar != calendar_uid_)
+      resource_calendars_.emplace(*uid, node.child("CalendarUID"));
     if (child_number(node, "StandardRate").value_or(0) != 0 || child_number(node, "OvertimeRate").value_or(0) != 0 ||
         child_number(node, "CostPerUse").value_or(0) != 0)
       report("mspdi-resource-rates", node,
@@ -769,6 +799,69 @@ void Reader::read_assignments() {
     if (t == kNone || *resource == kNoResource || resources_.count(*resource) == 0) continue;
     std::vector<std::int64_t>& list = tasks_[t].resources;
     if (std::find(list.begin(), list.end(), *resource) == list.end()) list.push_back(*resource);
+  }
+}
+
+void Reader::report_resource_calendars() {
+  if (resource_calendars_.empty()) return;
+  // The dates of each resource's tasks.
+  std::map<std::int64_t, std::pair<Date, Date>> spans;
+  for (const Task& task : tasks_) {
+    if (!task.start_at) continue;
+    const Date from = task.start_at->date;
+    const Date to = task.finish_at ? std::max(task.finish_at->date, from) : from;
+    for (const std::int64_t resource : task.resources) {
+      if (resource_calendars_.count(resource) == 0) continue;
+      auto [it, added] = spans.try_emplace(resource, from, to);
+      if (!added) it->second = {std::min(it->second.first, from), std::max(it->second.second, to)};
+    }
+  }
+  const pugi::xml_node calendars = project_.child("Calendars");
+  auto hours = [](const mspdi::DayRule& day) {
+    if (!day.working) return std::string("does not work");
+    auto clock = [](int minute) {
+      const std::string h = std::to_string(minute / 60);
+      const std::string m = std::to_string(minute % 60);
+      return (h.size() < 2 ? "0" + h : h) + ":" + (m.size() < 2 ? "0" + m : m);
+    };
+    return "works between " + clock(day.start) + " and " + clock(day.end);
+  };
+  // Each day compared costs a look at both calendars: a file of many resources over centuries
+  // is compared up to a bound, then said to differ by its definition alone.
+  std::int64_t budget = 4'000'000;
+  for (const auto& [resource, span] : spans) {
+    const pugi::xml_node at = resource_calendars_.at(resource);
+    const std::int64_t uid = at.text().as_llong();
+    if (calendar_uid_ && mspdi::WorkCalendar::plain_child_of(calendars, uid, *calendar_uid_)) continue;
+    const std::string who = "resource " + std::to_string(resource) + " \"" + resources_.at(resource) +
+                            "\" works on a calendar of its own (UID " + std::to_string(uid) + ")";
+    const std::string kept = "; the tasks it works on keep their dates as working days of the project calendar";
+    const std::int64_t length = (span.second - span.first).count() + 1;
+    if ((budget -= length) < 0) {
+      report("mspdi-resource-calendar", at,
+             who + ", not compared day by day with the project calendar (too many days of resource calendars)" + kept);
+      continue;
+    }
+    std::vector<mspdi::CalendarNote> ignored;  // its own recurrences' notes: the finding covers them
+    mspdi::WorkCalendar own = mspdi::WorkCalendar::read(calendars, uid, ignored);
+    own.expand(span.first, span.second, ignored);
+    std::optional<Date> first_difference;
+    std::int64_t differences = 0;
+    for (Date d = span.first; d <= span.second; d += std::chrono::days{1}) {
+      const mspdi::DayRule mine = own.day(d);
+      const mspdi::DayRule project = calendar_.day(d);
+      const bool same = mine.working == project.working &&
+                        (!mine.working || (mine.start == project.start && mine.end == project.end));
+      if (same) continue;
+      if (!first_difference) first_difference = d;
+      ++differences;
+    }
+    if (!first_difference) continue;
+    report("mspdi-resource-calendar", at,
+           who + ", which differs from the project calendar over its tasks' dates (" + format_date(span.first) +
+               " to " + format_date(span.second) + "): on " + format_date(*first_difference) + " the resource " +
+               hours(own.day(*first_difference)) + " and the project " + hours(calendar_.day(*first_difference)) +
+               (differences > 1 ? " (" + std::to_string(differences) + " days differ)" : std::string()) + kept);
   }
 }
 
