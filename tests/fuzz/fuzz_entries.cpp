@@ -147,8 +147,8 @@ Outcome read_compound_file(std::string_view data) {
     if (!error.message.starts_with(path + ": "))
       broken("a compound file error that does not name the file", error.message);
   };
-  // What `convert` says of the bytes: a compound file is refused with a reason (the .mpp reader
-  // is not built yet), never read as another format.
+  // What `convert` says of the bytes: a compound file converts (an MPP14 .mpp) or is refused
+  // with a reason, never read as another format.
   if (cfb::has_signature(data)) {
     if (Result<Conversion> converted = convert_plan(data, path); converted.ok()) {
       (void)check_conversion(converted, path);

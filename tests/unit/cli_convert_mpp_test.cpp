@@ -1,6 +1,6 @@
 // `ptmpl convert` on compound files: a Microsoft Project .mpp is recognised by its content (the
-// compound file signature and the format `\1CompObj` names) and, until the .mpp reader exists,
-// refused with its format and writer named; a broken compound file or one holding another
+// compound file signature and the format `\1CompObj` names); MPP14 is read (its template is the
+// one its MSPDI twin gives), the formats not read yet are refused with format and writer named; a broken compound file or one holding another
 // format is refused with what is wrong (exit 2, nothing written).
 #include <gtest/gtest.h>
 
@@ -20,10 +20,9 @@ using testing::CliRun;
 
 class CliConvertMpp : public testing::CliScratchTest {};
 
-TEST_F(CliConvertMpp, AnMppIsRecognisedByContentAndRefusedWithItsFormatNamed) {
+TEST_F(CliConvertMpp, AFormatNotReadYetIsRecognisedByContentAndRefusedWithItsFormatNamed) {
   for (const auto& [name, described] :
-       {std::pair<std::string, std::string>{"mpxj__mpp14splittask.mpp", "MPP14, written by Microsoft.Project 14.0"},
-        {"mpxj__mpp12splittask.mpp", "MPP12, written by Microsoft Project 12.0"},
+       {std::pair<std::string, std::string>{"mpxj__mpp12splittask.mpp", "MPP12, written by Microsoft Project 12.0"},
         {"mpxj__mpp9splittask.mpp", "MPP9, written by Microsoft Project 9.0"},
         {"mpxj__task-dates-project98-mpp8.mpp", "MPP8, written by Microsoft Project 8.0"}}) {
     // Named without the .mpp extension: detection is by content.
@@ -35,9 +34,42 @@ TEST_F(CliConvertMpp, AnMppIsRecognisedByContentAndRefusedWithItsFormatNamed) {
     std::string expected = "ptmpl convert: " + plan;
     expected += ": Microsoft Project .mpp (" + described;
     expected +=
-        "): reading .mpp is not built yet; save the plan from Microsoft Project as XML (MSPDI) and convert that\n";
+        "): reading this .mpp format is not built yet (ptmpl reads MPP14, written by Project 2010 and later); save "
+        "the plan from Microsoft Project as XML (MSPDI) and convert that\n";
     EXPECT_EQ(r.err, expected);
     EXPECT_FALSE(std::filesystem::exists(dir_ / "out.json"));
+  }
+}
+
+// The template of an MPP14 file is the one its MSPDI twin (saved by the same Project version)
+// gives: stories, hierarchy, temp_ids, dates, durations, links with type and lag, day 0 and the
+// calendar block. Only the title (the twin has none: its file name) and the currency (not read
+// from .mpp yet) differ. Project 2010 and 2016 lay links and flags out differently.
+TEST_F(CliConvertMpp, AnMpp14FileGivesTheTemplateOfItsMspdiTwin) {
+  for (const std::string version : {"2010", "2016"}) {
+    const std::string base = "tests/data/mpp/corpus/mpxj__task-links-project" + version;
+    std::filesystem::copy_file(testing::source_path(base + "-mpp14.mpp"), dir_ / "plan.bin",
+                               std::filesystem::copy_options::overwrite_existing);
+    CliRun mpp = ptmpl("convert " + (dir_ / "plan.bin").string() + " -o " + (dir_ / "mpp.json").string());
+    ASSERT_EQ(mpp.exit, 0) << mpp.err;
+    EXPECT_NE(mpp.err.find("[mpp-calendar]"), std::string::npos) << mpp.err;
+    CliRun twin = ptmpl("convert " + testing::source_path(base + "-mspdi.xml") + " -o " +
+                        (dir_ / "twin.json").string());
+    ASSERT_EQ(twin.exit, 0) << twin.err;
+    auto without_title = [](std::string text) {
+      for (const std::string key : {"\"title\": ", "\"currency\": "}) {
+        const std::size_t at = text.find(key);
+        if (at == std::string::npos) continue;
+        const std::size_t line = text.rfind('\n', at) + 1;
+        text.erase(line, text.find('\n', at) - line + 1);
+      }
+      return text;
+    };
+    const std::string from_mpp = read_file((dir_ / "mpp.json").string());
+    const std::string from_twin = read_file((dir_ / "twin.json").string());
+    EXPECT_NE(from_mpp.find("\"title\": \"task-links-project" + version + "-mpp14\""), std::string::npos);
+    EXPECT_NE(from_mpp.find("\"dependencies\""), std::string::npos);
+    EXPECT_EQ(without_title(from_mpp), without_title(from_twin)) << version;
   }
 }
 

@@ -100,8 +100,8 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 /// Any plan detect_plan_format() recognises → template document, by the reader for its format.
 /// Fails as that reader does, or with a message naming the formats when the text is none of
 /// them (or is already a template). A compound file is refused naming what is wrong with it, or
-/// what it holds instead of a plan; a .mpp is recognised (format and writer named) but not read
-/// yet.
+/// what it holds instead of a plan; an MPP14 .mpp is read (its tasks and links; see
+/// docs/commands/convert.md), another .mpp format is refused naming it.
 [[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
                                               const ConvertOptions& options = {});
 
