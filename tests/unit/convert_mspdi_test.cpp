@@ -168,6 +168,27 @@ TEST(ConvertMspdi, ValuesBeyondATemplatesRangeAreReportedNotDropped) {
     EXPECT_NE(d.severity, Severity::Error) << d.message;
 }
 
+TEST(ConvertMspdi, ATaskCalendarIsAFindingOnlyWhenItIsNotTheProjects) {
+  auto task = [](int uid, int calendar) {
+    return "<Task><UID>" + std::to_string(uid) + "</UID><ID>" + std::to_string(uid) + "</ID><Name>T" +
+           std::to_string(uid) + "</Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration><CalendarUID>" +
+           std::to_string(calendar) + "</CalendarUID></Task>";
+  };
+  const std::string text =
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Title>Calendars</Title>"
+      "<StartDate>2027-01-04T08:00:00</StartDate><CalendarUID>1</CalendarUID><Calendars><Calendar><UID>1</UID>"
+      "<Name>Standard</Name><IsBaseCalendar>1</IsBaseCalendar></Calendar><Calendar><UID>2</UID><Name>Night</Name>"
+      "<IsBaseCalendar>1</IsBaseCalendar></Calendar></Calendars><Tasks>" +
+      task(1, 1) + task(2, 2) + task(3, -1) + "</Tasks></Project>";
+  auto converted = convert_mspdi(text, "calendars.xml");
+  ASSERT_TRUE(converted.ok()) << converted.error().message;
+  std::vector<std::string> found;
+  for (const Diagnostic& d : converted.value().diagnostics)
+    if (d.rule == "mspdi-task-calendar") found.push_back(d.message);
+  EXPECT_EQ(found,
+            (std::vector<std::string>{"task 2 \"T2\" has its own calendar (UID 2); the project calendar is used"}));
+}
+
 std::string error_of(std::string_view text) {
   auto converted = convert_mspdi(text, "bad.xml");
   EXPECT_FALSE(converted.ok());

@@ -343,9 +343,9 @@ struct Task {
   std::int64_t level = 1;
   bool milestone = false;
   bool has_children = false;
-  bool elapsed = false;  // its Duration is elapsed time (reported apart)
-  double elapsed_days = 0;  // that time in 24-hour days (a leaf's, not a milestone's)
-  bool split = false;    // its work has a gap (reported apart)
+  bool elapsed = false;        // its Duration is elapsed time (reported apart)
+  double elapsed_days = 0;     // that time in 24-hour days (a leaf's, not a milestone's)
+  bool split = false;          // its work has a gap (reported apart)
   std::size_t parent = kNone;  // index in the task list
   std::optional<std::int64_t> start;
   std::optional<std::int64_t> due;
@@ -665,7 +665,7 @@ void Reader::report_scheduling_losses(const FirstChildren<Field>& f, pugi::xml_n
       actual_date(Field::ActualStart, Field::Start) || actual_date(Field::ActualFinish, Field::Finish))
     report("mspdi-progress", node,
            task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
-  if (const auto calendar = f.integer(Field::CalendarUID); calendar && *calendar >= 0)
+  if (const auto calendar = f.integer(Field::CalendarUID); calendar && *calendar >= 0 && calendar != calendar_uid_)
     report("mspdi-task-calendar", f.node(Field::CalendarUID),
            task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
                "); the project calendar is used");
@@ -891,8 +891,8 @@ void Reader::report_split(Task& task, pugi::xml_node assignment) {
     return at;
   };
   for (const std::int64_t type : {1, 2}) {
-    bool worked = false;                  // a period with work came before
-    std::optional<DateTime> gap_from;     // the first idle working time since
+    bool worked = false;               // a period with work came before
+    std::optional<DateTime> gap_from;  // the first idle working time since
     pugi::xml_node gap_at;
     for (pugi::xml_node period : assignment.children("TimephasedData")) {
       if (child_int(period, "Type") != type) continue;
