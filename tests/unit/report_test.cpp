@@ -161,6 +161,25 @@ TEST(Excerpt, ALineThatFitsIsShownWholeAndALongOneUsesTheRoomItHas) {
   EXPECT_EQ(head_column, 6u);
 }
 
+TEST(TextReport, AFoldedGroupPointsAtItsFirstFindingOnlyWhenItHasAPlace) {
+  ReportOptions options;
+  options.group_message = [](const std::vector<const Diagnostic*>& group) {
+    return std::to_string(group.size()) + " tasks are odd";
+  };
+  LintRun placed, unplaced;
+  placed.paths = unplaced.paths = {"plan.xml"};
+  for (int line : {4, 9, 12}) {
+    placed.diagnostics.push_back(finding("odd", Severity::Warning, "odd", "plan.xml", line, 2, ""));
+    unplaced.diagnostics.push_back(finding("odd", Severity::Warning, "odd", "plan.xml", 0, 0, ""));
+  }
+  EXPECT_NE(format_report(ReportFormat::Text, placed, options)
+                .find("plan.xml:4:2: warning: 3 tasks are odd; the first is here, --verbose lists each [odd]\n"),
+            std::string::npos);
+  // A .mpp file has no lines to point at.
+  const std::string out = format_report(ReportFormat::Text, unplaced, options);
+  EXPECT_NE(out.find("plan.xml: warning: 3 tasks are odd; --verbose lists each [odd]\n"), std::string::npos) << out;
+}
+
 TEST(JsonReport, OneObjectWithFilesDiagnosticsAndSummary) {
   ReportOptions options;
   options.statistics = true;

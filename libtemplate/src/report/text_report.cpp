@@ -60,7 +60,9 @@ std::string text(const LintRun& run, const ReportOptions& options) {
     if (const auto group = folded.find(i); group != folded.end()) {
       for (const Diagnostic* member : group->second)
         shown[static_cast<std::size_t>(member - run.diagnostics.data())] = true;
-      folded_message = options.group_message(group->second) + "; the first is here, --verbose lists each";
+      // A finding without a place (a .mpp file has no lines) cannot be pointed at.
+      folded_message = options.group_message(group->second) +
+                       (d.line > 0 ? "; the first is here, --verbose lists each" : "; --verbose lists each");
       message = &folded_message;
     }
     if (options.colour) out += kBold;
@@ -87,8 +89,8 @@ std::string text(const LintRun& run, const ReportOptions& options) {
     }
   }
   Summary s = summarize(run.diagnostics);
-  out += plural(run.paths.size(), options.unit) + " " + std::string(options.outcome) + ": " + plural(s.error, "error") + ", " +
-         plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
+  out += plural(run.paths.size(), options.unit) + " " + std::string(options.outcome) + ": " + plural(s.error, "error") +
+         ", " + plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
   out += not_templates_note(run.not_templates, options.verbose);
   return out;
 }
