@@ -484,12 +484,7 @@ TEST(CfbCompObj, NamesTheFormatAndRefusesWhatIsNoPlan) {
 // message naming the file; none crashes or hangs (the test completes).
 TEST(CfbSweep, EveryFileOfTheSharedCorpusOpensOrIsRefusedWithAReason) {
   namespace fs = std::filesystem;
-  fs::path folder;
-  for (const char* candidate : {"../shared/corpus/mpp", "../../shared/corpus/mpp"})
-    if (fs::is_directory(testing::source_path(candidate))) {
-      folder = testing::source_path(candidate);
-      break;
-    }
+  const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
   std::size_t opened = 0;
   std::size_t refused = 0;

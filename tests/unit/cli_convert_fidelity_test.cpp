@@ -63,7 +63,8 @@ TEST_F(CliConvertFidelity, EveryKindOfLossIsAFindingNamingTheTask) {
   expect_has(r.err, "task 5 \"Wait for delivery\" has an elapsed duration");
   expect_has(r.err, "[mspdi-elapsed-duration]");
   expect_has(r.err, "task 6 \"Half a day\" lasts 0.50 working days; it is rounded up to 1 [mspdi-fractional-duration]");
-  expect_has(r.err, "task 11 \"Constrained\" is manually scheduled; its dates are kept as declared [mspdi-manual-task]");
+  expect_has(r.err,
+             "task 11 \"Constrained\" is manually scheduled; its dates are kept as declared [mspdi-manual-task]");
   expect_has(r.err, "task 11 \"Constrained\" has the constraint \"Must Start On\"");
   expect_has(r.err, "task 11 \"Constrained\" has progress");
 
@@ -74,12 +75,14 @@ TEST_F(CliConvertFidelity, EveryKindOfLossIsAFindingNamingTheTask) {
 }
 
 TEST_F(CliConvertFidelity, ToMspdiReportsTheTemplateKeysItHasNoPlaceFor) {
-  const std::string plan = file("described.json", R"({"project_template": {"title": "Move", "description": "Why we move",
+  const std::string plan =
+      file("described.json", R"({"project_template": {"title": "Move", "description": "Why we move",
     "shared": true, "currency": "EUR", "raw_json": [{"title": "Pack", "temp_id": 1, "duration": 2}]}})");
   auto r = ptmpl("convert --to mspdi '" + plan + "' -o '" + (dir_ / "out.xml").string() + "' --start 2027-01-04");
   EXPECT_EQ(r.exit, 0) << r.err;
-  expect_has(r.err, "described.json:1:55: warning: the template's description has no place in MS Project XML "
-                    "[mspdi-export-dropped]");
+  expect_has(r.err,
+             "described.json:1:55: warning: the template's description has no place in MS Project XML "
+             "[mspdi-export-dropped]");
   expect_has(r.err, "warning: the template's shared has no place in MS Project XML [mspdi-export-dropped]");
   expect_lacks(r.err, "the template's title");
   expect_lacks(r.err, "the template's currency");

@@ -61,8 +61,9 @@ TEST_F(CliConvertGrouping, VerboseListsEveryFinding) {
        at = r.err.find("[csv-dropped-field]\n", at + 1))
     ++dropped;
   EXPECT_EQ(dropped, 71u) << r.err;
-  expect_has(r.err, path + ":2:5: warning: story 1 \"Site 1\": assignments not written (no column for it, or a value "
-                           "of the wrong type) [csv-dropped-field]\n");
+  expect_has(r.err, path +
+                        ":2:5: warning: story 1 \"Site 1\": assignments not written (no column for it, or a value "
+                        "of the wrong type) [csv-dropped-field]\n");
   expect_has(r.err, path + ":11:5: warning: story 10 \"Site 10\": assignments, checklist not written");
   expect_has(r.err, path + ":72:5: warning: story 71 \"Site 71\": assignments not written");
   expect_lacks(r.err, "--verbose lists each");

@@ -1,7 +1,7 @@
 // `ptmpl convert` on compound files: a Microsoft Project .mpp is recognised by its content (the
 // compound file signature and the format `\1CompObj` names); MPP14 is read (its template is the
-// one its MSPDI twin gives), the formats not read yet are refused with format and writer named; a broken compound file or one holding another
-// format is refused with what is wrong (exit 2, nothing written).
+// one its MSPDI twin gives), the formats not read yet are refused with format and writer named; a broken compound file
+// or one holding another format is refused with what is wrong (exit 2, nothing written).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -53,8 +53,8 @@ TEST_F(CliConvertMpp, AnMpp14FileGivesTheTemplateOfItsMspdiTwin) {
     CliRun mpp = ptmpl("convert " + (dir_ / "plan.bin").string() + " -o " + (dir_ / "mpp.json").string());
     ASSERT_EQ(mpp.exit, 0) << mpp.err;
     EXPECT_NE(mpp.err.find("[mpp-calendar]"), std::string::npos) << mpp.err;
-    CliRun twin = ptmpl("convert " + testing::source_path(base + "-mspdi.xml") + " -o " +
-                        (dir_ / "twin.json").string());
+    CliRun twin =
+        ptmpl("convert " + testing::source_path(base + "-mspdi.xml") + " -o " + (dir_ / "twin.json").string());
     ASSERT_EQ(twin.exit, 0) << twin.err;
     auto without_title = [](std::string text) {
       for (const std::string key : {"\"title\": ", "\"currency\": "}) {

@@ -9,17 +9,13 @@
 #include "libtemplate/api_client.hpp"
 #include "libtemplate/json.hpp"
 #include "sandbox_process.hpp"
+#include "test_files.hpp"
 
 namespace ptmpl::testing {
 namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kToken = "merge-token-5d21e8";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 /// `text` with `from` (which must be there) replaced by `to`.
 std::string edited(std::string text, const std::string& from, const std::string& to) {
@@ -139,8 +135,9 @@ TEST_F(CliMergeTest, ConflictingEditsAreListedAndNothingIsWritten) {
   CliRun merged = ptmpl("pull --merge " + std::to_string(id) + " -o '" + dir.file("out") + "'");
   EXPECT_EQ(merged.exit, 1);
   EXPECT_EQ(merged.out, "");
-  const std::string first = "ptmpl pull: " + file + ": 1 conflict between the file's edits and the changes to template " +
-                            std::to_string(id) + " on the service since ";
+  const std::string first = "ptmpl pull: " + file +
+                            ": 1 conflict between the file's edits and the changes to template " + std::to_string(id) +
+                            " on the service since ";
   EXPECT_TRUE(merged.err.starts_with(first)) << merged.err;
   EXPECT_NE(merged.err.find("; nothing written:\n  [1] \"Plan\": duration: locally 6, on the service 8 (base 3)\n"),
             std::string::npos)

@@ -23,6 +23,7 @@
 #include "libtemplate/oauth.hpp"
 #include "libtemplate/publish.hpp"
 #include "sandbox_process.hpp"
+#include "test_files.hpp"
 
 namespace ptmpl::testing {
 namespace {
@@ -30,11 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kToken = "robust-token-3f9a1c";
 constexpr const char* kSecret = "app-secret-8e2b";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 /// A listening socket on 127.0.0.1 that counts the connections made to it (a proxy that must
 /// see nothing).

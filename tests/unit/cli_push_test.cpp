@@ -27,11 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kToken = "cli-push-token-5c1e";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 /// The project_template object of a document in canonical form, without the keys that record
 /// the service (id, updated_at) or that the service computes (item_count).
 std::string content_of(const std::string& text) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli_run.hpp"
+#include "test_files.hpp"
 
 namespace ptmpl {
 namespace {
@@ -21,10 +22,7 @@ std::string chromium() {
   return path;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
+using testing::slurp;
 
 // Headless Chromium with a profile of its own (tests may run in parallel); `action` is
 // --screenshot=FILE or --dump-dom. Bounded by timeout(1) so a stuck browser cannot hang ctest.

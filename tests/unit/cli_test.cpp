@@ -250,10 +250,7 @@ TEST(Cli, TerminalOutputHasExcerptsAndRespectsNoColor) {
 namespace ptmpl {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
+using testing::slurp;
 
 TEST(Cli, FmtWriteFollowsSymbolicLinks) {
   std::string real = ::testing::TempDir() + "fmt-real.json";

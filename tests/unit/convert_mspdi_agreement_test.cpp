@@ -116,10 +116,8 @@ TEST(MspdiAgreement, CorpusAndTwinsMatchTheTable) {
 // The whole shared folder of MSPDI twins, with the corpus: the population of issue 16's
 // measure. Skipped when the shared folder is not there (a checkout without it).
 TEST(MspdiAgreement, SharedTwinsReproduceMsProject) {
-  // Beside the repository (../shared), or beside the folder of worktrees (../../shared).
-  std::filesystem::path shared = testing::source_path("../shared/corpus/mpp");
-  if (!std::filesystem::is_directory(shared)) shared = testing::source_path("../../shared/corpus/mpp");
-  if (!std::filesystem::is_directory(shared)) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
+  const std::filesystem::path shared = testing::shared_folder("corpus/mpp");
+  if (shared.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(shared))
     if (entry.path().extension() == ".xml") files.push_back(entry.path());
@@ -134,8 +132,8 @@ TEST(MspdiAgreement, SharedTwinsReproduceMsProject) {
     leaves += a.leaves;
     plain += a.plain_agree;
     if (a.plain_agree != a.leaves)
-      std::cout << path.filename().string() << ": plain " << a.plain_agree << " / " << a.leaves << " ("
-                << reasons(a) << ")" << differences(a.plain_differences) << "\n";
+      std::cout << path.filename().string() << ": plain " << a.plain_agree << " / " << a.leaves << " (" << reasons(a)
+                << ")" << differences(a.plain_differences) << "\n";
     if (!a.comparable()) continue;
     ++comparable_files;
     comparable_leaves += a.leaves;

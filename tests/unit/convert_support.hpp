@@ -32,7 +32,8 @@ inline std::string findings_text(const std::string& path, const Conversion& conv
   LintRun run;
   run.paths = {path};
   run.diagnostics = conversion.diagnostics;
-  std::string out = format_report(ReportFormat::Text, run, conversion_report_options(summarize(run.diagnostics).error == 0));
+  std::string out =
+      format_report(ReportFormat::Text, run, conversion_report_options(summarize(run.diagnostics).error == 0));
   if (conversion.day_zero) out += "ptmpl convert: " + day_zero_note(conversion) + "\n";
   return out;
 }

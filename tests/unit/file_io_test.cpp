@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "sandbox_process.hpp"
+#include "test_files.hpp"
 
 namespace ptmpl::testing {
 namespace {
@@ -46,11 +47,6 @@ TEST(WriteFileAtomic, ReplacesTheFileKeepingItsModeAndLeavesNoTemporaryFile) {
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 TEST(ExpandPaths, KeepsAFileReachedTwiceOnce) {

@@ -32,12 +32,7 @@ std::string story_list(const std::string& document) {
 
 TEST(MppSweep, Mpp14FilesConvertAndAgreeWithTheirMspdiTwins) {
   namespace fs = std::filesystem;
-  fs::path folder;
-  for (const char* candidate : {"../shared/corpus/mpp", "../../shared/corpus/mpp"})
-    if (fs::is_directory(testing::source_path(candidate))) {
-      folder = testing::source_path(candidate);
-      break;
-    }
+  const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
   std::size_t converted = 0;
   std::size_t refused = 0;

@@ -28,14 +28,14 @@ namespace ptmpl::testing {
 
 /// One file's agreement.
 struct MspdiAgreement {
-  std::size_t leaves = 0;      ///< leaf tasks of the XML that became stories
-  std::size_t asap_agree = 0;  ///< of them, `schedule --asap` shows the XML's Start and Finish
-  std::size_t plain_agree = 0; ///< of them, plain `schedule` does
+  std::size_t leaves = 0;       ///< leaf tasks of the XML that became stories
+  std::size_t asap_agree = 0;   ///< of them, `schedule --asap` shows the XML's Start and Finish
+  std::size_t plain_agree = 0;  ///< of them, plain `schedule` does
   /// Why `--asap` is not compared with MS Project: the conversion's finding ids that say so
   /// (mspdi-manual-task, mspdi-constraint — also a start-no-earlier-than, which `--asap`
   /// drops —, mspdi-progress, mspdi-split-task, mspdi-off-calendar). Empty: comparable.
   std::set<std::string> not_comparable;
-  std::vector<std::string> asap_differences;   ///< `UID name: XML a..b, scheduled c..d`
+  std::vector<std::string> asap_differences;  ///< `UID name: XML a..b, scheduled c..d`
   std::vector<std::string> plain_differences;
   bool calendar = false;  ///< the converted document has a calendar with a start date
 
@@ -160,8 +160,8 @@ inline MspdiAgreement measure_mspdi_agreement(std::string_view text, const std::
         ++agree;
         return;
       }
-      differences.push_back(std::string(task.child_value("UID")) + " \"" + task.child_value("Name") +
-                            "\": XML " + format_date(first) + ".." + format_date(last) + ", scheduled " +
+      differences.push_back(std::string(task.child_value("UID")) + " \"" + task.child_value("Name") + "\": XML " +
+                            format_date(first) + ".." + format_date(last) + ", scheduled " +
                             (s ? format_date(*s) : "?") + ".." + (d ? format_date(*d) : "?"));
     };
     check(asap.schedule(), out.asap_agree, out.asap_differences);

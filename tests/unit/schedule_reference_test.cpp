@@ -152,8 +152,8 @@ std::string template_json(const Plan& plan) {
     for (const Plan::Relation& r : plan.relations)
       if (r.from == i)
         dependencies += std::string(dependencies.empty() ? "" : ", ") + R"({"source_id": )" +
-                        std::to_string(r.from + 1) + R"(, "target_id": )" + std::to_string(r.to + 1) +
-                        R"(, "type": )" + std::to_string(r.type) + R"(, "lag": )" + std::to_string(r.lag) + "}";
+                        std::to_string(r.from + 1) + R"(, "target_id": )" + std::to_string(r.to + 1) + R"(, "type": )" +
+                        std::to_string(r.type) + R"(, "lag": )" + std::to_string(r.lag) + "}";
     if (!dependencies.empty()) out += R"(, "dependencies": [)" + dependencies + "]";
     if (plan.summary(i)) {
       out += R"(, "sub_stories": [)";
@@ -183,7 +183,8 @@ RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date 
     for (const int leaf : plan.leaves_under(r.to)) predecessors[static_cast<std::size_t>(leaf)].push_back(r);
 
   RefDates dates{std::vector<Date>(static_cast<std::size_t>(n), project_start),
-                 std::vector<Date>(static_cast<std::size_t>(n), project_start), {}};
+                 std::vector<Date>(static_cast<std::size_t>(n), project_start),
+                 {}};
   auto roll_up = [&](int i) {
     if (!plan.summary(i)) return;
     const std::vector<int> leaves = plan.leaves_under(i);
@@ -218,10 +219,18 @@ RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date 
           const Date a_finish = dates.finish[static_cast<std::size_t>(r.from)];
           Date s;
           switch (r.type) {
-            case kFS: s = calendar.add(a_finish, r.lag); break;
-            case kSS: s = calendar.add(a_start, r.lag); break;
-            case kSF: s = calendar.add(calendar.add(a_start, r.lag), -task.duration); break;
-            default: s = std::max(project_start, calendar.add(calendar.add(a_finish, r.lag), -task.duration)); break;
+            case kFS:
+              s = calendar.add(a_finish, r.lag);
+              break;
+            case kSS:
+              s = calendar.add(a_start, r.lag);
+              break;
+            case kSF:
+              s = calendar.add(calendar.add(a_start, r.lag), -task.duration);
+              break;
+            default:
+              s = std::max(project_start, calendar.add(calendar.add(a_finish, r.lag), -task.duration));
+              break;
           }
           latest = latest ? std::max(*latest, s) : s;
         }
@@ -314,8 +323,8 @@ TEST(ScheduleReference, AgreesWithMsProjectRulesOnRandomPlansWithLeadsAllLinkTyp
       const std::optional<Date> last = calendar.date_of(early.due);
       ASSERT_TRUE(start && last);
       EXPECT_EQ(format_date(*start), format_date(want_start))
-          << "start of task " << i + 1 << (asap ? " (asap)" : "") << ", day 0 " << format_date(project_start)
-          << ", in " << json;
+          << "start of task " << i + 1 << (asap ? " (asap)" : "") << ", day 0 " << format_date(project_start) << ", in "
+          << json;
       EXPECT_EQ(format_date(*last), format_date(want_last))
           << "finish of task " << i + 1 << (asap ? " (asap)" : "") << " in " << json;
       if (!plan.summary(static_cast<int>(i)) && want_start < project_start) ++before_day_zero;

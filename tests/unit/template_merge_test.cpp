@@ -55,16 +55,21 @@ MergeResult merged(const std::string& base, const std::string& local, const std:
   return result.ok() ? result.value() : MergeResult{};
 }
 
-const std::string kTwo = R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}])";
+const std::string kTwo =
+    R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}])";
 
 TEST(TemplateMerge, AChangeOnOneSideIsTakenFromEachSide) {
   MergeResult m = merged(
       doc(kBaseFields, kTwo),
-      doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
-      doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build it", "duration": 4}])"));
+      doc(kBaseFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build it", "duration": 4}])"));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
-  EXPECT_EQ(parts(m.document).stories,
-            stories(R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build it", "duration": 4}])"));
+  EXPECT_EQ(
+      parts(m.document).stories,
+      stories(
+          R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build it", "duration": 4}])"));
   // The merge is on top of the service's version: its id and updated_at.
   EXPECT_EQ(parts(m.document).fields, R"({"id":7,"title":"Launch","duration":5,"updated_at":"B"})");
 }
@@ -72,8 +77,10 @@ TEST(TemplateMerge, AChangeOnOneSideIsTakenFromEachSide) {
 TEST(TemplateMerge, TheSameChangeOnBothSidesIsTakenOnce) {
   const std::string both =
       R"([{"temp_id": 1, "title": "Plan", "duration": 6.0}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])";
-  MergeResult m = merged(doc(kBaseFields, kTwo), doc(kBaseFields, both),
-                         doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])"));
+  MergeResult m = merged(
+      doc(kBaseFields, kTwo), doc(kBaseFields, both),
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])"));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
   EXPECT_EQ(parts(m.document).stories, stories(both));  // 6.0 and 6 are one value: the local spelling kept
 }
@@ -81,16 +88,19 @@ TEST(TemplateMerge, TheSameChangeOnBothSidesIsTakenOnce) {
 TEST(TemplateMerge, DifferentChangesOfOneStoryKeyAreAConflictAndNothingIsWritten) {
   MergeResult m = merged(
       doc(kBaseFields, kTwo),
-      doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
-      doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 8}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
+      doc(kBaseFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 8}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
   EXPECT_EQ(m.document, "");
   EXPECT_EQ(conflict_lines(m.conflicts, "  "), "  [1] \"Plan\": duration: locally 6, on the service 8 (base 3)\n");
 }
 
 TEST(TemplateMerge, TemplateFieldsMergeLikeStoryKeys) {
   const std::string base = doc(kBaseFields + R"(, "description": "d")", "[]");
-  MergeResult clean = merged(base, doc(R"("id": 7, "title": "Launch v2", "duration": 5, "updated_at": "A", "description": "d")", "[]"),
-                             doc(R"("id": 7, "title": "Launch", "duration": 9, "updated_at": "B", "description": "d")", "[]"));
+  MergeResult clean =
+      merged(base, doc(R"("id": 7, "title": "Launch v2", "duration": 5, "updated_at": "A", "description": "d")", "[]"),
+             doc(R"("id": 7, "title": "Launch", "duration": 9, "updated_at": "B", "description": "d")", "[]"));
   ASSERT_TRUE(clean.conflicts.empty()) << conflict_lines(clean.conflicts, "");
   EXPECT_EQ(parts(clean.document).fields,
             R"({"id":7,"title":"Launch v2","description":"d","duration":9,"updated_at":"B"})");
@@ -101,9 +111,10 @@ TEST(TemplateMerge, TemplateFieldsMergeLikeStoryKeys) {
 }
 
 TEST(TemplateMerge, AKeyRemovedOnOneSideAndUntouchedOnTheOtherIsRemoved) {
-  MergeResult m = merged(doc(kBaseFields, kTwo),
-                         doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan"}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
-                         doc(kRemoteFields, kTwo));
+  MergeResult m =
+      merged(doc(kBaseFields, kTwo),
+             doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan"}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
+             doc(kRemoteFields, kTwo));
   ASSERT_TRUE(m.conflicts.empty());
   EXPECT_EQ(parts(m.document).stories,
             stories(R"([{"temp_id": 1, "title": "Plan"}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
@@ -122,69 +133,88 @@ TEST(TemplateMerge, AStoryRemovedOnOneSideGoesUnlessTheOtherChangedIt) {
   // Removed on the service, changed here: a conflict.
   MergeResult clash = merged(
       doc(kBaseFields, kTwo),
-      doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan", "duration": 9}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
+      doc(kBaseFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 9}, {"temp_id": 2, "title": "Build", "duration": 4}])"),
       doc(kRemoteFields, only_build));
   EXPECT_EQ(conflict_lines(clash.conflicts, ""), "[1] \"Plan\": removed on the service, changed locally\n");
   // Removed here, changed on the service: a conflict.
   MergeResult other = merged(
       doc(kBaseFields, kTwo), doc(kBaseFields, only_build),
-      doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 9}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 9}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
   EXPECT_EQ(conflict_lines(other.conflicts, ""), "[1] \"Plan\": removed locally, changed on the service\n");
 }
 
 TEST(TemplateMerge, StoriesAddedOnBothSidesWithOneTempIdMustAgree) {
-  const std::string with_three = R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])";
+  const std::string with_three =
+      R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])";
   MergeResult same = merged(doc(kBaseFields, kTwo), doc(kBaseFields, with_three), doc(kRemoteFields, with_three));
   ASSERT_TRUE(same.conflicts.empty());
   EXPECT_EQ(parts(same.document).stories, stories(with_three));
   MergeResult clash = merged(
       doc(kBaseFields, kTwo), doc(kBaseFields, with_three),
-      doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship it"}])"));
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship it"}])"));
   EXPECT_EQ(conflict_lines(clash.conflicts, ""),
             "[3] \"Ship\": added locally and on the service, with different content\n");
 }
 
 TEST(TemplateMerge, TheLocalOrderWithTheServicesAdditionsAfterTheirPredecessor) {
-  const std::string base = R"([{"temp_id": "a", "title": "A"}, {"temp_id": "b", "title": "B"}, {"temp_id": "c", "title": "C"}])";
+  const std::string base =
+      R"([{"temp_id": "a", "title": "A"}, {"temp_id": "b", "title": "B"}, {"temp_id": "c", "title": "C"}])";
   // Here: C moved first, L added at the end. There: X after A, Y at the very start.
-  const std::string local = R"([{"temp_id": "c", "title": "C"}, {"temp_id": "a", "title": "A"}, {"temp_id": "b", "title": "B"}, {"temp_id": "l", "title": "L"}])";
-  const std::string remote = R"([{"temp_id": "y", "title": "Y"}, {"temp_id": "a", "title": "A"}, {"temp_id": "x", "title": "X"}, {"temp_id": "b", "title": "B"}, {"temp_id": "c", "title": "C"}])";
+  const std::string local =
+      R"([{"temp_id": "c", "title": "C"}, {"temp_id": "a", "title": "A"}, {"temp_id": "b", "title": "B"}, {"temp_id": "l", "title": "L"}])";
+  const std::string remote =
+      R"([{"temp_id": "y", "title": "Y"}, {"temp_id": "a", "title": "A"}, {"temp_id": "x", "title": "X"}, {"temp_id": "b", "title": "B"}, {"temp_id": "c", "title": "C"}])";
   MergeResult m = merged(doc(kBaseFields, base), doc(kBaseFields, local), doc(kRemoteFields, remote));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
-  EXPECT_EQ(parts(m.document).stories,
-            stories(R"([{"temp_id": "y", "title": "Y"}, {"temp_id": "c", "title": "C"}, {"temp_id": "a", "title": "A"}, {"temp_id": "x", "title": "X"}, {"temp_id": "b", "title": "B"}, {"temp_id": "l", "title": "L"}])"));
+  EXPECT_EQ(
+      parts(m.document).stories,
+      stories(
+          R"([{"temp_id": "y", "title": "Y"}, {"temp_id": "c", "title": "C"}, {"temp_id": "a", "title": "A"}, {"temp_id": "x", "title": "X"}, {"temp_id": "b", "title": "B"}, {"temp_id": "l", "title": "L"}])"));
 }
 
 TEST(TemplateMerge, SubStoriesFollowTheirParentAndAMoveIsMerged) {
-  const std::string base = R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 2, "title": "C1"}]}, {"temp_id": 3, "title": "Q"}])";
+  const std::string base =
+      R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 2, "title": "C1"}]}, {"temp_id": 3, "title": "Q"}])";
   // Here: P renamed. There: a child added under P, and Q moved under P.
-  const std::string local = R"([{"temp_id": 1, "title": "Parent", "sub_stories": [{"temp_id": 2, "title": "C1"}]}, {"temp_id": 3, "title": "Q"}])";
-  const std::string remote = R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 2, "title": "C1"}, {"temp_id": 4, "title": "C2"}, {"temp_id": 3, "title": "Q"}]}])";
+  const std::string local =
+      R"([{"temp_id": 1, "title": "Parent", "sub_stories": [{"temp_id": 2, "title": "C1"}]}, {"temp_id": 3, "title": "Q"}])";
+  const std::string remote =
+      R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 2, "title": "C1"}, {"temp_id": 4, "title": "C2"}, {"temp_id": 3, "title": "Q"}]}])";
   MergeResult m = merged(doc(kBaseFields, base), doc(kBaseFields, local), doc(kRemoteFields, remote));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
-  EXPECT_EQ(parts(m.document).stories,
-            stories(R"([{"temp_id": 1, "title": "Parent", "sub_stories": [{"temp_id": 2, "title": "C1"}, {"temp_id": 4, "title": "C2"}, {"temp_id": 3, "title": "Q"}]}])"));
+  EXPECT_EQ(
+      parts(m.document).stories,
+      stories(
+          R"([{"temp_id": 1, "title": "Parent", "sub_stories": [{"temp_id": 2, "title": "C1"}, {"temp_id": 4, "title": "C2"}, {"temp_id": 3, "title": "Q"}]}])"));
 }
 
 TEST(TemplateMerge, MovesToDifferentPlacesAndAChildUnderARemovedStoryAreConflicts) {
-  const std::string base = R"([{"temp_id": 1, "title": "P"}, {"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])";
-  MergeResult moved = merged(doc(kBaseFields, base),
-                             doc(kBaseFields, R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 3, "title": "S"}]}, {"temp_id": 2, "title": "Q"}])"),
-                             doc(kRemoteFields, R"([{"temp_id": 1, "title": "P"}, {"temp_id": 2, "title": "Q", "sub_stories": [{"temp_id": 3, "title": "S"}]}])"));
+  const std::string base =
+      R"([{"temp_id": 1, "title": "P"}, {"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])";
+  MergeResult moved = merged(
+      doc(kBaseFields, base),
+      doc(kBaseFields,
+          R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 3, "title": "S"}]}, {"temp_id": 2, "title": "Q"}])"),
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "P"}, {"temp_id": 2, "title": "Q", "sub_stories": [{"temp_id": 3, "title": "S"}]}])"));
   EXPECT_EQ(conflict_lines(moved.conflicts, ""),
             "[3] \"S\": moved locally under [1] \"P\", on the service under [2] \"Q\"\n");
-  MergeResult orphan = merged(doc(kBaseFields, base),
-                              doc(kBaseFields, R"([{"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])"),
-                              doc(kRemoteFields, R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 9, "title": "New"}]}, {"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])"));
-  EXPECT_EQ(conflict_lines(orphan.conflicts, ""),
-            "[9] \"New\": is under [1] \"P\", which the merge removes\n");
+  MergeResult orphan = merged(
+      doc(kBaseFields, base), doc(kBaseFields, R"([{"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])"),
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "P", "sub_stories": [{"temp_id": 9, "title": "New"}]}, {"temp_id": 2, "title": "Q"}, {"temp_id": 3, "title": "S"}])"));
+  EXPECT_EQ(conflict_lines(orphan.conflicts, ""), "[9] \"New\": is under [1] \"P\", which the merge removes\n");
 }
 
 TEST(TemplateMerge, UnknownKeysAndWhatIsBesideTheTemplateAreKept) {
   const std::string base = R"([{"temp_id": 1, "title": "Plan", "x_note": "n"}])";
   MergeResult m = merged(
       doc(kBaseFields + R"(, "x_owner": "pmo")", base),
-      doc(kBaseFields + R"(, "x_owner": "pmo", "x_local": true)", R"([{"temp_id": 1, "title": "Plan", "x_note": "n", "x_mine": 1}])",
+      doc(kBaseFields + R"(, "x_owner": "pmo", "x_local": true)",
+          R"([{"temp_id": 1, "title": "Plan", "x_note": "n", "x_mine": 1}])",
           R"("calendar": {"start": "2026-01-05"}, )"),
       doc(kRemoteFields + R"(, "x_owner": "office")", R"([{"temp_id": 1, "title": "Plan", "x_note": "changed"}])"));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
@@ -198,21 +228,29 @@ TEST(TemplateMerge, UnknownKeysAndWhatIsBesideTheTemplateAreKept) {
 }
 
 TEST(TemplateMerge, RawJsonAsAStringIsMergedAsItsStoryList) {
-  MergeResult m = merged(doc(kBaseFields, kTwo),
-                         doc(kBaseFields, json::quoted(R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])")),
-                         doc(kRemoteFields, kTwo));
+  MergeResult m = merged(
+      doc(kBaseFields, kTwo),
+      doc(kBaseFields,
+          json::quoted(
+              R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])")),
+      doc(kRemoteFields, kTwo));
   ASSERT_TRUE(m.conflicts.empty()) << conflict_lines(m.conflicts, "");
-  EXPECT_EQ(parts(m.document).stories,
-            stories(R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
+  EXPECT_EQ(
+      parts(m.document).stories,
+      stories(R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
 }
 
 TEST(TemplateMerge, StoriesThatCannotBePairedByTempIdAreConflicts) {
-  MergeResult none = merged(doc(kBaseFields, kTwo),
-                            doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"title": "Loose"}])"),
-                            doc(kRemoteFields, kTwo));
-  EXPECT_EQ(conflict_lines(none.conflicts, ""), "\"Loose\": temp_id: has none locally: stories are merged by temp_id\n");
-  MergeResult twice = merged(doc(kBaseFields, kTwo), doc(kBaseFields, kTwo),
-                             doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan"}, {"temp_id": 1, "title": "Again"}])"));
+  MergeResult none = merged(
+      doc(kBaseFields, kTwo),
+      doc(kBaseFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 3}, {"temp_id": 2, "title": "Build", "duration": 4}, {"title": "Loose"}])"),
+      doc(kRemoteFields, kTwo));
+  EXPECT_EQ(conflict_lines(none.conflicts, ""),
+            "\"Loose\": temp_id: has none locally: stories are merged by temp_id\n");
+  MergeResult twice =
+      merged(doc(kBaseFields, kTwo), doc(kBaseFields, kTwo),
+             doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan"}, {"temp_id": 1, "title": "Again"}])"));
   EXPECT_EQ(conflict_lines(twice.conflicts, ""), "[1] \"Again\": temp_id: names several stories on the service\n");
 }
 
@@ -233,11 +271,18 @@ TEST(TemplateMerge, TheThreeWayDiffShowsEachSidesChangesAndTheConflicts) {
     return t.value();
   };
   LocalTemplate base = read("base", doc(kBaseFields, kTwo));
-  LocalTemplate local = read("local", doc(kBaseFields, R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
-  LocalTemplate remote = read("remote", doc(kRemoteFields, R"([{"temp_id": 1, "title": "Plan", "duration": 8}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])"));
+  LocalTemplate local =
+      read("local",
+           doc(kBaseFields,
+               R"([{"temp_id": 1, "title": "Plan", "duration": 6}, {"temp_id": 2, "title": "Build", "duration": 4}])"));
+  LocalTemplate remote = read(
+      "remote",
+      doc(kRemoteFields,
+          R"([{"temp_id": 1, "title": "Plan", "duration": 8}, {"temp_id": 2, "title": "Build", "duration": 4}, {"temp_id": 3, "title": "Ship"}])"));
   auto d = diff_three_way(base, local, remote);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(changes_text(d.value().local, ""), "stories: 1 changed, 0 added, 0 removed\n  ~ [1] \"Plan\"\n      duration: 3 → 6\n");
+  EXPECT_EQ(changes_text(d.value().local, ""),
+            "stories: 1 changed, 0 added, 0 removed\n  ~ [1] \"Plan\"\n      duration: 3 → 6\n");
   EXPECT_EQ(changes_text(d.value().remote, ""),
             "stories: 1 changed, 1 added, 0 removed\n  ~ [1] \"Plan\"\n      duration: 3 → 8\n  + [3] \"Ship\"\n");
   EXPECT_EQ(conflict_lines(d.value().conflicts, ""), "[1] \"Plan\": duration: locally 6, on the service 8 (base 3)\n");
@@ -246,7 +291,8 @@ TEST(TemplateMerge, TheThreeWayDiffShowsEachSidesChangesAndTheConflicts) {
 TEST(TemplateMerge, TheBaseStoreIsKeyedByAddressAndId) {
   EXPECT_EQ(base_store_dir(std::string_view("/state"), std::string_view("/home/u"), "https://Svc.example/api/v1/"),
             base_store_dir(std::string_view("/state"), std::nullopt, "https://svc.example/api/v1"));
-  EXPECT_TRUE(base_store_dir(std::string_view("/state"), std::nullopt, "https://a/api/v1").starts_with("/state/ptmpl/bases/"));
+  EXPECT_TRUE(
+      base_store_dir(std::string_view("/state"), std::nullopt, "https://a/api/v1").starts_with("/state/ptmpl/bases/"));
   EXPECT_NE(base_store_dir(std::string_view("/state"), std::nullopt, "https://a/api/v1"),
             base_store_dir(std::string_view("/state"), std::nullopt, "https://b/api/v1"));
   EXPECT_TRUE(base_store_dir(std::string_view("relative"), std::string_view("/home/u"), "https://a/api/v1")

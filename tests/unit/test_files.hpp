@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,11 +18,26 @@ inline std::string source_path(const std::string& relative) {
   return std::string(PTMPL_SOURCE_DIR) + "/" + relative;
 }
 
+/// The bytes of the file at `path` ("" when it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
 inline std::string read_source(const std::string& relative) {
   std::ifstream in(source_path(relative), std::ios::binary);
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+/// The shared folder `relative` (e.g. "corpus/mpp") beside the repository (../shared) or beside
+/// the folder of worktrees (../../shared); empty when neither exists, so a sweep over it can
+/// skip itself.
+inline std::filesystem::path shared_folder(const std::string& relative) {
+  for (const char* root : {"../shared/", "../../shared/"})
+    if (std::filesystem::is_directory(source_path(root + relative))) return source_path(root + relative);
+  return {};
 }
 
 /// Relative paths of the *.json files directly in `folder` (relative to the repository), sorted.

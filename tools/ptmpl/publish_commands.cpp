@@ -576,7 +576,8 @@ std::function<int()> setup_push(CLI::App& app) {
       });
       if (!taken.ok()) return report_error("push", taken.error());
       push_lock.emplace(std::move(taken).value());
-      o->push.base_dir = api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
+      o->push.base_dir =
+          api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
     }
     std::mutex spare_mutex;
     std::unique_ptr<api::Client> spare = std::move(first).value();

@@ -355,8 +355,7 @@ struct ThreeWayDiff {
 };
 
 /// Compares `local` and `remote` with their `base` (template document texts).
-Result<ThreeWayDiff> diff_three_way(const LocalTemplate& base, const LocalTemplate& local,
-                                    const LocalTemplate& remote);
+Result<ThreeWayDiff> diff_three_way(const LocalTemplate& base, const LocalTemplate& local, const LocalTemplate& remote);
 
 /// `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections with their lines),
 /// each line starting with `indent`; "" when empty.

@@ -109,8 +109,8 @@ void keep_base(const PushOptions& options, const RemoteTemplate& agreed, PushOut
   version.id = outcome.id;
   version.updated_at = outcome.updated_at;
   if (auto kept = record_base(options.base_dir, version); !kept.ok())
-    outcome.warning = "cannot record the base of template " + std::to_string(outcome.id) + " (`pull --merge` needs it): " +
-                      kept.error().message;
+    outcome.warning = "cannot record the base of template " + std::to_string(outcome.id) +
+                      " (`pull --merge` needs it): " + kept.error().message;
 }
 
 }  // namespace

@@ -55,15 +55,17 @@ struct Side {
   json::Document doc;
   json::Document inner;  // raw_json's story list when it is a string
   json::Value root;
-  json::Value pt;                         // project_template, the last of each key
-  std::optional<json::Value> stories;    // the story list; none when there is no raw_json
+  json::Value pt;                      // project_template, the last of each key
+  std::optional<json::Value> stories;  // the story list; none when there is no raw_json
 };
 
 Result<Side> read_side(std::string_view text, std::string_view name) {
   Side side;
   side.name = name;
   side.doc = json::Document::parse(text);
-  const std::string what = name == "locally" ? "the file" : name == "on the service" ? "the service's copy" : "the base";
+  const std::string what = name == "locally"          ? "the file"
+                           : name == "on the service" ? "the service's copy"
+                                                      : "the base";
   if (!side.doc.ok()) return Error::invalid(what + " is not valid JSON");
   if (side.doc.truncated()) return Error::invalid(what + " is nested too deeply to merge");
   const json::Value* pt = side.doc.root().is_object() ? side.doc.root().find("project_template") : nullptr;
@@ -88,7 +90,7 @@ Result<Side> read_side(std::string_view text, std::string_view name) {
 
 std::string id_shown(std::string_view compact_id) {
   return compact_id.size() >= 2 && compact_id.front() == '"' ? std::string(compact_id.substr(1, compact_id.size() - 2))
-                                                              : std::string(compact_id);
+                                                             : std::string(compact_id);
 }
 
 std::string label_of(const json::Value& story, const std::string& id) {
@@ -115,7 +117,8 @@ struct Stories {
 Status flatten(const json::Value& list, const std::string& parent, std::string_view side, Stories& out,
                std::vector<MergeConflict>& conflicts, std::set<std::string>& doubled) {
   for (const json::Value& story : list.items()) {
-    if (!story.is_object()) return Error::invalid(std::string("a story list ") + std::string(side) + " holds a value that is not a story");
+    if (!story.is_object())
+      return Error::invalid(std::string("a story list ") + std::string(side) + " holds a value that is not a story");
     Flat flat;
     flat.story = &story;
     flat.parent = parent;
@@ -271,7 +274,8 @@ class StoryMerge {
       if (!l && !r) return;  // removed on both sides
       const Flat* kept = l ? l : r;
       if (story_changed(*b, *kept))
-        conflicts_.push_back({label, "", l ? "removed on the service, changed locally" : "removed locally, changed on the service"});
+        conflicts_.push_back(
+            {label, "", l ? "removed on the service, changed locally" : "removed locally, changed on the service"});
       return;  // removed on one side, untouched on the other
     }
     Merged m;
@@ -285,8 +289,9 @@ class StoryMerge {
         m.parent = r->parent;
         break;
       case Pick::Conflict:
-        conflicts_.push_back({label, "", "moved locally " + place_text(l->parent, labels_) + ", on the service " +
-                                             place_text(r->parent, labels_)});
+        conflicts_.push_back(
+            {label, "",
+             "moved locally " + place_text(l->parent, labels_) + ", on the service " + place_text(r->parent, labels_)});
         break;
     }
     if (conflicts_.size() != before) return;
@@ -375,8 +380,8 @@ Result<MergeResult> merge_templates(std::string_view base_text, std::string_view
   json::Arena arena;
   json::Builder build(arena);
   // Template fields; id and updated_at are the service's (the merge is on top of its version).
-  std::vector<json::Member> fields = merge_members(&b.pt, &l.pt, &r.pt, {"id", "updated_at", "raw_json"}, build,
-                                                   "", result.conflicts);
+  std::vector<json::Member> fields =
+      merge_members(&b.pt, &l.pt, &r.pt, {"id", "updated_at", "raw_json"}, build, "", result.conflicts);
   std::optional<json::Value> stories;
   if (b.stories && l.stories && r.stories) {
     StoryMerge merge(b, l, r, build, result.conflicts);
@@ -411,7 +416,8 @@ Result<MergeResult> merge_templates(std::string_view base_text, std::string_view
   std::vector<json::Member> top;
   for (const json::Member& m : l.root.members()) {
     if (m.key.text() == "project_template") {
-      if (std::none_of(top.begin(), top.end(), [](const json::Member& t) { return t.key.text() == "project_template"; }))
+      if (std::none_of(top.begin(), top.end(),
+                       [](const json::Member& t) { return t.key.text() == "project_template"; }))
         top.push_back(build.member("project_template", build.object(pt)));
     } else {
       top.push_back(m);

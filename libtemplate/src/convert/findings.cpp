@@ -33,8 +33,7 @@ constexpr ConversionRule kRules[] = {
     {"gan-calendar", Severity::Info,
      "the plan's calendar differs from Monday to Friday or has events; a template keeps none",
      "{n} calendar events or settings are not kept as they are"},
-    {"gan-cost", Severity::Warning,
-     "a cost that is calculated from rates, or not a whole number of cents, is not kept",
+    {"gan-cost", Severity::Warning, "a cost that is calculated from rates, or not a whole number of cents, is not kept",
      "{n} task costs are not kept: calculated from resource rates, or not a whole, non-negative number of cents"},
     {"gan-custom-property", Severity::Info, "a custom task property is not kept",
      "{n} custom task properties are not kept"},
@@ -172,7 +171,7 @@ std::string topic_list(const std::vector<const Diagnostic*>& findings) {
   if (counts.empty()) return "these";
   std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   const bool every = counts.back().second == findings.size();  // each topic on every finding
-  const bool once = counts.front().second == 1;                 // each topic on one finding
+  const bool once = counts.front().second == 1;                // each topic on one finding
   std::string out;
   for (std::size_t i = 0; i < counts.size() && i < kShown; ++i) {
     if (i > 0) out += ", ";

@@ -21,12 +21,12 @@
 // minute with a units code that MSPDI's DurationFormat shares.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <limits>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -463,8 +463,7 @@ Status MppReader::read_tasks() {
     tasks_.push_back(std::move(task));
   }
   // The order of the rows on screen: the key is a positive double, whose bits sort as its value.
-  std::stable_sort(tasks_.begin(), tasks_.end(),
-                   [](const MppTask& a, const MppTask& b) { return a.order < b.order; });
+  std::stable_sort(tasks_.begin(), tasks_.end(), [](const MppTask& a, const MppTask& b) { return a.order < b.order; });
   return Done{};
 }
 

@@ -123,8 +123,8 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
     const std::int64_t shown_shift = to_finish ? to.finish - to.due : 0;
     const std::int64_t shown_actual = to_finish ? to.due : to.start;
     const std::string verb = to_finish ? "finish" : "start";
-    std::string message = std::string(kind.name) + " link " + short_name_of(owner) + " → " +
-                          short_name_of(target) + " (lag " + std::to_string(lag) + ") needs ";
+    std::string message = std::string(kind.name) + " link " + short_name_of(owner) + " → " + short_name_of(target) +
+                          " (lag " + std::to_string(lag) + ") needs ";
     message += target.is_parent() ? "every story under " + short_name_of(target) : short_name_of(target);
     message += " to " + verb + " on " + day(need - shown_shift) + " or later" + why + "; ";
     message += bound == b ? std::string("it") : short_name_of(intervals.story(bound));

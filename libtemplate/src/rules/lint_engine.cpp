@@ -211,8 +211,17 @@ void Context::add(std::string_view rule, Severity severity, std::uint64_t offset
   }
   json::Position p = file_.document().position(offset);
   auto [excerpt, column] = make_excerpt(file_.text(), offset);
-  diagnostics_.push_back({std::string(rule), severity, std::move(message), file_.path(), p.line, p.column,
-                          std::move(pointer), std::move(excerpt), column, std::move(fix), {}});
+  diagnostics_.push_back({std::string(rule),
+                          severity,
+                          std::move(message),
+                          file_.path(),
+                          p.line,
+                          p.column,
+                          std::move(pointer),
+                          std::move(excerpt),
+                          column,
+                          std::move(fix),
+                          {}});
 }
 
 std::string describe(const json::Value& v) {

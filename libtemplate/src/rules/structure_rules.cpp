@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "rules/rule.hpp"
 #include "libtemplate/spelling.hpp"
+#include "rules/rule.hpp"
 
 namespace ptmpl::rules {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "libtemplate/rollup.hpp"
-#include "rules/rule.hpp"
 #include "libtemplate/spelling.hpp"
+#include "rules/rule.hpp"
 
 namespace ptmpl::rules {
 
