@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "convert/cfb/compound_file.hpp"
-#include "convert/mpp.hpp"
+#include "convert/mpp/mpp.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/fix.hpp"
 #include "libtemplate/lint.hpp"

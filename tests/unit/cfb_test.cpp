@@ -9,7 +9,7 @@
 
 #include "cfb_builder.hpp"
 #include "convert/cfb/compound_file.hpp"
-#include "convert/mpp.hpp"
+#include "convert/mpp/mpp.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

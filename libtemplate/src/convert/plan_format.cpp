@@ -1,7 +1,7 @@
 // Telling the plan formats apart by content (SPEC §2: detection is by content, not file name).
 #include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
-#include "convert/mpp.hpp"
+#include "convert/mpp/mpp.hpp"
 #include "libtemplate/convert.hpp"
 
 namespace ptmpl {

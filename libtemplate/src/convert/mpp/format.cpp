@@ -1,7 +1,7 @@
 // Recognising Microsoft Project's .mpp files by content (mpp.hpp).
 #include <charconv>
 
-#include "convert/mpp.hpp"
+#include "convert/mpp/mpp.hpp"
 #include "libtemplate/json.hpp"
 
 namespace ptmpl::detail {

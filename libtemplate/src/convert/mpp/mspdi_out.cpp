@@ -1,0 +1,98 @@
+// A .mpp plan as an MS Project XML (MSPDI) document (plan.hpp), which the MSPDI reader then
+// converts: one builder of stories, one place that turns dates into working days, one set of
+// findings for both formats.
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+
+#include <pugixml.hpp>
+
+#include "convert/mpp/plan.hpp"
+
+namespace ptmpl::detail::mpp {
+
+namespace {
+
+void text(pugi::xml_node parent, const char* name, const std::string& value) {
+  parent.append_child(name).text().set(value.c_str());
+}
+
+std::string whole(double value) {
+  return std::to_string(static_cast<long long>(std::llround(value)));
+}
+
+void write_project(pugi::xml_node project, const Project& p) {
+  if (!p.title.empty()) text(project, "Title", p.title);
+  if (p.start) text(project, "StartDate", *p.start);
+  text(project, "MinutesPerDay", whole(p.minutes_per_day));
+  text(project, "MinutesPerWeek", whole(p.minutes_per_week));
+  text(project, "DaysPerMonth", whole(p.days_per_month));
+}
+
+// The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's.
+void write_calendars(pugi::xml_node project) {
+  text(project, "CalendarUID", "1");
+  pugi::xml_node calendar = project.append_child("Calendars").append_child("Calendar");
+  text(calendar, "UID", "1");
+  text(calendar, "Name", "Standard");
+  text(calendar, "IsBaseCalendar", "1");
+  pugi::xml_node week = calendar.append_child("WeekDays");
+  for (int day = 1; day <= 7; ++day) {
+    pugi::xml_node weekday = week.append_child("WeekDay");
+    text(weekday, "DayType", std::to_string(day));
+    const bool working = day >= 2 && day <= 6;
+    text(weekday, "DayWorking", working ? "1" : "0");
+    if (!working) continue;
+    pugi::xml_node times = weekday.append_child("WorkingTimes");
+    for (auto [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
+      pugi::xml_node time = times.append_child("WorkingTime");
+      text(time, "FromTime", from);
+      text(time, "ToTime", to);
+    }
+  }
+}
+
+void write_tasks(pugi::xml_node project, const Plan& plan) {
+  std::unordered_map<std::int32_t, std::vector<const Link*>> into;
+  for (const Link& link : plan.links) into[link.successor].push_back(&link);
+  pugi::xml_node tasks = project.append_child("Tasks");
+  std::int64_t id = 1;
+  for (const Task& task : plan.tasks) {
+    pugi::xml_node node = tasks.append_child("Task");
+    text(node, "UID", std::to_string(task.uid));
+    text(node, "ID", std::to_string(id++));
+    text(node, "Name", task.name);
+    text(node, "OutlineLevel", std::to_string(task.level));
+    text(node, "Manual", task.manual ? "1" : "0");
+    text(node, "Milestone", task.milestone ? "1" : "0");
+    if (task.start) text(node, "Start", *task.start);
+    if (task.finish) text(node, "Finish", *task.finish);
+    text(node, "Duration", duration_text(task.duration_tenths));
+    text(node, "DurationFormat", std::to_string(mspdi_format(task.duration_units)));
+    if (auto it = into.find(task.uid); it != into.end()) {
+      for (const Link* link : it->second) {
+        pugi::xml_node l = node.append_child("PredecessorLink");
+        text(l, "PredecessorUID", std::to_string(link->predecessor));
+        text(l, "Type", std::to_string(link->type));
+        text(l, "LinkLag", std::to_string(link->lag_tenths));
+        text(l, "LagFormat", std::to_string(mspdi_format(link->lag_units)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string write_mspdi(const Plan& plan) {
+  pugi::xml_document doc;
+  pugi::xml_node project = doc.append_child("Project");
+  project.append_attribute("xmlns") = "http://schemas.microsoft.com/project";
+  write_project(project, plan.project);
+  write_calendars(project);
+  write_tasks(project, plan);
+  std::ostringstream out;
+  doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
+  return out.str();
+}
+
+}  // namespace ptmpl::detail::mpp

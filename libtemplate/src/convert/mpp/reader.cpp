@@ -1,0 +1,113 @@
+// Microsoft Project .mpp → template document (mpp.hpp).
+//
+// The reader takes the plan out of the file's tables into a Plan (plan.hpp: the project's
+// properties here, tasks and links in tasks.cpp), writes it as an MS Project XML (MSPDI)
+// document in memory (mspdi_out.cpp), and the MSPDI reader converts that: the template, its
+// dates and durations and its findings are those of the MSPDI path. Findings point at the .mpp
+// file as a whole: the places the MSPDI reader computes are in the in-memory document.
+//
+// What is read today: MPP14 files (Project 2010 and later), their tasks and links. Not read yet
+// (refused, exit 2): MPP8, MPP9 and MPP12 files and password-protected files. Not read yet from
+// MPP14: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
+// reported as mpp-calendar), costs, work, notes, constraints, resources and assignments.
+#include "convert/findings.hpp"
+#include "convert/mpp/mpp.hpp"
+#include "convert/mpp/plan.hpp"
+#include "libtemplate/convert.hpp"
+#include "libtemplate/diagnostic.hpp"
+
+namespace ptmpl {
+
+namespace detail {
+
+namespace mpp {
+
+namespace {
+
+// Props keys of the project's properties and of the task field map.
+constexpr std::int32_t kStartDateKey = 37748738;
+constexpr std::int32_t kMinutesPerDayKey = 37748765;
+constexpr std::int32_t kMinutesPerWeekKey = 37748766;
+constexpr std::int32_t kDaysPerMonthKey = 37753743;
+constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
+constexpr std::int32_t kPasswordFlagKey = 893386752;
+
+}  // namespace
+
+Result<Properties> read_properties(Source& source, Project& project) {
+  // Password-protected files keep their tables XORed: refused, naming why.
+  if (Result<std::string> root_props = source.file().read_stream({source.layout().root_props}); root_props.ok()) {
+    const Props root = read_props(root_props.value());
+    if (auto flag = root.find(kPasswordFlagKey); flag != root.end() && !flag->second.empty() && (flag->second[0] & 1))
+      return source.invalid("is protected by a password; reading protected .mpp files is not built yet");
+  }
+  auto bytes = source.stream({"Props"});
+  if (!bytes.ok()) return bytes.error();
+  Properties out;
+  out.props = read_props(*bytes.value());
+  auto number = [&](std::int32_t key, double& into, std::size_t size) {
+    auto it = out.props.find(key);
+    if (it == out.props.end() || it->second.size() < size) return;
+    const double value = size == 4 ? static_cast<double>(u32(it->second, 0)) : static_cast<double>(u16(it->second, 0));
+    if (value > 0) into = value;
+  };
+  if (auto it = out.props.find(kStartDateKey); it != out.props.end()) project.start = read_date(it->second, 0);
+  number(kMinutesPerDayKey, project.minutes_per_day, 4);
+  number(kMinutesPerWeekKey, project.minutes_per_week, 4);
+  number(kDaysPerMonthKey, project.days_per_month, 2);
+  for (std::int32_t key : kTaskFieldMapKeys) {
+    if (auto it = out.props.find(key); it != out.props.end()) {
+      out.task_fields = read_field_map(it->second, source.layout().var_key_in_field_map);
+      break;
+    }
+  }
+  if (out.task_fields.empty())
+    return source.invalid("without the task field map in its project properties; reading it is not built yet");
+  return out;
+}
+
+}  // namespace mpp
+
+Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, const ConvertOptions& options) {
+  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
+  if (!file.ok()) return file.error();
+  Result<MppFormat> format = identify_mpp(file.value());
+  if (!format.ok()) return format.error();
+  Result<mpp::Layout> layout = mpp::layout_of(format.value(), path);
+  if (!layout.ok()) return layout.error();
+  if (layout.value().version != 14)
+    return Error::invalid(path + ": " + describe(format.value()) +
+                          ": reading this .mpp format is not built yet (ptmpl reads MPP14, written by Project 2010 "
+                          "and later); save the plan from Microsoft Project as XML (MSPDI) and convert that");
+  mpp::Source source(file.value(), format.value(), layout.value(), path);
+  mpp::Plan plan;
+  Result<mpp::Properties> properties = mpp::read_properties(source, plan.project);
+  if (!properties.ok()) return properties.error();
+  if (Status s = mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
+  if (Status s = mpp::read_links(source, plan); !s.ok()) return s.error();
+  Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
+  if (!converted.ok()) return converted.error();
+  Conversion out = std::move(converted).value();
+  // The MSPDI reader's places are lines of the in-memory document: the findings concern the
+  // .mpp file, and name their task in the message.
+  for (Diagnostic& d : out.diagnostics) {
+    d.line = 0;
+    d.column = 0;
+    d.excerpt.clear();
+    d.excerpt_column = 0;
+  }
+  Diagnostic calendar;
+  const ConversionRule& rule = conversion_rule("mpp-calendar");
+  calendar.rule = rule.id;
+  calendar.severity = options.strict ? Severity::Error : rule.severity;
+  calendar.path = path;
+  calendar.message =
+      "the plan's calendars are not read from .mpp files yet; its dates are counted on the standard calendar "
+      "(Monday to Friday, 08:00-12:00 and 13:00-17:00)";
+  out.diagnostics.insert(out.diagnostics.begin(), std::move(calendar));
+  return out;
+}
+
+}  // namespace detail
+
+}  // namespace ptmpl
