@@ -45,12 +45,14 @@ Result<Layout> layout_of(const MppFormat& format, const std::string& path) {
       layout.folder = "   112";
       layout.root_props = "Props12";
       layout.task_fixed2_size = 86;
+      layout.resource_fixed2_size = 49;
       return layout;
     case 9:
       layout.folder = "   19";
       layout.root_props = "Props9";
       layout.var_entry_size = 8;
       layout.var_key_in_field_map = true;
+      layout.second_block = false;
       layout.blank_task_size = 8;
       layout.order_by_id = true;
       return layout;

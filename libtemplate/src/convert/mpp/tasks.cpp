@@ -48,13 +48,14 @@ Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
   std::string_view streams[6];
   const char* names[6] = {"FixedMeta", "FixedData", "Fixed2Meta", "Fixed2Data", "VarMeta", "Var2Data"};
   for (int i = 0; i < 6; ++i) {
-    // MPP9 has no second block (Fixed2Meta, Fixed2Data).
-    const bool second_block = i == 2 || i == 3;
-    auto bytes = source.stream({"TBkndTask", names[i]}, second_block && layout.order_by_id);
+    if ((i == 2 || i == 3) && !layout.second_block) continue;  // MPP9: no fields there
+    auto bytes = source.stream({"TBkndTask", names[i]});
     if (!bytes.ok()) return bytes.error();
-    streams[i] = bytes.value().value_or(std::string_view());
+    streams[i] = *bytes.value();
   }
-  const std::size_t size2 = layout.task_fixed2_size != 0 ? layout.task_fixed2_size : fixed2_item_size(streams[2]);
+  const std::size_t size2 = !layout.second_block           ? 0
+                            : layout.task_fixed2_size != 0 ? layout.task_fixed2_size
+                                                           : fixed2_item_size(streams[2]);
   const Table table(read_rows(streams[0], streams[1], layout.task_meta_size),
                     size2 ? read_rows(streams[2], streams[3], size2) : std::vector<Row>{},
                     read_var_data(streams[4], streams[5], layout.var_entry_size), &properties.task_fields,
