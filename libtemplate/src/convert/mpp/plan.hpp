@@ -26,11 +26,36 @@ struct Layout {
   std::size_t task_meta_size = 47;     ///< a task's FixedMeta item
   std::size_t link_meta_size = 10;
   std::size_t var_entry_size = 12;    ///< VarMeta entries (8 in MPP9)
-  bool var_key_in_field_map = false;  ///< MPP9: a var data field's key is the map entry's +6
+  bool var_key_in_field_map = false;  ///< MPP9: a var data field's key is the map entry's byte +6
+  // Item sizes measured on the corpus (FixedMeta and Fixed2Meta item counts come from the
+  // stream sizes; the header's count at +8 is wrong in a few files). FixedMeta items are the
+  // same in MPP9, MPP12 and MPP14.
+  std::size_t resource_meta_size = 37;
+  std::size_t assignment_meta_size = 34;
+  std::size_t calendar_meta_size = 10;
+  /// MPP12/14: fields continue in a second block (Fixed2Meta, Fixed2Data). MPP9's field maps
+  /// use none: its Fixed2 streams (items of 9 to 19 bytes) hold no mapped field.
+  bool second_block = true;
+  /// A task's Fixed2Meta item: 86 bytes in MPP12; 0 in MPP14, whose item is 92–96 bytes (the
+  /// size that divides the stream).
+  std::size_t task_fixed2_size = 0;
+  std::size_t resource_fixed2_size = 0;     ///< 49 in MPP12; 0 in MPP14: 50 or 51, the one that divides
+  std::size_t assignment_fixed2_size = 53;  ///< MPP12 and MPP14
+  std::size_t blank_task_size = 16;         ///< task records this short are blank rows (8 in MPP9)
+  bool order_by_id = false;                 ///< MPP9: rows in ID order (MPP12/14: a key in Fixed2Data)
+  bool manual_scheduling = false;           ///< MPP14: manual tasks, with their own dates (1283/1284)
+  /// Password-protected files (write or read password): the folder's Props and every table's
+  /// FixedData are XORed with this byte, which Source::stream() undoes; 0 when not.
+  std::uint8_t xor_mask = 0;
 };
 
 /// The layout of `format`, or why it is not read (MPP8).
 [[nodiscard]] Result<Layout> layout_of(const MppFormat& format, const std::string& path);
+
+/// The root Props' password flag and code into `layout.xor_mask`. An MPP12 or MPP14 file with
+/// a read password is refused (ErrorCode::kInvalid) with a message naming why.
+[[nodiscard]] Status read_protection(const cfb::CompoundFile& file, const MppFormat& format, Layout& layout,
+                                     const std::string& path);
 
 struct Project {
   std::string title;

@@ -6,9 +6,10 @@
 // dates and durations and its findings are those of the MSPDI path. Findings point at the .mpp
 // file as a whole: the places the MSPDI reader computes are in the in-memory document.
 //
-// What is read today: MPP14 files (Project 2010 and later), their tasks and links. Not read yet
-// (refused, exit 2): MPP8, MPP9 and MPP12 files and password-protected files. Not read yet from
-// MPP14: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
+// What is read today: MPP9 (Project 2000-2003), MPP12 (Project 2007) and MPP14 (Project 2010
+// and later) files, their tasks and links, MPP9 files protected by a password included.
+// Refused (exit 2): MPP8 (Project 98) files, and MPP12/MPP14 files with a read password. Not
+// read yet: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
 // reported as mpp-calendar), costs, work, notes, constraints, resources and assignments.
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
@@ -30,17 +31,10 @@ constexpr std::int32_t kMinutesPerDayKey = 37748765;
 constexpr std::int32_t kMinutesPerWeekKey = 37748766;
 constexpr std::int32_t kDaysPerMonthKey = 37753743;
 constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
-constexpr std::int32_t kPasswordFlagKey = 893386752;
 
 }  // namespace
 
 Result<Properties> read_properties(Source& source, Project& project) {
-  // Password-protected files keep their tables XORed: refused, naming why.
-  if (Result<std::string> root_props = source.file().read_stream({source.layout().root_props}); root_props.ok()) {
-    const Props root = read_props(root_props.value());
-    if (auto flag = root.find(kPasswordFlagKey); flag != root.end() && !flag->second.empty() && (flag->second[0] & 1))
-      return source.invalid("is protected by a password; reading protected .mpp files is not built yet");
-  }
   auto bytes = source.stream({"Props"});
   if (!bytes.ok()) return bytes.error();
   Properties out;
@@ -75,10 +69,7 @@ Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, 
   if (!format.ok()) return format.error();
   Result<mpp::Layout> layout = mpp::layout_of(format.value(), path);
   if (!layout.ok()) return layout.error();
-  if (layout.value().version != 14)
-    return Error::invalid(path + ": " + describe(format.value()) +
-                          ": reading this .mpp format is not built yet (ptmpl reads MPP14, written by Project 2010 "
-                          "and later); save the plan from Microsoft Project as XML (MSPDI) and convert that");
+  if (Status s = mpp::read_protection(file.value(), format.value(), layout.value(), path); !s.ok()) return s.error();
   mpp::Source source(file.value(), format.value(), layout.value(), path);
   mpp::Plan plan;
   Result<mpp::Properties> properties = mpp::read_properties(source, plan.project);

@@ -73,7 +73,8 @@ struct FieldPlace {
 /// A table's field map from its Props entry: 28-byte entries (offset at +4, 0xFFFF for var
 /// data; field id at +12; category at +20, 0x0B or 0x64 for a meta bit). Offsets that start
 /// again lower are in the next block. A var data field's key is the id's low 16 bits, or the
-/// entry's +6 when `var_key_in_entry` (MPP9). Keyed by the whole field id (class | id).
+/// entry's byte +6 when `var_key_in_entry` (MPP9, whose VarMeta keys are one byte). Keyed by
+/// the whole field id (class | id).
 using FieldMap = std::unordered_map<std::uint32_t, FieldPlace>;
 [[nodiscard]] FieldMap read_field_map(std::string_view entry, bool var_key_in_entry = false);
 

@@ -1,10 +1,11 @@
 // Tasks (TBkndTask) and links (TBkndCons) of a .mpp file (plan.hpp).
 //
-// Layout facts (verified on the MPP14 files of the corpus): a task's FixedMeta item holds its
-// flags (+0 & 0x02: deleted) and the milestone bit; Fixed2Meta holds the manual bit; fields are
-// located through the task field map. A link record is 20 bytes: predecessor UID at +4,
-// successor UID at +8, the type at +12, then the lag and its units in an order that Project
-// 2013 changed.
+// Layout facts (verified on the MPP9, MPP12 and MPP14 files of the corpus): a task's FixedMeta
+// item holds its flags (+0 & 0x02: deleted) and the milestone bit; MPP14's Fixed2Meta holds the
+// manual bit; fields are located through the task field map, the same ids in every format.
+// Rows are ordered by an 8-byte key at Fixed2Data+16 (MPP12, MPP14) or by ID (MPP9, which has
+// no second block). A link record is 20 bytes in every format: predecessor UID at +4, successor
+// UID at +8, the type at +12, then the lag and its units in an order that Project 2013 changed.
 #include <algorithm>
 #include <limits>
 #include <unordered_set>
@@ -18,6 +19,7 @@ namespace {
 // Task field ids (without the task class, 0x0B400000).
 enum TaskField : std::uint32_t {
   kUid = 86,
+  kId = 23,
   kName = 14,
   kOutlineLevel = 249,
   kDuration = 29,  // scheduled (MPP14)
@@ -42,25 +44,30 @@ std::size_t fixed2_item_size(std::string_view meta) {
 }  // namespace
 
 Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
+  const Layout& layout = source.layout();
   std::string_view streams[6];
   const char* names[6] = {"FixedMeta", "FixedData", "Fixed2Meta", "Fixed2Data", "VarMeta", "Var2Data"};
   for (int i = 0; i < 6; ++i) {
+    if ((i == 2 || i == 3) && !layout.second_block) continue;  // MPP9: no fields there
     auto bytes = source.stream({"TBkndTask", names[i]});
     if (!bytes.ok()) return bytes.error();
     streams[i] = *bytes.value();
   }
-  const Layout& layout = source.layout();
-  const std::size_t size2 = fixed2_item_size(streams[2]);
+  const std::size_t size2 = !layout.second_block           ? 0
+                            : layout.task_fixed2_size != 0 ? layout.task_fixed2_size
+                                                           : fixed2_item_size(streams[2]);
   const Table table(read_rows(streams[0], streams[1], layout.task_meta_size),
                     size2 ? read_rows(streams[2], streams[3], size2) : std::vector<Row>{},
                     read_var_data(streams[4], streams[5], layout.var_entry_size), &properties.task_fields,
                     kTaskFieldClass);
   const bool late_layout = layout.written_2013_or_later;
 
+  // From the last row to the fourth (the first three are no tasks): where a UID repeats, the
+  // later row is the task.
   std::unordered_set<std::int32_t> seen;
-  for (std::size_t i = 0; i < table.size(); ++i) {
+  for (std::size_t i = table.size(); i-- > 3;) {
     // Deleted rows, and records too short to hold a task (blank rows).
-    if (table.deleted(i) || table.row(i).data.size() <= 16) continue;
+    if (table.deleted(i) || table.row(i).data.size() <= layout.blank_task_size) continue;
     const std::optional<std::int64_t> uid = table.int32(kUid, i);
     if (!uid) continue;
     Task task;
@@ -77,7 +84,7 @@ Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
     task.level = table.int16(kOutlineLevel, i).value_or(1);
     const std::string_view meta = table.row(i).meta;
     task.milestone = late_layout ? (u8(meta, 10) & 0x02) != 0 : (u8(meta, 8) & 0x20) != 0;
-    if (const Row row2 = table.row2(i); row2.meta.size() > 8)
+    if (const Row row2 = table.row2(i); layout.manual_scheduling && row2.meta.size() > 8)
       task.manual = (u8(row2.meta, 8) & (late_layout ? 0x80 : 0x08)) != 0;
     task.duration_units = static_cast<std::uint16_t>(table.int16(kDurationUnits, i).value_or(7));
     // MPP14 keeps the scheduled dates and duration apart from a manual task's own.
@@ -89,14 +96,17 @@ Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
     if (!task.start) task.start = table.date(kStart, i);
     if (!task.finish) task.finish = table.date(kFinish, i);
     if (!task.manual) task.duration_tenths = table.int32(kDuration, i).value_or(0);
-    if (const Row row2 = table.row2(i); row2.data.size() >= 24) {
+    if (layout.order_by_id) {
+      task.order = static_cast<std::uint32_t>(table.int32(kId, i).value_or(std::numeric_limits<std::int32_t>::max()));
+    } else if (const Row row2 = table.row2(i); row2.data.size() >= 24) {
       std::memcpy(&task.order, row2.data.data() + 16, 8);
     } else {
       task.order = std::numeric_limits<std::uint64_t>::max();
     }
     plan.tasks.push_back(std::move(task));
   }
-  // The order of the rows on screen: the key is a positive double, whose bits sort as its value.
+  // The order of the rows on screen: the ID, or a key that is a positive double, whose bits
+  // sort as its value.
   std::stable_sort(plan.tasks.begin(), plan.tasks.end(),
                    [](const Task& a, const Task& b) { return a.order < b.order; });
   return Done{};
