@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader}
+targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader mpp_reader}
 
 seeds_of() {
   case "$1" in
@@ -19,6 +19,7 @@ seeds_of() {
     gan_reader) echo tests/data/gan ../shared/corpus/gan ;;
     csv_reader) echo tests/data/csv ;;
     cfb_reader) echo tests/data/mpp ;;
+    mpp_reader) echo ;;  # its seeds are archives of the corpus files' streams, kept below
     sandbox_request) echo ;;
   esac
   echo "tests/data/fuzz/$1"

@@ -2,10 +2,13 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 #include <string>
 #include <variant>
@@ -29,7 +32,7 @@ constexpr std::array kTargets = {
     Target{"template_reader", "fuzz.json", read_template},  Target{"lint", "fuzz.json", lint_template},
     Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
     Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
-    Target{"cfb_reader", "fuzz.mpp", read_compound_file},
+    Target{"cfb_reader", "fuzz.mpp", read_compound_file},   Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
 };
 
 /// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
@@ -198,6 +201,85 @@ Outcome read_compound_file(std::string_view data) {
   if (Result<detail::MppFormat> format = detail::identify_mpp(file); !format.ok()) named(format.error());
   if (!first_refusal.empty()) return {false, first_refusal};
   return {true, ""};
+}
+
+namespace {
+
+constexpr std::string_view kFormatPrefix = "MSProject.MPP";
+
+// The next line of `data` from `at` (without its newline); npos-safe.
+std::string_view next_line(std::string_view data, std::size_t& at) {
+  const std::size_t end = std::min(data.find('\n', at), data.size());
+  std::string_view line = data.substr(at, end - at);
+  at = end < data.size() ? end + 1 : data.size();
+  return line;
+}
+
+// Whether a stream is one the .mpp reader reads: the root's Props, the folder's Props and its
+// tables; the rest (views, filters, summary information) is left out of the archives.
+bool read_by_the_reader(const std::vector<std::string_view>& steps) {
+  if (steps.size() == 1) return steps[0].starts_with("Props");
+  if (steps.size() == 2) return steps[1] == "Props";
+  return steps.size() == 3 && steps[1].starts_with("TBknd");
+}
+
+}  // namespace
+
+Outcome read_mpp_streams(std::string_view data) {
+  const std::string path(target("mpp_reader").input_name);
+  std::size_t at = 0;
+  detail::MppFormat format;
+  format.format = std::string(next_line(data, at));
+  format.application = std::string(next_line(data, at));
+  if (format.format.starts_with(kFormatPrefix)) {
+    const std::string_view digits = std::string_view(format.format).substr(kFormatPrefix.size());
+    int version = 0;
+    if (auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), version);
+        error == std::errc() && end == digits.data() + digits.size())
+      format.version = version;
+  }
+  detail::StreamMap streams;
+  while (at < data.size()) {
+    const std::string name(next_line(data, at));
+    std::uint32_t size = 0;
+    const std::size_t header = std::min<std::size_t>(4, data.size() - at);
+    std::memcpy(&size, data.data() + at, header);
+    at += header;
+    const std::size_t taken = std::min<std::size_t>(size, data.size() - at);
+    streams.streams[name] = std::string(data.substr(at, taken));
+    at += taken;
+  }
+  Result<Conversion> converted = detail::convert_mpp_streams(streams, format, path, ConvertOptions{});
+  if (!converted.ok() && !converted.error().message.starts_with(path + ": "))
+    broken("an .mpp error that does not name the file", converted.error().message);
+  return check_conversion(converted, path);
+}
+
+std::string mpp_stream_archive(std::string_view mpp) {
+  Result<cfb::CompoundFile> opened = cfb::CompoundFile::open(FileText::borrow(mpp), "seed.mpp");
+  if (!opened.ok()) return {};
+  const cfb::CompoundFile& file = opened.value();
+  Result<detail::MppFormat> format = detail::identify_mpp(file);
+  if (!format.ok()) return {};
+  std::string out = format.value().format + "\n" + format.value().application + "\n";
+  // Entries in the directory's order, each with its path from the root.
+  for (std::size_t i = 1; i < file.entry_count(); ++i) {
+    const cfb::Entry& entry = file.entry(static_cast<std::uint32_t>(i));
+    if (entry.is_storage()) continue;
+    std::vector<std::string_view> steps;
+    for (std::uint32_t at = static_cast<std::uint32_t>(i); at != 0; at = file.entry(at).parent)
+      steps.insert(steps.begin(), file.entry(at).name);
+    if (!read_by_the_reader(steps)) continue;
+    Result<std::string> bytes = file.read_stream(entry);
+    if (!bytes.ok()) continue;
+    std::string name;
+    for (std::string_view step : steps) name += (name.empty() ? "" : "/") + std::string(step);
+    const auto size = static_cast<std::uint32_t>(bytes.value().size());
+    out += name + "\n";
+    out.append(reinterpret_cast<const char*>(&size), 4);
+    out += bytes.value();
+  }
+  return out;
 }
 
 Outcome sandbox_request(std::string_view data) {

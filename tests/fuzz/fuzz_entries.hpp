@@ -47,6 +47,16 @@ Outcome convert_csv_plan(std::string_view data);
 /// and what `convert_plan` says of the bytes. Refused: the file, or one of its streams, cannot
 /// be read.
 Outcome read_compound_file(std::string_view data);
+/// The .mpp reader on its own, without a compound file around it: the input is an archive of
+/// streams (mpp_stream_archive()): the \1CompObj format string and the application on the first
+/// two lines, then for each stream its path from the root ("   114/TBkndTask/FixedMeta") on a
+/// line, its size as 4 little-endian bytes and its bytes (cut short where the input ends). So
+/// the fuzzer's mutations land in the tables. A conversion must be a canonical template
+/// document; a refusal must name the file.
+Outcome read_mpp_streams(std::string_view data);
+/// The archive of the streams the .mpp reader reads from the .mpp file `mpp` ("" when it is no
+/// Microsoft Project plan): the mpp_reader target's seeds.
+std::string mpp_stream_archive(std::string_view mpp);
 /// The sandbox's reading of a request: the first line is `METHOD /path?query`, the rest the
 /// body. Queries are decoded by cpp-httplib, as the server does; list requests are read with
 /// read_list_request, bodies of POST and PUT with apply_template_body, and what a create or

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -59,8 +60,28 @@ TEST_P(FuzzRegression, EveryKeptInputComesOutAsItsFolderSays) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression,
                          ::testing::Values("template_reader", "lint", "mspdi_reader", "gan_reader", "csv_reader",
-                                           "sandbox_request", "cfb_reader"),
+                                           "sandbox_request", "cfb_reader", "mpp_reader"),
                          target_name);
+
+// The mpp_reader target's seeds are archives of the streams of .mpp files of the repository's
+// corpus, one per format; they are derived, so they are checked against the files they come
+// from (PTMPL_UPDATE_GOLDEN=1 writes them again).
+TEST(FuzzRegression, TheMppReaderSeedsAreArchivesOfTheCorpusFiles) {
+  const bool update = std::getenv("PTMPL_UPDATE_GOLDEN") != nullptr;
+  for (const char* name :
+       {"mpxj__task-links-project2003-mpp9", "mpxj__bothpassword9", "mpxj__task-links-project2007-mpp12",
+        "mpxj__task-links-project2010-mpp14", "mpxj__task-links-project2016-mpp14"}) {
+    SCOPED_TRACE(name);
+    const std::string archive = fuzz::mpp_stream_archive(
+        testing::slurp(testing::source_path("tests/data/mpp/corpus/" + std::string(name) + ".mpp")));
+    ASSERT_FALSE(archive.empty());
+    const std::string seed =
+        testing::source_path("tests/data/fuzz/mpp_reader/accepted/" + std::string(name) + ".streams");
+    if (update) std::ofstream(seed, std::ios::binary) << archive;
+    EXPECT_TRUE(testing::slurp(seed) == archive) << seed << " is not the archive of its .mpp";
+    EXPECT_TRUE(fuzz::read_mpp_streams(archive).accepted);
+  }
+}
 
 TEST(FuzzRegression, EveryTargetHasAFolderOfInputs) {
   for (const fuzz::Target& target : fuzz::targets())

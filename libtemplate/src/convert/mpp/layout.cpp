@@ -63,9 +63,9 @@ Result<Layout> layout_of(const MppFormat& format, const std::string& path) {
   }
 }
 
-Status read_protection(const cfb::CompoundFile& file, const MppFormat& format, Layout& layout,
-                       const std::string& path) {
-  Result<std::string> bytes = file.read_stream({layout.root_props});
+Status read_protection(const MppStreams& streams, const MppFormat& format, Layout& layout, const std::string& path) {
+  const std::string_view root_props[] = {layout.root_props};
+  Result<std::string> bytes = streams.read(root_props);
   if (!bytes.ok()) return Done{};  // no root Props: no password either
   const Props root = read_props(bytes.value());
   auto flag = root.find(kPasswordFlagKey);
@@ -86,15 +86,14 @@ Status read_protection(const cfb::CompoundFile& file, const MppFormat& format, L
 Result<std::optional<std::string_view>> Source::stream(std::initializer_list<std::string_view> steps, bool optional) {
   std::vector<std::string_view> path{layout_.folder};
   path.insert(path.end(), steps.begin(), steps.end());
-  const cfb::Entry* entry = file_.find(std::span<const std::string_view>(path));
-  if (entry == nullptr || entry->is_storage()) {
+  Result<std::string> bytes = streams_.read(path);
+  if (!bytes.ok() && bytes.error().code == ErrorCode::kNotFound) {
     if (optional) return std::optional<std::string_view>();
     std::string where;
     for (std::string_view step : path) where += (where.empty() ? "" : "/") + json::quoted(std::string(step));
     return invalid("without the stream " + where +
                    " that every such file has; it is damaged or not written by Microsoft Project");
   }
-  Result<std::string> bytes = file_.read_stream(*entry);
   if (!bytes.ok()) return bytes.error();
   held_.push_back(std::make_unique<std::string>(std::move(bytes).value()));
   if (layout_.xor_mask != 0 && xored(path))

@@ -1,7 +1,9 @@
 // Microsoft Project's own .mpp files: recognising them (a compound file whose `\1CompObj` names
-// an MSProject.MPP format), and converting them (mpp_reader.cpp).
+// an MSProject.MPP format), and converting them (reader.cpp).
 #pragma once
 
+#include <map>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +30,28 @@ struct MppFormat {
 
 /// Whether `bytes` are a compound file that identify_mpp() takes for a Microsoft Project plan.
 [[nodiscard]] bool is_mpp(std::string_view bytes);
+
+/// Where the reader finds a plan's streams: a compound file (convert_mpp()), or streams given
+/// by their paths (StreamMap: the mpp_reader fuzz target feeds the tables without a container).
+class MppStreams {
+ public:
+  virtual ~MppStreams() = default;
+  /// The stream at `path` from the root ({"   114", "TBkndTask", "FixedMeta"}); a missing one,
+  /// or a storage, is ErrorCode::kNotFound.
+  [[nodiscard]] virtual Result<std::string> read(std::span<const std::string_view> path) const = 0;
+};
+
+/// Streams by their path from the root, the steps joined with '/'.
+class StreamMap final : public MppStreams {
+ public:
+  std::map<std::string, std::string, std::less<>> streams;
+  [[nodiscard]] Result<std::string> read(std::span<const std::string_view> path) const override;
+};
+
+/// A plan of `format` held in `streams` → template document: what convert_mpp() does once it
+/// has identified the file. Every failure names `path`.
+[[nodiscard]] Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppFormat& format,
+                                                     const std::string& path, const ConvertOptions& options);
 
 /// A .mpp file → template document. `bytes` start with the compound file signature; a file
 /// that is no readable compound file, or no Microsoft Project plan, fails with a message naming

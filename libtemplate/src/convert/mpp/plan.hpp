@@ -54,7 +54,7 @@ struct Layout {
 
 /// The root Props' password flag and code into `layout.xor_mask`. An MPP12 or MPP14 file with
 /// a read password is refused (ErrorCode::kInvalid) with a message naming why.
-[[nodiscard]] Status read_protection(const cfb::CompoundFile& file, const MppFormat& format, Layout& layout,
+[[nodiscard]] Status read_protection(const MppStreams& streams, const MppFormat& format, Layout& layout,
                                      const std::string& path);
 
 struct Project {
@@ -93,17 +93,16 @@ struct Plan {
   std::vector<Link> links;
 };
 
-/// The compound file, the plan's format and layout, and the streams read from it (kept for as
-/// long as the Source, so that tables can hold views into them).
+/// Where the streams are, the plan's format and layout, and the streams read (kept for as long
+/// as the Source, so that tables can hold views into them).
 class Source {
  public:
-  Source(const cfb::CompoundFile& file, MppFormat format, Layout layout, std::string path)
-      : file_(file), format_(std::move(format)), layout_(std::move(layout)), path_(std::move(path)) {}
+  Source(const MppStreams& streams, MppFormat format, Layout layout, std::string path)
+      : streams_(streams), format_(std::move(format)), layout_(std::move(layout)), path_(std::move(path)) {}
 
   [[nodiscard]] const MppFormat& format() const { return format_; }
   [[nodiscard]] const Layout& layout() const { return layout_; }
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] const cfb::CompoundFile& file() const { return file_; }
 
   /// The stream at `steps` inside the plan's folder. A missing one is an error naming it
   /// (every such file has it) unless `optional`, when it reads as std::nullopt.
@@ -113,7 +112,7 @@ class Source {
   [[nodiscard]] Error invalid(const std::string& what) const;
 
  private:
-  const cfb::CompoundFile& file_;
+  const MppStreams& streams_;
   MppFormat format_;
   Layout layout_;
   std::string path_;

@@ -62,15 +62,46 @@ Result<Properties> read_properties(Source& source, Project& project) {
 
 }  // namespace mpp
 
+namespace {
+
+// The streams of a compound file.
+class CompoundFileStreams final : public MppStreams {
+ public:
+  explicit CompoundFileStreams(const cfb::CompoundFile& file) : file_(file) {}
+  [[nodiscard]] Result<std::string> read(std::span<const std::string_view> path) const override {
+    const cfb::Entry* entry = file_.find(path);
+    if (entry == nullptr || entry->is_storage()) return Error::not_found(file_.path() + ": no such stream");
+    return file_.read_stream(*entry);
+  }
+
+ private:
+  const cfb::CompoundFile& file_;
+};
+
+}  // namespace
+
+Result<std::string> StreamMap::read(std::span<const std::string_view> path) const {
+  std::string key;
+  for (std::string_view step : path) key += (key.empty() ? "" : "/") + std::string(step);
+  auto it = streams.find(key);
+  if (it == streams.end()) return Error::not_found(key + ": no such stream");
+  return it->second;
+}
+
 Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, const ConvertOptions& options) {
   Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
   if (!file.ok()) return file.error();
   Result<MppFormat> format = identify_mpp(file.value());
   if (!format.ok()) return format.error();
-  Result<mpp::Layout> layout = mpp::layout_of(format.value(), path);
+  return convert_mpp_streams(CompoundFileStreams(file.value()), format.value(), path, options);
+}
+
+Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppFormat& format, const std::string& path,
+                                       const ConvertOptions& options) {
+  Result<mpp::Layout> layout = mpp::layout_of(format, path);
   if (!layout.ok()) return layout.error();
-  if (Status s = mpp::read_protection(file.value(), format.value(), layout.value(), path); !s.ok()) return s.error();
-  mpp::Source source(file.value(), format.value(), layout.value(), path);
+  if (Status s = mpp::read_protection(streams, format, layout.value(), path); !s.ok()) return s.error();
+  mpp::Source source(streams, format, layout.value(), path);
   mpp::Plan plan;
   Result<mpp::Properties> properties = mpp::read_properties(source, plan.project);
   if (!properties.ok()) return properties.error();
