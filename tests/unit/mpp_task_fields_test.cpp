@@ -247,6 +247,22 @@ TEST_F(MppTaskFieldsTable, HostileValuesAreNotCarriedOver) {
   EXPECT_EQ(read(record, var).notes, "cut");
 }
 
+// The active flag (Project 2010's bit in the second meta block): MPXJ's flag test file names its
+// tasks after the flag they carry.
+TEST(MppTaskFieldsSweep, TasksNamedInactiveAreTheInactiveOnes) {
+  const std::filesystem::path folder = testing::shared_folder("corpus/mpp");
+  if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
+  const Conversion out = convert_file(folder / "mpxj__taskFlags-mpp14Project2010.mpp");
+  std::vector<std::string> inactive;
+  for (const Diagnostic& d : out.diagnostics)
+    if (d.rule == "mspdi-inactive-task") inactive.push_back(d.message);
+  EXPECT_EQ(inactive, (std::vector<std::string>{"task 64 \"Active: Off\" is inactive and is skipped",
+                                                "task 66 \"Active: Off\" is inactive and is skipped"}));
+  std::size_t on = 0;
+  for (std::size_t at = 0; (at = out.document.find("\"title\": \"Active: On\"", at)) != std::string::npos; ++at) ++on;
+  EXPECT_EQ(on, 2u);
+}
+
 // The sweep the task measures: of the MPP14 pairs of the shared corpus, how many give their twin's
 // descriptions, budgets, time estimates and task-field findings.
 TEST(MppTaskFieldsSweep, Mpp14PairsAgreeWithTheirTwinsOnTaskFields) {

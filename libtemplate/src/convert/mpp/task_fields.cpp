@@ -32,8 +32,8 @@ enum TaskField : std::uint32_t {
 
 constexpr std::uint8_t kEstimatedUnitsBit = 0x20;
 
-// Amounts below these are noise that MS Project shows as zero (less than a thousandth of a cent,
-// less than a thousandth of a minute).
+// An amount within a thousandth of its unit of zero is rounding noise, which MS Project shows as
+// zero; one that is not finite is no amount.
 std::optional<double> amount(const Table& table, std::uint32_t id, std::size_t row) {
   const std::optional<double> value = table.real(id, row);
   if (!value || !std::isfinite(*value) || std::fabs(*value) < 1e-3) return std::nullopt;
