@@ -2,6 +2,7 @@
 // converts: one builder of stories, one place that turns dates into working days, one set of
 // findings for both formats.
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <unordered_map>
 
@@ -52,6 +53,31 @@ void write_calendars(pugi::xml_node project) {
   }
 }
 
+// MSPDI: Cost in hundredths of the currency unit, as the file keeps it.
+std::string amount_text(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 9e15) return whole(value);
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+// The elements from PercentComplete to Notes, in the schema's order.
+void write_progress_and_constraint(pugi::xml_node node, const Task& task) {
+  text(node, "PercentComplete", std::to_string(task.percent_complete));
+  text(node, "PercentWorkComplete", std::to_string(task.percent_work_complete));
+  if (task.cost) text(node, "Cost", amount_text(*task.cost));
+  if (task.actual_start) text(node, "ActualStart", *task.actual_start);
+  if (task.actual_finish) text(node, "ActualFinish", *task.actual_finish);
+  if (task.actual_duration_tenths) text(node, "ActualDuration", duration_text(*task.actual_duration_tenths));
+  if (task.actual_cost) text(node, "ActualCost", amount_text(*task.actual_cost));
+  if (task.actual_work_tenths) text(node, "ActualWork", duration_text(*task.actual_work_tenths));
+  text(node, "ConstraintType", std::to_string(task.constraint_type));
+  if (task.calendar_uid) text(node, "CalendarUID", std::to_string(*task.calendar_uid));
+  if (task.constraint_type != 0 && task.constraint_date) text(node, "ConstraintDate", *task.constraint_date);
+  if (task.deadline) text(node, "Deadline", *task.deadline);
+  if (!task.notes.empty()) text(node, "Notes", task.notes);
+}
+
 void write_tasks(pugi::xml_node project, const Plan& plan) {
   std::unordered_map<std::int32_t, std::vector<const Link*>> into;
   for (const Link& link : plan.links) into[link.successor].push_back(&link);
@@ -62,13 +88,17 @@ void write_tasks(pugi::xml_node project, const Plan& plan) {
     text(node, "UID", std::to_string(task.uid));
     text(node, "ID", std::to_string(id++));
     text(node, "Name", task.name);
-    text(node, "OutlineLevel", std::to_string(task.level));
+    text(node, "Active", task.active ? "1" : "0");
     text(node, "Manual", task.manual ? "1" : "0");
-    text(node, "Milestone", task.milestone ? "1" : "0");
+    text(node, "OutlineLevel", std::to_string(task.level));
     if (task.start) text(node, "Start", *task.start);
     if (task.finish) text(node, "Finish", *task.finish);
     text(node, "Duration", duration_text(task.duration_tenths));
     text(node, "DurationFormat", std::to_string(mspdi_format(task.duration_units)));
+    if (task.work_tenths) text(node, "Work", duration_text(*task.work_tenths));
+    text(node, "Estimated", task.estimated ? "1" : "0");
+    text(node, "Milestone", task.milestone ? "1" : "0");
+    write_progress_and_constraint(node, task);
     if (auto it = into.find(task.uid); it != into.end()) {
       for (const Link* link : it->second) {
         pugi::xml_node l = node.append_child("PredecessorLink");

@@ -77,6 +77,23 @@ struct Task {
   std::optional<std::string> start;
   std::optional<std::string> finish;
   std::uint64_t order = 0;  ///< the row's place on screen
+  // read_task_fields (task_fields.cpp):
+  std::string notes;                               ///< plain text (the file keeps RTF)
+  std::optional<double> cost;                      ///< hundredths of the currency unit
+  std::optional<double> actual_cost;               ///< hundredths of the currency unit
+  std::optional<std::int64_t> work_tenths;         ///< tenths of a minute
+  std::optional<std::int64_t> actual_work_tenths;  ///< tenths of a minute
+  std::optional<std::int64_t> actual_duration_tenths;
+  std::int64_t constraint_type = 0;  ///< MSPDI's numbering: 0 as soon as possible … 7 finish no later than
+  std::optional<std::string> constraint_date;
+  std::int64_t percent_complete = 0;
+  std::int64_t percent_work_complete = 0;
+  std::optional<std::string> actual_start;
+  std::optional<std::string> actual_finish;
+  std::optional<std::string> deadline;
+  std::optional<std::int64_t> calendar_uid;  ///< -1: the project's
+  bool estimated = false;
+  bool active = true;
 };
 
 struct Link {
@@ -129,6 +146,10 @@ struct Properties {
 /// Tasks and links (tasks.cpp).
 [[nodiscard]] Status read_tasks(Source& source, const Properties& properties, Plan& plan);
 [[nodiscard]] Status read_links(Source& source, Plan& plan);
+/// The fields of the task in `row` of the task table past its identity, dates and duration:
+/// notes, cost, work, constraint, progress, deadline, calendar, estimated and active flags
+/// (task_fields.cpp). `task.uid` is set. A field the file does not hold keeps its default.
+void read_task_fields(const Table& table, std::size_t row, const Layout& layout, Task& task);
 
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
 [[nodiscard]] std::string write_mspdi(const Plan& plan);

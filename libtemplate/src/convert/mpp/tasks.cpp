@@ -103,6 +103,7 @@ Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
     } else {
       task.order = std::numeric_limits<std::uint64_t>::max();
     }
+    read_task_fields(table, i, layout, task);
     plan.tasks.push_back(std::move(task));
   }
   // The order of the rows on screen: the ID, or a key that is a positive double, whose bits
