@@ -25,6 +25,7 @@ std::string whole(double value) {
 void write_project(pugi::xml_node project, const Project& p) {
   if (!p.title.empty()) text(project, "Title", p.title);
   if (p.start) text(project, "StartDate", *p.start);
+  if (!p.currency.empty()) text(project, "CurrencyCode", p.currency);
   text(project, "MinutesPerDay", whole(p.minutes_per_day));
   text(project, "MinutesPerWeek", whole(p.minutes_per_week));
   text(project, "DaysPerMonth", whole(p.days_per_month));

@@ -64,6 +64,7 @@ struct Project {
   double minutes_per_week = 2400;
   double days_per_month = 20;
   std::optional<std::int32_t> calendar_uid;  ///< the project's calendar, when Props names it
+  std::string currency;                      ///< the ISO 4217 code ("GBP"); empty when the file has none
 };
 
 struct Task {

@@ -30,6 +30,7 @@ constexpr std::int32_t kStartDateKey = 37748738;
 constexpr std::int32_t kMinutesPerDayKey = 37748765;
 constexpr std::int32_t kMinutesPerWeekKey = 37748766;
 constexpr std::int32_t kDaysPerMonthKey = 37753743;
+constexpr std::int32_t kCurrencyCodeKey = 37753787;  // UTF-16, MPP12 and later
 constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
 
 }  // namespace
@@ -47,6 +48,7 @@ Result<Properties> read_properties(Source& source, Project& project) {
   };
   if (auto it = out.props.find(kStartDateKey); it != out.props.end()) project.start = read_date(it->second, 0);
   number(kMinutesPerDayKey, project.minutes_per_day, 4);
+  if (auto it = out.props.find(kCurrencyCodeKey); it != out.props.end()) project.currency = utf16_text(it->second);
   number(kMinutesPerWeekKey, project.minutes_per_week, 4);
   number(kDaysPerMonthKey, project.days_per_month, 2);
   for (std::int32_t key : kTaskFieldMapKeys) {
