@@ -6,10 +6,11 @@
 // dates and durations and its findings are those of the MSPDI path. Findings point at the .mpp
 // file as a whole: the places the MSPDI reader computes are in the in-memory document.
 //
-// What is read today: MPP14 files (Project 2010 and later), their tasks and links. Not read yet
-// (refused, exit 2): MPP8, MPP9 and MPP12 files and password-protected files. Not read yet from
-// MPP14: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
-// reported as mpp-calendar), costs, work, notes, constraints, resources and assignments.
+// What is read today: MPP14 files (Project 2010 and later), their tasks, links and calendars
+// (calendars.cpp; a file whose calendars cannot be read is converted on the standard calendar,
+// Monday to Friday 08:00–17:00, and reported as mpp-calendar). Not read yet (refused, exit 2):
+// MPP8, MPP9 and MPP12 files and password-protected files. Not read yet from MPP14: costs,
+// work, notes, constraints, resources and assignments.
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
@@ -85,6 +86,13 @@ Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, 
   if (!properties.ok()) return properties.error();
   if (Status s = mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
   if (Status s = mpp::read_links(source, plan); !s.ok()) return s.error();
+  // A plan whose calendars cannot be read is still converted, on the standard calendar.
+  std::optional<std::string> calendars_unread;
+  if (Status s = mpp::read_calendars(source, properties.value(), plan); !s.ok()) {
+    calendars_unread = s.error().message;
+    plan.calendars.clear();
+    plan.project.calendar_uid.reset();
+  }
   Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();
@@ -96,15 +104,17 @@ Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, 
     d.excerpt.clear();
     d.excerpt_column = 0;
   }
-  Diagnostic calendar;
-  const ConversionRule& rule = conversion_rule("mpp-calendar");
-  calendar.rule = rule.id;
-  calendar.severity = options.strict ? Severity::Error : rule.severity;
-  calendar.path = path;
-  calendar.message =
-      "the plan's calendars are not read from .mpp files yet; its dates are counted on the standard calendar "
-      "(Monday to Friday, 08:00-12:00 and 13:00-17:00)";
-  out.diagnostics.insert(out.diagnostics.begin(), std::move(calendar));
+  if (calendars_unread) {
+    Diagnostic calendar;
+    const ConversionRule& rule = conversion_rule("mpp-calendar");
+    calendar.rule = rule.id;
+    calendar.severity = options.strict ? Severity::Error : rule.severity;
+    calendar.path = path;
+    calendar.message = "the plan's calendars cannot be read (" + *calendars_unread +
+                       "); its dates are counted on the standard calendar (Monday to Friday, 08:00-12:00 and "
+                       "13:00-17:00)";
+    out.diagnostics.insert(out.diagnostics.begin(), std::move(calendar));
+  }
   return out;
 }
 
