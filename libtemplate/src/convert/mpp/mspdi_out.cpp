@@ -1,6 +1,7 @@
 // A .mpp plan as an MS Project XML (MSPDI) document (plan.hpp), which the MSPDI reader then
 // converts: one builder of stories, one place that turns dates into working days, one set of
 // findings for both formats.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -31,8 +32,9 @@ void write_project(pugi::xml_node project, const Project& p) {
   text(project, "DaysPerMonth", whole(p.days_per_month));
 }
 
-// The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's.
-void write_calendars(pugi::xml_node project) {
+// The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's: for
+// a file whose calendars cannot be read.
+void write_standard_calendar(pugi::xml_node project) {
   text(project, "CalendarUID", "1");
   pugi::xml_node calendar = project.append_child("Calendars").append_child("Calendar");
   text(calendar, "UID", "1");
@@ -79,6 +81,106 @@ void write_progress_and_constraint(pugi::xml_node node, const Task& task) {
   if (!task.notes.empty()) text(node, "Notes", task.notes);
 }
 
+void write_working_times(pugi::xml_node parent, const WorkingTimes& times) {
+  text(parent, "DayWorking", times.empty() ? "0" : "1");
+  if (times.empty()) return;
+  pugi::xml_node list = parent.append_child("WorkingTimes");
+  for (auto [from, to] : times) {
+    pugi::xml_node time = list.append_child("WorkingTime");
+    text(time, "FromTime", time_text(from));
+    text(time, "ToTime", time_text(to));
+  }
+}
+
+// <WeekDays> with the days a calendar sets itself (MSPDI leaves out the inherited ones).
+void write_week_days(pugi::xml_node parent, const std::array<CalendarDay, 7>& days) {
+  if (std::all_of(days.begin(), days.end(), [](const CalendarDay& d) { return d.inherited; })) return;
+  pugi::xml_node week = parent.append_child("WeekDays");
+  for (std::size_t d = 0; d < days.size(); ++d) {
+    if (days[d].inherited) continue;
+    pugi::xml_node weekday = week.append_child("WeekDay");
+    text(weekday, "DayType", std::to_string(d + 1));
+    write_working_times(weekday, days[d].times);
+  }
+}
+
+void write_period(pugi::xml_node parent, const std::string& from, const std::string& to) {
+  pugi::xml_node period = parent.append_child("TimePeriod");
+  text(period, "FromDate", from + "T00:00:00");
+  text(period, "ToDate", to + "T23:59:00");
+}
+
+void write_exception(pugi::xml_node list, const CalendarException& e) {
+  pugi::xml_node node = list.append_child("Exception");
+  write_period(node, e.from, e.to);
+  text(node, "Occurrences", std::to_string(e.occurrences));
+  if (!e.name.empty()) text(node, "Name", e.name);
+  text(node, "Type", std::to_string(e.type));
+  auto number = [&](const char* name, int value) { text(node, name, std::to_string(value)); };
+  switch (e.type) {
+    case 2:
+      number("Month", e.month);
+      number("MonthDay", e.month_day);
+      break;
+    case 3:
+      number("Month", e.month);
+      number("MonthItem", e.month_item);
+      number("MonthPosition", e.month_position);
+      break;
+    case 4:
+      number("Period", e.period);
+      number("MonthDay", e.month_day);
+      break;
+    case 5:
+      number("Period", e.period);
+      number("MonthItem", e.month_item);
+      number("MonthPosition", e.month_position);
+      break;
+    case 6:
+      number("Period", e.period);
+      number("DaysOfWeek", e.days_of_week);
+      break;
+    case 7:
+      number("Period", e.period);
+      break;
+    default:
+      break;
+  }
+  write_working_times(node, e.times);
+}
+
+// Every calendar as MSPDI's <Calendars> holds it, and the project's; the standard calendar
+// when the file has no readable one.
+void write_calendars(pugi::xml_node project, const Plan& plan) {
+  if (plan.calendars.empty()) {
+    write_standard_calendar(project);
+    return;
+  }
+  if (plan.project.calendar_uid) text(project, "CalendarUID", std::to_string(*plan.project.calendar_uid));
+  pugi::xml_node calendars = project.append_child("Calendars");
+  for (const Calendar& c : plan.calendars) {
+    pugi::xml_node calendar = calendars.append_child("Calendar");
+    text(calendar, "UID", std::to_string(c.uid));
+    if (!c.name.empty()) text(calendar, "Name", c.name);
+    text(calendar, "IsBaseCalendar", c.base_uid ? "0" : "1");
+    text(calendar, "BaseCalendarUID", std::to_string(c.base_uid.value_or(-1)));
+    write_week_days(calendar, c.days);
+    if (!c.exceptions.empty()) {
+      pugi::xml_node list = calendar.append_child("Exceptions");
+      for (const CalendarException& e : c.exceptions) write_exception(list, e);
+    }
+    if (!c.work_weeks.empty()) {
+      pugi::xml_node list = calendar.append_child("WorkWeeks");
+      for (const CalendarWorkWeek& w : c.work_weeks) {
+        pugi::xml_node week = list.append_child("WorkWeek");
+        write_period(week, w.from, w.to);
+        if (!w.name.empty()) text(week, "Name", w.name);
+        write_week_days(week, w.days);
+      }
+    }
+  }
+}
+
 void write_tasks(pugi::xml_node project, const Plan& plan) {
   std::unordered_map<std::int32_t, std::vector<const Link*>> into;
   for (const Link& link : plan.links) into[link.successor].push_back(&link);
@@ -119,7 +221,7 @@ std::string write_mspdi(const Plan& plan) {
   pugi::xml_node project = doc.append_child("Project");
   project.append_attribute("xmlns") = "http://schemas.microsoft.com/project";
   write_project(project, plan.project);
-  write_calendars(project);
+  write_calendars(project, plan);
   write_tasks(project, plan);
   std::ostringstream out;
   doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);

@@ -105,10 +105,57 @@ struct Link {
   std::uint16_t lag_units = 7;
 };
 
+/// Working times of one day: each a start and an end in 6-second units since midnight (an end
+/// of 14400 is midnight at the day's end).
+using WorkingTimes = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+/// One week day of a calendar: inherited from the base calendar, or working (with its times) or not.
+struct CalendarDay {
+  bool inherited = false;
+  WorkingTimes times;  ///< empty: not a working day
+};
+
+/// An exception of a calendar, with MSPDI's numbering of its recurrence.
+struct CalendarException {
+  std::string from;  ///< first day, yyyy-mm-dd
+  std::string to;    ///< last day (of the last occurrence), yyyy-mm-dd
+  std::string name;
+  int type = 1;  ///< MSPDI's Type: 1 daily (every day of the range), 2/3 yearly absolute/relative,
+                 ///< 4/5 monthly absolute/relative, 6 weekly, 7 every `period` days
+  int occurrences = 1;
+  int period = 1;          ///< daily (7), weekly, monthly: every `period` days, weeks or months
+  int days_of_week = 0;    ///< weekly: bit 0 Sunday … bit 6 Saturday
+  int month_day = 1;       ///< absolute: the day of the month
+  int month = 0;           ///< yearly: 0 = January
+  int month_item = 0;      ///< relative: 0 day, 1 weekday, 2 weekend day, 3…9 Sunday…Saturday
+  int month_position = 0;  ///< relative: 0…3 the first…fourth, 4 the last
+  WorkingTimes times;      ///< empty: not working
+};
+
+/// A work week of a calendar (MPP12 and later): other week days over a range of dates.
+struct CalendarWorkWeek {
+  std::string name;
+  std::string from;  ///< yyyy-mm-dd
+  std::string to;
+  std::array<CalendarDay, 7> days;  ///< index 0 = Sunday
+};
+
+/// A calendar of the file (TBkndCal): a base calendar, or a resource's calendar based on one.
+struct Calendar {
+  std::int32_t uid = 0;
+  std::string name;                          ///< empty for most resource calendars
+  std::optional<std::int32_t> base_uid;      ///< set for a calendar based on another
+  std::optional<std::int32_t> resource_uid;  ///< the resource whose calendar it is
+  std::array<CalendarDay, 7> days;           ///< index 0 = Sunday
+  std::vector<CalendarException> exceptions;
+  std::vector<CalendarWorkWeek> work_weeks;
+};
+
 struct Plan {
   Project project;
   std::vector<Task> tasks;  ///< in screen order
   std::vector<Link> links;
+  std::vector<Calendar> calendars;  ///< base calendars first, in the file's order; empty when none is readable
 };
 
 /// Where the streams are, the plan's format and layout, and the streams read (kept for as long
@@ -151,6 +198,12 @@ struct Properties {
 /// notes, cost, work, constraint, progress, deadline, calendar, estimated and active flags
 /// (task_fields.cpp). `task.uid` is set. A field the file does not hold keeps its default.
 void read_task_fields(const Table& table, std::size_t row, const Layout& layout, Task& task);
+
+/// Calendars (calendars.cpp): every calendar of TBkndCal into `plan.calendars`, and the
+/// project's calendar (the one Props names as the default) into `plan.project.calendar_uid`.
+/// Fails, with a message naming why, when the file has no calendar table or no calendar in it;
+/// the caller then counts on the standard calendar.
+[[nodiscard]] Status read_calendars(Source& source, const Properties& properties, Plan& plan);
 
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
 [[nodiscard]] std::string write_mspdi(const Plan& plan);

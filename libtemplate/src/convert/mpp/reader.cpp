@@ -6,11 +6,12 @@
 // dates and durations and its findings are those of the MSPDI path. Findings point at the .mpp
 // file as a whole: the places the MSPDI reader computes are in the in-memory document.
 //
-// What is read today: MPP9 (Project 2000-2003), MPP12 (Project 2007) and MPP14 (Project 2010
-// and later) files, their tasks and links, MPP9 files protected by a password included.
-// Refused (exit 2): MPP8 (Project 98) files, and MPP12/MPP14 files with a read password. Not
-// read yet: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
-// reported as mpp-calendar), costs, work, notes, constraints, resources and assignments.
+// What is read: MPP9 (Project 2000-2003), MPP12 (Project 2007) and MPP14 (Project 2010 and
+// later) files, MPP9 files protected by a password included: the project's properties, tasks
+// with their fields (task_fields.cpp), links, calendars (calendars.cpp; a file whose calendars
+// cannot be read is converted on the standard calendar and reported as mpp-calendar),
+// resources and assignments (resources.cpp). Refused (exit 2): MPP8 (Project 98) files, and
+// MPP12/MPP14 files with a read password.
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
@@ -109,6 +110,13 @@ Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppForma
   if (!properties.ok()) return properties.error();
   if (Status s = mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
   if (Status s = mpp::read_links(source, plan); !s.ok()) return s.error();
+  // A plan whose calendars cannot be read is still converted, on the standard calendar.
+  std::optional<std::string> calendars_unread;
+  if (Status s = mpp::read_calendars(source, properties.value(), plan); !s.ok()) {
+    calendars_unread = s.error().message;
+    plan.calendars.clear();
+    plan.project.calendar_uid.reset();
+  }
   Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();
@@ -120,15 +128,17 @@ Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppForma
     d.excerpt.clear();
     d.excerpt_column = 0;
   }
-  Diagnostic calendar;
-  const ConversionRule& rule = conversion_rule("mpp-calendar");
-  calendar.rule = rule.id;
-  calendar.severity = options.strict ? Severity::Error : rule.severity;
-  calendar.path = path;
-  calendar.message =
-      "the plan's calendars are not read from .mpp files yet; its dates are counted on the standard calendar "
-      "(Monday to Friday, 08:00-12:00 and 13:00-17:00)";
-  out.diagnostics.insert(out.diagnostics.begin(), std::move(calendar));
+  if (calendars_unread) {
+    Diagnostic calendar;
+    const ConversionRule& rule = conversion_rule("mpp-calendar");
+    calendar.rule = rule.id;
+    calendar.severity = options.strict ? Severity::Error : rule.severity;
+    calendar.path = path;
+    calendar.message = "the plan's calendars cannot be read (" + *calendars_unread +
+                       "); its dates are counted on the standard calendar (Monday to Friday, 08:00-12:00 and "
+                       "13:00-17:00)";
+    out.diagnostics.insert(out.diagnostics.begin(), std::move(calendar));
+  }
   return out;
 }
 
