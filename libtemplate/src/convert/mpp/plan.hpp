@@ -62,10 +62,39 @@ struct Link {
   std::uint16_t lag_units = 7;
 };
 
+/// A resource (TBkndRsc), in MSPDI's units: units as a fraction (1 = 100 %), rates and costs
+/// as the file keeps them.
+struct Resource {
+  std::int32_t uid = 0;
+  std::int32_t id = 0;
+  std::string name;
+  std::string initials;
+  std::string email;
+  std::optional<double> max_units;
+  double standard_rate = 0;
+  double overtime_rate = 0;
+  double cost_per_use = 0;
+  std::optional<std::int32_t> calendar_uid;  ///< its own calendar, from the calendar table
+};
+
+/// A resource's assignment to a task (TBkndAssn).
+struct Assignment {
+  std::int32_t uid = 0;
+  std::int32_t task_uid = 0;
+  std::int32_t resource_uid = 0;  ///< -65535: no resource (MSPDI's value too)
+  std::optional<double> units;    ///< 1 = 100 %
+  std::optional<double> work_minutes;
+  std::optional<double> cost;  ///< in the currency's hundredths, as the file keeps it
+  std::optional<std::string> start;
+  std::optional<std::string> finish;
+};
+
 struct Plan {
   Project project;
   std::vector<Task> tasks;  ///< in screen order
   std::vector<Link> links;
+  std::vector<Resource> resources;      ///< in UID order
+  std::vector<Assignment> assignments;  ///< in the file's order
 };
 
 /// The compound file, the plan's format and layout, and the streams read from it (kept for as
@@ -99,12 +128,18 @@ class Source {
 struct Properties {
   Props props;
   FieldMap task_fields;
+  FieldMap resource_fields;    ///< empty when the file has no resource map
+  FieldMap assignment_fields;  ///< empty when the file has no assignment map
 };
 [[nodiscard]] Result<Properties> read_properties(Source& source, Project& project);
 
 /// Tasks and links (tasks.cpp).
 [[nodiscard]] Status read_tasks(Source& source, const Properties& properties, Plan& plan);
 [[nodiscard]] Status read_links(Source& source, Plan& plan);
+
+/// Resources and their assignments (resources.cpp). A file without the tables, or without
+/// their field maps, has none; rows that are deleted, blank or cut short are skipped.
+[[nodiscard]] Status read_resources(Source& source, const Properties& properties, Plan& plan);
 
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
 [[nodiscard]] std::string write_mspdi(const Plan& plan);

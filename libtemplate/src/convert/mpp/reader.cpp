@@ -9,7 +9,10 @@
 // What is read today: MPP14 files (Project 2010 and later), their tasks and links. Not read yet
 // (refused, exit 2): MPP8, MPP9 and MPP12 files and password-protected files. Not read yet from
 // MPP14: the calendars (the standard calendar, Monday to Friday 08:00–17:00, is used and
-// reported as mpp-calendar), costs, work, notes, constraints, resources and assignments.
+// reported as mpp-calendar), costs, work, notes and constraints. Resources and assignments are
+// read (resources.cpp).
+#include <span>
+
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
@@ -30,6 +33,8 @@ constexpr std::int32_t kMinutesPerDayKey = 37748765;
 constexpr std::int32_t kMinutesPerWeekKey = 37748766;
 constexpr std::int32_t kDaysPerMonthKey = 37753743;
 constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
+constexpr std::int32_t kResourceFieldMapKeys[] = {131093, 50331669};
+constexpr std::int32_t kAssignmentFieldMapKeys[] = {131095, 50331671};
 constexpr std::int32_t kPasswordFlagKey = 893386752;
 
 }  // namespace
@@ -61,6 +66,16 @@ Result<Properties> read_properties(Source& source, Project& project) {
       break;
     }
   }
+  // The first of a table's keys that the Props hold names its map; a file without resources
+  // may have none.
+  auto field_map = [&](std::span<const std::int32_t> keys) {
+    for (std::int32_t key : keys)
+      if (auto it = out.props.find(key); it != out.props.end())
+        return read_field_map(it->second, source.layout().var_key_in_field_map);
+    return FieldMap{};
+  };
+  out.resource_fields = field_map(kResourceFieldMapKeys);
+  out.assignment_fields = field_map(kAssignmentFieldMapKeys);
   if (out.task_fields.empty())
     return source.invalid("without the task field map in its project properties; reading it is not built yet");
   return out;
@@ -85,6 +100,7 @@ Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, 
   if (!properties.ok()) return properties.error();
   if (Status s = mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
   if (Status s = mpp::read_links(source, plan); !s.ok()) return s.error();
+  if (Status s = mpp::read_resources(source, properties.value(), plan); !s.ok()) return s.error();
   Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();

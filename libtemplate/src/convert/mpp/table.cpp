@@ -113,7 +113,7 @@ FieldMap read_field_map(std::string_view b, bool var_key_in_entry) {
       place.offset = offset;
     } else {
       place.in_var = true;
-      place.var_key = var_key_in_entry ? u16(b, at + 6) : static_cast<std::uint16_t>(id & 0xFFFF);
+      place.var_key = var_key_in_entry ? u8(b, at + 6) : static_cast<std::uint16_t>(id & 0xFFFF);
     }
     out.emplace(id, place);
   }
