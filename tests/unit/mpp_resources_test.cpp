@@ -29,8 +29,8 @@ namespace {
 using testing::CfbBuilder;
 using testing::CfbNode;
 
-// Named resources as (UID, name) and assignments as (UID, task UID, resource UID).
-using Resources = std::set<std::pair<long long, std::string>>;
+// Named resources as (UID, name, MSPDI type) and assignments as (UID, task UID, resource UID).
+using Resources = std::set<std::tuple<long long, std::string, long long>>;
 using Assignments = std::set<std::tuple<long long, long long, long long>>;
 
 struct Read {
@@ -55,7 +55,7 @@ Read read_mpp(const std::string& bytes, const std::string& path) {
   if (Status s = detail::mpp::read_resources(source, properties.value(), plan); !s.ok())
     return {{}, {}, s.error().message};
   for (const auto& r : plan.resources)
-    if (!r.name.empty()) out.resources.emplace(r.uid, r.name);
+    if (!r.name.empty()) out.resources.emplace(r.uid, r.name, r.type);
   for (const auto& a : plan.assignments) out.assignments.emplace(a.uid, a.task_uid, a.resource_uid);
   return out;
 }
@@ -66,7 +66,8 @@ Read read_twin(const std::string& path) {
   if (!doc.load_file(path.c_str())) return {{}, {}, "cannot parse " + path};
   const pugi::xml_node project = doc.child("Project");
   for (pugi::xml_node r : project.child("Resources").children("Resource"))
-    if (!r.child("Name").text().empty()) out.resources.emplace(r.child("UID").text().as_llong(), r.child_value("Name"));
+    if (!r.child("Name").text().empty())
+      out.resources.emplace(r.child("UID").text().as_llong(), r.child_value("Name"), r.child("Type").text().as_llong());
   for (pugi::xml_node a : project.child("Assignments").children("Assignment"))
     out.assignments.emplace(a.child("UID").text().as_llong(), a.child("TaskUID").text().as_llong(),
                             a.child("ResourceUID").text().as_llong());
@@ -116,21 +117,29 @@ TEST(MppResources, AnMpp14TemplateAssignsTheTwinsResources) {
   EXPECT_EQ(assignee_keys(got.value().document), assignee_keys(want.value().document));
 }
 
-// Every pair of the shared corpus whose .mpp converts: the same assignee list and assignee_ids
-// as the twin.
+// Every pair of the shared corpus: read directly, the twin's named resources and types; when the
+// .mpp converts, the same assignee list and assignee_ids as the twin.
 TEST(MppResources, TheSharedCorpusPairsThatConvertAgreeOnAssignees) {
   const std::filesystem::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no shared corpus";
   std::ifstream pairs(folder / "pairs.tsv");
   std::string line;
   int compared = 0;
+  int read_directly = 0;
   while (std::getline(pairs, line)) {
     const std::size_t tab = line.find('\t');
     const std::size_t tab2 = line.find('\t', tab + 1);
     if (tab == std::string::npos || tab2 == tab + 1 || line.starts_with("mpp\t")) continue;
     const std::string mpp = line.substr(0, tab);
     const std::string twin = line.substr(tab + 1, tab2 - tab - 1);
-    Result<Conversion> got = detail::convert_mpp(testing::slurp((folder / mpp).string()), mpp, {});
+    const std::string bytes = testing::slurp((folder / mpp).string());
+    // Read directly, whatever the format: the twin's named resources and their types.
+    const Read read = read_mpp(bytes, mpp);
+    if (read.error.empty()) {
+      ++read_directly;
+      EXPECT_EQ(read.resources, read_twin((folder / twin).string()).resources) << mpp;
+    }
+    Result<Conversion> got = detail::convert_mpp(bytes, mpp, {});
     if (!got.ok()) continue;  // a format or file not read yet
     Result<Conversion> want = convert_mspdi(testing::slurp((folder / twin).string()), twin, {});
     if (!want.ok()) continue;
@@ -138,6 +147,7 @@ TEST(MppResources, TheSharedCorpusPairsThatConvertAgreeOnAssignees) {
     EXPECT_EQ(assignee_keys(got.value().document), assignee_keys(want.value().document)) << mpp;
   }
   EXPECT_GT(compared, 0);
+  EXPECT_GT(read_directly, compared);
 }
 
 // The file's tree, to rebuild with some streams changed.

@@ -114,6 +114,7 @@ void write_resources(pugi::xml_node project, const Plan& plan) {
     text(node, "UID", std::to_string(r.uid));
     text(node, "ID", std::to_string(r.id));
     if (!r.name.empty()) text(node, "Name", r.name);
+    text(node, "Type", std::to_string(r.type));
     text(node, "IsNull", "0");
     if (!r.initials.empty()) text(node, "Initials", r.initials);
     if (!r.email.empty()) text(node, "EmailAddress", r.email);
@@ -123,6 +124,7 @@ void write_resources(pugi::xml_node project, const Plan& plan) {
     text(node, "CostPerUse", decimal(r.cost_per_use));
     if (r.calendar_uid && calendars.count(*r.calendar_uid) != 0)
       text(node, "CalendarUID", std::to_string(*r.calendar_uid));
+    if (r.cost_resource) text(node, "IsCostResource", "1");
   }
 }
 

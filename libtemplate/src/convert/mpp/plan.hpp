@@ -68,6 +68,8 @@ struct Resource {
   std::int32_t uid = 0;
   std::int32_t id = 0;
   std::string name;
+  int type = 1;                ///< MSPDI's: 0 material (and cost), 1 work
+  bool cost_resource = false;  ///< a cost resource (read from MPP14 only)
   std::string initials;
   std::string email;
   std::optional<double> max_units;

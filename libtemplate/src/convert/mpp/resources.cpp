@@ -25,6 +25,8 @@ constexpr std::uint32_t kAssignmentFieldClass = 0x0F400000;
 constexpr std::size_t kResourceMetaSize = 37;
 constexpr std::size_t kAssignmentMetaSize = 34;
 constexpr std::size_t kCalendarMetaSize = 10;
+// MPP14: a resource's Fixed2Meta item, whose byte 8 & 0x10 marks a cost resource.
+constexpr std::size_t kResourceMeta2Size = 50;
 
 // Resource field ids (without the class).
 enum ResourceField : std::uint32_t {
@@ -37,6 +39,7 @@ enum ResourceField : std::uint32_t {
   kCostPerUse = 18,
   kResourceUid = 27,
   kEmail = 35,
+  kWorkGroup = 272,  // 0 for a work resource
 };
 
 // Assignment field ids (without the class).
@@ -118,6 +121,9 @@ Status read_resource_table(Source& source, const Properties& properties, Plan& p
   const Table table(read_rows(s.meta, s.data, kResourceMetaSize), {},
                     read_var_data(s.var_meta, s.var_data, source.layout().var_entry_size), &properties.resource_fields,
                     kResourceFieldClass);
+  auto meta2 = source.stream({"TBkndRsc", "Fixed2Meta"}, true);
+  if (!meta2.ok()) return meta2.error();
+  const std::string_view flags2 = source.layout().version == 14 && meta2.value() ? *meta2.value() : std::string_view();
   auto calendars = resource_calendars(source);
   if (!calendars.ok()) return calendars.error();
   const std::size_t record_end = first_block_end(properties.resource_fields, kResourceFieldClass);
@@ -131,6 +137,9 @@ Status read_resource_table(Source& source, const Properties& properties, Plan& p
     r.uid = static_cast<std::int32_t>(*uid);
     r.id = static_cast<std::int32_t>(table.int32(kResourceId, i).value_or(r.uid));
     r.name = table.text(kResourceName, r.uid);
+    r.type = table.int16(kWorkGroup, i).value_or(0) == 0 ? 1 : 0;
+    if (const std::size_t at = 16 + i * kResourceMeta2Size + 8; fits(flags2, at, 1))
+      r.cost_resource = (u8(flags2, at) & 0x10) != 0;
     r.initials = table.text(kInitials, r.uid);
     r.email = table.text(kEmail, r.uid);
     auto finite = [](std::optional<double> v) { return v && std::isfinite(*v) ? v : std::nullopt; };
