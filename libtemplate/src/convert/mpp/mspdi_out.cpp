@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <pugixml.hpp>
 
@@ -214,6 +215,67 @@ void write_tasks(pugi::xml_node project, const Plan& plan) {
   }
 }
 
+// A number as MSPDI writes units and amounts: up to two decimals, no trailing zeros.
+std::string decimal(double value) {
+  if (!std::isfinite(value)) return "0";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  std::string out = buffer;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out == "-0" ? "0" : out;
+}
+
+// Minutes as an MSPDI duration (PT#H#M#S), to the nearest tenth of a minute.
+std::string minutes_text(double minutes) {
+  const double tenths = std::isfinite(minutes) ? std::clamp(minutes * 10, -9.0e15, 9.0e15) : 0;
+  return duration_text(std::llround(tenths));
+}
+
+// MSPDI's <Resources>, after <Tasks>. A resource names its own calendar only when the document
+// holds that calendar: one it cannot find would read as a calendar without working time.
+void write_resources(pugi::xml_node project, const Plan& plan) {
+  if (plan.resources.empty()) return;
+  std::unordered_set<long long> calendars;
+  for (pugi::xml_node calendar : project.child("Calendars").children("Calendar"))
+    calendars.insert(calendar.child("UID").text().as_llong(-1));
+  pugi::xml_node resources = project.append_child("Resources");
+  for (const Resource& r : plan.resources) {
+    pugi::xml_node node = resources.append_child("Resource");
+    text(node, "UID", std::to_string(r.uid));
+    text(node, "ID", std::to_string(r.id));
+    if (!r.name.empty()) text(node, "Name", r.name);
+    text(node, "Type", std::to_string(r.type));
+    text(node, "IsNull", "0");
+    if (!r.initials.empty()) text(node, "Initials", r.initials);
+    if (!r.email.empty()) text(node, "EmailAddress", r.email);
+    if (r.max_units) text(node, "MaxUnits", decimal(*r.max_units));
+    text(node, "StandardRate", decimal(r.standard_rate));
+    text(node, "OvertimeRate", decimal(r.overtime_rate));
+    text(node, "CostPerUse", decimal(r.cost_per_use));
+    if (r.calendar_uid && calendars.count(*r.calendar_uid) != 0)
+      text(node, "CalendarUID", std::to_string(*r.calendar_uid));
+    if (r.cost_resource) text(node, "IsCostResource", "1");
+  }
+}
+
+// MSPDI's <Assignments>, after <Resources>.
+void write_assignments(pugi::xml_node project, const Plan& plan) {
+  if (plan.assignments.empty()) return;
+  pugi::xml_node assignments = project.append_child("Assignments");
+  for (const Assignment& a : plan.assignments) {
+    pugi::xml_node node = assignments.append_child("Assignment");
+    text(node, "UID", std::to_string(a.uid));
+    text(node, "TaskUID", std::to_string(a.task_uid));
+    text(node, "ResourceUID", std::to_string(a.resource_uid));
+    if (a.cost) text(node, "Cost", decimal(*a.cost));
+    if (a.finish) text(node, "Finish", *a.finish);
+    if (a.start) text(node, "Start", *a.start);
+    if (a.units) text(node, "Units", decimal(*a.units));
+    if (a.work_minutes) text(node, "Work", minutes_text(*a.work_minutes));
+  }
+}
+
 }  // namespace
 
 std::string write_mspdi(const Plan& plan) {
@@ -223,6 +285,8 @@ std::string write_mspdi(const Plan& plan) {
   write_project(project, plan.project);
   write_calendars(project, plan);
   write_tasks(project, plan);
+  write_resources(project, plan);
+  write_assignments(project, plan);
   std::ostringstream out;
   doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
   return out.str();

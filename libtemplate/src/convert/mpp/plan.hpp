@@ -149,6 +149,33 @@ struct Calendar {
   std::array<CalendarDay, 7> days;           ///< index 0 = Sunday
   std::vector<CalendarException> exceptions;
   std::vector<CalendarWorkWeek> work_weeks;
+/// A resource (TBkndRsc), in MSPDI's units: units as a fraction (1 = 100 %), rates and costs
+/// as the file keeps them.
+struct Resource {
+  std::int32_t uid = 0;
+  std::int32_t id = 0;
+  std::string name;
+  int type = 1;                ///< MSPDI's: 0 material (and cost), 1 work
+  bool cost_resource = false;  ///< a cost resource (read from MPP14 only)
+  std::string initials;
+  std::string email;
+  std::optional<double> max_units;
+  double standard_rate = 0;
+  double overtime_rate = 0;
+  double cost_per_use = 0;
+  std::optional<std::int32_t> calendar_uid;  ///< its own calendar, from the calendar table
+};
+
+/// A resource's assignment to a task (TBkndAssn).
+struct Assignment {
+  std::int32_t uid = 0;
+  std::int32_t task_uid = 0;
+  std::int32_t resource_uid = 0;  ///< -65535: no resource (MSPDI's value too)
+  std::optional<double> units;    ///< 1 = 100 %
+  std::optional<double> work_minutes;
+  std::optional<double> cost;  ///< in the currency's hundredths, as the file keeps it
+  std::optional<std::string> start;
+  std::optional<std::string> finish;
 };
 
 struct Plan {
@@ -156,6 +183,8 @@ struct Plan {
   std::vector<Task> tasks;  ///< in screen order
   std::vector<Link> links;
   std::vector<Calendar> calendars;  ///< base calendars first, in the file's order; empty when none is readable
+  std::vector<Resource> resources;      ///< in UID order
+  std::vector<Assignment> assignments;  ///< in the file's order
 };
 
 /// Where the streams are, the plan's format and layout, and the streams read (kept for as long
@@ -188,6 +217,8 @@ class Source {
 struct Properties {
   Props props;
   FieldMap task_fields;
+  FieldMap resource_fields;    ///< empty when the file has no resource map
+  FieldMap assignment_fields;  ///< empty when the file has no assignment map
 };
 [[nodiscard]] Result<Properties> read_properties(Source& source, Project& project);
 
@@ -204,6 +235,10 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
 /// Fails, with a message naming why, when the file has no calendar table or no calendar in it;
 /// the caller then counts on the standard calendar.
 [[nodiscard]] Status read_calendars(Source& source, const Properties& properties, Plan& plan);
+
+/// Resources and their assignments (resources.cpp). A file without the tables, or without
+/// their field maps, has none; rows that are deleted, blank or cut short are skipped.
+[[nodiscard]] Status read_resources(Source& source, const Properties& properties, Plan& plan);
 
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
 [[nodiscard]] std::string write_mspdi(const Plan& plan);

@@ -12,6 +12,8 @@
 // cannot be read is converted on the standard calendar and reported as mpp-calendar),
 // resources and assignments (resources.cpp). Refused (exit 2): MPP8 (Project 98) files, and
 // MPP12/MPP14 files with a read password.
+#include <span>
+
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
@@ -33,6 +35,8 @@ constexpr std::int32_t kMinutesPerWeekKey = 37748766;
 constexpr std::int32_t kDaysPerMonthKey = 37753743;
 constexpr std::int32_t kCurrencyCodeKey = 37753787;  // UTF-16, MPP12 and later
 constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
+constexpr std::int32_t kResourceFieldMapKeys[] = {131093, 50331669};
+constexpr std::int32_t kAssignmentFieldMapKeys[] = {131095, 50331671};
 
 }  // namespace
 
@@ -58,6 +62,16 @@ Result<Properties> read_properties(Source& source, Project& project) {
       break;
     }
   }
+  // The first of a table's keys that the Props hold names its map; a file without resources
+  // may have none.
+  auto field_map = [&](std::span<const std::int32_t> keys) {
+    for (std::int32_t key : keys)
+      if (auto it = out.props.find(key); it != out.props.end())
+        return read_field_map(it->second, source.layout().var_key_in_field_map);
+    return FieldMap{};
+  };
+  out.resource_fields = field_map(kResourceFieldMapKeys);
+  out.assignment_fields = field_map(kAssignmentFieldMapKeys);
   if (out.task_fields.empty())
     return source.invalid("without the task field map in its project properties; reading it is not built yet");
   return out;
@@ -117,6 +131,7 @@ Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppForma
     plan.calendars.clear();
     plan.project.calendar_uid.reset();
   }
+  if (Status s = mpp::read_resources(source, properties.value(), plan); !s.ok()) return s.error();
   Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();
