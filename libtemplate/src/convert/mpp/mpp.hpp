@@ -41,6 +41,16 @@ class MppStreams {
   [[nodiscard]] virtual Result<std::string> read(std::span<const std::string_view> path) const = 0;
 };
 
+/// The streams of a compound file, which must outlive this.
+class CompoundFileStreams final : public MppStreams {
+ public:
+  explicit CompoundFileStreams(const cfb::CompoundFile& file) : file_(file) {}
+  [[nodiscard]] Result<std::string> read(std::span<const std::string_view> path) const override;
+
+ private:
+  const cfb::CompoundFile& file_;
+};
+
 /// Streams by their path from the root, the steps joined with '/'.
 class StreamMap final : public MppStreams {
  public:

@@ -149,6 +149,8 @@ struct Calendar {
   std::array<CalendarDay, 7> days;           ///< index 0 = Sunday
   std::vector<CalendarException> exceptions;
   std::vector<CalendarWorkWeek> work_weeks;
+};
+
 /// A resource (TBkndRsc), in MSPDI's units: units as a fraction (1 = 100 %), rates and costs
 /// as the file keeps them.
 struct Resource {
@@ -182,7 +184,7 @@ struct Plan {
   Project project;
   std::vector<Task> tasks;  ///< in screen order
   std::vector<Link> links;
-  std::vector<Calendar> calendars;  ///< base calendars first, in the file's order; empty when none is readable
+  std::vector<Calendar> calendars;      ///< base calendars first, in the file's order; empty when none is readable
   std::vector<Resource> resources;      ///< in UID order
   std::vector<Assignment> assignments;  ///< in the file's order
 };
@@ -193,6 +195,13 @@ class Source {
  public:
   Source(const MppStreams& streams, MppFormat format, Layout layout, std::string path)
       : streams_(streams), format_(std::move(format)), layout_(std::move(layout)), path_(std::move(path)) {}
+  /// The streams of `file`, which must outlive the Source.
+  Source(const cfb::CompoundFile& file, MppFormat format, Layout layout, std::string path)
+      : owned_(std::make_unique<CompoundFileStreams>(file)),
+        streams_(*owned_),
+        format_(std::move(format)),
+        layout_(std::move(layout)),
+        path_(std::move(path)) {}
 
   [[nodiscard]] const MppFormat& format() const { return format_; }
   [[nodiscard]] const Layout& layout() const { return layout_; }
@@ -206,6 +215,7 @@ class Source {
   [[nodiscard]] Error invalid(const std::string& what) const;
 
  private:
+  std::unique_ptr<MppStreams> owned_;
   const MppStreams& streams_;
   MppFormat format_;
   Layout layout_;

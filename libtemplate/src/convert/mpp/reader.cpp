@@ -79,23 +79,11 @@ Result<Properties> read_properties(Source& source, Project& project) {
 
 }  // namespace mpp
 
-namespace {
-
-// The streams of a compound file.
-class CompoundFileStreams final : public MppStreams {
- public:
-  explicit CompoundFileStreams(const cfb::CompoundFile& file) : file_(file) {}
-  [[nodiscard]] Result<std::string> read(std::span<const std::string_view> path) const override {
-    const cfb::Entry* entry = file_.find(path);
-    if (entry == nullptr || entry->is_storage()) return Error::not_found(file_.path() + ": no such stream");
-    return file_.read_stream(*entry);
-  }
-
- private:
-  const cfb::CompoundFile& file_;
-};
-
-}  // namespace
+Result<std::string> CompoundFileStreams::read(std::span<const std::string_view> path) const {
+  const cfb::Entry* entry = file_.find(path);
+  if (entry == nullptr || entry->is_storage()) return Error::not_found(file_.path() + ": no such stream");
+  return file_.read_stream(*entry);
+}
 
 Result<std::string> StreamMap::read(std::span<const std::string_view> path) const {
   std::string key;
