@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -21,15 +22,160 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The kinds of difference that are true differences between a .mpp file and its twin, each
-// with the files (the .mpp's name) it concerns; "*" for every pair.
-const std::map<std::string, std::set<std::string>>& true_differences() {
-  static const std::map<std::string, std::set<std::string>> kinds = {
+// A difference the test allows: its kind, the files (the .mpp's name without "mpxj__" and
+// ".mpp"; "*" for every pair), and whether the two files truly differ there (`true`) or ptmpl
+// does not yet read the .mpp as its twin says (`false`: a known gap, docs/commands/convert.md).
+struct Allowed {
+  std::string kind;
+  std::set<std::string> files;
+  bool true_difference;
+};
+
+const std::vector<Allowed>& allowed_differences() {
+  static const std::vector<Allowed> table = {
       // Each file carries the name it was saved under: the .mpp's project summary task is named
       // after the .mpp, the twin's Title after the .xml.
-      {".project_template.title", {"*"}},
+      {".project_template.title", {"*"}, true},
+      // Project 98's format is not read (the issue allows refusing it, exit 2, naming it).
+      {"(not converted)", {"task-links-project2003-mpp8"}, true},
+      // The .mpp names its currency (GBP); the twin, an XML saved without CurrencyCode, has none.
+      {".project_template.currency",
+       {
+           "mpp12assignmentcustom-from14",
+           "mpp12assignmentcustom",
+           "mpp12timephasedsegments-from14",
+           "mpp12timephasedsegments",
+           "mpp14assignmentcustom",
+           "mpp14timephasedsegments",
+           "mpp9assignmentcustom-from12",
+           "mpp9timephasedsegments-from12",
+           "mpp9timephasedsegments-from14",
+       },
+       true},
+      // MPP9 keeps no currency code (Props 37753787 is MPP12 and later); the twin names GBP.
+      {".project_template.currency",
+       {
+           "mpp9assignmentfields",
+           "mpp9availability",
+           "mpp9costratetable",
+           "mpp9duration",
+           "mpp9nulltasks",
+           "mpp9relations",
+           "mpp9resource",
+           "mpp9splittask",
+           "mpp9timephased",
+       },
+       true},
+      // Manual scheduling came with Project 2010: MPP9 and MPP12 files have no task mode, and
+      // Project 2010 and later save manual tasks into them as automatic ones (same dates); the
+      // twin, saved as XML by the same Project, keeps them manual.
+      {"finding mspdi-manual-task",
+       {
+           "assignment-assignments-project2010-mpp12",
+           "assignment-assignments-project2010-mpp9",
+           "assignment-assignments-project2016-mpp12",
+           "assignment-flags-project2010-mpp12",
+           "assignment-flags-project2010-mpp9",
+           "assignment-flags-project2016-mpp12",
+           "assignment-text-project2010-mpp12",
+           "assignment-text-project2010-mpp9",
+           "assignment-text-project2016-mpp12",
+           "task-baselines-project2010-mpp12",
+           "task-baselines-project2010-mpp9",
+           "task-baselines-project2016-mpp12",
+           "task-costs-project2016-mpp12",
+           "task-dates-project2016-mpp12",
+           "task-durations-project2016-mpp12",
+           "task-finishes-project2016-mpp12",
+           "task-flags-project2016-mpp12",
+           "task-links-project2016-mpp12",
+           "task-numbers-project2016-mpp12",
+           "task-starts-project2016-mpp12",
+           "task-text-project2016-mpp12",
+       },
+       true},
+      // Known gap: these MPP14 files written by Project 2010 carry the task-mode bit (byte 8 of
+      // the task's second meta item, 0x08) on every task, but their twins say every task is
+      // automatic; the dates agree. Which bit Project 2010 trusts here is not known yet.
+      {"finding mspdi-manual-task",
+       {
+           "task-durations-project2010-mpp14",
+           "task-finishes-project2010-mpp14",
+           "task-flags-project2010-mpp14",
+           "task-links-project2010-mpp14",
+           "task-numbers-project2010-mpp14",
+           "task-starts-project2010-mpp14",
+       },
+       false},
+      // Known gap until timephased work is read: the twins' split tasks.
+      {"finding mspdi-split-task",
+       {
+           "mpp12resource-from14",
+           "mpp12resource",
+           "mpp12splittask-from14",
+           "mpp12splittask",
+           "mpp12timephased-from14",
+           "mpp12timephased",
+           "mpp12timephasedsegments-from14",
+           "mpp12timephasedsegments",
+           "mpp14resource",
+           "mpp14splittask",
+           "mpp14timephased",
+           "mpp14timephasedsegments",
+           "mpp9resource-from12",
+           "mpp9resource-from14",
+           "mpp9resource",
+           "mpp9splittask-from12",
+           "mpp9splittask-from14",
+           "mpp9splittask",
+           "mpp9timephased-from12",
+           "mpp9timephased-from14",
+           "mpp9timephased",
+           "mpp9timephasedsegments-from12",
+           "mpp9timephasedsegments-from14",
+           "mpp9timephasedsegments",
+       },
+       false},
+      {"finding mspdi-duration-span",
+       {
+           "mpp12resource-from14",
+           "mpp12resource",
+           "mpp12splittask-from14",
+           "mpp12splittask",
+           "mpp12timephased-from14",
+           "mpp12timephased",
+           "mpp12timephasedsegments-from14",
+           "mpp12timephasedsegments",
+           "mpp14resource",
+           "mpp14splittask",
+           "mpp14timephased",
+           "mpp14timephasedsegments",
+           "mpp9resource-from12",
+           "mpp9resource-from14",
+           "mpp9resource",
+           "mpp9splittask-from12",
+           "mpp9splittask-from14",
+           "mpp9splittask",
+           "mpp9timephased-from12",
+           "mpp9timephased-from14",
+           "mpp9timephased",
+           "mpp9timephasedsegments-from12",
+           "mpp9timephasedsegments-from14",
+           "mpp9timephasedsegments",
+       },
+       false},
   };
-  return kinds;
+  return table;
+}
+
+// The entry that allows `kind` for `mpp` (its file name), or nullptr.
+const Allowed* allowed(const std::string& kind, const std::string& mpp) {
+  std::string name = mpp;
+  if (name.starts_with("mpxj__")) name = name.substr(6);
+  if (name.ends_with(".mpp")) name.resize(name.size() - 4);
+  for (const Allowed& a : allowed_differences())
+    if (a.kind == kind && (a.files.contains("*") || a.files.contains(name))) return &a;
+  return nullptr;
 }
 
 // The pairs of a pairs.tsv (mpp → twin), in its order.
@@ -51,7 +197,7 @@ struct Measured {
   std::size_t pairs = 0;
   std::size_t agree = 0;                                    // no difference beyond the true ones
   std::map<std::string, std::set<std::string>> unexpected;  // kind → "file: first difference"
-  std::map<std::string, std::set<std::string>> seen;        // true kinds seen → files
+  std::set<const Allowed*> seen;                            // the allowed entries some pair shows
 };
 
 Measured measure(const fs::path& folder, const std::vector<std::pair<std::string, std::string>>& pairs) {
@@ -64,16 +210,17 @@ Measured measure(const fs::path& folder, const std::vector<std::pair<std::string
       ADD_FAILURE() << twin << ": " << b.error().message;
       continue;
     }
+    testing::MppAgreement agreement;
     if (!a.ok()) {
-      out.unexpected["(not converted)"].insert(mpp + ": " + a.error().message);
-      continue;
+      agreement.differences.emplace("(not converted)", a.error().message);
+    } else {
+      agreement = testing::compare_mpp_with_twin(a.value(), b.value());
     }
-    const testing::MppAgreement agreement = testing::compare_mpp_with_twin(a.value(), b.value());
     bool only_true = true;
     for (const auto& [kind, first] : agreement.differences) {
-      auto allowed = true_differences().find(kind);
-      if (allowed != true_differences().end() && (allowed->second.contains("*") || allowed->second.contains(mpp))) {
-        out.seen[kind].insert(mpp);
+      if (const Allowed* entry = allowed(kind, mpp)) {
+        out.seen.insert(entry);
+        only_true = only_true && entry->true_difference && kind != "(not converted)";
         continue;
       }
       only_true = false;
@@ -89,46 +236,42 @@ std::string report(const Measured& m) {
   for (const auto& [kind, files] : m.unexpected) {
     out += "\n" + kind + " (" + std::to_string(files.size()) + " files):";
     std::size_t shown = 0;
+    const bool all = std::getenv("PTMPL_MPP_AGREEMENT_ALL") != nullptr;
     for (const std::string& f : files) {
-      if (++shown > 5) break;
+      if (++shown > 5 && !all) break;
       out += "\n    " + f;
     }
   }
   return out;
 }
 
-// A pinned true difference that no pair shows any more is stale.
-void expect_no_stale_kinds(const Measured& m, bool whole_corpus) {
-  if (!whole_corpus) return;
-  for (const auto& [kind, files] : true_differences()) {
-    for (const std::string& file : files) {
-      if (file == "*") {
-        EXPECT_TRUE(m.seen.contains(kind)) << kind << " is pinned but no pair differs so";
-      } else {
-        EXPECT_TRUE(m.seen.contains(kind) && m.seen.at(kind).contains(file))
-            << kind << " is pinned for " << file << ", which no longer differs so";
-      }
-    }
-  }
+// An allowed difference that no pair of the whole corpus shows any more is stale.
+void expect_no_stale_entries(const Measured& m) {
+  for (const Allowed& a : allowed_differences())
+    EXPECT_TRUE(m.seen.contains(&a)) << a.kind << " is allowed for " << *a.files.begin() << " and "
+                                     << a.files.size() - 1 << " more, but no pair differs so";
 }
 
-TEST(MppAgreement, DISABLED_TheRepositorysPairsGiveTheSameTemplateAsTheirTwins) {
+TEST(MppAgreement, TheRepositorysPairsGiveTheSameTemplateAsTheirTwins) {
   const fs::path folder = testing::source_path("tests/data/mpp/corpus");
   const auto pairs = read_pairs(folder / "pairs.tsv");
   ASSERT_GE(pairs.size(), 2u);
   const Measured m = measure(folder, pairs);
-  EXPECT_EQ(m.agree, m.pairs) << report(m);
+  EXPECT_TRUE(m.unexpected.empty()) << report(m);
 }
 
-TEST(MppAgreement, DISABLED_EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
+TEST(MppAgreement, EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
   const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
   const auto pairs = read_pairs(folder / "pairs.tsv");
   EXPECT_EQ(pairs.size(), 221u);
   const Measured m = measure(folder, pairs);
   std::cout << "[ measured ] " << m.agree << " of " << m.pairs << " pairs agree\n";
-  EXPECT_EQ(m.agree, m.pairs) << report(m);
-  expect_no_stale_kinds(m, true);
+  EXPECT_TRUE(m.unexpected.empty()) << report(m);
+  expect_no_stale_entries(m);
+  // Measured: 221 pairs; the MPP8 pair is refused, the known gaps above differ, every other
+  // pair gives the same template, findings and schedule as its twin but for true differences.
+  EXPECT_EQ(m.agree, 190u);
 }
 
 }  // namespace
