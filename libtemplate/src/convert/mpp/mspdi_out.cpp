@@ -2,6 +2,7 @@
 // converts: one builder of stories, one place that turns dates into working days, one set of
 // findings for both formats.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -259,10 +260,161 @@ void write_resources(pugi::xml_node project, const Plan& plan) {
   }
 }
 
+// The working time of the project calendar, to place timephased work: its week days (inherited
+// from its base calendars) and its daily exceptions; the standard calendar when the plan has
+// none. Times in minutes since midnight.
+class WorkClock {
+ public:
+  using Times = std::vector<std::pair<double, double>>;
+  explicit WorkClock(const Plan& plan) {
+    auto find = [&](std::optional<std::int32_t> uid) -> const Calendar* {
+      for (const Calendar& c : plan.calendars)
+        if (uid && c.uid == *uid) return &c;
+      return nullptr;
+    };
+    const Calendar* calendar = find(plan.project.calendar_uid);
+    if (!calendar)
+      for (const Calendar& c : plan.calendars)
+        if (!c.base_uid && !c.resource_uid) {
+          calendar = &c;
+          break;
+        }
+    for (int d = 0; d < 7; ++d) {
+      week_[d] = d == 0 || d == 6 ? Times{} : Times{{480, 720}, {780, 1020}};
+      const Calendar* c = calendar;
+      for (int depth = 0; c && depth < 8; ++depth, c = find(c->base_uid))
+        if (!c->days[d].inherited) {
+          week_[d] = minutes(c->days[d].times);
+          break;
+        }
+    }
+    if (!calendar) return;
+    for (const CalendarException& e : calendar->exceptions) {
+      const auto from = day_of(e.from);
+      const auto to = day_of(e.to);
+      if (e.type == 1 && from && to && *from <= *to) exceptions_.push_back({*from, *to, minutes(e.times)});
+    }
+  }
+
+  // A yyyy-mm-dd date (and more) → the day, when it reads as one.
+  static std::optional<std::chrono::sys_days> day_of(const std::string& text) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2u-%2u", &y, &m, &d) != 3) return std::nullopt;
+    const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
+    if (!ymd.ok()) return std::nullopt;
+    return std::chrono::sys_days(ymd);
+  }
+
+  [[nodiscard]] const Times& times(std::chrono::sys_days day) const {
+    for (const Exception& e : exceptions_)
+      if (e.from <= day && day <= e.to) return e.times;
+    return week_[std::chrono::weekday(day).c_encoding()];
+  }
+
+  // `minutes` of working time on from `at` (days, minute of the day); the end of a day's last
+  // working time stays on that day. Gives up after ten years without working time.
+  void advance(std::chrono::sys_days& day, double& minute, double minutes) const {
+    for (int i = 0; i < 3660; ++i) {
+      for (const auto& [from, to] : times(day)) {
+        if (to <= minute) continue;
+        const double begin = std::max(from, minute);
+        if (minutes <= to - begin) {
+          minute = begin + minutes;
+          return;
+        }
+        minutes -= to - begin;
+        minute = to;
+      }
+      day += std::chrono::days{1};
+      minute = 0;
+    }
+  }
+
+  // The next start of working time at or after `at` (at itself when it is working time).
+  void next_work(std::chrono::sys_days& day, double& minute) const {
+    for (int i = 0; i < 3660; ++i) {
+      for (const auto& [from, to] : times(day))
+        if (minute < to) {
+          minute = std::max(from, minute);
+          return;
+        }
+      day += std::chrono::days{1};
+      minute = 0;
+    }
+  }
+
+ private:
+  static Times minutes(const WorkingTimes& times) {
+    Times out;
+    for (const auto& [from, to] : times)
+      if (from < to) out.emplace_back(from / 10.0, to / 10.0);
+    return out;
+  }
+  struct Exception {
+    std::chrono::sys_days from, to;
+    Times times;
+  };
+  Times week_[7];
+  std::vector<Exception> exceptions_;
+};
+
+std::string datetime_text(std::chrono::sys_days day, double minute) {
+  const std::chrono::year_month_day ymd{day};
+  const long long seconds = std::llround(minute * 60);
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02lld:%02lld:%02lld", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), seconds / 3600, seconds / 60 % 60,
+                seconds % 60);
+  return buffer;
+}
+
+// A point in time: a day and a minute of it.
+struct Moment {
+  std::chrono::sys_days day;
+  double minute = 0;
+};
+
+// An assignment's timephased work as MSPDI's <TimephasedData> of `type`: one element per
+// period, placed on the project calendar's working time from `from`; a period begins at the
+// next working time after the previous one ends. Gives the end of the last period.
+Moment write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock, int type,
+                        const std::vector<WorkPeriod>& periods, Moment from) {
+  std::chrono::sys_days& day = from.day;
+  double& minute = from.minute;
+  for (const WorkPeriod& period : periods) {
+    if (!std::isfinite(period.working_minutes) || period.working_minutes <= 0) continue;
+    clock.next_work(day, minute);
+    pugi::xml_node data = node.append_child("TimephasedData");
+    text(data, "Type", std::to_string(type));
+    text(data, "UID", std::to_string(a.uid));
+    text(data, "Start", datetime_text(day, minute));
+    clock.advance(day, minute, std::min(period.working_minutes, 1.0e7));
+    text(data, "Finish", datetime_text(day, minute));
+    text(data, "Unit", "2");
+    text(data, "Value", minutes_text(period.work_minutes));
+  }
+  return from;
+}
+
+// The assignment's timephased work: the work done from its start, then the work still to do
+// from where the work done ends (from its start when none is done).
+void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock) {
+  if (!a.start || (a.planned_work.empty() && a.actual_work.empty())) return;
+  const auto day = WorkClock::day_of(*a.start);
+  if (!day) return;
+  int hour = 0, minute_of_hour = 0;
+  if (a.start->size() >= 16) std::sscanf(a.start->c_str() + 11, "%2d:%2d", &hour, &minute_of_hour);
+  const Moment start{*day, static_cast<double>(std::clamp(hour * 60 + minute_of_hour, 0, 24 * 60))};
+  const Moment resume = write_timephased(node, a, clock, 2, a.actual_work, start);
+  write_timephased(node, a, clock, 1, a.planned_work, a.actual_work.empty() ? start : resume);
+}
+
 // MSPDI's <Assignments>, after <Resources>.
 void write_assignments(pugi::xml_node project, const Plan& plan) {
   if (plan.assignments.empty()) return;
   pugi::xml_node assignments = project.append_child("Assignments");
+  const WorkClock clock(plan);
   for (const Assignment& a : plan.assignments) {
     pugi::xml_node node = assignments.append_child("Assignment");
     text(node, "UID", std::to_string(a.uid));
@@ -273,6 +425,7 @@ void write_assignments(pugi::xml_node project, const Plan& plan) {
     if (a.start) text(node, "Start", *a.start);
     if (a.units) text(node, "Units", decimal(*a.units));
     if (a.work_minutes) text(node, "Work", minutes_text(*a.work_minutes));
+    write_timephased(node, a, clock);
   }
 }
 

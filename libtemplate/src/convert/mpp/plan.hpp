@@ -168,6 +168,14 @@ struct Resource {
   std::optional<std::int32_t> calendar_uid;  ///< its own calendar, from the calendar table
 };
 
+/// A period of an assignment's timephased work: the work done in it and the working time of the
+/// project calendar it lasts, both in minutes. Periods follow one another from the assignment's
+/// start; one without work between two with work is a gap in a split task.
+struct WorkPeriod {
+  double work_minutes = 0;
+  double working_minutes = 0;
+};
+
 /// A resource's assignment to a task (TBkndAssn).
 struct Assignment {
   std::int32_t uid = 0;
@@ -178,7 +186,15 @@ struct Assignment {
   std::optional<double> cost;  ///< in the currency's hundredths, as the file keeps it
   std::optional<std::string> start;
   std::optional<std::string> finish;
+  std::vector<WorkPeriod> planned_work;  ///< timephased work still to do (MSPDI's Type 1), from `start`
+  std::vector<WorkPeriod> actual_work;   ///< timephased work done (MSPDI's Type 2), from `start`
 };
+
+/// An assignment's timephased work from its var data item (resources.cpp): `planned` for the
+/// "timephased work" field, else the "timephased actual work" one. Periods past `limit`, cut
+/// short, or not finite are left out; an item with no period reads as none.
+[[nodiscard]] std::vector<WorkPeriod> read_timephased_work(std::string_view item, bool planned,
+                                                           std::size_t limit = 10000);
 
 struct Plan {
   Project project;

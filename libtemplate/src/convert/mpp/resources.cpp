@@ -52,6 +52,8 @@ enum AssignmentField : std::uint32_t {
   kAssignmentStart = 20,
   kAssignmentFinish = 21,
   kAssignmentCost = 26,
+  kTimephasedWork = 49,        // var data: the work still to do, period by period
+  kTimephasedActualWork = 50,  // var data: the work done
 };
 
 // Units: hundredths of a percent; work: thousandths of a minute.
@@ -186,12 +188,43 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
     a.cost = finite(table.real(kAssignmentCost, i));
     a.start = table.date(kAssignmentStart, i);
     a.finish = table.date(kAssignmentFinish, i);
+    if (auto item = table.var(kTimephasedWork, a.uid)) a.planned_work = read_timephased_work(*item, true);
+    if (auto item = table.var(kTimephasedActualWork, a.uid)) a.actual_work = read_timephased_work(*item, false);
     plan.assignments.push_back(std::move(a));
   }
   return Done{};
 }
 
 }  // namespace
+
+// Timephased work: a 16-byte header whose uint16 at +0 counts the periods, a summary block, then
+// one block per period holding the work done since the assignment's start (a double, in
+// thousandths of a minute, at +0) and the working time elapsed since it (an int32, in 80ths of a
+// minute): work still to do has 28-byte blocks, the time at +24; work done has 20-byte blocks,
+// the time at +16, and its summary's int32 at +24 bounds the time.
+std::vector<WorkPeriod> read_timephased_work(std::string_view item, bool planned, std::size_t limit) {
+  std::vector<WorkPeriod> out;
+  const std::size_t block = planned ? 28 : 20;
+  const std::size_t time_at = planned ? 24 : 16;
+  if (!fits(item, 0, 16 + block)) return out;
+  const std::size_t count = std::min<std::size_t>({u16(item, 0), limit, (item.size() - 16 - block) / block});
+  std::optional<std::int64_t> bound;
+  if (!planned && fits(item, 24, 4)) bound = static_cast<std::int32_t>(u32(item, 24));
+  double work = 0;
+  double time = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t at = 16 + block * (i + 1);
+    const double w = f64(item, at) / kWorkPerMinute;
+    std::int64_t t80 = static_cast<std::int32_t>(u32(item, at + time_at));
+    if (t80 < 0 || (bound && t80 > *bound)) t80 = 0;
+    const double t = static_cast<double>(t80) / 80;
+    if (!std::isfinite(w) || w < work - 1e-6 || t < time) break;
+    out.push_back({w - work, t - time});
+    work = w;
+    time = t;
+  }
+  return out;
+}
 
 Status read_resources(Source& source, const Properties& properties, Plan& plan) {
   if (Status s = read_resource_table(source, properties, plan); !s.ok()) return s.error();
