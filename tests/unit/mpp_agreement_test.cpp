@@ -63,6 +63,7 @@ const std::vector<Allowed>& allowed_differences() {
            "mpp9relations",
            "mpp9resource",
            "mpp9splittask",
+
            "mpp9timephased",
        },
        true},
@@ -107,27 +108,26 @@ const std::vector<Allowed>& allowed_differences() {
            "task-starts-project2010-mpp14",
        },
        false},
-      // Known gap until timephased work is read: the twins' split tasks.
+      // Known gap: the twins' split tasks that the timephased work read does not show (the
+      // splits of *timephasedsegments* are kept in the task's own split data, not read; those of
+      // *resource* come from resource calendars; *mpp12timephased* shows 15 of the twin's 21).
       {"finding mspdi-split-task",
        {
            "mpp12resource-from14",
            "mpp12resource",
-           "mpp12splittask-from14",
-           "mpp12splittask",
+
            "mpp12timephased-from14",
            "mpp12timephased",
            "mpp12timephasedsegments-from14",
            "mpp12timephasedsegments",
            "mpp14resource",
-           "mpp14splittask",
+
            "mpp14timephased",
            "mpp14timephasedsegments",
            "mpp9resource-from12",
            "mpp9resource-from14",
            "mpp9resource",
-           "mpp9splittask-from12",
-           "mpp9splittask-from14",
-           "mpp9splittask",
+
            "mpp9timephased-from12",
            "mpp9timephased-from14",
            "mpp9timephased",
@@ -140,22 +140,19 @@ const std::vector<Allowed>& allowed_differences() {
        {
            "mpp12resource-from14",
            "mpp12resource",
-           "mpp12splittask-from14",
-           "mpp12splittask",
+
            "mpp12timephased-from14",
            "mpp12timephased",
            "mpp12timephasedsegments-from14",
            "mpp12timephasedsegments",
            "mpp14resource",
-           "mpp14splittask",
+
            "mpp14timephased",
            "mpp14timephasedsegments",
            "mpp9resource-from12",
            "mpp9resource-from14",
            "mpp9resource",
-           "mpp9splittask-from12",
-           "mpp9splittask-from14",
-           "mpp9splittask",
+
            "mpp9timephased-from12",
            "mpp9timephased-from14",
            "mpp9timephased",
@@ -271,7 +268,7 @@ TEST(MppAgreement, EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
   expect_no_stale_entries(m);
   // Measured: 221 pairs; the MPP8 pair is refused, the known gaps above differ, every other
   // pair gives the same template, findings and schedule as its twin but for true differences.
-  EXPECT_EQ(m.agree, 190u);
+  EXPECT_EQ(m.agree, 196u);
 }
 
 }  // namespace
