@@ -1,6 +1,7 @@
 // RTF → plain text (rtf.hpp). A reader of the RTF 1.x syntax: groups, control words and symbols,
 // destinations; formatting is dropped, text is kept.
 #include "convert/mpp/rtf.hpp"
+#include "convert/mpp/table.hpp"
 
 #include <iconv.h>
 
@@ -25,24 +26,7 @@ constexpr std::size_t kMaxDigits = 10;
 constexpr std::uint32_t kReplacement = 0xFFFD;
 
 void put_utf8(std::string& out, std::uint32_t c) {
-  // XML cannot hold control characters; surrogates and non-characters are not text.
-  if (c < 0x20 && c != '\t' && c != '\n') c = ' ';
-  if ((c >= 0xD800 && c < 0xE000) || c == 0xFFFE || c == 0xFFFF || c > 0x10FFFF) c = kReplacement;
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
+  append_utf8(out, c);
 }
 
 // Windows-1252's 0x80–0x9F (0 where the code page defines no character); the rest is Latin-1.

@@ -57,6 +57,9 @@ using Props = std::map<std::int32_t, std::string_view>;
 /// 9 w, 11 mo, the next even code elapsed, 19/20 percent; 0x20 estimated); 21, the project
 /// default, and codes ptmpl does not know become days.
 [[nodiscard]] std::int64_t mspdi_format(std::uint16_t units);
+/// Appends the character `c` as UTF-8; a control character (which XML cannot hold) becomes a
+/// space, a surrogate, U+FFFE, U+FFFF or a value past U+10FFFF becomes U+FFFD.
+void append_utf8(std::string& out, std::uint32_t c);
 /// UTF-16LE → UTF-8, up to the first NUL; an unpaired surrogate becomes U+FFFD, and control
 /// characters (which XML cannot hold) become spaces.
 [[nodiscard]] std::string utf16_text(std::string_view b);
