@@ -55,9 +55,9 @@ std::function<int()> setup_convert(CLI::App& app) {
     bool verbose = false;
   };
   auto o = std::make_shared<Options>();
-  app.add_option(
-         "input", o->input,
-         "the plan to convert: Microsoft Project XML (MSPDI), GanttProject .gan, CSV; with --to mspdi|csv, a template")
+  app.add_option("input", o->input,
+                 "the plan to convert: Microsoft Project .mpp (Project 2000 and later) or XML (MSPDI), GanttProject "
+                 ".gan, CSV; with --to mspdi|csv, a template")
       ->required();
   app.add_option("-o,--output", o->output, "write the result here (atomically) instead of standard output");
   app.add_option("--to", o->to,
