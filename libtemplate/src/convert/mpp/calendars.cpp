@@ -37,7 +37,6 @@ namespace {
 constexpr std::int32_t kDefaultCalendarNameKey = 37748750;
 constexpr std::int32_t kDefaultCalendarDataKey = 37753736;
 constexpr std::uint16_t kNameKey = 1;
-constexpr std::size_t kMetaItemSize = 10;
 constexpr std::size_t kTripletSize = 12;
 constexpr std::size_t kDayBlockSize = 60;
 constexpr std::size_t kWeekSize = 7 * kDayBlockSize;
@@ -260,7 +259,7 @@ Status read_calendars(Source& source, const Properties& properties, Plan& plan) 
   }
   const Layout& layout = source.layout();
   const Shape shape = shape_of(layout);
-  const std::vector<Row> rows = read_rows(streams[0], streams[1], kMetaItemSize);
+  const std::vector<Row> rows = read_rows(streams[0], streams[1], source.layout().calendar_meta_size);
   const VarData var = read_var_data(streams[2], streams[3], layout.var_entry_size);
   auto var_item = [&](std::int32_t uid, std::uint16_t key) -> std::optional<std::string_view> {
     auto it = var.find({uid, key});

@@ -263,7 +263,8 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
 [[nodiscard]] Status read_calendars(Source& source, const Properties& properties, Plan& plan);
 
 /// Resources and their assignments (resources.cpp). A file without the tables, or without
-/// their field maps, has none; rows that are deleted, blank or cut short are skipped.
+/// their field maps, has none; rows that are deleted, blank or cut short are skipped. Runs
+/// after read_calendars(): a resource's own calendar is the one of `plan.calendars` naming it.
 [[nodiscard]] Status read_resources(Source& source, const Properties& properties, Plan& plan);
 
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).

@@ -6,8 +6,7 @@
 // bytes, an assignment's 34, in every format; item +0 holds the flags (0x02: deleted). Blank
 // resource rows are records too short for the fields the map places in them. Units are kept as
 // hundredths of a percent (10000 = 100 %), work in thousandths of a minute. A resource's own
-// calendar is named by the calendar table: 12-byte triplets of calendar, base calendar and
-// resource UIDs, which Project 2013 reordered to base, resource, calendar.
+// calendar is the one the calendar table names for it (calendars.cpp, read before this).
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -22,9 +21,6 @@ namespace {
 
 constexpr std::uint32_t kResourceFieldClass = 0x0C400000;
 constexpr std::uint32_t kAssignmentFieldClass = 0x0F400000;
-constexpr std::size_t kResourceMetaSize = 37;
-constexpr std::size_t kAssignmentMetaSize = 34;
-constexpr std::size_t kCalendarMetaSize = 10;
 // MPP14: a resource's Fixed2Meta item, whose byte 8 & 0x10 marks a cost resource.
 constexpr std::size_t kResourceMeta2Size = 50;
 
@@ -92,42 +88,21 @@ std::unordered_set<std::int32_t> uids_of(const VarData& var) {
   return out;
 }
 
-// Resource UID → the UID of its own calendar, from the calendar table's triplets.
-Result<std::unordered_map<std::int32_t, std::int32_t>> resource_calendars(Source& source) {
-  std::unordered_map<std::int32_t, std::int32_t> out;
-  auto meta = source.stream({"TBkndCal", "FixedMeta"}, true);
-  if (!meta.ok()) return meta.error();
-  auto data = source.stream({"TBkndCal", "FixedData"}, true);
-  if (!data.ok()) return data.error();
-  if (!meta.value() || !data.value()) return out;
-  const bool late = source.layout().written_2013_or_later;
-  const std::size_t calendar_at = late ? 8 : 0;
-  const std::size_t resource_at = late ? 4 : 8;
-  std::unordered_set<std::int32_t> seen;
-  for (const Row& row : read_rows(*meta.value(), *data.value(), kCalendarMetaSize)) {
-    for (std::size_t at = 0; fits(row.data, at, 12); at += 12) {
-      const auto calendar = static_cast<std::int32_t>(u32(row.data, at + calendar_at));
-      const auto resource = static_cast<std::int32_t>(u32(row.data, at + resource_at));
-      if (calendar <= 0 || !seen.insert(calendar).second || resource < 0) continue;
-      out.emplace(resource, calendar);
-    }
-  }
-  return out;
-}
-
 Status read_resource_table(Source& source, const Properties& properties, Plan& plan) {
   auto parts = table_streams(source, "TBkndRsc");
   if (!parts.ok()) return parts.error();
   if (!parts.value() || properties.resource_fields.empty()) return Done{};
   const Streams& s = *parts.value();
-  const Table table(read_rows(s.meta, s.data, kResourceMetaSize), {},
+  const Table table(read_rows(s.meta, s.data, source.layout().resource_meta_size), {},
                     read_var_data(s.var_meta, s.var_data, source.layout().var_entry_size), &properties.resource_fields,
                     kResourceFieldClass);
   auto meta2 = source.stream({"TBkndRsc", "Fixed2Meta"}, true);
   if (!meta2.ok()) return meta2.error();
   const std::string_view flags2 = source.layout().version == 14 && meta2.value() ? *meta2.value() : std::string_view();
-  auto calendars = resource_calendars(source);
-  if (!calendars.ok()) return calendars.error();
+  // A resource's own calendar, as the calendar table names it (calendars.cpp read it first).
+  std::unordered_map<std::int32_t, std::int32_t> calendars;
+  for (const Calendar& c : plan.calendars)
+    if (c.resource_uid) calendars.emplace(*c.resource_uid, c.uid);
   const std::size_t record_end = first_block_end(properties.resource_fields, kResourceFieldClass);
 
   std::unordered_set<std::int32_t> seen;
@@ -149,7 +124,7 @@ Status read_resource_table(Source& source, const Properties& properties, Plan& p
     r.standard_rate = finite(table.real(kStandardRate, i)).value_or(0);
     r.overtime_rate = finite(table.real(kOvertimeRate, i)).value_or(0);
     r.cost_per_use = finite(table.real(kCostPerUse, i)).value_or(0);
-    if (auto it = calendars.value().find(r.uid); it != calendars.value().end()) r.calendar_uid = it->second;
+    if (auto it = calendars.find(r.uid); it != calendars.end()) r.calendar_uid = it->second;
     plan.resources.push_back(std::move(r));
   }
   std::sort(plan.resources.begin(), plan.resources.end(),
@@ -164,8 +139,8 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
   const Streams& s = *parts.value();
   VarData var = read_var_data(s.var_meta, s.var_data, source.layout().var_entry_size);
   const std::unordered_set<std::int32_t> live = uids_of(var);
-  const Table table(read_rows(s.meta, s.data, kAssignmentMetaSize), {}, std::move(var), &properties.assignment_fields,
-                    kAssignmentFieldClass);
+  const Table table(read_rows(s.meta, s.data, source.layout().assignment_meta_size), {}, std::move(var),
+                    &properties.assignment_fields, kAssignmentFieldClass);
 
   std::unordered_set<std::int32_t> seen;
   for (std::size_t i = 0; i < table.size(); ++i) {
