@@ -148,21 +148,6 @@ const Allowed* allowed(const std::string& kind, const std::string& mpp) {
   return nullptr;
 }
 
-// The pairs of a pairs.tsv (mpp → twin), in its order.
-std::vector<std::pair<std::string, std::string>> read_pairs(const fs::path& tsv) {
-  std::vector<std::pair<std::string, std::string>> out;
-  std::istringstream lines(testing::slurp(tsv.string()));
-  std::string line;
-  std::getline(lines, line);  // the header
-  while (std::getline(lines, line)) {
-    const std::size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    const std::string twin = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
-    if (!twin.empty()) out.emplace_back(line.substr(0, tab), twin);
-  }
-  return out;
-}
-
 struct Measured {
   std::size_t pairs = 0;
   std::size_t agree = 0;                                    // no difference beyond the true ones
@@ -224,7 +209,7 @@ void expect_no_stale_entries(const Measured& m) {
 
 TEST(MppAgreement, TheRepositorysPairsGiveTheSameTemplateAsTheirTwins) {
   const fs::path folder = testing::source_path("tests/data/mpp/corpus");
-  const auto pairs = read_pairs(folder / "pairs.tsv");
+  const auto pairs = testing::mpp_pairs(folder / "pairs.tsv");
   ASSERT_GE(pairs.size(), 2u);
   const Measured m = measure(folder, pairs);
   EXPECT_TRUE(m.unexpected.empty()) << report(m);
@@ -233,7 +218,7 @@ TEST(MppAgreement, TheRepositorysPairsGiveTheSameTemplateAsTheirTwins) {
 TEST(MppAgreement, EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
   const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
-  const auto pairs = read_pairs(folder / "pairs.tsv");
+  const auto pairs = testing::mpp_pairs(folder / "pairs.tsv");
   EXPECT_EQ(pairs.size(), 221u);
   const Measured m = measure(folder, pairs);
   std::cout << "[ measured ] " << m.agree << " of " << m.pairs << " pairs agree\n";

@@ -225,19 +225,12 @@ TEST(MppCalendarSweep, ProjectCalendarsAgreeWithTheTwinsPerFormat) {
   namespace fs = std::filesystem;
   const fs::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no ../shared/corpus/mpp beside the repository";
-  std::istringstream pairs(testing::slurp((folder / "pairs.tsv").string()));
-  std::string line;
-  std::getline(pairs, line);                          // the header
   std::map<std::string, std::pair<int, int>> days;    // format → (agree, pairs)
   std::map<std::string, std::pair<int, int>> all;     // every calendar of the twin
   std::map<std::string, int> not_standard;            // twins whose project calendar is not the standard one
   std::map<std::string, std::pair<int, int>> blocks;  // MPP14 calendar blocks
   std::string differ;
-  while (std::getline(pairs, line)) {
-    const std::size_t tab = line.find('\t');
-    const std::string mpp = line.substr(0, tab);
-    const std::string twin = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
-    if (twin.empty()) continue;
+  for (const auto& [mpp, twin] : testing::mpp_pairs(folder / "pairs.tsv")) {
     const std::string bytes = testing::slurp((folder / mpp).string());
     const std::string format = mpp.find("mpp14") != std::string::npos   ? "MPP14"
                                : mpp.find("mpp12") != std::string::npos ? "MPP12"

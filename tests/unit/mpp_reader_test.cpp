@@ -52,17 +52,11 @@ TEST(MppSweep, Mpp14FilesConvertAndAgreeWithTheirMspdiTwins) {
   EXPECT_EQ(converted, 462u);
   EXPECT_EQ(refused, 29u);
 
-  std::istringstream pairs(slurp(folder / "pairs.tsv"));
-  std::string line;
-  std::getline(pairs, line);  // the header
   std::size_t compared = 0;
   std::size_t agree = 0;
   std::string differ;
-  while (std::getline(pairs, line)) {
-    const std::size_t tab = line.find('\t');
-    const std::string mpp = line.substr(0, tab);
-    const std::string twin = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
-    if (twin.empty() || mpp.find("mpp14") == std::string::npos) continue;
+  for (const auto& [mpp, twin] : testing::mpp_pairs(folder / "pairs.tsv")) {
+    if (mpp.find("mpp14") == std::string::npos) continue;
     ++compared;
     Result<Conversion> a = convert_plan(slurp(folder / mpp), mpp);
     Result<Conversion> b = convert_plan(slurp(folder / twin), twin);

@@ -122,16 +122,9 @@ TEST(MppResources, AnMpp14TemplateAssignsTheTwinsResources) {
 TEST(MppResources, TheSharedCorpusPairsThatConvertAgreeOnAssignees) {
   const std::filesystem::path folder = testing::shared_folder("corpus/mpp");
   if (folder.empty()) GTEST_SKIP() << "no shared corpus";
-  std::ifstream pairs(folder / "pairs.tsv");
-  std::string line;
   int compared = 0;
   int read_directly = 0;
-  while (std::getline(pairs, line)) {
-    const std::size_t tab = line.find('\t');
-    const std::size_t tab2 = line.find('\t', tab + 1);
-    if (tab == std::string::npos || tab2 == tab + 1 || line.starts_with("mpp\t")) continue;
-    const std::string mpp = line.substr(0, tab);
-    const std::string twin = line.substr(tab + 1, tab2 - tab - 1);
+  for (const auto& [mpp, twin] : testing::mpp_pairs(folder / "pairs.tsv")) {
     const std::string bytes = testing::slurp((folder / mpp).string());
     // Read directly, whatever the format: the twin's named resources and their types.
     const Read read = read_mpp(bytes, mpp);

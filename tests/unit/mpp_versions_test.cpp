@@ -212,16 +212,9 @@ TEST(MppVersions, EveryCorpusFileConvertsOrIsRefusedAndPairsAgree) {
   std::cout << "[ measured ] slowest file: " << std::chrono::duration_cast<std::chrono::milliseconds>(slowest).count()
             << " ms\n";
 
-  std::ifstream pairs(folder / "pairs.tsv");
-  std::string line;
-  std::getline(pairs, line);                 // the header
   std::map<int, std::pair<int, int>> agree;  // format → (agree, compared)
   std::string differ;
-  while (std::getline(pairs, line)) {
-    const std::size_t tab = line.find('\t');
-    const std::string mpp = line.substr(0, tab);
-    const std::string twin = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
-    if (twin.empty()) continue;
+  for (const auto& [mpp, twin] : testing::mpp_pairs(folder / "pairs.tsv")) {
     Result<Conversion> a = convert_file((folder / mpp).string());
     if (!a.ok()) continue;  // MPP8
     Result<Conversion> b = convert_file((folder / twin).string());

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptmpl::testing {
@@ -57,6 +58,23 @@ inline void expect_golden(const std::string& relative, const std::string& actual
     std::ofstream(source_path(relative), std::ios::binary) << actual;
   }
   EXPECT_EQ(read_source(relative), actual) << relative;
+}
+
+/// The pairs of a `pairs.tsv` (tests/data/mpp/corpus, ../shared/corpus/mpp): each .mpp with
+/// the MSPDI twin the same Project version saved, in the file's order; rows without a twin and
+/// the header are left out.
+inline std::vector<std::pair<std::string, std::string>> mpp_pairs(const std::filesystem::path& tsv) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream lines(slurp(tsv.string()));
+  std::string line;
+  std::getline(lines, line);  // the header
+  while (std::getline(lines, line)) {
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    std::string twin = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
+    if (!twin.empty()) out.emplace_back(line.substr(0, tab), std::move(twin));
+  }
+  return out;
 }
 
 }  // namespace ptmpl::testing
