@@ -1,0 +1,133 @@
+// The language server, by concern: positions in an open document (text.hpp).
+#include "lsp/text.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptmpl::lsp {
+
+namespace {
+
+// Bytes of the UTF-8 sequence led by `lead`; 1 for a byte that cannot lead one (the text is
+// then not valid UTF-8 and each such byte counts as one character).
+std::uint64_t sequence_length(unsigned char lead) {
+  if (lead < 0xC0) return 1;
+  if (lead < 0xE0) return 2;
+  if (lead < 0xF0) return 3;
+  if (lead < 0xF8) return 4;
+  return 1;
+}
+
+}  // namespace
+
+TextPositions::TextPositions(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  const char* base = text.data();
+  const char* p = base;
+  const char* end = base + text.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+    starts_.push_back(static_cast<std::uint64_t>(p - base));
+  }
+}
+
+std::uint64_t TextPositions::line_end(std::uint32_t line) const {
+  std::uint64_t end = line + 1 < starts_.size() ? starts_[line + 1] - 1 : text_.size();
+  if (line + 1 < starts_.size() && end > starts_[line] && text_[end - 1] == '\r') --end;
+  return end;
+}
+
+Position TextPositions::position(std::uint64_t offset) const {
+  offset = std::min<std::uint64_t>(offset, text_.size());
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  auto line = static_cast<std::uint32_t>(it - starts_.begin() - 1);
+  std::uint64_t i = starts_[line];
+  std::uint32_t units = 0;
+  while (i < offset) {
+    std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[i]));
+    if (i + n > offset) break;  // inside a character: round down
+    units += n == 4 ? 2 : 1;
+    i += n;
+  }
+  return {line, units};
+}
+
+std::uint64_t TextPositions::offset(Position position) const {
+  if (position.line >= starts_.size()) return text_.size();
+  std::uint64_t i = starts_[position.line];
+  std::uint64_t end = line_end(position.line);
+  std::uint32_t units = 0;
+  while (i < end && units < position.character) {
+    std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[i]));
+    std::uint32_t width = n == 4 ? 2 : 1;
+    if (units + width > position.character) break;  // inside a surrogate pair: round down
+    units += width;
+    i = std::min(i + n, end);
+  }
+  return i;
+}
+
+Position TextPositions::from_line_column(std::uint64_t line, std::uint64_t column) const {
+  if (line == 0) return {0, 0};
+  if (line > starts_.size()) return position(text_.size());
+  auto index = static_cast<std::uint32_t>(line - 1);
+  std::uint64_t i = starts_[index];
+  std::uint64_t end = line_end(index);
+  for (std::uint64_t c = 1; c < column && i < end; ++c) {
+    i = std::min(i + sequence_length(static_cast<unsigned char>(text_[i])), end);
+  }
+  return position(i);
+}
+
+std::string path_from_uri(std::string_view uri) {
+  constexpr std::string_view scheme = "file://";
+  if (uri.substr(0, scheme.size()) != scheme) return {};
+  std::string_view rest = uri.substr(scheme.size());
+  // "file://host/path": only an empty host or localhost names this machine.
+  std::size_t slash = rest.find('/');
+  if (slash == std::string_view::npos) return {};
+  std::string_view host = rest.substr(0, slash);
+  if (!host.empty() && host != "localhost") return {};
+  rest = rest.substr(slash);
+  std::string path;
+  path.reserve(rest.size());
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '%' && i + 2 < rest.size() && hex(rest[i + 1]) >= 0 && hex(rest[i + 2]) >= 0) {
+      path += static_cast<char>(hex(rest[i + 1]) * 16 + hex(rest[i + 2]));
+      i += 2;
+    } else if (rest[i] == '?' || rest[i] == '#') {
+      break;
+    } else {
+      path += rest[i];
+    }
+  }
+  return path;
+}
+
+std::string uri_from_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (char c : path) {
+    auto u = static_cast<unsigned char>(c);
+    bool plain = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+                 std::strchr("/-._~!$&'()*+,;=:@", c) != nullptr;
+    if (plain && u != 0) {
+      uri += c;
+    } else {
+      uri += '%';
+      uri += kHex[u >> 4];
+      uri += kHex[u & 0xF];
+    }
+  }
+  return uri;
+}
+
+}  // namespace ptmpl::lsp
