@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "libtemplate/foreign_plan.hpp"
 #include "regular_keys.hpp"
 
 namespace ptmpl {
@@ -207,6 +208,7 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
 Result<TemplateFile> TemplateFile::read(const std::string& path, const ReadOptions& options) {
   auto bytes = FileText::read(path);
   if (!bytes.ok()) return bytes.error();
+  if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), path)) return *plan;
   return parse(path, std::move(bytes).value(), options);
 }
 

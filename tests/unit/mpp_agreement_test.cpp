@@ -116,9 +116,11 @@ const std::vector<Allowed>& allowed_differences() {
            "task-text-project2016-mpp12",
        },
        true},
-      // Known gap: these MPP14 files written by Project 2010 carry the task-mode bit (byte 8 of
-      // the task's second meta item, 0x08) on every task, but their twins say every task is
-      // automatic; the dates agree. Which bit Project 2010 trusts here is not known yet.
+      // Saved apart: Project 2010 wrote these MPP14 files with every task manual (the task-mode
+      // bit, the start, finish and duration texts only manual tasks carry) and the project's
+      // "new tasks are manual" property set (Props 37753800), and their twins, in the same
+      // minute with the same dates, with every task automatic and NewTasksAreManual 0. The only
+      // MPP14 pairs whose project property differs (mpp_task_mode_test.cpp).
       {"finding mspdi-manual-task",
        {
            "task-durations-project2010-mpp14",
@@ -128,7 +130,7 @@ const std::vector<Allowed>& allowed_differences() {
            "task-numbers-project2010-mpp14",
            "task-starts-project2010-mpp14",
        },
-       false},
+       true},
       // Known gap: the twins' split tasks that the timephased work read does not show (the
       // splits of *timephasedsegments* are kept in the task's own split data, not read; those of
       // *resource* come from resource calendars; *mpp12timephased* shows 15 of the twin's 21).
@@ -224,9 +226,10 @@ TEST(MppAgreement, EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
   std::cout << "[ measured ] " << m.agree << " of " << m.pairs << " pairs agree\n";
   EXPECT_TRUE(m.unexpected.empty()) << report(m);
   expect_no_stale_entries(m);
-  // Measured: 221 pairs; the MPP8 pair is refused, the known gaps above differ, every other
-  // pair gives the same template, findings and schedule as its twin but for true differences.
-  EXPECT_EQ(m.agree, 196u);
+  // Measured: 221 pairs; the MPP8 pair is refused, the 18 of the split-task gap differ, every
+  // other pair gives the same template, findings and schedule as its twin but for true
+  // differences.
+  EXPECT_EQ(m.agree, 202u);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "libtemplate/config.hpp"
 #include "libtemplate/file_io.hpp"
 #include "libtemplate/fix.hpp"
+#include "libtemplate/foreign_plan.hpp"
 #include "libtemplate/generator.hpp"
 #include "libtemplate/lint.hpp"
 #include "libtemplate/report.hpp"
@@ -154,7 +155,8 @@ std::function<int()> setup_lint(CLI::App& app) {
       "Directories: *.json files below them, skipping what .gitignore ignores, node_modules,\n"
       "hidden folders and exclude globs; JSON files that are not templates are counted, not linted.\n"
       "Exit codes: 0 no finding at or above --fail-on, 1 findings (or more warnings than\n"
-      "--max-warnings), 2 usage error, unreadable file or invalid configuration.\n\n"
+      "--max-warnings), 2 usage error, unreadable file, a plan to convert first (.mpp, MS Project\n"
+      "XML, GanttProject) or invalid configuration.\n\n"
       "Example:\n  ptmpl lint samples/ --format sarif > lint.sarif");
   return [o] {
     const bool from_stdin = !o->stdin_filename.empty();
@@ -274,16 +276,23 @@ std::function<int()> setup_fmt(CLI::App& app) {
     std::vector<std::string> not_templates;
     for (const SelectedFile& selected_file : selected.value()) {
       const std::string& path = selected_file.path;
-      auto read = [&]() -> Result<TemplateFile> {
-        if (!from_stdin) return TemplateFile::read(path, read_options);
-        auto bytes = FileText::read("-");
-        if (!bytes.ok()) return bytes.error();
-        return TemplateFile::parse(o->stdin_filename, std::move(bytes).value(), read_options);
-      }();
-      if (!read.ok()) {
-        status = std::max(status, report_error("fmt", read.error()));
+      auto bytes = FileText::read(from_stdin ? "-" : path);
+      if (!bytes.ok()) {
+        status = std::max(status, report_error("fmt", bytes.error()));
         continue;
       }
+      const std::string& name = from_stdin ? o->stdin_filename : path;
+      // Another program's plan: named, an error with the way out; found below a directory, not
+      // a template of ours.
+      if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), name)) {
+        if (!selected_file.named) {
+          not_templates.push_back(path);
+        } else {
+          status = std::max(status, report_error("fmt", *plan));
+        }
+        continue;
+      }
+      auto read = Result<TemplateFile>(TemplateFile::parse(name, std::move(bytes).value(), read_options));
       const TemplateFile& file = read.value();
       const json::Document& doc = file.document();
       // Found below a directory, valid JSON of no template shape (a package.json): not ours.

@@ -71,7 +71,7 @@ class TemplateFile {
   /// Parses `bytes`; `path` names the file in messages. Never fails: syntax errors are in
   /// `document().issues()` and then there are no templates.
   static TemplateFile parse(std::string path, FileText bytes, const ReadOptions& options = {});
-  /// Reads and parses a file; fails only when the file cannot be read.
+  /// Reads and parses a file; fails when it cannot be read or is a plan (foreign_plan.hpp).
   static Result<TemplateFile> read(const std::string& path, const ReadOptions& options = {});
 
  private:

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "libtemplate/file_io.hpp"
+#include "libtemplate/foreign_plan.hpp"
 #include "libtemplate/json.hpp"
 #include "libtemplate/model.hpp"
 #include "libtemplate/publish.hpp"
@@ -139,6 +140,7 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
   LocalTemplate local;
   local.path = std::move(path);
   local.text = std::move(text);
+  if (std::optional<Error> plan = plan_instead_of_template(local.text, local.path)) return *plan;
   json::Document doc = json::Document::parse(local.text);
   if (!doc.ok()) return Error::invalid(local.path + ": not valid JSON");
   const json::Value* pt = doc.root().is_object() ? doc.root().find("project_template") : nullptr;

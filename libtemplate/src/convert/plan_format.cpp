@@ -3,40 +3,26 @@
 #include "convert/csv.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "libtemplate/convert.hpp"
+#include "libtemplate/foreign_plan.hpp"
 
 namespace ptmpl {
 
-namespace {
-
-// The name of the XML root element that starts at `at` (a '<').
-bool root_named(std::string_view text, std::size_t at, std::string_view name) {
-  const std::string_view root = text.substr(at + 1, name.size() + 1);
-  if (root.size() <= name.size() || root.substr(0, name.size()) != name) return false;
-  const char after = root[name.size()];
-  return after == '>' || after == '/' || after == ' ' || after == '\t' || after == '\r' || after == '\n';
-}
-
-PlanFormat xml_format(std::string_view text, std::size_t first) {
-  // The root element: the first '<' not followed by '?' or '!' (prolog, comments, doctype).
-  for (std::size_t at = text.find('<', first); at != std::string_view::npos && at < 1 << 16;
-       at = text.find('<', at + 1)) {
-    if (at + 1 >= text.size() || text[at + 1] == '?' || text[at + 1] == '!') continue;
-    if (root_named(text, at, "Project")) return PlanFormat::Mspdi;
-    if (root_named(text, at, "project")) return PlanFormat::Gan;
-    return PlanFormat::Unknown;
-  }
-  return PlanFormat::Unknown;
-}
-
-}  // namespace
-
 PlanFormat detect_plan_format(std::string_view text) {
-  if (cfb::has_signature(text)) return detail::is_mpp(text) ? PlanFormat::Mpp : PlanFormat::Unknown;
+  // The signatures of the plans the core tells from templates (foreign_plan.hpp), then ours.
+  switch (recognise_plan(text)) {
+    case ForeignPlan::CompoundFile:
+      return detail::is_mpp(text) ? PlanFormat::Mpp : PlanFormat::Unknown;
+    case ForeignPlan::Mspdi:
+      return PlanFormat::Mspdi;
+    case ForeignPlan::Gan:
+      return PlanFormat::Gan;
+    case ForeignPlan::None:
+      break;
+  }
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return PlanFormat::Unknown;
+  if (first == std::string_view::npos || text[first] == '<') return PlanFormat::Unknown;
   if (text[first] == '{' || text[first] == '[') return PlanFormat::Template;
-  if (text[first] == '<') return xml_format(text, first);
   return detail::csv_layout(text) ? PlanFormat::Csv : PlanFormat::Unknown;
 }
 

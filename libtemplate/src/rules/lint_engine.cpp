@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "libtemplate/config.hpp"
+#include "libtemplate/foreign_plan.hpp"
 #include "rules/rule.hpp"
 #include "worker_pool.hpp"
 
@@ -80,21 +81,30 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         // An exception must not leave a worker thread (that would end the process): it becomes
         // the error of its file, like an unreadable one.
         try {
-          auto file = texts.empty()
-                          ? TemplateFile::read(paths[i], read)
-                          : Result<TemplateFile>(TemplateFile::parse(paths[i], FileText::borrow(texts[i]), read));
-          if (!file.ok()) {
-            slots[i].error = file.error().message;
+          auto bytes = texts.empty() ? FileText::read(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
+          if (!bytes.ok()) {
+            slots[i].error = bytes.error().message;
             return;
           }
-          if (i < settings.found_in_directory.size() && settings.found_in_directory[i] &&
-              file.value().shape() == Shape::Unknown && file.value().document().ok()) {
+          const bool found_in_directory = i < settings.found_in_directory.size() && settings.found_in_directory[i];
+          // Another program's plan is no template: named, an error with the way out (exit 2);
+          // found below a directory, skipped like any file of another kind.
+          if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), paths[i])) {
+            if (found_in_directory) {
+              slots[i].not_template = true;
+            } else {
+              slots[i].error = plan->message;
+            }
+            return;
+          }
+          const TemplateFile file = TemplateFile::parse(paths[i], std::move(bytes).value(), read);
+          if (found_in_directory && file.shape() == Shape::Unknown && file.document().ok()) {
             slots[i].not_template = true;
             return;
           }
-          slots[i].diagnostics = lint(file.value(), options);
+          slots[i].diagnostics = lint(file, options);
           slots[i].read = true;
-          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.value().text());
+          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.text());
         } catch (const std::bad_alloc&) {
           slots[i].error = paths[i] + ": out of memory while linting";
         } catch (const std::exception& e) {

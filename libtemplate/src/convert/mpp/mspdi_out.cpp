@@ -32,6 +32,7 @@ void write_project(pugi::xml_node project, const Project& p) {
   text(project, "MinutesPerDay", whole(p.minutes_per_day));
   text(project, "MinutesPerWeek", whole(p.minutes_per_week));
   text(project, "DaysPerMonth", whole(p.days_per_month));
+  if (p.new_tasks_manual) text(project, "NewTasksAreManual", *p.new_tasks_manual ? "1" : "0");
 }
 
 // The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's: for

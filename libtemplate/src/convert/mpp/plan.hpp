@@ -65,6 +65,8 @@ struct Project {
   double days_per_month = 20;
   std::optional<std::int32_t> calendar_uid;  ///< the project's calendar, when Props names it
   std::string currency;                      ///< the ISO 4217 code ("GBP"); empty when the file has none
+  /// The project's "new tasks are manually scheduled" (MPP14), as MSPDI's NewTasksAreManual.
+  std::optional<bool> new_tasks_manual;
 };
 
 struct Task {

@@ -33,7 +33,8 @@ constexpr std::int32_t kStartDateKey = 37748738;
 constexpr std::int32_t kMinutesPerDayKey = 37748765;
 constexpr std::int32_t kMinutesPerWeekKey = 37748766;
 constexpr std::int32_t kDaysPerMonthKey = 37753743;
-constexpr std::int32_t kCurrencyCodeKey = 37753787;  // UTF-16, MPP12 and later
+constexpr std::int32_t kCurrencyCodeKey = 37753787;    // UTF-16, MPP12 and later
+constexpr std::int32_t kNewTasksManualKey = 37753800;  // MPP14; a 16-bit flag
 constexpr std::int32_t kTaskFieldMapKeys[] = {131092, 50331668};
 constexpr std::int32_t kResourceFieldMapKeys[] = {131093, 50331669};
 constexpr std::int32_t kAssignmentFieldMapKeys[] = {131095, 50331671};
@@ -55,6 +56,9 @@ Result<Properties> read_properties(Source& source, Project& project) {
   number(kMinutesPerDayKey, project.minutes_per_day, 4);
   if (auto it = out.props.find(kCurrencyCodeKey); it != out.props.end()) project.currency = utf16_text(it->second);
   number(kMinutesPerWeekKey, project.minutes_per_week, 4);
+  if (auto it = out.props.find(kNewTasksManualKey);
+      it != out.props.end() && it->second.size() >= 2 && source.layout().manual_scheduling)
+    project.new_tasks_manual = u16(it->second, 0) != 0;
   number(kDaysPerMonthKey, project.days_per_month, 2);
   for (std::int32_t key : kTaskFieldMapKeys) {
     if (auto it = out.props.find(key); it != out.props.end()) {
