@@ -344,6 +344,40 @@ TEST(LspCompletion, StoriesOfATemplateDocumentAndSubStories) {
   EXPECT_EQ(labels(*reply).size(), 16u);
 }
 
+TEST(LspCompletion, ALargeTemplateOffersTheIdsThatStartWithWhatIsTyped) {
+  std::string text = "[";
+  for (int i = 1; i <= 1500; ++i) text += "{\"title\": \"S\", \"temp_id\": " + std::to_string(i) + "},\n";
+  text += "{\"title\": \"Last\", \"dependencies\": [{\"source_id\": 1, \"target_id\": 14|";
+  auto t = typed(text);
+  auto reply = answer(completion(document_of(t.text), t.cursor));
+  const std::vector<std::string> got = labels(*reply);
+  // 14, 140–149, 1400–1499.
+  ASSERT_EQ(got.size(), 111u);
+  for (const std::string& label : got) EXPECT_EQ(label.rfind("14", 0), 0u) << label;
+  EXPECT_EQ(reply->at("/isIncomplete").kind(), json::Kind::True);
+  auto small = typed("[{\"temp_id\": 1, \"dependencies\": [{\"target_id\": |");
+  EXPECT_EQ(answer(completion(document_of(small.text), small.cursor))->at("/isIncomplete").kind(), json::Kind::False);
+}
+
+TEST(LspFeatures, TenThousandStoriesAnswerFromOneReading) {
+  std::string text = "[\n";
+  for (int i = 1; i <= 10000; ++i) {
+    text += "{\"title\": \"Story " + std::to_string(i) + "\", \"temp_id\": " + std::to_string(i) + ", \"duration\": 1";
+    if (i > 1)
+      text += ", \"dependencies\": [{\"source_id\": " + std::to_string(i) +
+              ", \"target_id\": " + std::to_string(i - 1) + ", \"type\": 2}]";
+    text += i < 10000 ? "},\n" : "}\n]\n";
+  }
+  const OpenDocument document = document_of(text);
+  auto reply = answer(definition(document, at(text, "\"target_id\": 9999", 13)));
+  EXPECT_EQ(reply->range("/0/range").start, at(text, "\"temp_id\": 9999", 11));
+  const std::string md = answer(hover(document, at(text, "Story 1\"")))->string("/contents/value");
+  // Each story is the source of a finish-to-start link to the one before it: story 1 comes last.
+  EXPECT_NE(md.find("| scheduled | day 9999 | day 9999 | 1 day |"), std::string::npos) << md;
+  EXPECT_EQ(answer(document_symbols(document))->root().items().size(), 10000u);
+  EXPECT_EQ(answer(workspace_symbols({&document, 1}, "story 1000"))->root().items().size(), 2u);  // 1000, 10000
+}
+
 // ---------------------------------------------------------------------------------------------
 // symbols
 
