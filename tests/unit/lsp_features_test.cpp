@@ -222,6 +222,16 @@ TEST(LspHover, UsesTheDocumentsCalendarBlockAndCurrency) {
   EXPECT_NE(slack.find("Total float: 0 working days"), std::string::npos) << slack;
 }
 
+TEST(LspHover, ACalendarBlockWithAProblemIsNamedAndDaysAreShown) {
+  const std::string doc =
+      "{\"project_template\": {\"title\": \"T\", \"raw_json\": [{\"title\": \"A\", \"duration\": 2}]},\n"
+      " \"calendar\": {\"start\": \"2027-02-30\"}}\n";
+  const std::string md = answer(hover(document_of(doc), at(doc, "\"A\"")))->string("/contents/value");
+  EXPECT_NE(md.find("| scheduled | day 0 | day 1 | 2 days |"), std::string::npos) << md;
+  EXPECT_NE(md.find("The calendar block is not used: "), std::string::npos) << md;
+  EXPECT_NE(md.find("2027\\-02\\-30"), std::string::npos) << md;  // the message, Markdown escaped
+}
+
 TEST(LspHover, ACycleHasNoScheduleAndNothingOutsideAStory) {
   const std::string doc =
       R"([{"title": "A", "temp_id": 1, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2}]},)"
