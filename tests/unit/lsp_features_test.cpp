@@ -388,6 +388,43 @@ TEST(LspFeatures, TenThousandStoriesAnswerFromOneReading) {
   EXPECT_EQ(answer(workspace_symbols({&document, 1}, "story 1000"))->root().items().size(), 2u);  // 1000, 10000
 }
 
+TEST(LspFeatures, EveryPrefixOfADocumentAndEveryPositionGetsAnAnswer) {
+  // As an author types: each prefix of the plan, the cursor at its end and in its middle; then
+  // the whole plan at every position. Each answer is null or valid JSON, never an error.
+  auto valid = [](const Reply& reply) {
+    EXPECT_EQ(reply.error_code, 0);
+    return json::Document::parse(reply.result).ok();
+  };
+  std::size_t answered = 0;
+  for (std::size_t cut = 0; cut <= kPlan.size(); ++cut) {
+    const OpenDocument document = document_of(kPlan.substr(0, cut));
+    const TextPositions positions(document.text);
+    for (std::uint64_t offset : {std::uint64_t{cut}, std::uint64_t{cut / 2}}) {
+      const Position cursor = positions.position(offset);
+      EXPECT_TRUE(valid(completion(document, cursor))) << cut;
+      EXPECT_TRUE(valid(hover(document, cursor))) << cut;
+      EXPECT_TRUE(valid(definition(document, cursor))) << cut;
+      answered += completion(document, cursor).result != "null" ? 1 : 0;
+    }
+    EXPECT_TRUE(valid(document_symbols(document))) << cut;
+  }
+  EXPECT_GT(answered, 100u);  // completion found a place in many of them
+  const OpenDocument whole = document_of(kPlan);
+  const TextPositions positions(kPlan);
+  std::size_t on_ids = 0;
+  for (std::uint64_t offset = 0; offset <= kPlan.size(); ++offset) {
+    const Position cursor = positions.position(offset);
+    EXPECT_TRUE(valid(completion(whole, cursor)));
+    EXPECT_TRUE(valid(hover(whole, cursor)));
+    EXPECT_TRUE(valid(references(whole, cursor, true)));
+    const Reply prepared = prepare_rename(whole, cursor);
+    on_ids += prepared.error_code == 0 ? 1 : 0;
+  }
+  // 13 id values: 9 integers of one digit (2 cursor places each: on it, just after it), and
+  // "build" twice (8 places each), "4" and "1" (4 each).
+  EXPECT_EQ(on_ids, 9u * 2 + 8 + 8 + 4 + 4);
+}
+
 // ---------------------------------------------------------------------------------------------
 // symbols
 
