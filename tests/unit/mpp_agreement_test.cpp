@@ -34,24 +34,8 @@ struct Allowed {
 const std::vector<Allowed>& allowed_differences() {
   // The pairs whose twins show split tasks the .mpp does not (see below).
   static const std::set<std::string> kSplitGap = {
-      "mpp12resource-from14",
-      "mpp12resource",
-      "mpp12timephased-from14",
-      "mpp12timephased",
-      "mpp12timephasedsegments-from14",
-      "mpp12timephasedsegments",
-      "mpp14resource",
-      "mpp14timephased",
-      "mpp14timephasedsegments",
-      "mpp9resource-from12",
-      "mpp9resource-from14",
-      "mpp9resource",
-      "mpp9timephased-from12",
-      "mpp9timephased-from14",
-      "mpp9timephased",
-      "mpp9timephasedsegments-from12",
-      "mpp9timephasedsegments-from14",
-      "mpp9timephasedsegments",
+      "mpp12timephased-from14", "mpp12timephased",       "mpp14timephased",
+      "mpp9timephased-from12",  "mpp9timephased-from14", "mpp9timephased",
   };
   static const std::vector<Allowed> table = {
       // Each file carries the name it was saved under: the .mpp's project summary task is named
@@ -129,9 +113,12 @@ const std::vector<Allowed>& allowed_differences() {
            "task-starts-project2010-mpp14",
        },
        false},
-      // Known gap: the twins' split tasks that the timephased work read does not show (the
-      // splits of *timephasedsegments* are kept in the task's own split data, not read; those of
-      // *resource* come from resource calendars; *mpp12timephased* shows 15 of the twin's 21).
+      // Known gap: one split task of the twins of *timephased* ("Task 3 - 150%", 20 of their 21
+      // splits agree). MS Project writes its contoured work a day, then an hour, then a minute at
+      // a time; the MSPDI reader takes the twin's minute pieces over the lunch hour of
+      // 2008-11-25 for a pause. The .mpp's blocks agree with the twin's to the second, but when
+      // MS Project writes minutes rather than one piece is not known (mspdi_out.cpp writes the
+      // rest of a block shorter than an hour as one piece).
       {"finding mspdi-split-task", kSplitGap, false},
       {"finding mspdi-duration-span", kSplitGap, false},
   };
@@ -226,7 +213,7 @@ TEST(MppAgreement, EveryPairOfTheSharedCorpusGivesTheSameTemplateAsItsTwin) {
   expect_no_stale_entries(m);
   // Measured: 221 pairs; the MPP8 pair is refused, the known gaps above differ, every other
   // pair gives the same template, findings and schedule as its twin but for true differences.
-  EXPECT_EQ(m.agree, 196u);
+  EXPECT_EQ(m.agree, 208u);
 }
 
 }  // namespace
