@@ -470,8 +470,9 @@ std::vector<Block> blocks_of(const std::vector<WorkPeriod>& periods, const WorkC
 // An assignment's timephased work as MSPDI's <TimephasedData> of `type`, in the pieces MS
 // Project writes (its MSPDI files show them): from each block's start, a day at a time; the
 // rest of a block, when shorter than a day, in one piece if it ends on the day it begins and
-// the block is the only one or had a whole day, else an hour at a time. A piece holds the
-// block's work on its working time. Past `budget` pieces, a block is one piece.
+// the block is the only one or had a whole day, else an hour at a time (and the last hour, when
+// it runs past the top of an hour, a minute at a time). A piece holds the block's work on its
+// working time. Past `budget` pieces, a block is one piece.
 void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clock, int type,
                   const std::vector<Block>& blocks, std::size_t& budget) {
   auto piece = [&](Moment from, Moment to, double work) {
@@ -490,6 +491,7 @@ void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clo
     Moment at = block.from;
     bool whole_day = blocks.size() == 1;
     bool hourly = false;
+    bool by_minute = false;
     while (at.at() < block.to.at()) {
       if (budget == 0) {
         piece(at, block.to, rate * working_between(clock, at, block.to));
@@ -498,11 +500,16 @@ void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clo
       --budget;
       Moment next = at.plus(24 * 60);
       if (hourly || next.at() > block.to.at()) {
-        const bool same_day =
-            block.to.day == at.day || (block.to.day == at.day + std::chrono::days{1} && block.to.minute == 0);
-        hourly = hourly || !same_day || !whole_day;
+        hourly = hourly || block.to.day != at.day || !whole_day;
         next = hourly ? at.plus(60) : block.to;
-        if (next.at() > block.to.at()) next = block.to;
+        if (next.at() > block.to.at()) {
+          // Less than an hour left: one piece, unless it runs past the top of an hour, when it is
+          // written a minute at a time and the last fraction of a minute left out.
+          const double left = block.to.at() - at.at();
+          by_minute = by_minute || std::floor(at.at() / 60) != std::floor((block.to.at() - 1e-6) / 60);
+          if (by_minute && left < 1) break;
+          next = by_minute ? at.plus(1) : block.to;
+        }
       } else {
         whole_day = true;
       }
