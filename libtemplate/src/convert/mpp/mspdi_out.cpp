@@ -521,7 +521,7 @@ void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clo
 
 // The assignment's timephased work: the work done from its start, then the work still to do
 // from where the work done ends (from its start when none is done).
-void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock) {
+void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock, std::size_t& budget) {
   if (!a.start || (a.planned_work.empty() && a.actual_work.empty())) return;
   auto moment = [](const std::string& text) -> std::optional<Moment> {
     const auto day = WorkClock::day_of(text);
@@ -533,12 +533,15 @@ void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock&
   const std::optional<Moment> start = moment(*a.start);
   if (!start) return;
   const std::optional<Moment> finish = a.finish ? moment(*a.finish) : std::nullopt;
-  std::size_t budget = 20000;
   Moment from = *start;
   const std::vector<Block> done = blocks_of(a.actual_work, clock, finish, from);
-  write_blocks(node, a, clock, 2, done, budget);
+  // 5,000 pieces an assignment (13 years of days), within the plan's budget.
+  std::size_t own = std::min<std::size_t>(budget, 5000);
+  budget -= own;
+  write_blocks(node, a, clock, 2, done, own);
   if (a.actual_work.empty()) from = *start;
-  write_blocks(node, a, clock, 1, blocks_of(a.planned_work, clock, finish, from), budget);
+  write_blocks(node, a, clock, 1, blocks_of(a.planned_work, clock, finish, from), own);
+  budget += own;
 }
 
 // The calendar an assignment's work is placed on, as MS Project schedules it: its work
@@ -574,6 +577,8 @@ void write_assignments(pugi::xml_node project, const Plan& plan) {
   std::unordered_map<std::int32_t, const Resource*> resources;
   for (const Resource& r : plan.resources) resources.emplace(r.uid, &r);
   std::map<AssignmentCalendars, WorkClock> clocks;
+  // The pieces of the plan's timephased work (a day each mostly): 550 years of days.
+  std::size_t budget = 200'000;
   for (const Assignment& a : plan.assignments) {
     pugi::xml_node node = assignments.append_child("Assignment");
     text(node, "UID", std::to_string(a.uid));
@@ -592,7 +597,7 @@ void write_assignments(pugi::xml_node project, const Plan& plan) {
                   .emplace(calendars, WorkClock(plan, calendars.task ? calendars.task : calendars.resource,
                                                 calendars.task ? calendars.resource : nullptr))
                   .first;
-    write_timephased(node, a, clock->second);
+    write_timephased(node, a, clock->second, budget);
   }
 }
 
