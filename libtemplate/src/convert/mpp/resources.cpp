@@ -173,11 +173,12 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
 }  // namespace
 
 // Timephased work: a 16-byte header whose uint16 at +0 counts the periods, a summary block (its
-// double at +0: the assignment's work, in thousandths of a minute), then
-// one block per period holding the work done since the assignment's start (a double, in
-// thousandths of a minute, at +0) and the working time elapsed since it (an int32, in 80ths of a
-// minute): work still to do has 28-byte blocks, the time at +24; work done has 20-byte blocks,
-// the time at +16, and its summary's int32 at +24 bounds the time.
+// double at +0: the assignment's work, in thousandths of a minute), then one block per period
+// holding the work done since the assignment's start (a double, in thousandths of a minute, at
+// +0) and the working time of the assignment's calendar elapsed since it (an int32, in 80ths of
+// a minute): work still to do has 28-byte blocks, the time at +24; work done has 20-byte
+// blocks, the time at +16, and its summary's int32 at +24 bounds the time. A flat assignment's
+// item of work still to do counts no period (mpp*timephasedsegments: Task One, 40 hours).
 std::vector<WorkPeriod> read_timephased_work(std::string_view item, bool planned, std::size_t limit) {
   std::vector<WorkPeriod> out;
   const std::size_t block = planned ? 28 : 20;
