@@ -1,9 +1,11 @@
 // Timephased work of .mpp assignments (convert/mpp/resources.cpp, mspdi_out.cpp): a split task's
 // gap in its work reaches the MSPDI reader, which reports it as its MSPDI twin's is reported
-// (mspdi-split-task, with the same dates), not as a Duration its dates contradict; hostile
-// timephased bytes are read without a crash or a read past them.
+// (mspdi-split-task, with the same dates), not as a Duration its dates contradict, whether the
+// gap is in the work's blocks, on a resource's or a task's calendar, or in the pieces MS Project
+// writes; hostile timephased bytes are read without a crash or a read past them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
 #include "libtemplate/convert.hpp"
@@ -54,6 +57,143 @@ TEST_P(MppTimephased, ASplitTaskIsReportedAsTheTwinReportsIt) {
 INSTANTIATE_TEST_SUITE_P(SplitTaskFiles, MppTimephased,
                          ::testing::Values("mpxj__mpp9splittask.mpp", "mpxj__mpp12splittask.mpp",
                                            "mpxj__mpp14splittask.mpp"));
+
+// Pairs whose twins' splits come from resource calendars (*resource*: a night shift), a task's
+// own calendar that ignores its resource's and a resource calendar's exceptions
+// (*timephasedsegments*), and contoured work written an hour and a minute at a time (*timephased*).
+struct TwinPair {
+  const char* mpp;
+  const char* twin;
+};
+
+class MppTimephasedTwins : public ::testing::TestWithParam<TwinPair> {};
+
+TEST_P(MppTimephasedTwins, SplitsAndSpansAreTheTwins) {
+  const std::string dir = testing::source_path("tests/data/mpp/corpus/");
+  const TwinPair pair = GetParam();
+  Result<Conversion> got = detail::convert_mpp(testing::slurp(dir + pair.mpp), pair.mpp, {});
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  Result<Conversion> want = convert_mspdi(testing::slurp(dir + pair.twin), "twin.xml", {});
+  ASSERT_TRUE(want.ok()) << want.error().message;
+  ASSERT_FALSE(findings(want.value(), "mspdi-split-task").empty());
+  EXPECT_EQ(findings(got.value(), "mspdi-split-task"), findings(want.value(), "mspdi-split-task"));
+  EXPECT_EQ(findings(got.value(), "mspdi-duration-span"), findings(want.value(), "mspdi-duration-span"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Twins, MppTimephasedTwins,
+    ::testing::Values(TwinPair{"mpxj__mpp9resource.mpp", "mpxj__mspdiresource.xml"},
+                      TwinPair{"mpxj__mpp9timephasedsegments.mpp", "mpxj__mspditimephasedsegments.xml"},
+                      TwinPair{"mpxj__mpp12timephasedsegments.mpp", "mpxj__mspditimephasedsegments.xml"},
+                      TwinPair{"mpxj__mpp14timephasedsegments.mpp", "mpxj__mspditimephasedsegments.xml"},
+                      TwinPair{"mpxj__mpp12timephased.mpp", "mpxj__mspditimephased.xml"}));
+
+// The plan of a corpus file, its tasks and assignments read as convert_mpp reads them.
+detail::mpp::Plan read_plan(const std::string& bytes, const std::string& path) {
+  detail::mpp::Plan plan;
+  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
+  EXPECT_TRUE(file.ok());
+  if (!file.ok()) return plan;
+  Result<detail::MppFormat> format = detail::identify_mpp(file.value());
+  EXPECT_TRUE(format.ok());
+  if (!format.ok()) return plan;
+  Result<detail::mpp::Layout> layout = detail::mpp::layout_of(format.value(), path);
+  EXPECT_TRUE(layout.ok());
+  if (!layout.ok()) return plan;
+  detail::mpp::Source source(file.value(), format.value(), layout.value(), path);
+  Result<detail::mpp::Properties> properties = detail::mpp::read_properties(source, plan.project);
+  EXPECT_TRUE(properties.ok());
+  if (!properties.ok()) return plan;
+  EXPECT_TRUE(detail::mpp::read_tasks(source, properties.value(), plan).ok());
+  EXPECT_TRUE(detail::mpp::read_calendars(source, properties.value(), plan).ok());
+  EXPECT_TRUE(detail::mpp::read_resources(source, properties.value(), plan).ok());
+  return plan;
+}
+
+// mspditimephasedsegments.xml: Task Eight (UID 9) alone has IgnoreResourceCalendar 1, and its
+// own calendar (UID 6); Task One's assignment (UID 3) is flat, 40 hours.
+TEST(MppTimephasedFields, TheIgnoreResourceCalendarsBitAndFlatWorkAreTheTwins) {
+  const std::string dir = testing::source_path("tests/data/mpp/corpus/");
+  for (const char* name :
+       {"mpxj__mpp9timephasedsegments.mpp", "mpxj__mpp12timephasedsegments.mpp", "mpxj__mpp14timephasedsegments.mpp"}) {
+    SCOPED_TRACE(name);
+    const std::string bytes = testing::slurp(dir + name);
+    const detail::mpp::Plan plan = read_plan(bytes, name);
+    std::vector<std::int32_t> ignoring;
+    for (const detail::mpp::Task& t : plan.tasks)
+      if (t.ignore_resource_calendar) ignoring.push_back(t.uid);
+    EXPECT_EQ(ignoring, std::vector<std::int32_t>{9});
+    for (const detail::mpp::Task& t : plan.tasks)
+      if (t.uid == 9) {
+        EXPECT_EQ(t.calendar_uid, 6);
+      }
+    const auto flat = std::find_if(plan.assignments.begin(), plan.assignments.end(),
+                                   [](const detail::mpp::Assignment& a) { return a.uid == 3; });
+    ASSERT_NE(flat, plan.assignments.end());
+    ASSERT_EQ(flat->planned_work.size(), 1u);
+    EXPECT_TRUE(flat->planned_work[0].until_finish);
+    EXPECT_DOUBLE_EQ(flat->planned_work[0].work_minutes, 40 * 60);
+  }
+}
+
+// A plan of one flat assignment of 24 hours on the standard calendar, 2011-02-07 to 02-09 (Monday to
+// Wednesday), whose resource's calendar does not work on Tuesday.
+detail::mpp::Plan resource_off_on_tuesday() {
+  detail::mpp::Plan plan;
+  detail::mpp::Calendar standard;
+  standard.uid = 1;
+  standard.name = "Standard";
+  for (int d = 1; d <= 5; ++d) standard.days[static_cast<std::size_t>(d)].times = {{4800, 7200}, {7800, 10200}};
+  detail::mpp::Calendar own;
+  own.uid = 2;
+  own.base_uid = 1;
+  own.resource_uid = 1;
+  for (auto& day : own.days) day.inherited = true;
+  own.exceptions.push_back({"2011-02-08", "2011-02-08", "off", 1, 1, 1, 0, 1, 0, 0, 0, {}});
+  plan.calendars = {standard, own};
+  plan.project.calendar_uid = 1;
+  detail::mpp::Task task;
+  task.uid = 1;
+  task.name = "T";
+  task.start = "2011-02-07T08:00:00";
+  task.finish = "2011-02-09T17:00:00";
+  plan.tasks.push_back(task);
+  detail::mpp::Resource resource;
+  resource.uid = 1;
+  resource.name = "R";
+  resource.calendar_uid = 2;
+  plan.resources.push_back(resource);
+  detail::mpp::Assignment a;
+  a.uid = 1;
+  a.task_uid = 1;
+  a.resource_uid = 1;
+  a.start = task.start;
+  a.finish = task.finish;
+  a.planned_work.push_back({24 * 60, 0, true});
+  plan.assignments.push_back(a);
+  return plan;
+}
+
+TEST(MppTimephasedCalendars, WorkFollowsTheResourcesCalendarUnlessTheTaskIgnoresIt) {
+  const std::string tuesday = "<Start>2011-02-08T08:00:00</Start><Finish>2011-02-09T08:00:00</Finish><Unit>2</Unit>";
+  detail::mpp::Plan plan = resource_off_on_tuesday();
+  std::string xml = detail::mpp::write_mspdi(plan);
+  // A day at a time from 08:00; the rest (Wednesday 08:00-17:00) in one piece.
+  EXPECT_NE(xml.find(tuesday + "<Value>PT0H0M0S</Value>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<Start>2011-02-09T08:00:00</Start><Finish>2011-02-09T17:00:00</Finish>"), std::string::npos);
+  // A task calendar as well: the time both work.
+  plan.tasks[0].calendar_uid = 1;
+  xml = detail::mpp::write_mspdi(plan);
+  EXPECT_NE(xml.find(tuesday + "<Value>PT0H0M0S</Value>"), std::string::npos) << xml;
+  // The task's calendar alone when it ignores its resource's: it works on Tuesday.
+  plan.tasks[0].ignore_resource_calendar = true;
+  xml = detail::mpp::write_mspdi(plan);
+  EXPECT_NE(xml.find(tuesday + "<Value>PT8H0M0S</Value>"), std::string::npos) << xml;
+  // The project's calendar when the task has none and ignores its resource's.
+  plan.tasks[0].calendar_uid.reset();
+  xml = detail::mpp::write_mspdi(plan);
+  EXPECT_NE(xml.find(tuesday + "<Value>PT8H0M0S</Value>"), std::string::npos) << xml;
+}
 
 // Little-endian bytes of an item: a 16-byte header counting `count` periods, a summary block,
 // then blocks of (cumulative work in thousandths of a minute, cumulative time in 80ths).
@@ -129,6 +269,21 @@ TEST(MppTimephasedBytes, HugePeriodsAreWrittenInBoundedTime) {
   plan.assignments.push_back(a);
   const std::string xml = detail::mpp::write_mspdi(plan);
   EXPECT_NE(xml.find("<TimephasedData>"), std::string::npos);
+  // 200 flat assignments over seven millennia: a bounded number of pieces each.
+  plan.assignments.clear();
+  for (int i = 0; i < 200; ++i) {
+    a.uid = i + 1;
+    a.finish = "9000-12-31T17:00:00";
+    a.planned_work = {{1.0e9, 0, true}};
+    plan.assignments.push_back(a);
+  }
+  const std::string flat = detail::mpp::write_mspdi(plan);
+  std::size_t pieces = 0;
+  for (std::size_t at = flat.find("<TimephasedData>"); at != std::string::npos;
+       at = flat.find("<TimephasedData>", at + 1))
+    ++pieces;
+  EXPECT_GT(pieces, 200u);
+  EXPECT_LE(pieces, 200000u + 200);
 }
 
 }  // namespace

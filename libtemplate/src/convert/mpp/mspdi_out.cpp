@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -261,40 +262,34 @@ void write_resources(pugi::xml_node project, const Plan& plan) {
   }
 }
 
-// The working time of the project calendar, to place timephased work: its week days (inherited
-// from its base calendars) and its daily exceptions; the standard calendar when the plan has
-// none. Times in minutes since midnight.
+// The working time of a calendar of the plan, to place timephased work: its week days (inherited
+// from its base calendars) and its daily exceptions (its own, then its base calendars'); the
+// standard calendar when the plan has none. An assignment's calendar may be two calendars at
+// once (a task's and its resource's), when only the time both work is working time. Times in
+// minutes since midnight.
 class WorkClock {
  public:
   using Times = std::vector<std::pair<double, double>>;
-  explicit WorkClock(const Plan& plan) {
-    auto find = [&](std::optional<std::int32_t> uid) -> const Calendar* {
-      for (const Calendar& c : plan.calendars)
-        if (uid && c.uid == *uid) return &c;
-      return nullptr;
-    };
-    const Calendar* calendar = find(plan.project.calendar_uid);
-    if (!calendar)
-      for (const Calendar& c : plan.calendars)
-        if (!c.base_uid && !c.resource_uid) {
-          calendar = &c;
-          break;
-        }
-    for (int d = 0; d < 7; ++d) {
-      week_[d] = d == 0 || d == 6 ? Times{} : Times{{480, 720}, {780, 1020}};
-      const Calendar* c = calendar;
-      for (int depth = 0; c && depth < 8; ++depth, c = find(c->base_uid))
-        if (!c->days[d].inherited) {
-          week_[d] = minutes(c->days[d].times);
-          break;
-        }
-    }
-    if (!calendar) return;
-    for (const CalendarException& e : calendar->exceptions) {
-      const auto from = day_of(e.from);
-      const auto to = day_of(e.to);
-      if (e.type == 1 && from && to && *from <= *to) exceptions_.push_back({*from, *to, minutes(e.times)});
-    }
+  /// The clock of `calendar` (the standard calendar when null), `also` intersected when set.
+  WorkClock(const Plan& plan, const Calendar* calendar, const Calendar* also = nullptr)
+      : layers_{Layer(plan, calendar)} {
+    if (also) layers_.push_back(Layer(plan, also));
+  }
+
+  /// The calendar of `plan` with `uid`, or null.
+  static const Calendar* find(const Plan& plan, std::optional<std::int64_t> uid) {
+    if (!uid) return nullptr;
+    for (const Calendar& c : plan.calendars)
+      if (c.uid == *uid) return &c;
+    return nullptr;
+  }
+
+  /// The project's calendar: the one the project names, else its first base calendar.
+  static const Calendar* project_calendar(const Plan& plan) {
+    if (const Calendar* c = find(plan, plan.project.calendar_uid)) return c;
+    for (const Calendar& c : plan.calendars)
+      if (!c.base_uid && !c.resource_uid) return &c;
+    return nullptr;
   }
 
   // A yyyy-mm-dd date (and more) → the day, when it reads as one.
@@ -307,10 +302,19 @@ class WorkClock {
     return std::chrono::sys_days(ymd);
   }
 
-  [[nodiscard]] const Times& times(std::chrono::sys_days day) const {
-    for (const Exception& e : exceptions_)
-      if (e.from <= day && day <= e.to) return e.times;
-    return week_[std::chrono::weekday(day).c_encoding()];
+  [[nodiscard]] Times times(std::chrono::sys_days day) const {
+    Times out = layers_.front().times(day);
+    for (std::size_t i = 1; i < layers_.size(); ++i) {
+      const Times& other = layers_[i].times(day);
+      Times both;
+      for (const auto& [a_from, a_to] : out)
+        for (const auto& [b_from, b_to] : other)
+          if (std::max(a_from, b_from) < std::min(a_to, b_to))
+            both.emplace_back(std::max(a_from, b_from), std::min(a_to, b_to));
+      std::sort(both.begin(), both.end());
+      out = std::move(both);
+    }
+    return out;
   }
 
   // `minutes` of working time on from `at` (days, minute of the day); the end of a day's last
@@ -356,8 +360,38 @@ class WorkClock {
     std::chrono::sys_days from, to;
     Times times;
   };
-  Times week_[7];
-  std::vector<Exception> exceptions_;
+  // One calendar: its week and its daily exceptions, the calendar's own before its bases'.
+  class Layer {
+   public:
+    Layer(const Plan& plan, const Calendar* calendar) {
+      for (int d = 0; d < 7; ++d) {
+        week_[d] = d == 0 || d == 6 ? Times{} : Times{{480, 720}, {780, 1020}};
+        const Calendar* c = calendar;
+        for (int depth = 0; c && depth < 8; ++depth, c = find(plan, c->base_uid))
+          if (!c->days[d].inherited) {
+            week_[d] = minutes(c->days[d].times);
+            break;
+          }
+      }
+      const Calendar* c = calendar;
+      for (int depth = 0; c && depth < 8; ++depth, c = find(plan, c->base_uid))
+        for (const CalendarException& e : c->exceptions) {
+          const auto from = day_of(e.from);
+          const auto to = day_of(e.to);
+          if (e.type == 1 && from && to && *from <= *to) exceptions_.push_back({*from, *to, minutes(e.times)});
+        }
+    }
+    [[nodiscard]] const Times& times(std::chrono::sys_days day) const {
+      for (const Exception& e : exceptions_)
+        if (e.from <= day && day <= e.to) return e.times;
+      return week_[std::chrono::weekday(day).c_encoding()];
+    }
+
+   private:
+    Times week_[7];
+    std::vector<Exception> exceptions_;
+  };
+  std::vector<Layer> layers_;
 };
 
 std::string datetime_text(std::chrono::sys_days day, double minute) {
@@ -370,52 +404,182 @@ std::string datetime_text(std::chrono::sys_days day, double minute) {
   return buffer;
 }
 
-// A point in time: a day and a minute of it.
+// A point in time: a day and a minute of it (below 24 * 60).
 struct Moment {
   std::chrono::sys_days day;
   double minute = 0;
+  [[nodiscard]] double at() const {  // minutes since the epoch, to compare and subtract
+    return static_cast<double>(day.time_since_epoch().count()) * 24 * 60 + minute;
+  }
+  [[nodiscard]] Moment plus(double minutes) const {
+    Moment out = *this;
+    out.minute += minutes;
+    const auto days = static_cast<int>(std::floor(out.minute / (24 * 60)));
+    out.day += std::chrono::days{days};
+    out.minute -= days * 24.0 * 60;
+    return out;
+  }
 };
 
-// An assignment's timephased work as MSPDI's <TimephasedData> of `type`: one element per
-// period, placed on the project calendar's working time from `from`; a period begins at the
-// next working time after the previous one ends. Gives the end of the last period.
-Moment write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock, int type,
-                        const std::vector<WorkPeriod>& periods, Moment from) {
-  std::chrono::sys_days& day = from.day;
-  double& minute = from.minute;
+Moment normal(std::chrono::sys_days day, double minute) {
+  return Moment{day, 0}.plus(minute);
+}
+
+// The working minutes of `clock` between `from` and `to`, walked day by day (ten years at most).
+double working_between(const WorkClock& clock, Moment from, Moment to) {
+  double sum = 0;
+  int days = 0;
+  for (std::chrono::sys_days d = from.day; d <= to.day && days < 3660; d += std::chrono::days{1}, ++days) {
+    const double lo = d == from.day ? from.minute : 0;
+    const double hi = d == to.day ? to.minute : 24 * 60;
+    for (const auto& [a, b] : clock.times(d)) sum += std::max(0.0, std::min(hi, b) - std::max(lo, a));
+  }
+  return sum;
+}
+
+// A stretch of an assignment's work at one rate: `work` minutes spread over the working time
+// of [from, to).
+struct Block {
+  Moment from, to;
+  double work = 0;
+};
+
+// The blocks of `periods` from `from`: each begins where the one before ended and lasts its
+// working time on `clock` (a period to the assignment's finish ends there). Gives the end of
+// the last one in `from`.
+std::vector<Block> blocks_of(const std::vector<WorkPeriod>& periods, const WorkClock& clock,
+                             const std::optional<Moment>& finish, Moment& from) {
+  std::vector<Block> out;
   for (const WorkPeriod& period : periods) {
-    if (!std::isfinite(period.working_minutes) || period.working_minutes <= 0) continue;
-    clock.next_work(day, minute);
+    Block block{from, from, period.work_minutes};
+    if (period.until_finish) {
+      if (!finish || finish->at() <= from.at()) continue;
+      block.to = *finish;
+    } else {
+      if (!std::isfinite(period.working_minutes) || period.working_minutes <= 0) continue;
+      Moment& end = block.to;
+      clock.next_work(end.day, end.minute);
+      clock.advance(end.day, end.minute, std::min(period.working_minutes, 1.0e7));
+      end = normal(end.day, end.minute);
+    }
+    out.push_back(block);
+    from = block.to;
+  }
+  return out;
+}
+
+// An assignment's timephased work as MSPDI's <TimephasedData> of `type`, in the pieces MS
+// Project writes (its MSPDI files show them): from each block's start, a day at a time; the
+// rest of a block, when shorter than a day, in one piece if it ends on the day it begins and
+// the block is the only one or had a whole day, else an hour at a time (and the last hour, when
+// it runs past the top of an hour, a minute at a time). A piece holds the block's work on its
+// working time. Past `budget` pieces, a block is one piece.
+void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clock, int type,
+                  const std::vector<Block>& blocks, std::size_t& budget) {
+  auto piece = [&](Moment from, Moment to, double work) {
     pugi::xml_node data = node.append_child("TimephasedData");
     text(data, "Type", std::to_string(type));
     text(data, "UID", std::to_string(a.uid));
-    text(data, "Start", datetime_text(day, minute));
-    clock.advance(day, minute, std::min(period.working_minutes, 1.0e7));
-    text(data, "Finish", datetime_text(day, minute));
+    text(data, "Start", datetime_text(from.day, from.minute));
+    text(data, "Finish", datetime_text(to.day, to.minute));
     text(data, "Unit", "2");
-    text(data, "Value", minutes_text(period.work_minutes));
+    text(data, "Value", minutes_text(work));
+  };
+  for (const Block& block : blocks) {
+    if (!std::isfinite(block.work)) continue;
+    const double working = working_between(clock, block.from, block.to);
+    const double rate = working > 0 ? block.work / working : 0;
+    Moment at = block.from;
+    bool whole_day = blocks.size() == 1;
+    bool hourly = false;
+    bool by_minute = false;
+    while (at.at() < block.to.at()) {
+      if (budget == 0) {
+        piece(at, block.to, rate * working_between(clock, at, block.to));
+        break;
+      }
+      --budget;
+      Moment next = at.plus(24 * 60);
+      if (hourly || next.at() > block.to.at()) {
+        hourly = hourly || block.to.day != at.day || !whole_day;
+        next = hourly ? at.plus(60) : block.to;
+        if (next.at() > block.to.at()) {
+          // Less than an hour left: one piece, unless it runs past the top of an hour, when it is
+          // written a minute at a time and the last fraction of a minute left out.
+          const double left = block.to.at() - at.at();
+          by_minute = by_minute || std::floor(at.at() / 60) != std::floor((block.to.at() - 1e-6) / 60);
+          if (by_minute && left < 1) break;
+          next = by_minute ? at.plus(1) : block.to;
+        }
+      } else {
+        whole_day = true;
+      }
+      piece(at, next, rate * working_between(clock, at, next));
+      at = next;
+    }
   }
-  return from;
 }
 
 // The assignment's timephased work: the work done from its start, then the work still to do
 // from where the work done ends (from its start when none is done).
-void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock) {
+void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock, std::size_t& budget) {
   if (!a.start || (a.planned_work.empty() && a.actual_work.empty())) return;
-  const auto day = WorkClock::day_of(*a.start);
-  if (!day) return;
-  int hour = 0, minute_of_hour = 0;
-  if (a.start->size() >= 16) std::sscanf(a.start->c_str() + 11, "%2d:%2d", &hour, &minute_of_hour);
-  const Moment start{*day, static_cast<double>(std::clamp(hour * 60 + minute_of_hour, 0, 24 * 60))};
-  const Moment resume = write_timephased(node, a, clock, 2, a.actual_work, start);
-  write_timephased(node, a, clock, 1, a.planned_work, a.actual_work.empty() ? start : resume);
+  auto moment = [](const std::string& text) -> std::optional<Moment> {
+    const auto day = WorkClock::day_of(text);
+    if (!day) return std::nullopt;
+    int hour = 0, minute_of_hour = 0;
+    if (text.size() >= 16) std::sscanf(text.c_str() + 11, "%2d:%2d", &hour, &minute_of_hour);
+    return normal(*day, std::clamp(hour * 60 + minute_of_hour, 0, 24 * 60));
+  };
+  const std::optional<Moment> start = moment(*a.start);
+  if (!start) return;
+  const std::optional<Moment> finish = a.finish ? moment(*a.finish) : std::nullopt;
+  Moment from = *start;
+  const std::vector<Block> done = blocks_of(a.actual_work, clock, finish, from);
+  // 5,000 pieces an assignment (13 years of days), within the plan's budget.
+  std::size_t own = std::min<std::size_t>(budget, 5000);
+  budget -= own;
+  write_blocks(node, a, clock, 2, done, own);
+  if (a.actual_work.empty()) from = *start;
+  write_blocks(node, a, clock, 1, blocks_of(a.planned_work, clock, finish, from), own);
+  budget += own;
+}
+
+// The calendar an assignment's work is placed on, as MS Project schedules it: its work
+// resource's calendar unless its task ignores resource calendars; the task's own calendar
+// (both at once when the task has one and uses its resource's); the project's when neither.
+struct AssignmentCalendars {
+  const Calendar* task = nullptr;
+  const Calendar* resource = nullptr;
+  bool operator<(const AssignmentCalendars& o) const {
+    return std::pair(task, resource) < std::pair(o.task, o.resource);
+  }
+};
+AssignmentCalendars assignment_calendars(const Plan& plan, const Assignment& a,
+                                         const std::unordered_map<std::int32_t, const Task*>& tasks,
+                                         const std::unordered_map<std::int32_t, const Resource*>& resources) {
+  AssignmentCalendars out;
+  const auto task = tasks.find(a.task_uid);
+  if (task != tasks.end()) out.task = WorkClock::find(plan, task->second->calendar_uid);
+  const auto resource = resources.find(a.resource_uid);
+  if (resource != resources.end() && resource->second->type == 1 &&
+      (task == tasks.end() || !task->second->ignore_resource_calendar))
+    out.resource = WorkClock::find(plan, resource->second->calendar_uid);
+  if (!out.task && !out.resource) out.task = WorkClock::project_calendar(plan);
+  return out;
 }
 
 // MSPDI's <Assignments>, after <Resources>.
 void write_assignments(pugi::xml_node project, const Plan& plan) {
   if (plan.assignments.empty()) return;
   pugi::xml_node assignments = project.append_child("Assignments");
-  const WorkClock clock(plan);
+  std::unordered_map<std::int32_t, const Task*> tasks;
+  for (const Task& t : plan.tasks) tasks.emplace(t.uid, &t);
+  std::unordered_map<std::int32_t, const Resource*> resources;
+  for (const Resource& r : plan.resources) resources.emplace(r.uid, &r);
+  std::map<AssignmentCalendars, WorkClock> clocks;
+  // The pieces of the plan's timephased work (a day each mostly): 550 years of days.
+  std::size_t budget = 200'000;
   for (const Assignment& a : plan.assignments) {
     pugi::xml_node node = assignments.append_child("Assignment");
     text(node, "UID", std::to_string(a.uid));
@@ -426,7 +590,15 @@ void write_assignments(pugi::xml_node project, const Plan& plan) {
     if (a.start) text(node, "Start", *a.start);
     if (a.units) text(node, "Units", decimal(*a.units));
     if (a.work_minutes) text(node, "Work", minutes_text(*a.work_minutes));
-    write_timephased(node, a, clock);
+    if (a.planned_work.empty() && a.actual_work.empty()) continue;
+    const AssignmentCalendars calendars = assignment_calendars(plan, a, tasks, resources);
+    auto clock = clocks.find(calendars);
+    if (clock == clocks.end())
+      clock = clocks
+                  .emplace(calendars, WorkClock(plan, calendars.task ? calendars.task : calendars.resource,
+                                                calendars.task ? calendars.resource : nullptr))
+                  .first;
+    write_timephased(node, a, clock->second, budget);
   }
 }
 

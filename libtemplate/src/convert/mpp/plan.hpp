@@ -95,6 +95,7 @@ struct Task {
   std::optional<std::string> actual_finish;
   std::optional<std::string> deadline;
   std::optional<std::int64_t> calendar_uid;  ///< -1: the project's
+  bool ignore_resource_calendar = false;     ///< its work follows its own calendar alone
   bool estimated = false;
   bool active = true;
 };
@@ -171,11 +172,13 @@ struct Resource {
 };
 
 /// A period of an assignment's timephased work: the work done in it and the working time of the
-/// project calendar it lasts, both in minutes. Periods follow one another from the assignment's
-/// start; one without work between two with work is a gap in a split task.
+/// assignment's calendar it lasts, both in minutes. Periods follow one another from the
+/// assignment's start; one without work between two with work is a gap in a split task. A flat
+/// assignment's work is one period `until_finish`: it lasts to the assignment's finish.
 struct WorkPeriod {
   double work_minutes = 0;
   double working_minutes = 0;
+  bool until_finish = false;
 };
 
 /// A resource's assignment to a task (TBkndAssn).
@@ -194,7 +197,8 @@ struct Assignment {
 
 /// An assignment's timephased work from its var data item (resources.cpp): `planned` for the
 /// "timephased work" field, else the "timephased actual work" one. Periods past `limit`, cut
-/// short, or not finite are left out; an item with no period reads as none.
+/// short, or not finite are left out. An item counting no period is none, or for planned work
+/// its total (the summary's double) as one period until the assignment's finish.
 [[nodiscard]] std::vector<WorkPeriod> read_timephased_work(std::string_view item, bool planned,
                                                            std::size_t limit = 10000);
 

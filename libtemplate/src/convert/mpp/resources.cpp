@@ -172,15 +172,23 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
 
 }  // namespace
 
-// Timephased work: a 16-byte header whose uint16 at +0 counts the periods, a summary block, then
-// one block per period holding the work done since the assignment's start (a double, in
-// thousandths of a minute, at +0) and the working time elapsed since it (an int32, in 80ths of a
-// minute): work still to do has 28-byte blocks, the time at +24; work done has 20-byte blocks,
-// the time at +16, and its summary's int32 at +24 bounds the time.
+// Timephased work: a 16-byte header whose uint16 at +0 counts the periods, a summary block (its
+// double at +0: the assignment's work, in thousandths of a minute), then one block per period
+// holding the work done since the assignment's start (a double, in thousandths of a minute, at
+// +0) and the working time of the assignment's calendar elapsed since it (an int32, in 80ths of
+// a minute): work still to do has 28-byte blocks, the time at +24; work done has 20-byte
+// blocks, the time at +16, and its summary's int32 at +24 bounds the time. A flat assignment's
+// item of work still to do counts no period (mpp*timephasedsegments: Task One, 40 hours).
 std::vector<WorkPeriod> read_timephased_work(std::string_view item, bool planned, std::size_t limit) {
   std::vector<WorkPeriod> out;
   const std::size_t block = planned ? 28 : 20;
   const std::size_t time_at = planned ? 24 : 16;
+  if (planned && fits(item, 0, 24) && u16(item, 0) == 0) {
+    // A flat assignment: its total work, spread over its working time to its finish.
+    const double total = f64(item, 16) / kWorkPerMinute;
+    if (std::isfinite(total) && total > 0) out.push_back({total, 0, true});
+    return out;
+  }
   if (!fits(item, 0, 16 + block)) return out;
   const std::size_t count = std::min<std::size_t>({u16(item, 0), limit, (item.size() - 16 - block) / block});
   std::optional<std::int64_t> bound;

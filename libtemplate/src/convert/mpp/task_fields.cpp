@@ -67,6 +67,15 @@ bool active_flag(const Table& table, std::size_t row, const Layout& layout) {
   return (u8(row2.meta, 8) & (layout.written_2013_or_later ? 0x40 : 0x04)) != 0;
 }
 
+// "Ignore resource calendars": a bit of the task's FixedMeta item, byte 10 & 0x02 (MPP9, MPP12,
+// and MPP14 as Project 2010 writes it), byte 17 & 0x20 from Project 2013 on.
+bool ignores_resource_calendars(const Table& table, std::size_t row, const Layout& layout) {
+  const std::string_view meta = table.row(row).meta;
+  const bool late = layout.version == 14 && layout.written_2013_or_later;
+  const std::size_t at = late ? 17 : 10;
+  return fits(meta, at, 1) && (u8(meta, at) & (late ? 0x20 : 0x02)) != 0;
+}
+
 }  // namespace
 
 void read_task_fields(const Table& table, std::size_t row, const Layout& layout, Task& task) {
@@ -84,6 +93,7 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
   task.actual_finish = table.date(kActualFinish, row);
   task.deadline = table.date(kDeadline, row);
   task.calendar_uid = table.int32(kCalendarUid, row);
+  task.ignore_resource_calendar = ignores_resource_calendars(table, row, layout);
   task.estimated = (table.int16(kDurationUnits, row).value_or(0) & kEstimatedUnitsBit) != 0;
   task.active = active_flag(table, row, layout);
 }
