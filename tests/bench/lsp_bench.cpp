@@ -8,8 +8,8 @@
 #include <condition_variable>
 #include <istream>
 #include <mutex>
-#include <span>
 #include <ostream>
+#include <span>
 #include <streambuf>
 #include <string>
 #include <thread>
@@ -135,17 +135,18 @@ void BM_LspDiagnosticsAfterChange(benchmark::State& state) {
   session.wait_for_diagnostics(1);
   // The title's line and the column of its first character inside the quotes.
   std::size_t title = text.find("\"title\": \"");
-  std::size_t line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(title), '\n'));
+  std::size_t line =
+      static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(title), '\n'));
   std::size_t column = title + 10 - (text.rfind('\n', title) + 1);
   std::int64_t version = 1;
   std::size_t findings = 0;
   for (auto _ : state) {
     ++version;
-    std::string change = "{\"textDocument\":{\"uri\":\"" + std::string(kUri) + "\",\"version\":" +
-                         std::to_string(version) + "},\"contentChanges\":[{\"range\":{\"start\":{\"line\":" +
-                         std::to_string(line) + ",\"character\":" + std::to_string(column) +
-                         "},\"end\":{\"line\":" + std::to_string(line) + ",\"character\":" +
-                         std::to_string(column + 1) + "}},\"text\":\"" + std::to_string(version % 10) + "\"}]}";
+    std::string change =
+        "{\"textDocument\":{\"uri\":\"" + std::string(kUri) + "\",\"version\":" + std::to_string(version) +
+        "},\"contentChanges\":[{\"range\":{\"start\":{\"line\":" + std::to_string(line) +
+        ",\"character\":" + std::to_string(column) + "},\"end\":{\"line\":" + std::to_string(line) +
+        ",\"character\":" + std::to_string(column + 1) + "}},\"text\":\"" + std::to_string(version % 10) + "\"}]}";
     std::string framed = notification("textDocument/didChange", change);
     auto start = std::chrono::steady_clock::now();
     session.send(framed);

@@ -31,8 +31,9 @@ std::string read_file(const fs::path& path) {
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() / ("ptmpl-lsp-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    path =
+        fs::temp_directory_path() / ("ptmpl-lsp-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                     "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -73,7 +74,9 @@ TEST(LspDocuments, DiagnosticsAreLintsFindingsOneForOne) {
     EXPECT_EQ(member_text(d, "/code"), f.rule);
     EXPECT_EQ(member_text(d, "/message"), f.message);
     EXPECT_EQ(member_text(d, "/source"), "ptmpl");
-    EXPECT_EQ(member_text(d, "/severity"), f.severity == Severity::Error ? "1" : f.severity == Severity::Warning ? "2" : "3");
+    EXPECT_EQ(member_text(d, "/severity"), f.severity == Severity::Error     ? "1"
+                                           : f.severity == Severity::Warning ? "2"
+                                                                             : "3");
     EXPECT_EQ(member_text(d, "/codeDescription/href"), "https://example.org/ptmpl/docs/rules/" + f.rule + ".md");
     Position start = positions.from_line_column(f.line, f.column);
     EXPECT_EQ(member_text(d, "/range/start/line"), std::to_string(start.line));
@@ -132,7 +135,8 @@ TEST(LspDocuments, IncrementalAndFullChangesAreLintedForTheirVersion) {
   Script script;
   script.initialize().open(uri, kValid);
   // Line 4: `"duration": 5` → `"duration": 9` (the span is 5 days): duration-mismatch.
-  std::string line4 = std::string(R"(      {"title": "Build", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 4, "duration": )");
+  std::string line4 = std::string(
+      R"(      {"title": "Build", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 4, "duration": )");
   int at = static_cast<int>(line4.size());
   script.change(uri, 2, 4, at, 4, at + 1, "9");
   script.shutdown();
@@ -243,8 +247,10 @@ std::string apply_text_edits(std::string text, const json::Value& edits) {
   for (auto it = items.rbegin(); it != items.rend(); ++it) {
     TextPositions positions(text);
     auto position = [&](std::string_view pointer) {
-      return Position{static_cast<std::uint32_t>(json::resolve_pointer(*it, std::string(pointer) + "/line")->as_int64().value()),
-                      static_cast<std::uint32_t>(json::resolve_pointer(*it, std::string(pointer) + "/character")->as_int64().value())};
+      return Position{
+          static_cast<std::uint32_t>(json::resolve_pointer(*it, std::string(pointer) + "/line")->as_int64().value()),
+          static_cast<std::uint32_t>(
+              json::resolve_pointer(*it, std::string(pointer) + "/character")->as_int64().value())};
     };
     std::uint64_t begin = positions.offset(position("/range/start"));
     std::uint64_t end = positions.offset(position("/range/end"));
@@ -268,10 +274,16 @@ TEST(LspDocuments, CodeActionsOfferEachFixAndFixAllSafe) {
 )";
   Script script;
   script.initialize().open(uri, text);
-  script.request(1, "textDocument/codeAction",
-                 document_params(uri, R"(,"range":{"start":{"line":0,"character":0},"end":{"line":9,"character":0}},"context":{"diagnostics":[]})"));
-  script.request(2, "textDocument/codeAction",
-                 document_params(uri, R"(,"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":1}},"context":{"diagnostics":[],"only":["quickfix"]})"));
+  script.request(
+      1, "textDocument/codeAction",
+      document_params(
+          uri,
+          R"(,"range":{"start":{"line":0,"character":0},"end":{"line":9,"character":0}},"context":{"diagnostics":[]})"));
+  script.request(
+      2, "textDocument/codeAction",
+      document_params(
+          uri,
+          R"(,"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":1}},"context":{"diagnostics":[],"only":["quickfix"]})"));
   script.shutdown();
   auto t = run_session(script.text());
   const json::Value* all = t.response("1");
@@ -283,9 +295,12 @@ TEST(LspDocuments, CodeActionsOfferEachFixAndFixAllSafe) {
   const json::Value* fix_all = nullptr;
   for (const json::Value& a : actions) {
     std::string title = member_text(a, "/title");
-    if (member_text(a, "/kind") == "source.fixAll") fix_all = &a;
-    else if (title.find("(unsafe)") != std::string::npos) unsafe = &a;
-    else if (title.find("duration-mismatch") != std::string::npos) safe = &a;
+    if (member_text(a, "/kind") == "source.fixAll")
+      fix_all = &a;
+    else if (title.find("(unsafe)") != std::string::npos)
+      unsafe = &a;
+    else if (title.find("duration-mismatch") != std::string::npos)
+      safe = &a;
   }
   ASSERT_NE(safe, nullptr) << t.bodies[static_cast<std::size_t>(t.index_of_response("1"))];
   ASSERT_NE(unsafe, nullptr);
@@ -296,7 +311,9 @@ TEST(LspDocuments, CodeActionsOfferEachFixAndFixAllSafe) {
   EXPECT_EQ(member_text(*safe, "/diagnostics/0/code"), "duration-mismatch");
   EXPECT_EQ(member_text(*fix_all, "/title"), "Fix all safe problems");
   // Fix all gives what `lint --fix` gives; the quick fix, the one fix.
-  auto edits_of = [&](const json::Value& action) { return json::resolve_pointer(action, "/edit/changes")->members()[0].value; };
+  auto edits_of = [&](const json::Value& action) {
+    return json::resolve_pointer(action, "/edit/changes")->members()[0].value;
+  };
   EXPECT_EQ(apply_text_edits(text, edits_of(*fix_all)), apply_fixes(text, findings).text);
   std::string fixed = apply_text_edits(text, edits_of(*safe));
   EXPECT_NE(fixed.find("\"duration\": 5}"), std::string::npos);
@@ -322,8 +339,7 @@ TEST(LspDocuments, FormattingGivesFmtsOutputAndRefusesABrokenDocument) {
   const json::Value* formatted = t.response("1");
   ASSERT_NE(formatted, nullptr);
   auto doc = json::Document::parse(messy);
-  EXPECT_EQ(apply_text_edits(messy, *formatted->find("result")),
-            write_canonical(doc.root(), detect_shape(doc.root())));
+  EXPECT_EQ(apply_text_edits(messy, *formatted->find("result")), write_canonical(doc.root(), detect_shape(doc.root())));
   const json::Value* refused = t.response("2");
   EXPECT_EQ(error_code_of(refused), -32803);
   std::string message = member_text(*refused, "/error/message");

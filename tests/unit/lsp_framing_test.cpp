@@ -9,8 +9,9 @@ namespace ptmpl::lsp {
 namespace {
 
 TEST(LspFraming, ReadsMessagesWithAnyHeaderCaseAndOtherHeaders) {
-  std::istringstream in("Content-Length: 2\r\n\r\n{}content-length:3\r\nContent-Type: application/vscode-jsonrpc; "
-                        "charset=utf-8\r\n\r\n[1]");
+  std::istringstream in(
+      "Content-Length: 2\r\n\r\n{}content-length:3\r\nContent-Type: application/vscode-jsonrpc; "
+      "charset=utf-8\r\n\r\n[1]");
   FrameReader reader(in);
   Frame first = reader.read();
   ASSERT_EQ(first.status, FrameStatus::Message);

@@ -35,7 +35,7 @@ TEST(LspServer, InitializeAnnouncesEveryCapability) {
   EXPECT_EQ(t.exit_code, 0);
   const json::Value* init = t.response("0");
   ASSERT_NE(init, nullptr);
-  const json::Value* caps = resolve_pointer(*init, "/result/capabilities") ;
+  const json::Value* caps = resolve_pointer(*init, "/result/capabilities");
   ASSERT_NE(caps, nullptr) << t.bodies.front();
   auto at = [&](std::string_view pointer) { return json::resolve_pointer(*caps, pointer); };
   EXPECT_EQ(at("/textDocumentSync/change")->as_int64(), 2);
@@ -78,14 +78,14 @@ TEST(LspServer, RequestsBeforeInitializeAreRefusedAndAfterShutdownToo) {
 TEST(LspServer, MalformedMessagesGetTheProtocolsErrorsAndTheServerGoesOn) {
   Script script;
   script.initialize();
-  script.send("{\"jsonrpc\":\"2.0\",\"id\":1,");       // not JSON
-  script.send("[1,2]");                              // not an object
-  script.send("{\"jsonrpc\":\"2.0\",\"id\":3}");       // no method
-  script.send("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}");  // an id of the wrong kind
-  script.request(5, "textDocument/unheardOf");       // unknown request
-  script.notify("textDocument/unheardOf");           // unknown notification: ignored
-  script.notify("$/setTrace", "{\"value\":\"off\"}");  // `$/` notification: ignored
-  script.raw("Content-Length: x\r\n\r\n{}");           // garbage header
+  script.send("{\"jsonrpc\":\"2.0\",\"id\":1,");                            // not JSON
+  script.send("[1,2]");                                                     // not an object
+  script.send("{\"jsonrpc\":\"2.0\",\"id\":3}");                            // no method
+  script.send("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}");          // an id of the wrong kind
+  script.request(5, "textDocument/unheardOf");                              // unknown request
+  script.notify("textDocument/unheardOf");                                  // unknown notification: ignored
+  script.notify("$/setTrace", "{\"value\":\"off\"}");                       // `$/` notification: ignored
+  script.raw("Content-Length: x\r\n\r\n{}");                                // garbage header
   script.request(6, "textDocument/documentSymbol", document_params(kUri));  // never opened
   script.shutdown();
   auto t = run_session(script.text());
@@ -97,9 +97,9 @@ TEST(LspServer, MalformedMessagesGetTheProtocolsErrorsAndTheServerGoesOn) {
     if (id == nullptr) continue;
     got.emplace_back(id->is_null() ? "null" : std::string(id->text()), error_code_of(&m.root()));
   }
-  std::vector<std::pair<std::string, std::int64_t>> want = {
-      {"0", 0},         {"null", -32700}, {"null", -32600}, {"3", -32600}, {"null", -32600},
-      {"5", -32601},    {"null", -32700}, {"6", 0},         {"9999", 0}};
+  std::vector<std::pair<std::string, std::int64_t>> want = {{"0", 0},         {"null", -32700}, {"null", -32600},
+                                                            {"3", -32600},    {"null", -32600}, {"5", -32601},
+                                                            {"null", -32700}, {"6", 0},         {"9999", 0}};
   EXPECT_EQ(got, want);
   EXPECT_TRUE(t.response("6")->find("result")->is_null());
   EXPECT_EQ(t.exit_code, 0);
@@ -118,8 +118,9 @@ TEST(LspServer, FeatureRequestsAreRoutedToTheFeaturesWithTheOpenText) {
   Script script;
   script.initialize().open(kUri, kPlan);
   script.request(1, "textDocument/definition", position_params(kUri, 6, 29));
-  script.request(2, "textDocument/references",
-                 document_params(kUri, ",\"position\":{\"line\":4,\"character\":47},\"context\":{\"includeDeclaration\":true}"));
+  script.request(
+      2, "textDocument/references",
+      document_params(kUri, ",\"position\":{\"line\":4,\"character\":47},\"context\":{\"includeDeclaration\":true}"));
   script.request(3, "textDocument/prepareRename", position_params(kUri, 4, 47));
   script.request(4, "textDocument/rename",
                  document_params(kUri, ",\"position\":{\"line\":4,\"character\":47},\"newName\":\"build\""));
@@ -190,7 +191,8 @@ TEST(LspServer, CancelledRequestsGetRequestCancelledAndTheServerGoesOn) {
   for (char c : big)
     if (c != '\n') one_line += c;
   script.initialize().open(uri, one_line);
-  script.request(1, "textDocument/formatting", document_params(uri, ",\"options\":{\"tabSize\":2,\"insertSpaces\":true}"));
+  script.request(1, "textDocument/formatting",
+                 document_params(uri, ",\"options\":{\"tabSize\":2,\"insertSpaces\":true}"));
   script.request(2, "textDocument/documentSymbol", document_params(kUri));
   script.request(3, "textDocument/documentSymbol", document_params(kUri));
   script.notify("$/cancelRequest", "{\"id\":2}");

@@ -27,8 +27,7 @@ class Script {
                 R"(","params":)" + std::string(params) + "}");
   }
   Script& notify(std::string_view method, std::string_view params = "{}") {
-    return send(R"({"jsonrpc":"2.0","method":")" + std::string(method) + R"(","params":)" + std::string(params) +
-                "}");
+    return send(R"({"jsonrpc":"2.0","method":")" + std::string(method) + R"(","params":)" + std::string(params) + "}");
   }
   /// initialize (id 0, with `root` as rootUri when given) and initialized.
   Script& initialize(std::string_view root_uri = {}) {
@@ -71,8 +70,8 @@ inline std::string document_params(std::string_view uri, std::string_view more =
   return "{\"textDocument\":{\"uri\":" + json::quoted(uri) + "}" + std::string(more) + "}";
 }
 inline std::string position_params(std::string_view uri, int line, int character) {
-  return document_params(uri, ",\"position\":{\"line\":" + std::to_string(line) +
-                                  ",\"character\":" + std::to_string(character) + "}");
+  return document_params(
+      uri, ",\"position\":{\"line\":" + std::to_string(line) + ",\"character\":" + std::to_string(character) + "}");
 }
 
 /// What the server wrote, message by message, and how it ended.

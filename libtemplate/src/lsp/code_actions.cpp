@@ -11,10 +11,14 @@ namespace ptmpl::lsp {
 
 namespace {
 
-bool before(Position a, Position b) { return a.line < b.line || (a.line == b.line && a.character < b.character); }
+bool before(Position a, Position b) {
+  return a.line < b.line || (a.line == b.line && a.character < b.character);
+}
 
 // True when the two ranges share a position (an empty range touching the other counts).
-bool touches(Range a, Range b) { return !before(a.end, b.start) && !before(b.end, a.start); }
+bool touches(Range a, Range b) {
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
 
 // `{"changes": {uri: [edit]}}` for one edit of the document.
 void write_edit(JsonEmitter& out, const OpenDocument& document, const TextPositions& positions, std::uint64_t begin,
@@ -91,8 +95,8 @@ Reply code_actions(const OpenDocument& document, const LintOutcome& outcome, Ran
 Reply format_document(const OpenDocument& document) {
   ReadOptions read;
   read.build_model = false;  // fmt rewrites the tree; it needs no model
-  TemplateFile file = TemplateFile::parse(document.path.empty() ? document.uri : document.path,
-                                          FileText::borrow(document.text), read);
+  TemplateFile file =
+      TemplateFile::parse(document.path.empty() ? document.uri : document.path, FileText::borrow(document.text), read);
   const json::Document& doc = file.document();
   auto refuse = [&](const json::ParseIssue& issue, std::string_view why) {
     json::Position at = doc.position(issue.offset);

@@ -40,7 +40,9 @@ std::uint64_t scalar_end(std::string_view text, std::uint64_t at) {
     }
     return at;
   }
-  auto number_char = [](char ch) { return (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E'; };
+  auto number_char = [](char ch) {
+    return (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.' || ch == 'e' || ch == 'E';
+  };
   if (c == '-' || (c >= '0' && c <= '9')) {
     while (i < text.size() && number_char(text[i])) ++i;
     return i;

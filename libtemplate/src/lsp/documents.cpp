@@ -27,7 +27,9 @@ std::string apply_change(std::string& text, const json::Value& change) {
 
 namespace {
 
-bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 // True when a cut at `at` falls inside a character or between "\r" and "\n".
 bool bad_cut(std::string_view text, std::uint64_t at) {
@@ -45,8 +47,7 @@ ByteEdit smallest_edit(std::string_view before, std::string_view after) {
   std::uint64_t suffix = 0;
   while (suffix < limit - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) ++suffix;
   while (suffix > 0 && (bad_cut(before, before.size() - suffix) || bad_cut(after, after.size() - suffix))) --suffix;
-  return {prefix, before.size() - suffix,
-          std::string(after.substr(prefix, after.size() - suffix - prefix))};
+  return {prefix, before.size() - suffix, std::string(after.substr(prefix, after.size() - suffix - prefix))};
 }
 
 }  // namespace ptmpl::lsp

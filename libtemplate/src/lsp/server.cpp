@@ -241,7 +241,8 @@ class Server {
       const json::Value* item = member(&params, "textDocument");
       auto uri = string_member(item, "uri");
       const json::Value* changes = member(&params, "contentChanges");
-      if (!uri || changes == nullptr || !changes->is_array()) return log(1, "didChange without textDocument.uri and contentChanges");
+      if (!uri || changes == nullptr || !changes->is_array())
+        return log(1, "didChange without textDocument.uri and contentChanges");
       Snapshot current = find(*uri);
       if (current == nullptr) return log(2, "didChange of a document that is not open: " + std::string(*uri));
       auto document = std::make_shared<OpenDocument>(*current);
@@ -268,8 +269,7 @@ class Server {
         outcomes_.erase(std::string(*uri));
       }
       // A closed document shows no findings.
-      send(notification("textDocument/publishDiagnostics",
-                        "{\"uri\":" + json::quoted(*uri) + ",\"diagnostics\":[]}"));
+      send(notification("textDocument/publishDiagnostics", "{\"uri\":" + json::quoted(*uri) + ",\"diagnostics\":[]}"));
     }
   }
 
@@ -420,8 +420,8 @@ class Server {
       return workspace_symbols(documents, query);
     }
     static const std::set<std::string, std::less<>> kDocumentMethods = {
-        "textDocument/definition",   "textDocument/references", "textDocument/prepareRename",
-        "textDocument/rename",       "textDocument/hover",      "textDocument/completion",
+        "textDocument/definition",     "textDocument/references", "textDocument/prepareRename",
+        "textDocument/rename",         "textDocument/hover",      "textDocument/completion",
         "textDocument/documentSymbol", "textDocument/codeAction", "textDocument/formatting"};
     if (!kDocumentMethods.contains(method)) return {"null", error_code::kMethodNotFound, "unknown method " + method};
 

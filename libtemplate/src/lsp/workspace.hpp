@@ -14,8 +14,8 @@
 namespace ptmpl::lsp {
 
 struct WorkspaceLimits {
-  std::size_t max_files = 2000;                      ///< templates kept, at most
-  std::size_t max_entries = 100000;                  ///< directory entries looked at, at most
+  std::size_t max_files = 2000;                           ///< templates kept, at most
+  std::size_t max_entries = 100000;                       ///< directory entries looked at, at most
   std::uint64_t max_file_size = std::uint64_t{16} << 20;  ///< larger files are skipped
 };
 
