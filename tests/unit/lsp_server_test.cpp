@@ -159,8 +159,8 @@ TEST(LspServer, FeatureRequestsAreRoutedToTheFeaturesWithTheOpenText) {
 }
 
 // A document big enough that linting or formatting it takes a while.
-std::string big_template() {
-  auto generated = generate_template({.stories = 5000, .depth = 3, .deps = std::nullopt, .seed = 3});
+std::string big_template(std::size_t stories = 5000) {
+  auto generated = generate_template({.stories = stories, .depth = 3, .deps = std::nullopt, .seed = 3});
   return generated.ok() ? generated.value() : std::string();
 }
 
@@ -182,7 +182,7 @@ TEST(LspServer, RequestsAreAnsweredWhileALintRuns) {
 }
 
 TEST(LspServer, CancelledRequestsGetRequestCancelledAndTheServerGoesOn) {
-  std::string big = big_template();
+  std::string big = big_template(10000);
   std::string uri = "file:///nowhere/big.json";
   Script script;
   // Formatting the big document (not canonical: one line) keeps the request thread busy while
