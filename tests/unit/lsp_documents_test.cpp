@@ -283,7 +283,7 @@ TEST(LspDocuments, CodeActionsOfferEachFixAndFixAllSafe) {
       2, "textDocument/codeAction",
       document_params(
           uri,
-          R"(,"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":1}},"context":{"diagnostics":[],"only":["quickfix"]})"));
+          R"(,"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":200}},"context":{"diagnostics":[],"only":["quickfix"]})"));
   script.shutdown();
   auto t = run_session(script.text());
   const json::Value* all = t.response("1");

@@ -222,6 +222,16 @@ TEST(LspHover, UsesTheDocumentsCalendarBlockAndCurrency) {
   EXPECT_NE(slack.find("Total float: 0 working days"), std::string::npos) << slack;
 }
 
+TEST(LspHover, ACalendarBlockWithAProblemIsNamedAndDaysAreShown) {
+  const std::string doc =
+      "{\"project_template\": {\"title\": \"T\", \"raw_json\": [{\"title\": \"A\", \"duration\": 2}]},\n"
+      " \"calendar\": {\"start\": \"2027-02-30\"}}\n";
+  const std::string md = answer(hover(document_of(doc), at(doc, "\"A\"")))->string("/contents/value");
+  EXPECT_NE(md.find("| scheduled | day 0 | day 1 | 2 days |"), std::string::npos) << md;
+  EXPECT_NE(md.find("The calendar block is not used: "), std::string::npos) << md;
+  EXPECT_NE(md.find("2027\\-02\\-30"), std::string::npos) << md;  // the message, Markdown escaped
+}
+
 TEST(LspHover, ACycleHasNoScheduleAndNothingOutsideAStory) {
   const std::string doc =
       R"([{"title": "A", "temp_id": 1, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2}]},)"
@@ -342,6 +352,77 @@ TEST(LspCompletion, StoriesOfATemplateDocumentAndSubStories) {
   auto reply = answer(completion(document_of(t.text), t.cursor));
   EXPECT_EQ(labels(*reply).front(), "story_type");
   EXPECT_EQ(labels(*reply).size(), 16u);
+}
+
+TEST(LspCompletion, ALargeTemplateOffersTheIdsThatStartWithWhatIsTyped) {
+  std::string text = "[";
+  for (int i = 1; i <= 1500; ++i) text += "{\"title\": \"S\", \"temp_id\": " + std::to_string(i) + "},\n";
+  text += "{\"title\": \"Last\", \"dependencies\": [{\"source_id\": 1, \"target_id\": 14|";
+  auto t = typed(text);
+  auto reply = answer(completion(document_of(t.text), t.cursor));
+  const std::vector<std::string> got = labels(*reply);
+  // 14, 140–149, 1400–1499.
+  ASSERT_EQ(got.size(), 111u);
+  for (const std::string& label : got) EXPECT_EQ(label.rfind("14", 0), 0u) << label;
+  EXPECT_EQ(reply->at("/isIncomplete").kind(), json::Kind::True);
+  auto small = typed("[{\"temp_id\": 1, \"dependencies\": [{\"target_id\": |");
+  EXPECT_EQ(answer(completion(document_of(small.text), small.cursor))->at("/isIncomplete").kind(), json::Kind::False);
+}
+
+TEST(LspFeatures, TenThousandStoriesAnswerFromOneReading) {
+  std::string text = "[\n";
+  for (int i = 1; i <= 10000; ++i) {
+    text += "{\"title\": \"Story " + std::to_string(i) + "\", \"temp_id\": " + std::to_string(i) + ", \"duration\": 1";
+    if (i > 1)
+      text += ", \"dependencies\": [{\"source_id\": " + std::to_string(i) +
+              ", \"target_id\": " + std::to_string(i - 1) + ", \"type\": 2}]";
+    text += i < 10000 ? "},\n" : "}\n]\n";
+  }
+  const OpenDocument document = document_of(text);
+  auto reply = answer(definition(document, at(text, "\"target_id\": 9999", 13)));
+  EXPECT_EQ(reply->range("/0/range").start, at(text, "\"temp_id\": 9999", 11));
+  const std::string md = answer(hover(document, at(text, "Story 1\"")))->string("/contents/value");
+  // Each story is the source of a finish-to-start link to the one before it: story 1 comes last.
+  EXPECT_NE(md.find("| scheduled | day 9999 | day 9999 | 1 day |"), std::string::npos) << md;
+  EXPECT_EQ(answer(document_symbols(document))->root().items().size(), 10000u);
+  EXPECT_EQ(answer(workspace_symbols({&document, 1}, "story 1000"))->root().items().size(), 2u);  // 1000, 10000
+}
+
+TEST(LspFeatures, EveryPrefixOfADocumentAndEveryPositionGetsAnAnswer) {
+  // As an author types: each prefix of the plan, the cursor at its end and in its middle; then
+  // the whole plan at every position. Each answer is null or valid JSON, never an error.
+  auto valid = [](const Reply& reply) {
+    EXPECT_EQ(reply.error_code, 0);
+    return json::Document::parse(reply.result).ok();
+  };
+  std::size_t answered = 0;
+  for (std::size_t cut = 0; cut <= kPlan.size(); ++cut) {
+    const OpenDocument document = document_of(kPlan.substr(0, cut));
+    const TextPositions positions(document.text);
+    for (std::uint64_t offset : {std::uint64_t{cut}, std::uint64_t{cut / 2}}) {
+      const Position cursor = positions.position(offset);
+      EXPECT_TRUE(valid(completion(document, cursor))) << cut;
+      EXPECT_TRUE(valid(hover(document, cursor))) << cut;
+      EXPECT_TRUE(valid(definition(document, cursor))) << cut;
+      answered += completion(document, cursor).result != "null" ? 1 : 0;
+    }
+    EXPECT_TRUE(valid(document_symbols(document))) << cut;
+  }
+  EXPECT_GT(answered, 100u);  // completion found a place in many of them
+  const OpenDocument whole = document_of(kPlan);
+  const TextPositions positions(kPlan);
+  std::size_t on_ids = 0;
+  for (std::uint64_t offset = 0; offset <= kPlan.size(); ++offset) {
+    const Position cursor = positions.position(offset);
+    EXPECT_TRUE(valid(completion(whole, cursor)));
+    EXPECT_TRUE(valid(hover(whole, cursor)));
+    EXPECT_TRUE(valid(references(whole, cursor, true)));
+    const Reply prepared = prepare_rename(whole, cursor);
+    on_ids += prepared.error_code == 0 ? 1 : 0;
+  }
+  // 13 id values: 9 integers of one digit (2 cursor places each: on it, just after it), and
+  // "build" twice (8 places each), "4" and "1" (4 each).
+  EXPECT_EQ(on_ids, 9u * 2 + 8 + 8 + 4 + 4);
 }
 
 // ---------------------------------------------------------------------------------------------

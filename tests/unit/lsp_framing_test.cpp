@@ -81,7 +81,7 @@ TEST(LspFraming, AnOverlongHeaderLineIsInvalid) {
 }
 
 TEST(LspFraming, FramesWithTheBodysByteLength) {
-  EXPECT_EQ(frame("{\"é\":1}"), "Content-Length: 9\r\n\r\n{\"é\":1}");
+  EXPECT_EQ(frame("{\"é\":1}"), "Content-Length: 8\r\n\r\n{\"é\":1}");
 }
 
 }  // namespace

@@ -17,6 +17,9 @@ namespace ptmpl::lsp {
 
 namespace {
 
+// Completion offers at most this many temp_ids at once.
+constexpr std::size_t kMaxIds = 1000;
+
 // CompletionItemKind (LSP 3.17).
 constexpr int kValueKind = 12;
 constexpr int kPropertyKind = 10;
@@ -157,6 +160,14 @@ std::string string_text(std::string_view text, const Token& token) {
   return out;
 }
 
+// A token as written: a string's bytes between its quotes (escapes left as they are; no key
+// the scan looks for has one), any other token's bytes.
+std::string_view raw_text(std::string_view text, const Token& token) {
+  if (token.type != Token::Type::String) return text.substr(token.begin, token.end - token.begin);
+  const std::uint64_t end = token.closed ? token.end - 1 : token.end;
+  return text.substr(token.begin + 1, end - token.begin - 1);
+}
+
 enum class Expect : std::uint8_t { Key, Colon, Value, Comma };
 enum class Role : std::uint8_t { Other, StoryList, Story, DependencyList, Dependency };
 
@@ -164,7 +175,7 @@ struct Frame {
   bool object = false;
   Role role = Role::Other;
   Expect expect = Expect::Value;
-  std::string key;                     // objects: the current member's key
+  std::string_view key;                // objects: the current member's key, as written between its quotes
   std::size_t id = 0;                  // numbers the containers in the order they open
   std::uint64_t open = 0;              // the offset of its bracket
   std::size_t story = 0;               // Dependency: the id of the story frame that holds it
@@ -248,7 +259,7 @@ Scan scan(std::string_view text, std::uint64_t cursor) {
   std::vector<Frame> stack;
   std::size_t next_id = 0;
   bool decided = false;
-  std::unordered_set<std::string> other_keys;
+  std::unordered_set<std::string_view> other_keys;
 
   // The slot of a token (or of the cursor) given the innermost container.
   auto decide = [&](std::uint64_t begin, std::uint64_t end, bool in_token, bool quoted, Token::Type type) {
@@ -270,7 +281,7 @@ Scan scan(std::string_view text, std::uint64_t cursor) {
       c.slot = Context::Slot::Key;
     } else if (top.expect == Expect::Value) {
       c.slot = Context::Slot::Value;
-      c.key = top.key;
+      c.key = std::string(top.key);
     }
   };
 
@@ -307,9 +318,8 @@ Scan scan(std::string_view text, std::uint64_t cursor) {
           frame.object = object;
           frame.id = next_id++;
           frame.open = token->begin;
-          frame.role = role_of_child(
-              stack, object,
-              stack.empty() || !stack.back().object ? std::string_view() : std::string_view(stack.back().key));
+          frame.role = role_of_child(stack, object,
+                                     stack.empty() || !stack.back().object ? std::string_view() : stack.back().key);
           frame.expect = object ? Expect::Key : Expect::Value;
           if (frame.role == Role::Dependency && stack.size() >= 2) frame.story = stack[stack.size() - 2].id;
           stack.push_back(std::move(frame));
@@ -343,11 +353,10 @@ Scan scan(std::string_view text, std::uint64_t cursor) {
       continue;
     }
     if (top.expect == Expect::Key || top.expect == Expect::Comma) {
-      top.key = token->type == Token::Type::String ? string_text(text, *token)
-                                                   : std::string(text.substr(token->begin, token->end - token->begin));
+      top.key = raw_text(text, *token);
       top.expect = Expect::Colon;
       if (!at_cursor && top.role == Role::Story && !documented_story_key(top.key) && other_keys.insert(top.key).second)
-        out.other_story_keys.push_back(top.key);
+        out.other_story_keys.emplace_back(top.key);
       continue;
     }
     // A value (after its colon, or where a colon is missing). Any object with a temp_id is
@@ -389,8 +398,6 @@ class Items {
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
     colon_follows_ = after < text.size() && text[after] == ':';
     json_.begin_object();
-    json_.key("isIncomplete");
-    json_.boolean(false);
     json_.key("items");
     json_.begin_array();
   }
@@ -427,9 +434,12 @@ class Items {
     add(doc.key, kPropertyKind, "", doc.documentation, insert, sort);
   }
 
-  [[nodiscard]] Reply finish() {
+  /// `incomplete`: the list holds only some of the items (the client asks again as the author types).
+  [[nodiscard]] Reply finish(bool incomplete = false) {
     if (count_ == 0) return {};
     json_.end_array();
+    json_.key("isIncomplete");
+    json_.boolean(incomplete);
     json_.end_object();
     return features::result_of(json_);
   }
@@ -490,18 +500,33 @@ Reply completion(const OpenDocument& document, Position position) {
              (context.key == "source_id" || context.key == "target_id")) {
     // Every temp_id written in the text, in document order; for source_id, the temp_id of the
     // story that holds the dependency first.
-    std::unordered_set<std::string> offered;
+    // In a large template, only the first kMaxIds that start with what is typed.
+    std::string_view typed =
+        std::string_view(document.text).substr(context.replace_begin, cursor - context.replace_begin);
+    if (context.quoted && !typed.empty()) typed.remove_prefix(1);
+    const bool many = found.stories.size() > kMaxIds;
+    bool incomplete = false;
+    std::unordered_set<std::string_view> offered;
     for (std::size_t i = 0; i < found.stories.size(); ++i) {
       const SeenStory& story = found.stories[i];
-      if (!offered.insert(story.temp_id).second) continue;
       const bool string = story.temp_id.front() == '"';
       const std::string label =
           string ? string_text(story.temp_id, Token{Token::Type::String, 0, story.temp_id.size(), true, 0})
                  : story.temp_id;
+      if (many && !label.starts_with(typed)) {
+        incomplete = true;
+        continue;
+      }
+      if (!offered.insert(story.temp_id).second) continue;
+      if (offered.size() > kMaxIds) {
+        incomplete = true;
+        break;
+      }
       const bool first = context.key == "source_id" && story.frame == context.owner;
       items.add(label, kReferenceKind, story.title.empty() ? "(untitled)" : story.title, "", story.temp_id,
                 sort_key(first ? '0' : '1', i));
     }
+    return items.finish(incomplete);
   }
   return items.finish();
 }

@@ -157,7 +157,10 @@ const TemplatePlan& Analysis::plan(std::size_t templ) const {
     else if (schedule.out_of_range())
       plan->problem = "the dates leave the range the scheduler computes in";
     auto calendar = resolve_calendar(*file_, source, CalendarFlags{});
-    if (calendar.ok()) plan->calendar = std::move(calendar).value();
+    if (calendar.ok())
+      plan->calendar = std::move(calendar).value();
+    else
+      plan->calendar_problem = calendar.error().message;
     plan->rollup = std::make_unique<Rollup>(plan->planned->index());
   } else {
     plan->problem = schedulable.error().message;

@@ -59,6 +59,7 @@ struct TemplatePlan {
   std::unique_ptr<Rollup> rollup;
   std::optional<Calendar> calendar;  ///< the document's calendar block, as `ptmpl schedule` reads it
   std::string problem;               ///< why there are no scheduled dates (empty when there are)
+  std::string calendar_problem;      ///< why the calendar block is not used (empty when it is, or absent)
 };
 
 /// One document's text read for the language features. Built once per text (analysis_of()),

@@ -91,7 +91,10 @@ std::string story_markdown(const Analysis& analysis, std::size_t s) {
   const std::string_view currency = analysis.templates()[entry.templ].model.currency.value_or("");
   md += "Budget: " + amount_text(*plan.rollup, entry.index, Estimate::BudgetInCents, currency) + "\n\n";
   md += "Time estimate: " + amount_text(*plan.rollup, entry.index, Estimate::TimeInMinutes, currency);
-  if (scheduled && !plan.calendar) md += "\n\n*Days count working days from the project start (day 0).*";
+  if (!plan.calendar_problem.empty())
+    md += "\n\nThe calendar block is not used: " + markdown_escaped(plan.calendar_problem);
+  else if (scheduled && !plan.calendar)
+    md += "\n\n*Days count working days from the project start (day 0).*";
   return md;
 }
 

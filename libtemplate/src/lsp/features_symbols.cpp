@@ -181,8 +181,9 @@ Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_vie
   json.begin_array();
   for (const OpenDocument& document : documents) {
     if (count == kMaxWorkspaceSymbols) break;
-    // Read apart from the cache of open texts: a query reads every template of the folder.
-    const Analysis analysis(document.text, document.path.empty() ? document.uri : document.path);
+    // An open document is read once per text (the cache); another is read again per query.
+    const auto read = features::analysis_of(document);
+    const Analysis& analysis = *read;
     if (!analysis.parsed()) continue;
     for (std::size_t t = 0; t < analysis.templates().size() && count < kMaxWorkspaceSymbols; ++t) {
       std::vector<const Story*> by_index;  // the template's stories, for their parents' titles

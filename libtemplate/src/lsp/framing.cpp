@@ -112,8 +112,7 @@ Frame FrameReader::read() {
       left -= static_cast<std::uint64_t>(in_.gcount());
       if (in_.gcount() == 0) break;
     }
-    if (left > 0) frame.status = FrameStatus::End;
-    return frame;
+    return frame;  // the input's end, if it came first, is the next read's
   }
   // The body, as it arrives: the claimed length is not trusted with an allocation.
   std::uint64_t left = *length;

@@ -152,7 +152,10 @@ class Server {
     }
 
     {
-      std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
+      // After shutdown, what came before it is answered first (shutdown itself waits for the
+      // lints in flight); without shutdown, the server stops at once.
+      if (shutdown_) idle_.wait(lock, [&] { return open_requests_.empty(); });
       stop_ = true;
     }
     work_.notify_all();
@@ -379,10 +382,12 @@ class Server {
       if (!cancelled && cancelled_.contains(id))
         body = error_response(id, error_code::kRequestCancelled, "the request was cancelled");
       cancelled_.erase(id);
-      open_requests_.erase(id);
       lock.unlock();
       send(body);
       lock.lock();
+      open_requests_.erase(id);
+      cancelled_.erase(id);  // a cancel that came while the answer was being sent
+      idle_.notify_all();
     }
   }
 
@@ -481,7 +486,7 @@ class Server {
   // Shared, under mutex_.
   std::mutex mutex_;
   std::condition_variable work_;  // a job, a lint, or stop
-  std::condition_variable idle_;  // a lint finished
+  std::condition_variable idle_;  // a lint finished, or a request was answered
   bool stop_ = false;
   Documents documents_;
   std::deque<Job> jobs_;
