@@ -2,7 +2,8 @@
 # Installs the Debian packages ptmpl needs, only those missing: `apt-get update` once, then
 # `apt-get install -y`. Used by `make demo`, `make test` and .ci/run. Chromium is a test
 # dependency: a test opens the HTML preview in it (headless); so is git (tests of .gitignore
-# in a repository of their own). Extra package names given as
+# in a repository of their own), and so is neovim (the editor tests drive `ptmpl lsp` from
+# its built-in client, headless: tests/editor/). Extra package names given as
 # arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
 set -eu
 
@@ -12,7 +13,7 @@ packages="
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
   libgit2-dev git
-  chromium
+  chromium neovim
   $*
 "
 

@@ -201,14 +201,14 @@ TEST(Cli, UsageErrorsExitTwo) {
 }
 
 TEST(Cli, EveryCommandHasHelpWithAnExample) {
-  for (const char* command : {"lint", "fmt", "schedule", "stats", "rules", "explain", "schema", "gen"}) {
+  for (const char* command : {"lint", "fmt", "lsp", "schedule", "stats", "rules", "explain", "schema", "gen"}) {
     CliRun r = ptmpl(std::string(command) + " --help");
     EXPECT_EQ(r.exit, 0) << command;
     EXPECT_NE(r.out.find("Example:\n  ptmpl " + std::string(command)), std::string::npos) << command << r.out;
   }
   CliRun top = ptmpl("--help");
   EXPECT_EQ(top.exit, 0);
-  for (const char* command : {"lint", "fmt", "schedule", "stats", "rules", "explain", "schema", "gen"})
+  for (const char* command : {"lint", "fmt", "lsp", "schedule", "stats", "rules", "explain", "schema", "gen"})
     EXPECT_NE(top.out.find(command), std::string::npos);
 }
 

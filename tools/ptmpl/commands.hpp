@@ -42,6 +42,7 @@ std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
 std::function<int()> setup_list(CLI::App& app);
+std::function<int()> setup_lsp(CLI::App& app);
 std::function<int()> setup_pull(CLI::App& app);
 std::function<int()> setup_push(CLI::App& app);
 /// The hidden `__reference` command; `app` must be a subcommand of the root.

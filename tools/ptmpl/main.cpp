@@ -19,6 +19,8 @@ using namespace ptmpl::cli;
 constexpr std::array kCommands = {
     Command{"lint", "check templates and report findings (text, JSON, SARIF, GitHub, JUnit, GitLab)", setup_lint},
     Command{"fmt", "print templates in canonical form, check it (--check) or rewrite (-w)", setup_fmt},
+    Command{"lsp", "serve the language server for editors: diagnostics, fixes, formatting, navigation (LSP)",
+            setup_lsp},
     Command{"schedule", "preview a template's schedule: Gantt chart, table, JSON, CSV, Mermaid, SVG, HTML",
             setup_schedule},
     Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},

@@ -31,6 +31,15 @@ struct Fix {
   bool unsafe = false;
 };
 
+/// A second place a finding is about (the first definition of a duplicated temp_id, a story of a
+/// dependency cycle), and what it is there.
+struct RelatedPlace {
+  std::uint64_t offset = 0;  ///< byte offset in the file
+  std::uint64_t line = 0;    ///< 1-based
+  std::uint64_t column = 0;  ///< 1-based, in Unicode code points
+  std::string message;
+};
+
 /// One finding: which rule, how bad, what, and exactly where.
 struct Diagnostic {
   std::string rule;
@@ -52,6 +61,9 @@ struct Diagnostic {
   /// does not write, a column it ignores): the text report counts them when it folds repeats of
   /// a rule into one line (ReportOptions::group_message). Empty for most findings.
   std::vector<std::string> topics;
+  /// Other places the finding concerns, in the order the message names them (editors show them
+  /// under the finding; SARIF's relatedLocations). Empty for most findings.
+  std::vector<RelatedPlace> related;
 };
 
 /// The excerpt of the line of `text` that holds byte `offset`: the whole line when it has at

@@ -2,12 +2,16 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 namespace ptmpl::lsp {
 
 struct ServerOptions {
-  /// Worker threads for linting; 0 = one per core.
+  /// Threads linting open documents at once; 0 = one per core, at most 4.
   unsigned jobs = 0;
+  /// Prefix of each diagnostic's rule page (`codeDescription.href` is
+  /// `<help_uri_base>docs/rules/<id>.md`, as SARIF's helpUri).
+  std::string help_uri_base;
 };
 
 /// Serves one client on `in`/`out` (framed JSON-RPC) until `exit`, or until `in` ends. The

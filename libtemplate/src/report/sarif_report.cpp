@@ -85,6 +85,33 @@ void write_result(JsonEmitter& out, const Diagnostic& d, const std::map<std::str
   }
   out.end_object();
   out.end_array();
+  if (!d.related.empty()) {
+    out.key("relatedLocations");
+    out.begin_array();
+    for (std::size_t i = 0; i < d.related.size(); ++i) {
+      const RelatedPlace& place = d.related[i];
+      out.begin_object();
+      out.member("id", i);
+      out.key("physicalLocation");
+      out.begin_object();
+      out.key("artifactLocation");
+      out.begin_object();
+      out.member("uri", json::valid_utf8(d.path));
+      out.end_object();
+      out.key("region");
+      out.begin_object();
+      out.member("startLine", place.line);
+      out.member("startColumn", place.column);
+      out.end_object();
+      out.end_object();
+      out.key("message");
+      out.begin_object();
+      out.member("text", place.message);
+      out.end_object();
+      out.end_object();
+    }
+    out.end_array();
+  }
   out.end_object();
 }
 

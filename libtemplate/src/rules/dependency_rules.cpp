@@ -367,6 +367,15 @@ void check_dependency_cycle(Context& context) {
       }
       context.report("dependency-cycle", Severity::Error, source, closing.dependency->node,
                      dependency_pointer(owner, *closing.dependency), std::move(message));
+      // The chain ends where it began ("1 → 2 → 1"): each story once.
+      std::size_t length = cycle.stories.size();
+      if (length > 1 && cycle.stories.back() == cycle.stories.front()) --length;
+      for (std::size_t i = 0; i < length; ++i) {
+        const Story& story = graph.story(cycle.stories[i]);
+        context.relate(source, story.origin.node,
+                       "story " + story_name(story) + " is in the cycle (" + std::to_string(i + 1) + " of " +
+                           std::to_string(length) + ")");
+      }
     }
   }
 }

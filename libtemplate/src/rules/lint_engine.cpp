@@ -208,6 +208,7 @@ const json::Value* Context::rule_options(std::string_view rule) const {
 
 void Context::add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
                   std::string message, std::optional<Fix> fix) {
+  last_kept_ = false;
   if (options_.config != nullptr) {
     if (const RuleSetting* setting = options_.config->rule(rule)) {
       if (setting->off) return;
@@ -231,7 +232,17 @@ void Context::add(std::string_view rule, Severity severity, std::uint64_t offset
                           std::move(excerpt),
                           column,
                           std::move(fix),
+                          {},
                           {}});
+  last_kept_ = true;
+}
+
+void Context::relate(const TemplateSource& source, const json::Value& at, std::string message) {
+  if (!last_kept_ || diagnostics_.empty()) return;
+  // Inside a raw_json string, the place in the file is the string itself (as report()).
+  std::uint64_t offset = source.raw_json_string ? source.raw_json_string->offset() : at.offset();
+  json::Position p = file_.document().position(offset);
+  diagnostics_.back().related.push_back({offset, p.line, p.column, std::move(message)});
 }
 
 std::string describe(const json::Value& v) {

@@ -47,6 +47,10 @@ class Context {
   [[nodiscard]] const DeclaredIntervals& intervals(const TemplateSource& source);
   [[nodiscard]] const Rollup& rollup(const TemplateSource& source);
 
+  /// Adds a related place (a value of `source`'s tree) to the finding reported last, unless the
+  /// configuration dropped it.
+  void relate(const TemplateSource& source, const json::Value& at, std::string message);
+
   /// The rule's options from the configuration (`{"rules": {"<id>": {"options": {…}}}}`), or
   /// nullptr.
   [[nodiscard]] const json::Value* rule_options(std::string_view rule) const;
@@ -63,6 +67,7 @@ class Context {
   const TemplateFile& file_;
   const LintOptions& options_;
   std::vector<Diagnostic> diagnostics_;
+  bool last_kept_ = false;  // the last report became a finding (relate() adds to it)
   std::map<const TemplateSource*, std::unique_ptr<StoryIndex>> indices_;
   std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs_;
   std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals_;

@@ -31,6 +31,8 @@ void check_temp_id_duplicate(Context& context) {
                      "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
                          context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
                          std::string(earlier.origin.pointer) + "/temp_id)");
+      context.relate(source, *earlier.origin.node.find("temp_id"),
+                     "temp_id " + temp_id_key(*earlier.temp_id) + " first defined here");
     }
   }
 }
