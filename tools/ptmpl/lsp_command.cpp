@@ -24,7 +24,7 @@ std::function<int()> setup_lsp(CLI::App& app) {
       "hover, completion, document and workspace symbols. Started by an editor, not by hand\n"
       "(docs/editors.md, docs/commands/lsp.md).\n"
       "Exit codes: 0 after the client's shutdown and exit, 1 when the input ends or exit comes\n"
-      "without shutdown.\n\n"
+      "without shutdown, 2 usage error.\n\n"
       "Example:\n  ptmpl lsp --stdio");
   return [o] {
     std::ios::sync_with_stdio(false);
