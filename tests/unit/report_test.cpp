@@ -286,6 +286,33 @@ TEST(SarifReport, RulesWithMetadataAndResultsWithPlaces) {
   EXPECT_EQ(run.find("columnKind")->text(), "unicodeCodePoints");
 }
 
+TEST(SarifReport, RelatedPlacesAreRelatedLocations) {
+  // A duplicated temp_id names its first definition; the report stays valid SARIF.
+  LintRun run = lint_files({"tests/data/rules/temp-id-duplicate/fail.json"});
+  std::string out = format_report(ReportFormat::Sarif, run);
+  SarifSchema schema;
+  ASSERT_TRUE(schema.loaded());
+  EXPECT_TRUE(schema.validates(out)) << out.substr(0, 2000);
+  json::Document doc = json::Document::parse(out);
+  ASSERT_TRUE(doc.ok());
+  std::size_t with_related = 0;
+  for (const json::Value& result : doc.root().find("runs")->items()[0].find("results")->items()) {
+    if (result.find("ruleId")->text() != "temp-id-duplicate") continue;
+    const json::Value* related = result.find("relatedLocations");
+    ASSERT_NE(related, nullptr) << "a duplicate without its first definition";
+    ASSERT_EQ(related->items().size(), 1u);
+    const json::Value& place = related->items()[0];
+    EXPECT_EQ(place.find("physicalLocation")->find("artifactLocation")->find("uri")->text(),
+              "tests/data/rules/temp-id-duplicate/fail.json");
+    // The duplicates here (2 twice more, "REQ-1" once more) are first defined on lines 5 and 6.
+    std::string_view line = place.find("physicalLocation")->find("region")->find("startLine")->text();
+    EXPECT_TRUE(line == "5" || line == "6") << line;
+    EXPECT_FALSE(place.find("message")->find("text")->text().empty());
+    ++with_related;
+  }
+  EXPECT_EQ(with_related, 3u);
+}
+
 TEST(SarifReport, PrettyDownToOneLinePerRuleAndResult) {
   std::string out = format_report(ReportFormat::Sarif, two_findings());
   EXPECT_TRUE(

@@ -48,6 +48,24 @@ void write_rule(JsonEmitter& out, const RuleInfo& rule, const ReportOptions& opt
 }
 
 // A result: the finding's rule, level, message, and its place in the file and in the document.
+// "physicalLocation": the file, and the place in it when there is one (line 0: the whole file).
+void write_physical_location(JsonEmitter& out, const std::string& path, std::uint64_t line, std::uint64_t column) {
+  out.key("physicalLocation");
+  out.begin_object();
+  out.key("artifactLocation");
+  out.begin_object();
+  out.member("uri", json::valid_utf8(path));
+  out.end_object();
+  if (line > 0) {
+    out.key("region");
+    out.begin_object();
+    out.member("startLine", line);
+    out.member("startColumn", column);
+    out.end_object();
+  }
+  out.end_object();
+}
+
 void write_result(JsonEmitter& out, const Diagnostic& d, const std::map<std::string_view, std::size_t>& rule_index) {
   out.begin_object(JsonLayout::Line);
   out.member("ruleId", d.rule);
@@ -60,20 +78,7 @@ void write_result(JsonEmitter& out, const Diagnostic& d, const std::map<std::str
   out.key("locations");
   out.begin_array();
   out.begin_object();
-  out.key("physicalLocation");
-  out.begin_object();
-  out.key("artifactLocation");
-  out.begin_object();
-  out.member("uri", json::valid_utf8(d.path));
-  out.end_object();
-  if (d.line > 0) {
-    out.key("region");
-    out.begin_object();
-    out.member("startLine", d.line);
-    out.member("startColumn", d.column);
-    out.end_object();
-  }
-  out.end_object();
+  write_physical_location(out, d.path, d.line, d.column);
   if (!d.pointer.empty()) {
     out.key("logicalLocations");
     out.begin_array();
@@ -92,18 +97,7 @@ void write_result(JsonEmitter& out, const Diagnostic& d, const std::map<std::str
       const RelatedPlace& place = d.related[i];
       out.begin_object();
       out.member("id", i);
-      out.key("physicalLocation");
-      out.begin_object();
-      out.key("artifactLocation");
-      out.begin_object();
-      out.member("uri", json::valid_utf8(d.path));
-      out.end_object();
-      out.key("region");
-      out.begin_object();
-      out.member("startLine", place.line);
-      out.member("startColumn", place.column);
-      out.end_object();
-      out.end_object();
+      write_physical_location(out, d.path, place.line, place.column);
       out.key("message");
       out.begin_object();
       out.member("text", place.message);
