@@ -275,6 +275,14 @@ end
 local severity_names = { "error", "warning", "info", "hint" }
 
 -- Neovim's diagnostics of the buffer as comparable records, sorted by place.
+-- Orders diagnostic records by line, then column.
+local function by_place(a, b)
+  if a.line ~= b.line then
+    return a.line < b.line
+  end
+  return a.col < b.col
+end
+
 function H.diagnostics(session)
   local records = {}
   for _, d in ipairs(vim.diagnostic.get(session.bufnr)) do
@@ -289,12 +297,7 @@ function H.diagnostics(session)
       related = lsp.relatedInformation,
     })
   end
-  table.sort(records, function(a, b)
-    if a.line ~= b.line then
-      return a.line < b.line
-    end
-    return a.col < b.col
-  end)
+  table.sort(records, by_place)
   return records
 end
 
@@ -310,12 +313,7 @@ function H.lint_records(session, path)
     end
     table.insert(records, { line = line, col = col, rule = d.rule, message = d.message, severity = d.severity })
   end
-  table.sort(records, function(a, b)
-    if a.line ~= b.line then
-      return a.line < b.line
-    end
-    return a.col < b.col
-  end)
+  table.sort(records, by_place)
   return records
 end
 

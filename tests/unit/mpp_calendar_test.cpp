@@ -30,18 +30,10 @@ const std::string kCorpus = "tests/data/mpp/corpus/";
 
 // The project properties and calendars of the .mpp file `bytes` (any format layout_of knows).
 Result<Plan> read_calendars_of(const std::string& bytes, const std::string& path) {
-  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
-  if (!file.ok()) return file.error();
-  Result<detail::MppFormat> format = detail::identify_mpp(file.value());
-  if (!format.ok()) return format.error();
-  Result<detail::mpp::Layout> layout = detail::mpp::layout_of(format.value(), path);
-  if (!layout.ok()) return layout.error();
-  detail::mpp::Source source(file.value(), format.value(), layout.value(), path);
-  Plan plan;
-  Result<detail::mpp::Properties> properties = detail::mpp::read_properties(source, plan.project);
-  if (!properties.ok()) return properties.error();
-  if (Status s = detail::mpp::read_calendars(source, properties.value(), plan); !s.ok()) return s.error();
-  return plan;
+  Result<detail::mpp::ReadPlan> read = detail::mpp::read_plan(bytes, path);
+  if (!read.ok()) return read.error();
+  if (read.value().calendars_unread) return Error::invalid(*read.value().calendars_unread);
+  return std::move(read).value().plan;
 }
 
 const Calendar* find(const Plan& plan, std::int32_t uid) {

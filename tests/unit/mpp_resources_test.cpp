@@ -42,18 +42,9 @@ struct Read {
 // The file's resources and assignments, read directly (whatever formats convert_mpp reads).
 Read read_mpp(const std::string& bytes, const std::string& path) {
   Read out;
-  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
-  if (!file.ok()) return {{}, {}, file.error().message};
-  Result<detail::MppFormat> format = detail::identify_mpp(file.value());
-  if (!format.ok()) return {{}, {}, format.error().message};
-  Result<detail::mpp::Layout> layout = detail::mpp::layout_of(format.value(), path);
-  if (!layout.ok()) return {{}, {}, layout.error().message};
-  detail::mpp::Source source(file.value(), format.value(), layout.value(), path);
-  detail::mpp::Plan plan;
-  Result<detail::mpp::Properties> properties = detail::mpp::read_properties(source, plan.project);
-  if (!properties.ok()) return {{}, {}, properties.error().message};
-  if (Status s = detail::mpp::read_resources(source, properties.value(), plan); !s.ok())
-    return {{}, {}, s.error().message};
+  Result<detail::mpp::ReadPlan> read = detail::mpp::read_plan(bytes, path);
+  if (!read.ok()) return {{}, {}, read.error().message};
+  const detail::mpp::Plan& plan = read.value().plan;
   for (const auto& r : plan.resources)
     if (!r.name.empty()) out.resources.emplace(r.uid, r.name, r.type);
   for (const auto& a : plan.assignments) out.assignments.emplace(a.uid, a.task_uid, a.resource_uid);

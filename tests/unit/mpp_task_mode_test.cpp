@@ -29,20 +29,9 @@ using detail::mpp::Plan;
 
 // The project's properties and tasks of an .mpp file.
 Result<Plan> read_tasks_of(const std::string& bytes, const std::string& path) {
-  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
-  if (!file.ok()) return file.error();
-  Result<detail::MppFormat> format = detail::identify_mpp(file.value());
-  if (!format.ok()) return format.error();
-  Result<detail::mpp::Layout> layout = detail::mpp::layout_of(format.value(), path);
-  if (!layout.ok()) return layout.error();
-  detail::CompoundFileStreams streams(file.value());
-  if (Status s = detail::mpp::read_protection(streams, format.value(), layout.value(), path); !s.ok()) return s.error();
-  detail::mpp::Source source(streams, format.value(), layout.value(), path);
-  Plan plan;
-  Result<detail::mpp::Properties> properties = detail::mpp::read_properties(source, plan.project);
-  if (!properties.ok()) return properties.error();
-  if (Status s = detail::mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
-  return plan;
+  Result<detail::mpp::ReadPlan> read = detail::mpp::read_plan(bytes, path);
+  if (!read.ok()) return read.error();
+  return std::move(read).value().plan;
 }
 
 // What an MSPDI document says of the task mode: NewTasksAreManual ("" when absent) and each

@@ -90,24 +90,11 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The plan of a corpus file, its tasks and assignments read as convert_mpp reads them.
 detail::mpp::Plan read_plan(const std::string& bytes, const std::string& path) {
-  detail::mpp::Plan plan;
-  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
-  EXPECT_TRUE(file.ok());
-  if (!file.ok()) return plan;
-  Result<detail::MppFormat> format = detail::identify_mpp(file.value());
-  EXPECT_TRUE(format.ok());
-  if (!format.ok()) return plan;
-  Result<detail::mpp::Layout> layout = detail::mpp::layout_of(format.value(), path);
-  EXPECT_TRUE(layout.ok());
-  if (!layout.ok()) return plan;
-  detail::mpp::Source source(file.value(), format.value(), layout.value(), path);
-  Result<detail::mpp::Properties> properties = detail::mpp::read_properties(source, plan.project);
-  EXPECT_TRUE(properties.ok());
-  if (!properties.ok()) return plan;
-  EXPECT_TRUE(detail::mpp::read_tasks(source, properties.value(), plan).ok());
-  EXPECT_TRUE(detail::mpp::read_calendars(source, properties.value(), plan).ok());
-  EXPECT_TRUE(detail::mpp::read_resources(source, properties.value(), plan).ok());
-  return plan;
+  Result<detail::mpp::ReadPlan> read = detail::mpp::read_plan(bytes, path);
+  EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message);
+  if (!read.ok()) return {};
+  EXPECT_FALSE(read.value().calendars_unread);
+  return std::move(read).value().plan;
 }
 
 // mspditimephasedsegments.xml: Task Eight (UID 9) alone has IgnoreResourceCalendar 1, and its

@@ -273,6 +273,16 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
 /// after read_calendars(): a resource's own calendar is the one of `plan.calendars` naming it.
 [[nodiscard]] Status read_resources(Source& source, const Properties& properties, Plan& plan);
 
+/// A plan read from its streams, as convert_mpp_streams() writes it: every table in order.
+/// Calendars that cannot be read leave the plan on the standard calendar, with the reason.
+struct ReadPlan {
+  Plan plan;
+  std::optional<std::string> calendars_unread;
+};
+[[nodiscard]] Result<ReadPlan> read_plan(const MppStreams& streams, const MppFormat& format, const std::string& path);
+/// The same for the bytes of a compound file (reader.cpp).
+[[nodiscard]] Result<ReadPlan> read_plan(std::string_view bytes, const std::string& path);
+
 /// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
 [[nodiscard]] std::string write_mspdi(const Plan& plan);
 

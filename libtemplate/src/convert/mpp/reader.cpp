@@ -105,25 +105,41 @@ Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, 
   return convert_mpp_streams(CompoundFileStreams(file.value()), format.value(), path, options);
 }
 
-Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppFormat& format, const std::string& path,
-                                       const ConvertOptions& options) {
-  Result<mpp::Layout> layout = mpp::layout_of(format, path);
+Result<mpp::ReadPlan> mpp::read_plan(const MppStreams& streams, const MppFormat& format, const std::string& path) {
+  Result<Layout> layout = layout_of(format, path);
   if (!layout.ok()) return layout.error();
-  if (Status s = mpp::read_protection(streams, format, layout.value(), path); !s.ok()) return s.error();
-  mpp::Source source(streams, format, layout.value(), path);
-  mpp::Plan plan;
-  Result<mpp::Properties> properties = mpp::read_properties(source, plan.project);
+  if (Status s = read_protection(streams, format, layout.value(), path); !s.ok()) return s.error();
+  Source source(streams, format, layout.value(), path);
+  ReadPlan out;
+  Plan& plan = out.plan;
+  Result<Properties> properties = read_properties(source, plan.project);
   if (!properties.ok()) return properties.error();
-  if (Status s = mpp::read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
-  if (Status s = mpp::read_links(source, plan); !s.ok()) return s.error();
+  if (Status s = read_tasks(source, properties.value(), plan); !s.ok()) return s.error();
+  if (Status s = read_links(source, plan); !s.ok()) return s.error();
   // A plan whose calendars cannot be read is still converted, on the standard calendar.
-  std::optional<std::string> calendars_unread;
-  if (Status s = mpp::read_calendars(source, properties.value(), plan); !s.ok()) {
-    calendars_unread = s.error().message;
+  if (Status s = read_calendars(source, properties.value(), plan); !s.ok()) {
+    out.calendars_unread = s.error().message;
     plan.calendars.clear();
     plan.project.calendar_uid.reset();
   }
-  if (Status s = mpp::read_resources(source, properties.value(), plan); !s.ok()) return s.error();
+  if (Status s = read_resources(source, properties.value(), plan); !s.ok()) return s.error();
+  return out;
+}
+
+Result<mpp::ReadPlan> mpp::read_plan(std::string_view bytes, const std::string& path) {
+  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
+  if (!file.ok()) return file.error();
+  Result<MppFormat> format = identify_mpp(file.value());
+  if (!format.ok()) return format.error();
+  return read_plan(CompoundFileStreams(file.value()), format.value(), path);
+}
+
+Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppFormat& format, const std::string& path,
+                                       const ConvertOptions& options) {
+  Result<mpp::ReadPlan> read = mpp::read_plan(streams, format, path);
+  if (!read.ok()) return read.error();
+  const mpp::Plan& plan = read.value().plan;
+  const std::optional<std::string>& calendars_unread = read.value().calendars_unread;
   Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();
