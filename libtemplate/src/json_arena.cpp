@@ -7,6 +7,8 @@
 #include <cstring>
 #include <utility>
 
+#include <sys/mman.h>
+
 namespace ptmpl::json {
 
 // ---------------------------------------------------------------------------------------------
@@ -16,6 +18,24 @@ namespace {
 
 // Blocks are aligned for any scalar: allocate() aligns further inside them.
 constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
+
+// A large tree takes its memory in chunks mapped from the system rather than in kBlockSize
+// blocks from `memory`: once an arena holds kChunksAfter blocks, each new block is a chunk of
+// kChunkSize, in huge pages where the system gives them (a 65 MiB template then faults in 2 MiB
+// at a time instead of 4 KiB: a fifth of lint's time went to page faults). Pages of a chunk
+// that are never used are never resident. Such blocks are marked by kMappedBit in their size.
+constexpr std::size_t kChunksAfter = 8;
+constexpr std::size_t kChunkSize = std::size_t{32} << 20;
+constexpr std::size_t kMappedBit = std::size_t{1} << 63;
+
+std::byte* map_chunk(std::size_t size) {
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  ::madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the chunk works the same
+#endif
+  return static_cast<std::byte*>(p);
+}
 
 }  // namespace
 
@@ -32,7 +52,12 @@ Arena& Arena::operator=(Arena&& other) noexcept {
 }
 
 void Arena::release() {
-  for (const Block& block : blocks_) memory_->deallocate(block.data, block.size, kBlockAlign);
+  for (const Block& block : blocks_) {
+    if ((block.size & kMappedBit) != 0)
+      ::munmap(block.data, block.size & ~kMappedBit);
+    else
+      memory_->deallocate(block.data, block.size, kBlockAlign);
+  }
   blocks_.clear();
   cursor_ = nullptr;
   left_ = 0;
@@ -51,9 +76,14 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
       auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
       return data + (skew == 0 ? 0 : align - skew);
     }
-    blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
+    if (blocks_.size() >= kChunksAfter) {
+      blocks_.push_back({map_chunk(kChunkSize), kChunkSize | kMappedBit});
+      left_ = kChunkSize;
+    } else {
+      blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
+      left_ = kBlockSize;
+    }
     cursor_ = blocks_.back().data;
-    left_ = kBlockSize;
     misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
     pad = misalign == 0 ? 0 : align - misalign;
   }

@@ -26,7 +26,7 @@ const Value* Value::find(std::string_view key) const {
            (k.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), k.size()) == 0));
   };
   auto ms = members();
-  if (unique_keys_) {
+  if (unique_keys()) {
     // No duplicates: the first match is the last; documented keys come early in canonical order.
     for (const Member& m : ms)
       if (same(m.key.text())) return &m.value;

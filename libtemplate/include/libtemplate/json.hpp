@@ -35,29 +35,30 @@ enum class Kind : std::uint8_t {
 
 struct Member;
 
-/// One JSON value. Cheap to copy (24 bytes): strings and children live in the owning
-/// Document's arena, so a Value is valid as long as its Document is.
+/// One JSON value. Cheap to copy (16 bytes): strings and children live in the owning
+/// Document's arena (or, for numbers and strings without escapes, in the parsed text itself),
+/// so a Value is valid as long as its Document is.
 class Value {
  public:
   Value() = default;
 
-  [[nodiscard]] Kind kind() const { return kind_; }
+  [[nodiscard]] Kind kind() const { return static_cast<Kind>(meta_ >> kKindShift & 7U); }
   /// Byte offset of the value's first character in the source text (0 for built values).
-  [[nodiscard]] std::uint64_t offset() const { return offset_; }
+  [[nodiscard]] std::uint64_t offset() const { return meta_ & kOffsetMask; }
 
-  [[nodiscard]] bool is_null() const { return kind_ == Kind::Null; }
-  [[nodiscard]] bool is_bool() const { return kind_ == Kind::True || kind_ == Kind::False; }
-  [[nodiscard]] bool is_number() const { return kind_ == Kind::Number; }
-  [[nodiscard]] bool is_string() const { return kind_ == Kind::String; }
-  [[nodiscard]] bool is_array() const { return kind_ == Kind::Array; }
-  [[nodiscard]] bool is_object() const { return kind_ == Kind::Object; }
+  [[nodiscard]] bool is_null() const { return kind() == Kind::Null; }
+  [[nodiscard]] bool is_bool() const { return kind() == Kind::True || kind() == Kind::False; }
+  [[nodiscard]] bool is_number() const { return kind() == Kind::Number; }
+  [[nodiscard]] bool is_string() const { return kind() == Kind::String; }
+  [[nodiscard]] bool is_array() const { return kind() == Kind::Array; }
+  [[nodiscard]] bool is_object() const { return kind() == Kind::Object; }
 
   /// For a string: its decoded UTF-8 text. For a number: its spelling as written.
   [[nodiscard]] std::string_view text() const {
-    return {static_cast<const char*>(data_), is_string() || is_number() ? size_ : 0};
+    return {static_cast<const char*>(data()), is_string() || is_number() ? size() : 0};
   }
   [[nodiscard]] std::span<const Value> items() const {
-    return {static_cast<const Value*>(data_), is_array() ? size_ : 0};
+    return {static_cast<const Value*>(data()), is_array() ? size() : 0};
   }
   [[nodiscard]] std::span<const Member> members() const;
 
@@ -73,32 +74,50 @@ class Value {
   /// True when the value is a number spelled as an integer, whatever its size.
   [[nodiscard]] bool is_integer_spelling() const;
   [[nodiscard]] std::optional<bool> as_bool() const {
-    if (kind_ == Kind::True) return true;
-    if (kind_ == Kind::False) return false;
+    if (kind() == Kind::True) return true;
+    if (kind() == Kind::False) return false;
     return std::nullopt;
   }
 
   /// For an object: true when no key appears twice (known for parsed objects; built ones are
   /// not assumed to be). Lookups then stop at the first match.
-  [[nodiscard]] bool unique_keys() const { return unique_keys_; }
+  [[nodiscard]] bool unique_keys() const { return (meta_ >> kUniqueShift & 1U) != 0; }
 
+  /// `offset` must be below 2^44 (16 TiB) and `data` below 2^48 (every user-space address of
+  /// the 64-bit systems ptmpl runs on); both are checked (std::bad_alloc otherwise).
   static Value make(Kind kind, std::uint64_t offset, const void* data, std::uint32_t size, bool unique_keys = false) {
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    if ((address >> kAddressBits) != 0 || (offset & ~kOffsetMask) != 0) throw std::bad_alloc();
     Value v;
-    v.kind_ = kind;
-    v.unique_keys_ = unique_keys;
-    v.size_ = size;
-    v.offset_ = offset;
-    v.data_ = data;
+    v.data_ = static_cast<std::uint64_t>(address) | static_cast<std::uint64_t>(size >> 16) << kAddressBits;
+    v.meta_ = offset | static_cast<std::uint64_t>(kind) << kKindShift |
+              static_cast<std::uint64_t>(unique_keys ? 1U : 0U) << kUniqueShift |
+              static_cast<std::uint64_t>(size & 0xFFFFU) << kSizeLowShift;
     return v;
   }
 
  private:
-  Kind kind_ = Kind::Null;
-  bool unique_keys_ = false;
-  std::uint32_t size_ = 0;
-  std::uint64_t offset_ = 0;
-  const void* data_ = nullptr;
+  // Two words, so that a member (key and value) takes 32 bytes and an array item 16:
+  //   data_: the address of the text or children (low 48 bits) | size bits 16–31 (high 16)
+  //   meta_: offset (low 44 bits) | kind (3 bits) | unique keys (1 bit) | size bits 0–15 (high 16)
+  static constexpr unsigned kAddressBits = 48;
+  static constexpr unsigned kKindShift = 44;
+  static constexpr unsigned kUniqueShift = 47;
+  static constexpr unsigned kSizeLowShift = 48;
+  static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kKindShift) - 1;
+
+  [[nodiscard]] const void* data() const {
+    return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(data_ & ((std::uint64_t{1} << kAddressBits) - 1)));
+  }
+  [[nodiscard]] std::uint32_t size() const {
+    return static_cast<std::uint32_t>((data_ >> kAddressBits) << 16 | meta_ >> kSizeLowShift);
+  }
+
+  std::uint64_t data_ = 0;
+  std::uint64_t meta_ = 0;
 };
+
+static_assert(sizeof(void*) == 8, "Value packs an address in 48 bits");
 
 struct Member {
   Value key;  ///< always a string
@@ -106,7 +125,7 @@ struct Member {
 };
 
 inline std::span<const Member> Value::members() const {
-  return {static_cast<const Member*>(data_), is_object() ? size_ : 0};
+  return {static_cast<const Member*>(data()), is_object() ? size() : 0};
 }
 
 /// Bump allocator that owns the strings and child arrays of a tree. It takes its memory from
