@@ -11,8 +11,67 @@
 #include <utility>
 
 #include <rapidjson/error/error.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace ptmpl::json {
+
+// The parser's input: RapidJSON's MemoryStream (a NUL byte past the end, where the text need not
+// have one), as a type of our own so that skipping whitespace can take 16 bytes at a time below.
+struct SourceStream {
+  using Ch = char;
+  SourceStream(const char* begin, std::size_t size) : begin_(begin), src_(begin), end_(begin + size) {}
+  [[nodiscard]] Ch Peek() const { return src_ == end_ ? '\0' : *src_; }
+  Ch Take() { return src_ == end_ ? '\0' : *src_++; }
+  [[nodiscard]] std::size_t Tell() const { return static_cast<std::size_t>(src_ - begin_); }
+  [[nodiscard]] const Ch* Peek4() const { return end_ - src_ >= 4 ? src_ : nullptr; }
+  // Output is not supported (the reader never writes to its input without kParseInsituFlag).
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  std::size_t PutEnd(Ch*) { return 0; }
+
+  const Ch* begin_;
+  const Ch* src_;
+  const Ch* end_;
+};
+
+}  // namespace ptmpl::json
+
+namespace rapidjson {
+
+// A canonical template is half indentation: runs of spaces after each newline. RapidJSON reads
+// them a byte at a time; this takes 16 at a time where the processor can, stopping at the first
+// byte that is not JSON whitespace, and never reads past the end of the text.
+template <>
+inline void SkipWhitespace(ptmpl::json::SourceStream& is) {
+  const char* p = is.src_;
+  const char* const end = is.end_;
+#ifdef __SSE2__
+  const __m128i space = _mm_set1_epi8(' ');
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i ret = _mm_set1_epi8('\r');
+  const __m128i tab = _mm_set1_epi8('\t');
+  while (end - p >= 16) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i white = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, space), _mm_cmpeq_epi8(chunk, newline)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(chunk, ret), _mm_cmpeq_epi8(chunk, tab)));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(white));
+    if (mask != 0xFFFFU) {
+      is.src_ = p + __builtin_ctz(~mask);
+      return;
+    }
+    p += 16;
+  }
+#endif
+  while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+  is.src_ = p;
+}
+
+}  // namespace rapidjson
 
 namespace ptmpl::json {
 
@@ -116,8 +175,7 @@ class DocumentBuilder {
  public:
   using Ch = char;
 
-  DocumentBuilder(Document& doc, const rapidjson::MemoryStream& stream, std::uint64_t shift,
-                  const ParseOptions& options)
+  DocumentBuilder(Document& doc, const SourceStream& stream, std::uint64_t shift, const ParseOptions& options)
       : doc_(doc), stream_(stream), shift_(shift), options_(options) {
     stack_.reserve(1024);
   }
@@ -169,7 +227,12 @@ class DocumentBuilder {
   // refuses a high surrogate without its low half, but decodes a lone low one (\uDC00-\uDFFF)
   // into the three bytes of a surrogate, which UTF-8 forbids (RFC 3629) and fmt would write out.
   bool string(const char* str, std::size_t length) {
-    if (std::memchr(str, 0xED, length) != nullptr && first_invalid_utf8({str, length}) != std::string_view::npos) {
+    // Only an escape can make one: a string without escapes is its source bytes, checked already.
+    const std::size_t c = stream_.Tell() - length - 2;  // the opening quote, when there is no escape
+    const bool escaped =
+        stream_.Tell() < length + 2 || stream_.begin_[c] != '"' || (c > 0 && stream_.begin_[c - 1] == '\\');
+    if (escaped && std::memchr(str, 0xED, length) != nullptr &&
+        first_invalid_utf8({str, length}) != std::string_view::npos) {
       lone_surrogate_at_ = scalar_start(Kind::String, length) + shift_;
       return false;
     }
@@ -298,7 +361,7 @@ class DocumentBuilder {
   }
 
   Document& doc_;
-  const rapidjson::MemoryStream& stream_;
+  const SourceStream& stream_;
   std::uint64_t shift_;
   const ParseOptions& options_;
   std::vector<Value> stack_;
@@ -322,7 +385,7 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
     body.remove_prefix(3);
   }
 
-  rapidjson::MemoryStream stream(body.data(), body.size());
+  SourceStream stream(body.data(), body.size());
   ParseOptions bounded = options;
   bounded.max_depth = std::min(options.max_depth, kMaxDepthLimit);
   DocumentBuilder builder(doc, stream, shift, bounded);
