@@ -122,7 +122,21 @@ JsonEmitter::JsonEmitter(JsonLayout layout, std::size_t expected_size) : root_la
   at_ = end_ = text_.data();
 }
 
+void JsonEmitter::drain_into(std::function<void(std::string_view)> drain, std::size_t piece) {
+  drain_ = std::move(drain);
+  const auto used = static_cast<std::size_t>(at_ - text_.data());
+  text_.resize(std::max(text_.size(), used + piece));
+  at_ = text_.data() + used;
+  end_ = text_.data() + text_.size();
+}
+
 void JsonEmitter::grow(std::size_t n) {
+  if (drain_ && at_ != text_.data()) {
+    // Everything before at_ is final (what lies past it is scratch, written over next).
+    drain_(std::string_view(text_.data(), static_cast<std::size_t>(at_ - text_.data())));
+    at_ = text_.data();
+    if (static_cast<std::size_t>(end_ - at_) >= n) return;
+  }
   const auto used = static_cast<std::size_t>(at_ - text_.data());
   text_.resize(used + std::max(n, std::clamp(used, kMinStep, kMaxStep)));
   at_ = text_.data() + used;
@@ -153,6 +167,11 @@ std::string JsonEmitter::finish() {
     put('\n');
   }
   text_.resize(static_cast<std::size_t>(at_ - text_.data()));
+  if (drain_) {
+    if (!text_.empty()) drain_(text_);
+    text_.clear();
+    drain_ = nullptr;
+  }
   std::string text = std::move(text_);
   text_.clear();
   at_ = end_ = text_.data();

@@ -226,6 +226,19 @@ std::string write_canonical(const json::Value& root, Shape shape) {
   return out.finish();
 }
 
+bool is_canonical(const json::Value& root, Shape shape, std::string_view text) {
+  JsonEmitter out(JsonLayout::Pretty);
+  std::size_t compared = 0;
+  bool same = true;
+  out.drain_into([&](std::string_view piece) {
+    same = same && text.substr(compared, piece.size()) == piece;
+    compared += piece.size();
+  });
+  write_value(out, root, shape);
+  (void)out.finish();
+  return same && compared == text.size();
+}
+
 std::string write_compact(const json::Value& root, Shape shape) {
   JsonEmitter out(JsonLayout::Compact);
   write_value(out, root, shape);

@@ -94,6 +94,48 @@ TEST(Writer, CanonicalFormMatchesGolden) {
   }
 }
 
+TEST(Writer, IsCanonicalAgreesWithTheCanonicalText) {
+  // Small pieces, so that every file is compared across many of them.
+  for (const std::string& relative : round_trip_inputs()) {
+    SCOPED_TRACE(relative);
+    std::string text = read_source(relative);
+    json::Document doc = json::Document::parse(text);
+    ASSERT_TRUE(doc.ok());
+    const Shape shape = detect_shape(doc.root());
+    const std::string canonical = write_canonical(doc.root(), shape);
+    EXPECT_EQ(is_canonical(doc.root(), shape, text), canonical == text);
+    EXPECT_TRUE(is_canonical(doc.root(), shape, canonical));
+    // One byte changed anywhere, one byte missing or one more at the end: not canonical.
+    for (std::size_t at : {std::size_t{0}, canonical.size() / 2, canonical.size() - 1}) {
+      std::string changed = canonical;
+      changed[at] = changed[at] == 'x' ? 'y' : 'x';
+      EXPECT_FALSE(is_canonical(doc.root(), shape, changed)) << "changed at " << at;
+    }
+    EXPECT_FALSE(is_canonical(doc.root(), shape, canonical.substr(0, canonical.size() - 1)));
+    EXPECT_FALSE(is_canonical(doc.root(), shape, canonical + "\n"));
+  }
+}
+
+TEST(JsonEmitter, DrainedPiecesAreTheTextFinishWouldReturn) {
+  const std::string text = read_source("samples/erp-implementation.json");
+  json::Document doc = json::Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  const std::string whole = write_canonical(doc.root(), detect_shape(doc.root()));
+  JsonEmitter out(JsonLayout::Pretty);
+  std::string joined;
+  std::size_t pieces = 0;
+  out.drain_into(
+      [&](std::string_view piece) {
+        joined += piece;
+        ++pieces;
+      },
+      64);
+  write_value(out, doc.root(), detect_shape(doc.root()));
+  EXPECT_EQ(out.finish(), "");
+  EXPECT_EQ(joined, whole);
+  EXPECT_GT(pieces, whole.size() / 1024) << "the text went out in pieces, not whole";
+}
+
 TEST(Writer, DocumentedKeysFirstThenUnknownInOriginalOrder) {
   json::Document doc = json::Document::parse(
       R"([{"zz": 1, "title": "T", "aa": 2, "story_type": "task", "dependencies": [{"lag": 1, "x": 0, "source_id": 1}]}])");

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -135,6 +136,11 @@ class JsonEmitter {
   /// one when it is Compact (a body or a value to embed). The emitter is left empty.
   [[nodiscard]] std::string finish();
 
+  /// From now on, hands the text written to `drain` in pieces of about `piece` bytes instead of
+  /// keeping it all (a large document is then never held whole); finish() hands over the rest
+  /// and returns an empty string. The pieces, in order, are the text finish() would return.
+  void drain_into(std::function<void(std::string_view)> drain, std::size_t piece = std::size_t{1} << 16);
+
  private:
   struct Level {
     JsonLayout layout;
@@ -215,8 +221,9 @@ class JsonEmitter {
   void quoted(std::string_view text);
 
   std::string text_;
-  char* at_ = nullptr;   // the next byte to write, in text_
-  char* end_ = nullptr;  // the end of text_'s room
+  std::function<void(std::string_view)> drain_;  // see drain_into()
+  char* at_ = nullptr;                           // the next byte to write, in text_
+  char* end_ = nullptr;                          // the end of text_'s room
   std::vector<Level> open_;
   JsonLayout root_layout_;
   JsonLayout layout_;       // of the innermost open container (the root's when none is)

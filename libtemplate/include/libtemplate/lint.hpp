@@ -47,6 +47,9 @@ struct LintOptions {
   std::uint32_t max_depth = 256;
   /// Severities, rule options and ignores (`.ptmpl.json`); none when null.
   const LintConfig* config = nullptr;
+  /// Threads the rules of a large file may take (at most two are used: the rules are split in
+  /// two halves); 1 runs them all on the calling thread. The findings are the same either way.
+  unsigned threads = 1;
 };
 
 /// Runs every rule on a parsed file. Findings are sorted (see Diagnostic's operator<).

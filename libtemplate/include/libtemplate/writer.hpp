@@ -17,6 +17,10 @@ namespace ptmpl {
 /// a canonical file gives the same bytes. Precondition: the tree holds no Truncated values.
 [[nodiscard]] std::string write_canonical(const json::Value& root, Shape shape);
 
+/// Whether `text` is exactly write_canonical(root, shape), found without holding that text: it
+/// is compared piece by piece as it is written (what `fmt --check` asks of a large file).
+[[nodiscard]] bool is_canonical(const json::Value& root, Shape shape, std::string_view text);
+
 /// The same ordering rules, without whitespace (no final newline).
 [[nodiscard]] std::string write_compact(const json::Value& root, Shape shape);
 

@@ -14,9 +14,24 @@
 namespace ptmpl {
 
 std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& options) {
-  rules::Context context(file, options);
-  rules::run_all_rules(context);
-  std::vector<Diagnostic> out = context.take();
+  // Below this many stories a second thread costs more than the half of the rules it takes.
+  constexpr std::size_t kSplitFrom = 4096;
+  std::size_t stories = 0;
+  for (const TemplateSource& source : file.templates())
+    for_each_story(source.model.stories, [&](const Story&, int) { ++stories; });
+  rules::SharedStructures shared;
+  rules::Context context(file, options, shared);
+  std::vector<Diagnostic> out;
+  if (options.threads > 1 && stories >= kSplitFrom) {
+    rules::Context helper(file, options, shared);
+    rules::run_all_rules(context, &helper);
+    out = context.take();
+    std::vector<Diagnostic> more = helper.take();
+    out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  } else {
+    rules::run_all_rules(context);
+    out = context.take();
+  }
   if (options.config != nullptr && !options.config->ignore().empty())
     std::erase_if(out, [&](const Diagnostic& d) { return options.config->ignores(d, file); });
   std::sort(out.begin(), out.end());
@@ -67,12 +82,17 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
   // A file's arena gives its blocks back here when the file is done, for the next file: fresh
   // pages for every file would cost a page fault per 4 KiB touched (json::Arena).
   std::pmr::synchronized_pool_resource blocks(json::Arena::kPoolOptions);
+  // Threads the files leave idle go to the rules of each file (a single large file uses two).
+  const unsigned threads = settings.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : settings.jobs;
+  const unsigned threads_per_file =
+      !paths.empty() && paths.size() < threads ? threads / static_cast<unsigned>(paths.size()) : 1;
   struct NoState {};
   detail::for_each_on_workers(
       paths.size(), settings.jobs, [] { return NoState{}; },
       [&](NoState&, std::size_t i) {
         LintOptions options;
         options.config = config_of[i];
+        options.threads = threads_per_file;
         options.max_depth =
             settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
         ReadOptions read;
@@ -175,29 +195,17 @@ std::optional<Fix> Context::replace_value(const TemplateSource& source, const js
   return Fix{value.offset(), *end - value.offset(), std::move(replacement)};
 }
 
-namespace {
-
-template <class T, class From>
-const T& cached(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source,
-                const From& from) {
-  std::unique_ptr<T>& slot = cache[&source];
-  if (!slot) slot = std::make_unique<T>(from);
-  return *slot;
-}
-
-}  // namespace
-
 const StoryIndex& Context::index(const TemplateSource& source) {
-  return cached(indices_, source, source.model.stories);
+  return shared_.get(shared_.indices, source, source.model.stories);
 }
 const DependencyGraph& Context::graph(const TemplateSource& source) {
-  return cached(graphs_, source, index(source));
+  return shared_.get(shared_.graphs, source, index(source));
 }
 const DeclaredIntervals& Context::intervals(const TemplateSource& source) {
-  return cached(intervals_, source, index(source));
+  return shared_.get(shared_.intervals, source, index(source));
 }
 const Rollup& Context::rollup(const TemplateSource& source) {
-  return cached(rollups_, source, index(source));
+  return shared_.get(shared_.rollups, source, index(source));
 }
 
 const json::Value* Context::rule_options(std::string_view rule) const {

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "libtemplate/dependency_graph.hpp"
 #include "libtemplate/intervals.hpp"
@@ -17,10 +18,34 @@
 
 namespace ptmpl::rules {
 
-/// A lint run over one file. Rules read the file and append findings.
+/// The structures built from a file's templates on first use, shared by the contexts that lint
+/// the file (one per thread): each is built once, under the lock, and never changed after.
+class SharedStructures {
+ public:
+  template <class T, class From>
+  const T& get(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source,
+               const From& from) {
+    std::lock_guard lock(mutex_);
+    std::unique_ptr<T>& slot = cache[&source];
+    if (!slot) slot = std::make_unique<T>(from);
+    return *slot;
+  }
+
+  std::map<const TemplateSource*, std::unique_ptr<StoryIndex>> indices;
+  std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs;
+  std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals;
+  std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups;
+
+ private:
+  std::mutex mutex_;
+};
+
+/// A lint run over one file, or over part of its rules (run_all_rules()). Rules read the file
+/// and append findings.
 class Context {
  public:
-  Context(const TemplateFile& file, const LintOptions& options) : file_(file), options_(options) {}
+  Context(const TemplateFile& file, const LintOptions& options, SharedStructures& shared)
+      : file_(file), options_(options), shared_(shared) {}
 
   [[nodiscard]] const TemplateFile& file() const { return file_; }
   [[nodiscard]] const LintOptions& options() const { return options_; }
@@ -68,10 +93,7 @@ class Context {
   const LintOptions& options_;
   std::vector<Diagnostic> diagnostics_;
   bool last_kept_ = false;  // the last report became a finding (relate() adds to it)
-  std::map<const TemplateSource*, std::unique_ptr<StoryIndex>> indices_;
-  std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs_;
-  std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals_;
-  std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups_;
+  SharedStructures& shared_;
 };
 
 /// A rule's look at the file as a whole.
@@ -138,8 +160,11 @@ struct SchemaViolation {
 [[nodiscard]] std::optional<std::string> invalid_estimate_term(Context& context, const TemplateSource& source,
                                                                std::size_t first, std::size_t end, Estimate estimate);
 
-/// Runs every registered rule (registry.cpp) on the file of `context`.
-void run_all_rules(Context& context);
+/// Runs every registered rule (registry.cpp) on the file of `context`. With `helper` (a context
+/// of the same file and SharedStructures), the rules are split in two halves, the second run on
+/// a thread of its own with `helper`: `context`'s findings followed by `helper`'s are then what
+/// `context` alone would hold, in the same order.
+void run_all_rules(Context& context, Context* helper = nullptr);
 
 // The checks of each rule, in the file of its family: a function that looks at the file
 // (`check_<rule>`), a function that looks at one story (`check_<rule>_story`, see each_story()),
