@@ -85,6 +85,29 @@ TEST(PreviewFormats, NamesRoundTrip) {
   EXPECT_FALSE(parse_preview_format("Gantt"));
 }
 
+TEST(PreviewFormats, PiecesJoinToTheWholeTextInEveryFormat) {
+  // Large enough that JSON goes out in many pieces (each about 64 KiB).
+  GenerateOptions generate;
+  generate.stories = 3000;
+  generate.depth = 3;
+  Scheduled s(generate_template(generate).value());
+  ASSERT_TRUE(s.schedule().ok());
+  for (PreviewFormat format : kAllFormats) {
+    SCOPED_TRACE(to_string(format));
+    std::string joined;
+    std::size_t pieces = 0;
+    render_preview_to(s.schedule(), format, {}, [&](std::string_view piece) {
+      joined += piece;
+      ++pieces;
+    });
+    const std::string whole = render_preview(s.schedule(), format, {});
+    EXPECT_EQ(joined, whole);
+    if (format == PreviewFormat::Json) {
+      EXPECT_GE(pieces, whole.size() / (std::size_t{1} << 16));
+    }
+  }
+}
+
 TEST(PreviewFormats, EmptyTemplateRendersInEveryFormat) {
   Scheduled s("[]");
   ASSERT_TRUE(s.schedule().ok());

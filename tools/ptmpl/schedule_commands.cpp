@@ -214,10 +214,19 @@ std::function<int()> setup_schedule(CLI::App& app) {
     preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
     preview.color = terminal && colour_on(STDOUT_FILENO);
     preview.title = title_of(*loaded);
-    const std::string text = render_preview(schedule, format, preview);
     // A Gantt chart taller than the terminal pages, as `git log` does; nothing else does.
     const bool page = terminal && format == PreviewFormat::Gantt && !o->no_pager;
-    Status written = page ? write_paged(text) : write_output(o->output, text);
+    Status written = Done{};
+    if (o->output == "-" && !page) {
+      // Standard output takes the text as it is made: a large schedule is never held whole. A
+      // file named with -o is replaced atomically, so it is written once, whole.
+      render_preview_to(schedule, format, preview, [&](std::string_view piece) {
+        if (written.ok()) written = write_stdout(piece);
+      });
+    } else {
+      const std::string text = render_preview(schedule, format, preview);
+      written = page ? write_paged(text) : write_output(o->output, text);
+    }
     if (!written.ok()) {
       return report_error("schedule", written.error());
     }

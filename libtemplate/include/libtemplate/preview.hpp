@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,12 @@ struct PreviewRow {
 
 /// Renders a schedule that is ok() in `format`. Every output ends with a newline.
 [[nodiscard]] std::string render_preview(const Schedule& schedule, PreviewFormat format, const PreviewOptions& options);
+
+/// The same text, handed to `out` in pieces as it is made rather than held whole (JSON goes out
+/// about 64 KiB at a time; the other formats, which are much smaller, in one piece). The pieces,
+/// in order, are render_preview()'s text.
+void render_preview_to(const Schedule& schedule, PreviewFormat format, const PreviewOptions& options,
+                       const std::function<void(std::string_view)>& out);
 
 /// Whether every template of `file` has a story list to schedule. Fails with the first reason
 /// it has not, naming the file and the place: a syntax error (`FILE:LINE:COL: message`), one

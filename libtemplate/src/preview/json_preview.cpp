@@ -93,8 +93,10 @@ void write_critical_path(JsonEmitter& json, const Schedule& schedule) {
 
 }  // namespace
 
-std::string render_json(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
-  JsonEmitter json;
+namespace {
+
+void write_preview(JsonEmitter& json, const Schedule& schedule, std::span<const PreviewRow> rows,
+                   const PreviewOptions& options) {
   json.begin_object();
   write_project(json, schedule, options);
   json.key("stories");
@@ -103,7 +105,22 @@ std::string render_json(const Schedule& schedule, std::span<const PreviewRow> ro
   json.end_array();
   write_critical_path(json, schedule);
   json.end_object();
+}
+
+}  // namespace
+
+std::string render_json(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
+  JsonEmitter json;
+  write_preview(json, schedule, rows, options);
   return json.finish();
+}
+
+void render_json_to(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options,
+                    const std::function<void(std::string_view)>& out) {
+  JsonEmitter json;
+  json.drain_into(out);
+  write_preview(json, schedule, rows, options);
+  (void)json.finish();
 }
 
 }  // namespace ptmpl::preview

@@ -81,4 +81,13 @@ std::string render_preview(const Schedule& schedule, PreviewFormat format, const
   return {};
 }
 
+void render_preview_to(const Schedule& schedule, PreviewFormat format, const PreviewOptions& options,
+                       const std::function<void(std::string_view)>& out) {
+  if (format == PreviewFormat::Json) {
+    preview::render_json_to(schedule, preview_rows(schedule, options), options, out);
+    return;
+  }
+  out(render_preview(schedule, format, options));
+}
+
 }  // namespace ptmpl
