@@ -1,102 +1,275 @@
 #!/bin/sh
-# The measurements of docs/performance.md in one run: every Google Benchmark with its baseline
-# measured in the same process, then how each command's time and memory grow with the size of
-# the template (1,000 to 1,000,000 stories), as whole processes. Prints Markdown tables.
+# The measurements of docs/performance.md in one run, as Markdown tables, in four sections:
+#   bench        every Google Benchmark with its baseline measured in the same process;
+#   ajv          whole-process lint of a 100,000-story template against a JSON Schema validator
+#                (ajv-cli 5, installed with npm into a temporary folder for this run only);
+#   growth       how each command's time and memory grow with the size of the template, as whole
+#                processes, per story above the process's fixed cost (measured on 0 stories);
+#   bench-sizes  the in-process benchmarks at each size.
 # Usage: scripts/perf-report.sh [SIZES…]
-#   (default sizes: 1000 10000 100000 1000000; needs the release build and /usr/bin/time)
+#   SIZES: story counts for growth and bench-sizes (default: 1000 10000 100000 1000000).
+#   PERF_SECTIONS: the sections to run, in their order above (default: all four), e.g.
+#     PERF_SECTIONS="ajv growth" scripts/perf-report.sh 1000 10000 100000   # whole processes only
+#   PERF_AJV_STORIES: stories of the template of section ajv (default: 100000).
+# Needs the release build, GNU time (/usr/bin/time) and date (+%N); section ajv also needs node
+# and npm with access to the registry, and is skipped with a message without them.
 set -eu
 cd "$(dirname "$0")/.."
 ptmpl=build/release/tools/ptmpl/ptmpl
 bench=build/release/tests/ptmpl_bench
 sizes=${*:-1000 10000 100000 1000000}
+sections=${PERF_SECTIONS:-bench ajv growth bench-sizes}
+ajv_stories=${PERF_AJV_STORIES:-100000}
+
+for section in $sections; do
+  case $section in
+    bench | ajv | growth | bench-sizes) ;;
+    *)
+      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, bench-sizes)" >&2
+      exit 2
+      ;;
+  esac
+done
+wanted() {
+  case " $sections " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+for program in "$ptmpl" "$bench"; do
+  [ -x "$program" ] || { echo "perf-report.sh: $program is missing: build the release preset first" >&2; exit 2; }
+done
+case $(date +%N) in
+  '' | *[!0-9]*) echo "perf-report.sh: needs a date that prints nanoseconds (+%N)" >&2; exit 2 ;;
+esac
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
 
-# median of three runs' wall seconds, and the largest peak RSS (KiB), of a command
-measure() {
-  for run in 1 2 3; do
-    /usr/bin/time -f '%e %M' -o "$work/time.$run" sh -c "$1" >/dev/null 2>&1 || true
-  done
-  wall=$(cat "$work"/time.* | awk '{print $1}' | sort -n | sed -n 2p)
-  peak=$(cat "$work"/time.* | awk '{print $2}' | sort -n | tail -1)
-  rm -f "$work"/time.*
-  echo "$wall $peak"
+# One run of command line $1 (words quoted for the shell), appending "wall_ns peak_KiB" to file
+# $2. /usr/bin/time's own wall clock has 10 ms steps, too coarse for the small templates: the
+# wall time is taken around it with a nanosecond clock, the peak resident memory comes from it.
+# The command runs without a shell in between; the starts of /usr/bin/time and of the second
+# date remain in the interval (a few ms, the same for every command). Exit statuses are ignored
+# (lint and fmt --check report findings through theirs).
+run_once() {
+  runs_file=$2
+  eval "set -- $1"
+  start=$(date +%s%N)
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>&1 || true
+  end=$(date +%s%N)
+  echo "$((end - start)) $(tail -n 1 "$work/rss")" >>"$runs_file"
 }
 
-# Every benchmark with its baseline: each family in a process of its own (as each command runs
-# in one), baseline and subject in the same process, medians of 5 repetitions (real time).
-echo "### Every benchmark (median of 5; each family in its own process)"
+# "median_wall_seconds largest_peak_KiB" of the runs in file $1 (an odd number of runs).
+summarize() {
+  sort -n "$1" | awk '{ wall[NR] = $1; if ($2 > peak) peak = $2 }
+    END { printf "%.6f %d\n", wall[int((NR + 1) / 2)] / 1e9, peak }'
+}
+
+echo "_Load (uptime) at start: $(uptime | sed 's/.*load average: //')_"
 echo
-echo "| benchmark | median ms | baseline | ratio |"
-echo "|---|---:|---|---:|"
-for family in 'BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_WriteCanonical$|BM_ReadWrite$' \
-              'BM_RapidJsonDomParse$|BM_LintLargeTemplate$|BM_Lint5000' \
-              'Schedule' 'Mspdi' 'Push'; do
-  # Console format: the CSV reporter refuses benchmarks with different counters in one run.
-  "$bench" --benchmark_filter="$family" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_color=false 2>/dev/null |
-    awk '
-      $1 ~ /_median$/ {
-        name = $1; sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
-        scale = $3 == "s" ? 1e3 : $3 == "us" ? 1e-3 : $3 == "ns" ? 1e-6 : 1
-        ms[name] = $2 * scale; order[++n] = name
-        if (name ~ /RapidJsonDomParse$|BaselineDomParse$|BaselinePugixmlParse$/) base = name
-      }
-      END {
-        for (i = 1; i <= n; ++i) {
-          name = order[i]
-          if (name == base) printf "| `%s` | %.1f | (baseline) | 1.00× |\n", name, ms[name]
-          else if (name ~ /Lint5000|Push/) printf "| `%s` | %.1f | — | — |\n", name, ms[name]
-          else printf "| `%s` | %.1f | `%s` | %.2f× |\n", name, ms[name], base, ms[name] / ms[base]
+
+if wanted bench; then
+  # Every benchmark with its baseline: each family in a process of its own (as each command runs
+  # in one), baseline and subject in the same process, medians of 5 repetitions (real time).
+  echo "### Every benchmark (median of 5; each family in its own process)"
+  echo
+  echo "| benchmark | median ms | baseline | ratio |"
+  echo "|---|---:|---|---:|"
+  for family in 'BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_WriteCanonical$|BM_ReadWrite$' \
+                'BM_RapidJsonDomParse$|BM_LintLargeTemplate$|BM_Lint5000' \
+                'Schedule' 'Mspdi' 'Push'; do
+    # Console format: the CSV reporter refuses benchmarks with different counters in one run.
+    "$bench" --benchmark_filter="$family" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+      --benchmark_color=false 2>/dev/null |
+      awk '
+        $1 ~ /_median$/ {
+          name = $1; sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
+          scale = $3 == "s" ? 1e3 : $3 == "us" ? 1e-3 : $3 == "ns" ? 1e-6 : 1
+          ms[name] = $2 * scale; order[++n] = name
+          if (name ~ /RapidJsonDomParse$|BaselineDomParse$|BaselinePugixmlParse$/) base = name
         }
-      }'
-done
-echo
-
-echo "### Whole commands by size (median of 3 wall times; peak resident memory)"
-echo
-echo "| stories | file MiB | command | wall s | µs / story | peak MiB | bytes / story |"
-echo "|---:|---:|---|---:|---:|---:|---:|"
-for n in $sizes; do
-  file="$work/t$n.json"
-  "$ptmpl" gen --stories "$n" --depth 4 --seed 1 -o "$file"
-  "$ptmpl" convert --to mspdi "$file" -o "$work/t$n.xml" >/dev/null 2>&1 || true
-  mib=$(awk -v b="$(stat -c %s "$file")" 'BEGIN { printf "%.1f", b / 1048576 }')
-  for label in lint fmt-check schedule-json stats convert-to-mspdi convert-from-mspdi; do
-    case $label in
-      lint) cmd="'$ptmpl' lint --no-config --format json '$file'" ;;
-      fmt-check) cmd="'$ptmpl' fmt --check '$file'" ;;
-      schedule-json) cmd="'$ptmpl' schedule --format json '$file'" ;;
-      stats) cmd="'$ptmpl' stats '$file'" ;;
-      convert-to-mspdi) cmd="'$ptmpl' convert --to mspdi '$file' -o '$work/out.xml'" ;;
-      convert-from-mspdi) cmd="'$ptmpl' convert '$work/t$n.xml' -o '$work/out.json'" ;;
-    esac
-    set -- $(measure "$cmd")
-    awk -v n="$n" -v mib="$mib" -v label="$label" -v wall="$1" -v peak="$2" 'BEGIN {
-      printf "| %d | %s | `%s` | %.2f | %.2f | %.0f | %.0f |\n", n, mib, label, wall, wall * 1e6 / n,
-             peak / 1024, peak * 1024 / n }'
+        END {
+          for (i = 1; i <= n; ++i) {
+            name = order[i]
+            if (name == base) printf "| `%s` | %.1f | (baseline) | 1.00× |\n", name, ms[name]
+            else if (name ~ /Lint5000|Push/) printf "| `%s` | %.1f | — | — |\n", name, ms[name]
+            else printf "| `%s` | %.1f | `%s` | %.2f× |\n", name, ms[name], base, ms[name] / ms[base]
+          }
+        }'
   done
-  rm -f "$file" "$work/t$n.xml" "$work/out.xml" "$work/out.json"
-done
+  echo
+fi
 
-echo
-echo "### In-process benchmarks by size (ns per story; each with its baseline in the same run)"
-echo
-echo "| stories | RapidJSON DOM parse | read | read + model | lint | schedule (graph + passes) |"
-echo "|---:|---:|---:|---:|---:|---:|"
-for n in $sizes; do
-  PTMPL_BENCH_STORIES=$n PTMPL_BENCH_SCHEDULE_STORIES=$n "$bench" \
-    --benchmark_filter='BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_LintLargeTemplate$|BM_ScheduleWithGraph$' \
-    --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |
-    awk -F, -v n="$n" '
-      $1 ~ /_median"?$/ {
-        name = $1; gsub(/"/, "", name); sub(/_median$/, "", name)
-        scale = $5 == "ms" ? 1e6 : $5 == "us" ? 1e3 : $5 == "s" ? 1e9 : 1
-        ns = $3 * scale  # real time, column 3; its unit, column 5
-        t[name] = ns / n
+if wanted ajv; then
+  # The same file through both tools, one run of each in turn so that the machine's load falls
+  # on both alike. ptmpl's schemas are draft-04, which ajv 8 reads only without their "$schema";
+  # the copies name themselves by file name so that template's "raw_json.schema.json#" resolves.
+  echo "### Whole-process lint against a JSON Schema validator (ajv-cli 5; median of 5 wall times, alternating)"
+  echo
+  dir="$work/ajv"
+  mkdir "$dir"
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "_Skipped: node and npm are needed to install ajv-cli 5._"
+  elif ! (cd "$dir" && npm install --no-audit --no-fund ajv-cli@5) >"$work/npm.log" 2>&1; then
+    echo "_Skipped: \`npm install ajv-cli@5\` failed:_"
+    echo
+    tail -n 5 "$work/npm.log" | sed 's/^/    /'
+  else
+    node -e '
+      const fs = require("fs"), path = require("path");
+      const [out, ...sources] = process.argv.slice(1);
+      for (const source of sources) {
+        const { $schema, ...schema } = JSON.parse(fs.readFileSync(source, "utf8"));
+        const name = path.basename(source);
+        fs.writeFileSync(path.join(out, name), JSON.stringify({ $id: name, ...schema }));
+      }' "$dir" schemas/template.schema.json schemas/raw_json.schema.json
+    versions=$(node -p 'const d = process.argv[1] + "/node_modules/";
+      `ajv-cli ${require(d + "ajv-cli/package.json").version}, ajv ${require(d + "ajv/package.json").version}, node ${process.version}`' "$dir")
+    file="$dir/t$ajv_stories.json"
+    "$ptmpl" gen --stories "$ajv_stories" --depth 4 --seed 1 -o "$file"
+    bytes=$(stat -c %s "$file")
+    lint="'$ptmpl' lint --no-config --format json '$file'"
+    ajv="'$dir/node_modules/.bin/ajv' validate --strict=false -s '$dir/template.schema.json' -r '$dir/raw_json.schema.json' -d '$file'"
+    # Unmeasured first runs, which also check that both accept the file.
+    ajv_says=$(sh -c "$ajv" 2>&1) || true
+    if ! sh -c "$lint" >/dev/null 2>&1; then
+      echo "_Failed: \`ptmpl lint\` did not accept the generated template._"
+    elif [ "$ajv_says" != "$file valid" ]; then
+      echo "_Failed: ajv did not report the generated template valid:_"
+      echo
+      printf '%s\n' "$ajv_says" | head -n 5 | sed 's/^/    /'
+    else
+      for run in 1 2 3 4 5; do
+        run_once "$lint" "$work/runs.ptmpl"
+        run_once "$ajv" "$work/runs.ajv"
+      done
+      set -- $(summarize "$work/runs.ptmpl") $(summarize "$work/runs.ajv")
+      rm -f "$work"/runs.*
+      awk -v n="$ajv_stories" -v bytes="$bytes" -v versions="$versions" \
+        -v wall="$1" -v peak="$2" -v ajv_wall="$3" -v ajv_peak="$4" 'BEGIN {
+        printf "Input: `ptmpl gen --stories %d --depth 4 --seed 1`, %.1f MiB. Validator: %s, run as\n", n,
+               bytes / 1048576, versions
+        print "`ajv validate --strict=false -s template.schema.json -r raw_json.schema.json -d FILE`."
+        print ""
+        print "| tool | wall s | peak MiB |"
+        print "|---|---:|---:|"
+        printf "| `ptmpl lint --no-config --format json` | %.3f | %.0f |\n", wall, peak / 1024
+        printf "| `ajv validate` | %.3f | %.0f |\n", ajv_wall, ajv_peak / 1024
+        print ""
+        print "| ptmpl / ajv | ratio | goal | |"
+        print "|---|---:|---:|---|"
+        printf "| wall time | %.2f× | ≤ 0.25× | %s |\n", wall / ajv_wall, wall / ajv_wall <= 0.25 ? "met" : "**not met**"
+        printf "| peak memory | %.2f× | ≤ 1.00× | %s |\n", peak / ajv_peak, peak / ajv_peak <= 1 ? "met" : "**not met**"
+      }'
+    fi
+    rm -f "$file"
+  fi
+  echo
+fi
+
+# The command line of a measured command on template $2 (its MS Project XML copy: $3) in $cmd.
+command_for() {
+  case $1 in
+    lint) cmd="'$ptmpl' lint --no-config --format json '$2'" ;;
+    fmt-check) cmd="'$ptmpl' fmt --check '$2'" ;;
+    schedule-json) cmd="'$ptmpl' schedule --format json '$2'" ;;
+    stats) cmd="'$ptmpl' stats '$2'" ;;
+    convert-to-mspdi) cmd="'$ptmpl' convert --to mspdi '$2' -o '$work/out.xml'" ;;
+    convert-from-mspdi) cmd="'$ptmpl' convert '$3' -o '$work/out.json'" ;;
+  esac
+}
+
+if wanted growth; then
+  # Per story above the fixed cost: each run of a command on N stories follows one on a template
+  # of none (same load on both), whose median time and largest peak are subtracted, so that the
+  # per-story figures of different sizes compare. More runs at the small sizes, where noise
+  # weighs most.
+  labels="lint fmt-check schedule-json stats convert-to-mspdi convert-from-mspdi"
+  echo '{"project_template":{"title":"t","raw_json":[]}}' >"$work/t0.json"
+  "$ptmpl" fmt --write "$work/t0.json" >/dev/null
+  "$ptmpl" convert --to mspdi "$work/t0.json" -o "$work/t0.xml" >/dev/null 2>&1
+  echo "### Whole commands by size (median wall time of 5 runs up to 10,000 stories, of 3 above; largest peak resident memory)"
+  echo
+  echo "Fixed cost: the same command on a template of 0 stories, run in turn with it; per story: above that cost."
+  echo
+  echo "| stories | file MiB | command | wall s | peak MiB | peak / file | fixed ms | fixed MiB | µs / story | bytes / story |"
+  echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  : >"$work/per-story"
+  for n in $sizes; do
+    file="$work/t$n.json"
+    "$ptmpl" gen --stories "$n" --depth 4 --seed 1 -o "$file"
+    "$ptmpl" convert --to mspdi "$file" -o "$work/t$n.xml" >/dev/null 2>&1 || true
+    bytes=$(stat -c %s "$file")
+    runs="1 2 3"
+    [ "$n" -gt 10000 ] || runs="1 2 3 4 5"
+    for label in $labels; do
+      command_for "$label" "$work/t0.json" "$work/t0.xml"
+      fixed=$cmd
+      command_for "$label" "$file" "$work/t$n.xml"
+      for run in $runs; do
+        run_once "$fixed" "$work/runs.fixed"
+        run_once "$cmd" "$work/runs.sized"
+      done
+      set -- $(summarize "$work/runs.fixed") $(summarize "$work/runs.sized")
+      rm -f "$work"/runs.*
+      awk -v n="$n" -v bytes="$bytes" -v label="$label" -v fixed_wall="$1" -v fixed_peak="$2" \
+        -v wall="$3" -v peak="$4" -v out="$work/per-story" 'BEGIN {
+        us = (wall - fixed_wall) * 1e6 / n; per_story_bytes = (peak - fixed_peak) * 1024 / n
+        printf "| %d | %.1f | `%s` | %.3f | %.0f | %.2f× | %.1f | %.1f | %.2f | %.0f |\n", n, bytes / 1048576,
+               label, wall, peak / 1024, peak * 1024 / bytes, fixed_wall * 1e3, fixed_peak / 1024, us,
+               per_story_bytes
+        print label, n, us, per_story_bytes >>out
+      }'
+    done
+    rm -f "$file" "$work/t$n.xml" "$work/out.xml" "$work/out.json"
+  done
+  echo
+  echo "Spread of the per-story cost across sizes (max / min − 1); goal: flat within 25%."
+  echo
+  echo "| command | µs / story, min – max | time spread | bytes / story, min – max | memory spread |"
+  echo "|---|---:|---:|---:|---:|"
+  for label in $labels; do
+    awk -v label="$label" '
+      function spread(lo, hi) {
+        if (count < 2 || lo <= 0) return "—"
+        return sprintf("%.0f%% (%s)", (hi / lo - 1) * 100, hi / lo - 1 <= 0.25 ? "met" : "**not met**")
+      }
+      $1 == label {
+        if (!count++) { tmin = tmax = $3; bmin = bmax = $4 }
+        if ($3 < tmin) tmin = $3; if ($3 > tmax) tmax = $3
+        if ($4 < bmin) bmin = $4; if ($4 > bmax) bmax = $4
       }
       END {
-        printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f |\n", n, t["BM_RapidJsonDomParse"], t["BM_Read"],
-               t["BM_ReadWithModel"], t["BM_LintLargeTemplate"], t["BM_ScheduleWithGraph"]
-      }'
-done
+        printf "| `%s` | %.2f – %.2f | %s | %.0f – %.0f | %s |\n", label, tmin, tmax, spread(tmin, tmax),
+               bmin, bmax, spread(bmin, bmax)
+      }' "$work/per-story"
+  done
+  echo
+fi
+
+if wanted bench-sizes; then
+  echo "### In-process benchmarks by size (ns per story; each with its baseline in the same run)"
+  echo
+  echo "| stories | RapidJSON DOM parse | read | read + model | lint | schedule (graph + passes) |"
+  echo "|---:|---:|---:|---:|---:|---:|"
+  for n in $sizes; do
+    PTMPL_BENCH_STORIES=$n PTMPL_BENCH_SCHEDULE_STORIES=$n "$bench" \
+      --benchmark_filter='BM_RapidJsonDomParse$|BM_Read$|BM_ReadWithModel$|BM_LintLargeTemplate$|BM_ScheduleWithGraph$' \
+      --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |
+      awk -F, -v n="$n" '
+        $1 ~ /_median"?$/ {
+          name = $1; gsub(/"/, "", name); sub(/_median$/, "", name)
+          scale = $5 == "ms" ? 1e6 : $5 == "us" ? 1e3 : $5 == "s" ? 1e9 : 1
+          ns = $3 * scale  # real time, column 3; its unit, column 5
+          t[name] = ns / n
+        }
+        END {
+          printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f |\n", n, t["BM_RapidJsonDomParse"], t["BM_Read"],
+                 t["BM_ReadWithModel"], t["BM_LintLargeTemplate"], t["BM_ScheduleWithGraph"]
+        }'
+  done
+  echo
+fi
+
+echo "_Load (uptime) at end: $(uptime | sed 's/.*load average: //')_"
