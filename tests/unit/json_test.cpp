@@ -119,6 +119,50 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{R"(["\ud83d"])", 1, 3, "invalid UTF-16 surrogate pair"}),
     [](const ::testing::TestParamInfo<SyntaxCase>& param) { return "case_" + std::to_string(param.index); });
 
+TEST(Json, WhitespaceRunsOfEveryLengthAndKindAreSkipped) {
+  // Whitespace is skipped 16 bytes at a time where the processor can: runs of every length
+  // around that width, of each of the four characters, before values and at the very end.
+  for (std::size_t run = 0; run <= 40; ++run) {
+    for (char white : {' ', '\n', '\r', '\t'}) {
+      const std::string gap(run, white);
+      const std::string text = "[" + gap + "1," + gap + "\"a\"" + gap + "]" + gap;
+      Document doc = Document::parse(text);
+      ASSERT_TRUE(doc.ok()) << run << " " << int(white);
+      ASSERT_EQ(doc.root().items().size(), 2U);
+      EXPECT_EQ(doc.root().items()[0].offset(), 1 + run);
+      EXPECT_EQ(doc.root().items()[1].offset(), 1 + run + 2 + run);
+    }
+  }
+  // Other control characters are not whitespace: the error is at the first of them, wherever it
+  // falls in a 16-byte block.
+  for (std::size_t run = 0; run <= 33; ++run) {
+    const std::string text = "[" + std::string(run, ' ') + "\v1]";
+    Document doc = Document::parse(text);
+    ASSERT_FALSE(doc.ok());
+    EXPECT_EQ(doc.issues().front().offset, 1 + run) << run;
+  }
+}
+
+TEST(Json, LongStringsLargeArraysAndFarOffsetsKeepTheirSizes) {
+  // Sizes above 16 bits and offsets beyond the first 64 KiB (a value packs both in its two words).
+  const std::string long_text(70000, 'x');
+  std::string text = "{\"a\": \"" + long_text + "\", \"b\": [";
+  for (int i = 0; i < 70000; ++i) text += i == 0 ? "0" : ",0";
+  text += "], \"c\": true}";
+  Document doc = Document::parse(text);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_NE(doc.root().find("a"), nullptr);
+  EXPECT_EQ(doc.root().find("a")->text(), long_text);
+  ASSERT_NE(doc.root().find("b"), nullptr);
+  EXPECT_EQ(doc.root().find("b")->items().size(), 70000U);
+  const Value* c = doc.root().find("c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->kind(), Kind::True);
+  EXPECT_EQ(c->offset(), text.size() - 5);
+  EXPECT_TRUE(doc.root().unique_keys());
+  EXPECT_EQ(doc.root().members().size(), 3U);
+}
+
 TEST(Json, ByteOrderMarkIsSkipped) {
   Document doc = Document::parse("\xEF\xBB\xBF[1]");
   ASSERT_TRUE(doc.ok());
