@@ -144,7 +144,9 @@ std::function<int()> setup_lint(CLI::App& app) {
       ->needs(fix);
   app.add_option("--help-uri-base", o->help_uri_base,
                  "sarif: prefix of each rule's helpUri (e.g. your repository URL)");
-  app.add_option("-j,--jobs", o->jobs, "files linted at once (default: one per core)");
+  app.add_option("-j,--jobs", o->jobs,
+                 "threads: files linted at once, and the two halves of the rules of a large file when threads are left "
+                 "(default: one per core)");
   app.add_option("--stdin-filename", o->stdin_filename,
                  "with '-': the name standard input stands for (in findings; its .ptmpl.json is used)");
   app.add_option("--max-warnings", o->max_warnings, "exit 1 when there are more than this many warnings");
