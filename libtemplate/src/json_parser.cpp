@@ -320,9 +320,17 @@ class DocumentBuilder {
                               "duplicate key \"" + std::string(again.key.text()) + "\"", pointer});
     };
     if (members.size() <= 32) {
+      // Keys compared by a signature first (size, first and last byte): the text only on a match.
+      std::uint64_t signature[32];
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const std::string_view key = members[i].key.text();
+        signature[i] = key.empty() ? 0
+                                   : key.size() << 16 | std::uint64_t{static_cast<unsigned char>(key.front())} << 8 |
+                                         static_cast<unsigned char>(key.back());
+      }
       for (std::size_t i = 1; i < members.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
-          if (members[j].key.text() == members[i].key.text()) {
+          if (signature[j] == signature[i] && members[j].key.text() == members[i].key.text()) {
             report(members[j], members[i]);
             break;
           }

@@ -61,6 +61,18 @@ std::optional<double> Value::as_double() const {
 }
 
 std::optional<std::int64_t> parse_int64(std::string_view t) {
+  // Up to 18 digits cannot overflow: the common case, read digit by digit (what from_chars
+  // accepts: an optional minus, then decimal digits only).
+  const std::size_t sign = !t.empty() && t.front() == '-' ? 1 : 0;
+  if (t.size() > sign && t.size() - sign <= 18) {
+    std::int64_t value = 0;
+    for (std::size_t k = sign; k < t.size(); ++k) {
+      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(t[k])) - '0';
+      if (digit > 9) return std::nullopt;
+      value = value * 10 + digit;
+    }
+    return sign == 1 ? -value : value;
+  }
   std::int64_t n = 0;
   auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
   if (ec != std::errc{} || end != t.data() + t.size()) return std::nullopt;

@@ -1,6 +1,7 @@
 // The JSON layer: positions, spellings, and bad input of every kind.
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -161,6 +162,44 @@ TEST(Json, LongStringsLargeArraysAndFarOffsetsKeepTheirSizes) {
   EXPECT_EQ(c->offset(), text.size() - 5);
   EXPECT_TRUE(doc.root().unique_keys());
   EXPECT_EQ(doc.root().members().size(), 3U);
+}
+
+TEST(Json, ParseInt64ReadsWhatFromCharsReads) {
+  // The digit-by-digit path (up to 18 digits) and the general one agree with from_chars on
+  // every shape of text, at the edges of both.
+  for (const char* text : {"",
+                           "-",
+                           "0",
+                           "-0",
+                           "7",
+                           "007",
+                           "-12",
+                           "123456789012345678",
+                           "-123456789012345678",
+                           "999999999999999999",
+                           "1234567890123456789",
+                           "9223372036854775807",
+                           "9223372036854775808",
+                           "-9223372036854775808",
+                           "-9223372036854775809",
+                           "12a",
+                           "a12",
+                           " 1",
+                           "1 ",
+                           "+1",
+                           "1.0",
+                           "1e3",
+                           "--1",
+                           "-a",
+                           "18446744073709551616"}) {
+    SCOPED_TRACE(text);
+    const std::string_view t(text);
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    const std::optional<std::int64_t> expected =
+        ec == std::errc{} && end == t.data() + t.size() ? std::optional<std::int64_t>(n) : std::nullopt;
+    EXPECT_EQ(parse_int64(t), expected);
+  }
 }
 
 TEST(Json, ByteOrderMarkIsSkipped) {
