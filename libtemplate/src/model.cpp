@@ -32,6 +32,13 @@ static_assert(kStoryKeys.size() == static_cast<std::size_t>(StoryKey::Weight) + 
               kStoryKeys[static_cast<std::size_t>(StoryKey::SubStories)] == "sub_stories" &&
               kStoryKeys[static_cast<std::size_t>(StoryKey::Weight)] == "weight");
 
+// The documented story key `key` is, if any.
+std::optional<StoryKey> story_key_of(std::string_view key) {
+  for (std::size_t k = 0; k < kStoryKeys.size(); ++k)
+    if (kStoryKeys[k] == key) return static_cast<StoryKey>(k);
+  return std::nullopt;
+}
+
 // project_template_assignments may be written inside project_template as well as beside it
 // (SPEC §2); the service's template carries its assignments.
 constexpr std::array<std::string_view, 12> kTemplateKeys = {"id",
@@ -182,74 +189,75 @@ class StoryReader {
   // `children`). Nothing for a key that is not a story's.
   std::optional<MemberRead> read_member(std::string_view key, const json::Value& v, Story& story,
                                         const json::Value*& children) {
-    StoryKey k{};
+    const std::optional<StoryKey> found = story_key_of(key);
+    if (!found) return std::nullopt;
+    const StoryKey k = *found;
     bool regular = true;
     // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
-    if (key == "story_type") {
-      k = StoryKey::StoryType;
-      story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
-      regular = story.story_type.has_value();
-    } else if (key == "title") {
-      k = StoryKey::Title;
-      story.title = string_of(v);
-      regular = story.title && story.title->find_first_not_of(kBlank) != std::string_view::npos;
-    } else if (key == "temp_id") {
-      k = StoryKey::TemporaryId;
-      story.temp_id = temp_id_from(v);
-      regular = story.temp_id.has_value();
-    } else if (key == "relative_start_date") {
-      k = StoryKey::RelativeStartDate;
-      story.relative_start_date = v.as_int64();
-      regular = story.relative_start_date.has_value();
-    } else if (key == "relative_due_date") {
-      k = StoryKey::RelativeDueDate;
-      story.relative_due_date = v.as_int64();
-      regular = story.relative_due_date.has_value();
-    } else if (key == "duration") {
-      k = StoryKey::Duration;
-      story.duration = v.as_int64();
-      regular = story.duration && *story.duration >= 0;
-    } else if (key == "billable") {
-      k = StoryKey::Billable;
-      story.billable = v.as_bool();
-      regular = story.billable.has_value();
-    } else if (key == "description") {
-      k = StoryKey::Description;
-      story.description = string_of(v);
-      regular = story.description.has_value();
-    } else if (key == "budget_estimate_in_cents") {
-      k = StoryKey::BudgetEstimateInCents;
-      story.budget_estimate_in_cents = v.as_int64();
-      regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
-    } else if (key == "time_estimate_in_minutes") {
-      k = StoryKey::TimeEstimateInMinutes;
-      story.time_estimate_in_minutes = v.as_int64();
-      regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
-                *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
-    } else if (key == "sub_stories") {
-      k = StoryKey::SubStories;
-      children = v.is_array() ? &v : nullptr;
-      regular = children != nullptr &&
-                std::all_of(v.items().begin(), v.items().end(), [](const json::Value& s) { return s.is_object(); });
-    } else if (key == "checklist") {
-      k = StoryKey::Checklist;
-      regular = read_checklist(v, story);
-    } else if (key == "tag_list") {
-      k = StoryKey::TagList;
-      story.tag_list = string_of(v);
-      regular = story.tag_list.has_value();
-    } else if (key == "assignments") {
-      k = StoryKey::Assignments;
-      regular = read_assignments(v, story);
-    } else if (key == "dependencies") {
-      k = StoryKey::Dependencies;
-      regular = read_dependencies(v, story);
-    } else if (key == "weight") {
-      k = StoryKey::Weight;
-      story.weight = v.as_int64();
-      regular = story.weight.has_value();
-    } else {
-      return std::nullopt;
+    switch (k) {
+      case StoryKey::StoryType:
+        story.story_type = v.is_string() ? parse_story_type(v.text()) : std::nullopt;
+        regular = story.story_type.has_value();
+        break;
+      case StoryKey::Title:
+        story.title = string_of(v);
+        regular = story.title && story.title->find_first_not_of(kBlank) != std::string_view::npos;
+        break;
+      case StoryKey::TemporaryId:
+        story.temp_id = temp_id_from(v);
+        regular = story.temp_id.has_value();
+        break;
+      case StoryKey::RelativeStartDate:
+        story.relative_start_date = v.as_int64();
+        regular = story.relative_start_date.has_value();
+        break;
+      case StoryKey::RelativeDueDate:
+        story.relative_due_date = v.as_int64();
+        regular = story.relative_due_date.has_value();
+        break;
+      case StoryKey::Duration:
+        story.duration = v.as_int64();
+        regular = story.duration && *story.duration >= 0;
+        break;
+      case StoryKey::Billable:
+        story.billable = v.as_bool();
+        regular = story.billable.has_value();
+        break;
+      case StoryKey::Description:
+        story.description = string_of(v);
+        regular = story.description.has_value();
+        break;
+      case StoryKey::BudgetEstimateInCents:
+        story.budget_estimate_in_cents = v.as_int64();
+        regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
+        break;
+      case StoryKey::TimeEstimateInMinutes:
+        story.time_estimate_in_minutes = v.as_int64();
+        regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
+                  *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
+        break;
+      case StoryKey::SubStories:
+        children = v.is_array() ? &v : nullptr;
+        regular = children != nullptr &&
+                  std::all_of(v.items().begin(), v.items().end(), [](const json::Value& s) { return s.is_object(); });
+        break;
+      case StoryKey::Checklist:
+        regular = read_checklist(v, story);
+        break;
+      case StoryKey::TagList:
+        story.tag_list = string_of(v);
+        regular = story.tag_list.has_value();
+        break;
+      case StoryKey::Assignments:
+        regular = read_assignments(v, story);
+        break;
+      case StoryKey::Dependencies:
+        regular = read_dependencies(v, story);
+        break;
+      case StoryKey::Weight:
+        story.weight = v.as_int64();
+        regular = story.weight.has_value();
+        break;
     }
     return MemberRead{k, regular};
   }
@@ -308,9 +316,8 @@ class StoryReader {
   std::span<const json::Member> extra_members(const json::Value& node, std::size_t unknown) {
     std::span<json::Member> extra = arena_.make_array<json::Member>(unknown);
     std::size_t k = 0;
-    auto keys = story_keys();
     for (const json::Member& m : node.members())
-      if (std::find(keys.begin(), keys.end(), m.key.text()) == keys.end()) extra[k++] = m;
+      if (!story_key_of(m.key.text())) extra[k++] = m;
     return extra;
   }
 
