@@ -116,15 +116,16 @@ class Pacer {
   class Seat {
    public:
     explicit Seat(std::shared_ptr<Pacer> pacer = nullptr) : pacer_(std::move(pacer)) {}
-    Seat(Seat&& other) noexcept : pacer_(std::move(other.pacer_)), held_(std::exchange(other.held_, false)) {}
+    Seat(Seat&& other) noexcept : pacer_(std::move(other.pacer_)), state_(std::exchange(other.state_, State::kNone)) {}
     Seat& operator=(Seat&& other) noexcept;
     Seat(const Seat&) = delete;
     Seat& operator=(const Seat&) = delete;
     ~Seat() { give_up(); }
 
-    /// Before a request: without an answered connection, waits while the answered ones of the
-    /// other clients are as many as the service was seen to take.
-    void wait() const;
+    /// Before a request: without an answered connection, waits while the answered and the
+    /// trying connections of the other clients are as many as the service was seen to take
+    /// (so that one that ends lets one other client in, not all that wait).
+    void wait();
     /// An answer arrived (any status): this client's connection is counted.
     void answered();
     /// No answer arrived: the connection is no longer counted. True when other clients'
@@ -133,9 +134,12 @@ class Pacer {
     bool lost();
 
    private:
+    enum class State : std::uint8_t { kNone, kTrying, kAnswered };
+    /// Leaves the count of the current state (under the Pacer's lock).
+    void leave_state();
     void give_up();
     std::shared_ptr<Pacer> pacer_;
-    bool held_ = false;
+    State state_ = State::kNone;
   };
 
  private:
@@ -144,6 +148,7 @@ class Pacer {
   mutable std::condition_variable seats_changed_;
   Clock::time_point until_{};
   std::size_t answered_ = 0;                          // clients whose connection is answered
+  std::size_t trying_ = 0;                            // clients past Seat::wait() whose connection is not answered yet
   std::size_t limit_ = static_cast<std::size_t>(-1);  // connections the service was seen to take
 };
 

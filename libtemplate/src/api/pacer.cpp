@@ -37,21 +37,30 @@ Pacer::Seat& Pacer::Seat::operator=(Seat&& other) noexcept {
   if (this != &other) {
     give_up();
     pacer_ = std::move(other.pacer_);
-    held_ = std::exchange(other.held_, false);
+    state_ = std::exchange(other.state_, State::kNone);
   }
   return *this;
 }
 
-void Pacer::Seat::wait() const {
-  if (!pacer_ || held_) return;
+void Pacer::Seat::leave_state() {
+  if (state_ == State::kAnswered) --pacer_->answered_;
+  if (state_ == State::kTrying) --pacer_->trying_;
+  state_ = State::kNone;
+}
+
+void Pacer::Seat::wait() {
+  if (!pacer_ || state_ != State::kNone) return;
   std::unique_lock lock(pacer_->mutex_);
-  pacer_->seats_changed_.wait(lock, [this] { return pacer_->answered_ < pacer_->limit_; });
+  pacer_->seats_changed_.wait(lock, [this] { return pacer_->answered_ + pacer_->trying_ < pacer_->limit_; });
+  ++pacer_->trying_;
+  state_ = State::kTrying;
 }
 
 void Pacer::Seat::answered() {
-  if (!pacer_ || held_) return;
+  if (!pacer_ || state_ == State::kAnswered) return;
   std::lock_guard lock(pacer_->mutex_);
-  held_ = true;
+  leave_state();
+  state_ = State::kAnswered;
   // The service takes at least as many as it answers at once.
   pacer_->limit_ = std::max(pacer_->limit_, ++pacer_->answered_);
 }
@@ -59,21 +68,17 @@ void Pacer::Seat::answered() {
 bool Pacer::Seat::lost() {
   if (!pacer_) return false;
   std::lock_guard lock(pacer_->mutex_);
-  if (held_) {
-    held_ = false;
-    --pacer_->answered_;
-    pacer_->seats_changed_.notify_all();
-  }
+  leave_state();
+  pacer_->seats_changed_.notify_all();
   if (pacer_->answered_ == 0) return false;  // nobody is answered: the service itself failed
   pacer_->limit_ = pacer_->answered_;
   return true;
 }
 
 void Pacer::Seat::give_up() {
-  if (!pacer_ || !held_) return;
+  if (!pacer_ || state_ == State::kNone) return;
   std::lock_guard lock(pacer_->mutex_);
-  held_ = false;
-  --pacer_->answered_;
+  leave_state();
   pacer_->seats_changed_.notify_all();
 }
 
