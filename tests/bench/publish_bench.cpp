@@ -120,7 +120,14 @@ void BM_Push1000Create(benchmark::State& state) {
   }
   state.counters["templates"] = static_cast<double>(template_count());
 }
-BENCHMARK(BM_Push1000Create)->Arg(1)->Arg(4)->Arg(8)->ArgName("jobs")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Push1000Create)
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(16)
+    ->ArgName("jobs")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Pushes again what is already there: a GET with raw_json and a comparison each, nothing sent.
 void BM_Push1000Unchanged(benchmark::State& state) {
@@ -131,6 +138,13 @@ void BM_Push1000Unchanged(benchmark::State& state) {
     if (!run->push(static_cast<unsigned>(state.range(0)))) state.SkipWithError("a push failed");
   state.counters["templates"] = static_cast<double>(template_count());
 }
-BENCHMARK(BM_Push1000Unchanged)->Arg(1)->Arg(4)->Arg(8)->ArgName("jobs")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Push1000Unchanged)
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(16)
+    ->ArgName("jobs")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace

@@ -32,6 +32,53 @@ class MemoryService {
   std::vector<std::string> busy_titles;
   int gate = 0;
   std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
+  /// With this set, the service keeps that many connections (one per transport) and closes
+  /// further ones unanswered: their client sees no response. So that this certainly happens
+  /// while the kept ones are answered, the second request on a kept connection waits until
+  /// one has been closed so, and that closing comes only once every kept connection has sent
+  /// its second request (its client has had the first answer).
+  int max_connections = 0;
+
+  Result<HttpResponse> send(const void* connection, const HttpRequest& request) {
+    if (max_connections > 0) {
+      std::unique_lock lock(mutex_);
+      auto kept = kept_.find(connection);
+      if (kept == kept_.end() && static_cast<int>(kept_.size()) >= max_connections) {
+        ++closed_unanswered_;
+        // The same connection again with none of the kept ones closed since: a retry that
+        // could only be closed again.
+        auto [last, first] = closing_seen_at_.try_emplace(connection, closings_);
+        if (!first && last->second == closings_) ++hopeless_retries_;
+        last->second = closings_;
+        connections_changed_.notify_all();
+        connections_changed_.wait_for(lock, std::chrono::seconds(30), [this] {
+          return std::all_of(kept_.begin(), kept_.end(), [](const auto& k) { return k.second >= 2; });
+        });
+        return Error::network("the service closed the connection unanswered (at its limit of connections)");
+      }
+      if (kept == kept_.end()) kept = kept_.emplace(connection, 0).first;
+      if (++kept->second == 2) {
+        connections_changed_.notify_all();
+        connections_changed_.wait_for(lock, std::chrono::seconds(30), [this] { return closed_unanswered_ > 0; });
+      }
+    }
+    return handle(request);
+  }
+
+  void close(const void* connection) {
+    std::lock_guard lock(mutex_);
+    if (kept_.erase(connection) > 0) ++closings_;
+    connections_changed_.notify_all();
+  }
+
+  [[nodiscard]] int closed_unanswered() const {
+    std::lock_guard lock(mutex_);
+    return closed_unanswered_;
+  }
+  [[nodiscard]] int hopeless_retries() const {
+    std::lock_guard lock(mutex_);
+    return hopeless_retries_;
+  }
 
   struct Sent {
     std::string method;
@@ -115,6 +162,12 @@ class MemoryService {
 
   mutable std::mutex mutex_;
   std::condition_variable gate_changed_;
+  std::condition_variable connections_changed_;
+  std::map<const void*, int> kept_;             // open connection → requests sent on it
+  std::map<const void*, int> closing_seen_at_;  // connection closed unanswered → closings_ then
+  int closings_ = 0;                            // kept connections closed by their client
+  int closed_unanswered_ = 0;
+  int hopeless_retries_ = 0;
   bool gate_open_ = false;
   int in_flight_ = 0;
   int max_in_flight_ = 0;
@@ -127,7 +180,10 @@ class MemoryService {
 class MemoryTransport final : public Transport {
  public:
   explicit MemoryTransport(MemoryService& service) : service_(service) {}
-  Result<HttpResponse> send(const HttpRequest& request) override { return service_.handle(request); }
+  ~MemoryTransport() override { service_.close(this); }
+  MemoryTransport(const MemoryTransport&) = delete;
+  MemoryTransport& operator=(const MemoryTransport&) = delete;
+  Result<HttpResponse> send(const HttpRequest& request) override { return service_.send(this, request); }
 
  private:
   MemoryService& service_;
@@ -217,6 +273,23 @@ TEST_F(PushWorkersTest, A429SeenByOneWorkerHoldsEveryWorkerForItsRetryAfter) {
   EXPECT_GE(std::count(sleeps.begin(), sleeps.end(), answered + milliseconds(1000)), 1);
   EXPECT_EQ(service.created().size(), locals.size());
   EXPECT_EQ(service.created().at("T0"), 1);
+}
+
+TEST_F(PushWorkersTest, WorkersBeyondTheConnectionsTheServiceTakesWaitForOneInsteadOfFailing) {
+  // Six workers, a service that keeps two connections: the four others are closed unanswered
+  // while those two are answered. They wait for one of the two to end, and then carry on
+  // there; before, each tried again at once, spent its attempts and failed, and the push
+  // stopped as if the service were gone.
+  auto locals = documents(60);
+  service.max_connections = 2;
+  auto outcomes = push(locals, 6);
+  ASSERT_EQ(outcomes.size(), locals.size());
+  for (const auto& o : outcomes) EXPECT_EQ(o.action, PushAction::Created) << o.message;
+  EXPECT_GE(service.closed_unanswered(), 1);
+  EXPECT_EQ(service.hopeless_retries(), 0) << "a worker tried again while the connections answered were all open";
+  auto created = service.created();
+  EXPECT_EQ(created.size(), locals.size());
+  for (const auto& [title, n] : created) EXPECT_EQ(n, 1) << title;
 }
 
 TEST_F(PushWorkersTest, AnEditSavedWhilePushingIsKeptAndTheIdToRecordIsNamed) {

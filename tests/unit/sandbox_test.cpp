@@ -10,7 +10,9 @@
 #include <rapidjson/writer.h>
 #include <sys/socket.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -18,6 +20,8 @@
 #include <thread>
 
 #include "cli_run.hpp"
+#include "libtemplate/api_client.hpp"
+#include "libtemplate/sandbox.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
@@ -626,6 +630,148 @@ TEST_F(SandboxTest, SlowClientsDoNotStarveOthers) {
   }
   EXPECT_TRUE(slow.front()->connected());
   EXPECT_EQ(s->stop(SIGTERM), 0);
+}
+
+TEST_F(SandboxTest, AConnectionBeyondTheCapIsANetworkErrorForTheClientNotAnUnverifiedCertificate) {
+  // The one connection 127.0.0.1 may open is taken: the next is closed before its handshake.
+  // That is the service at its limit (worth another try), not a server failing verification.
+  auto s = start({"--max-connections-per-client", "1", "--head-timeout", "300"});
+  SlowClient holder(*s, "127.0.0.1");
+  ASSERT_TRUE(holder.connected());
+  api::TransportOptions options;
+  options.cacert = s->ca_path();
+  auto transport = api::make_curl_transport(options);
+  auto sent = transport->send(
+      {"GET", s->base_url() + "/project_templates.json", {{"Authorization", "Bearer alice-token"}}, ""});
+  ASSERT_FALSE(sent.ok());
+  EXPECT_EQ(sent.error().code, ErrorCode::kNetwork) << sent.error().message;
+  EXPECT_EQ(sent.error().message.find("does not verify"), std::string::npos) << sent.error().message;
+  EXPECT_EQ(s->stop(SIGTERM), 0);
+}
+
+/// A sandbox in this process on plain HTTP, bound (and so listening) but not yet serving.
+class UnservedSandbox {
+ public:
+  explicit UnservedSandbox(const ScratchDir& dir) {
+    SandboxOptions options;
+    options.http = true;
+    options.data_dir = dir.file("in-process-data");
+    options.tokens_file = dir.write("in-process-tokens", kTokens);
+    auto started = Sandbox::start(options);
+    EXPECT_TRUE(started.ok()) << (started.ok() ? "" : started.error().message);
+    if (started.ok()) sandbox_ = std::move(started).value();
+  }
+  ~UnservedSandbox() {
+    if (!sandbox_) return;
+    if (!serving_.joinable()) serve();  // stop() ends a server that runs
+    sandbox_->stop();
+    serving_.join();
+  }
+  UnservedSandbox(const UnservedSandbox&) = delete;
+  UnservedSandbox& operator=(const UnservedSandbox&) = delete;
+
+  [[nodiscard]] bool ok() const { return sandbox_ != nullptr; }
+  void serve() {
+    serving_ = std::thread([this] { sandbox_->serve(); });
+  }
+  [[nodiscard]] std::uint16_t port() const {
+    const std::string& url = sandbox_->base_url();
+    auto colon = url.rfind(':');
+    return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1, url.find('/', colon) - colon - 1)));
+  }
+
+ private:
+  std::unique_ptr<Sandbox> sandbox_;
+  std::thread serving_;
+};
+
+TEST_F(SandboxTest, ConnectionsMadeAtOnceAreQueuedUntilAcceptedNotDropped) {
+  // Push's workers connect at the same moment. The server library listens with a backlog of
+  // 5: beyond it the kernel dropped connections, and each came again only after a second.
+  // Nothing accepts here, so every connection that completes is one the backlog holds.
+  UnservedSandbox sandbox(dir);
+  ASSERT_TRUE(sandbox.ok());
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(sandbox.port());
+  constexpr int kConnections = 64;
+  std::vector<pollfd> waiting;
+  for (int i = 0; i < kConnections; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(fd, 0);
+    int result = ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to);
+    ASSERT_TRUE(result == 0 || errno == EINPROGRESS) << std::strerror(errno);
+    waiting.push_back({fd, POLLOUT, 0});
+  }
+  int connected = 0;
+  // Loopback completes a queued connection at once; a dropped one waits for the SYN's 1 s
+  // retransmission, and is dropped again.
+  for (int round = 0; round < 30 && !waiting.empty(); ++round) {
+    ::poll(waiting.data(), waiting.size(), 100);
+    std::erase_if(waiting, [&](const pollfd& p) {
+      if ((p.revents & (POLLOUT | POLLERR | POLLHUP)) == 0) return false;
+      int error = 0;
+      socklen_t size = sizeof error;
+      ::getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &error, &size);
+      if (error == 0) ++connected;
+      ::close(p.fd);
+      return true;
+    });
+  }
+  for (const pollfd& p : waiting) ::close(p.fd);
+  EXPECT_EQ(connected, kConnections) << "connections the listening socket did not queue";
+}
+
+TEST_F(SandboxTest, AKeptAliveConnectionServesManyRequests) {
+  // The server library closes a connection after 5 requests: each push worker reconnected
+  // (a TLS handshake) every few templates, all of them at about the same moment.
+  UnservedSandbox sandbox(dir);
+  ASSERT_TRUE(sandbox.ok());
+  sandbox.serve();
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  timeval wait{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(sandbox.port());
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to), 0) << std::strerror(errno);
+  const std::string request =
+      "GET /api/v1/project_templates.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice-token\r\n\r\n";
+  std::string pending;
+  int answered = 0;
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()))
+        << "request " << i << ": the connection is closed";
+    // One response: its head, then Content-Length bytes of body.
+    std::size_t head_end;
+    std::size_t length = 0;
+    bool complete = false;
+    char buffer[4096];
+    while (!complete) {
+      if ((head_end = pending.find("\r\n\r\n")) != std::string::npos) {
+        std::smatch m;
+        std::string head = pending.substr(0, head_end);
+        if (std::regex_search(head, m, std::regex("Content-Length: (\\d+)", std::regex::icase)))
+          length = std::stoul(m[1]);
+        complete = pending.size() >= head_end + 4 + length;
+        if (complete) break;
+      }
+      ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+      if (n <= 0) break;
+      pending.append(buffer, static_cast<std::size_t>(n));
+    }
+    ASSERT_TRUE(complete) << "request " << i << " got no complete response: the connection was closed";
+    std::string head = pending.substr(0, head_end);
+    EXPECT_TRUE(head.starts_with("HTTP/1.1 200")) << head;
+    EXPECT_FALSE(std::regex_search(head, std::regex("Connection: close", std::regex::icase)))
+        << "request " << i << ": " << head;
+    pending.erase(0, head_end + 4 + length);
+    ++answered;
+  }
+  ::close(fd);
+  EXPECT_EQ(answered, 100);
 }
 
 TEST_F(SandboxTest, ARequestHeadHasADeadlineAsAWholeNotPerRead) {

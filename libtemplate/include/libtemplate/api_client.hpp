@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -97,7 +99,9 @@ class Clock {
 
 /// Shared by the clients of concurrent workers (`push --jobs`): a 429 or 503 that one of them
 /// receives holds every one of them back for the wait it implies, so a busy service sees all
-/// of the tool slow down, not just one connection.
+/// of the tool slow down, not just one connection. It also counts the clients whose connection
+/// the service answers: one that gets no answer while others do has met the service's limit of
+/// connections, and waits for one of theirs to end instead of spending its attempts.
 class Pacer {
  public:
   explicit Pacer(std::shared_ptr<Clock> clock = Clock::system()) : clock_(std::move(clock)) {}
@@ -106,10 +110,46 @@ class Pacer {
   /// Sleeps until the current hold (if any) is over.
   void wait() const;
 
+  /// One client's connection as the Pacer counts it; given up when the Seat ends (after the
+  /// client's transport, so that the service has seen the connection close). Without a Pacer
+  /// every call does nothing.
+  class Seat {
+   public:
+    explicit Seat(std::shared_ptr<Pacer> pacer = nullptr) : pacer_(std::move(pacer)) {}
+    Seat(Seat&& other) noexcept : pacer_(std::move(other.pacer_)), state_(std::exchange(other.state_, State::kNone)) {}
+    Seat& operator=(Seat&& other) noexcept;
+    Seat(const Seat&) = delete;
+    Seat& operator=(const Seat&) = delete;
+    ~Seat() { give_up(); }
+
+    /// Before a request: without an answered connection, waits while the answered and the
+    /// trying connections of the other clients are as many as the service was seen to take
+    /// (so that one that ends lets one other client in, not all that wait).
+    void wait();
+    /// An answer arrived (any status): this client's connection is counted.
+    void answered();
+    /// No answer arrived: the connection is no longer counted. True when other clients'
+    /// connections are answered: the service takes no more than theirs (the limit drops to
+    /// that), and wait() waits for one of them to end; the service did not fail.
+    bool lost();
+
+   private:
+    enum class State : std::uint8_t { kNone, kTrying, kAnswered };
+    /// Leaves the count of the current state (under the Pacer's lock).
+    void leave_state();
+    void give_up();
+    std::shared_ptr<Pacer> pacer_;
+    State state_ = State::kNone;
+  };
+
  private:
   std::shared_ptr<Clock> clock_;
   mutable std::mutex mutex_;
+  mutable std::condition_variable seats_changed_;
   Clock::time_point until_{};
+  std::size_t answered_ = 0;                          // clients whose connection is answered
+  std::size_t trying_ = 0;                            // clients past Seat::wait() whose connection is not answered yet
+  std::size_t limit_ = static_cast<std::size_t>(-1);  // connections the service was seen to take
 };
 
 struct ClientOptions {
@@ -199,6 +239,7 @@ class Client {
   Error fail(Error error) const;
 
   ClientOptions options_;
+  Pacer::Seat seat_;  // declared before transport_: given up after the connection has closed
   std::unique_ptr<Transport> transport_;
   std::uint64_t jitter_state_;
 };

@@ -28,7 +28,7 @@ using detail::retry_after;
 using detail::single;
 
 Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
-    : options_(std::move(options)), transport_(std::move(transport)) {
+    : options_(std::move(options)), seat_(options_.pacer), transport_(std::move(transport)) {
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
   if (!options_.sleep) options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   jitter_state_ = options_.jitter_seed != 0
@@ -65,7 +65,9 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
   if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   std::string last_problem;
   bool lost_response = false;  // the last attempt got no answer at all
+  int seat_waits = 0;          // attempts given back because the service answered other workers
   for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
+    seat_.wait();
     if (options_.pacer) options_.pacer->wait();
     if (options_.trace != nullptr)
       *options_.trace << redact("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) +
@@ -81,13 +83,21 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       if (sent.error().code == ErrorCode::kService)  // an answer arrived, but one the client refuses
         return fail({ErrorCode::kService, what + ": " + sent.error().message});
       if (sent.error().code != ErrorCode::kNetwork) return fail({sent.error().code, what + ": " + last_problem});
+      // Other workers are answered: the service takes no more connections than theirs. Waiting
+      // for one of them to end costs no attempt (each wait needs one to end, so they are few).
+      bool at_limit = seat_.lost();
       if (!idempotent) {
         if (outcome_unknown != nullptr) *outcome_unknown = true;
         return fail(Error::network(what + ": " + last_problem));
       }
+      if (at_limit && seat_waits++ < options_.retry.max_attempts) {
+        --attempt;
+        continue;
+      }
       if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
       continue;
     }
+    seat_.answered();
     HttpResponse& response = sent.value();
     lost_response = false;
     if (options_.trace != nullptr)

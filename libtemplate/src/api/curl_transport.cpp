@@ -143,10 +143,13 @@ class CurlTransport final : public Transport {
       // A certificate that does not verify is curl error 60, but libcurl may report it as 35 (a
       // generic TLS failure), depending on what OpenSSL's error queue holds; the verification
       // result itself tells, so that neither is retried.
+      // libcurl starts each connection's result at 1 (X509_V_ERR_UNSPECIFIED) and leaves it
+      // there when the handshake ends before a certificate is checked: a server that closes a
+      // connection at once (one at its limit of connections) is not one that failed to verify.
       long verify = X509_V_OK;
       curl_easy_getinfo(c, CURLINFO_SSL_VERIFYRESULT, &verify);
-      bool unverified =
-          code == CURLE_PEER_FAILED_VERIFICATION || (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK);
+      bool unverified = code == CURLE_PEER_FAILED_VERIFICATION ||
+                        (code == CURLE_SSL_CONNECT_ERROR && verify > X509_V_OK && verify != X509_V_ERR_UNSPECIFIED);
       bool permanent = unverified || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CERTPROBLEM ||
                        code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL;
       std::string detail = error[0] != '\0' ? error : curl_easy_strerror(code);

@@ -1,7 +1,9 @@
 // Pacing shared by the workers of one run: a 429 or 503 holds them all (Pacer), on a clock
-// the tests can drive.
+// the tests can drive; a worker that the service does not answer while it answers others
+// waits for one of their connections to end (Pacer::Seat).
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "libtemplate/api_client.hpp"
 
@@ -29,6 +31,55 @@ void Pacer::wait() const {
     until = until_;
   }
   if (until > clock_->now()) clock_->sleep_until(until);
+}
+
+Pacer::Seat& Pacer::Seat::operator=(Seat&& other) noexcept {
+  if (this != &other) {
+    give_up();
+    pacer_ = std::move(other.pacer_);
+    state_ = std::exchange(other.state_, State::kNone);
+  }
+  return *this;
+}
+
+void Pacer::Seat::leave_state() {
+  if (state_ == State::kAnswered) --pacer_->answered_;
+  if (state_ == State::kTrying) --pacer_->trying_;
+  state_ = State::kNone;
+}
+
+void Pacer::Seat::wait() {
+  if (!pacer_ || state_ != State::kNone) return;
+  std::unique_lock lock(pacer_->mutex_);
+  pacer_->seats_changed_.wait(lock, [this] { return pacer_->answered_ + pacer_->trying_ < pacer_->limit_; });
+  ++pacer_->trying_;
+  state_ = State::kTrying;
+}
+
+void Pacer::Seat::answered() {
+  if (!pacer_ || state_ == State::kAnswered) return;
+  std::lock_guard lock(pacer_->mutex_);
+  leave_state();
+  state_ = State::kAnswered;
+  // The service takes at least as many as it answers at once.
+  pacer_->limit_ = std::max(pacer_->limit_, ++pacer_->answered_);
+}
+
+bool Pacer::Seat::lost() {
+  if (!pacer_) return false;
+  std::lock_guard lock(pacer_->mutex_);
+  leave_state();
+  pacer_->seats_changed_.notify_all();
+  if (pacer_->answered_ == 0) return false;  // nobody is answered: the service itself failed
+  pacer_->limit_ = pacer_->answered_;
+  return true;
+}
+
+void Pacer::Seat::give_up() {
+  if (!pacer_ || state_ == State::kNone) return;
+  std::lock_guard lock(pacer_->mutex_);
+  leave_state();
+  pacer_->seats_changed_.notify_all();
 }
 
 }  // namespace ptmpl::api

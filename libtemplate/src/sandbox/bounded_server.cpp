@@ -201,6 +201,16 @@ BoundedServer::BoundedServer(ConnectionLimits limits, TlsContext tls) : limits_(
 
 BoundedServer::~BoundedServer() = default;
 
+bool BoundedServer::listen_with_backlog() {
+  socket_t sock = svr_sock_.load();
+  if (sock == INVALID_SOCKET) {
+    errno = EBADF;
+    return false;
+  }
+  // listen(2) on a listening socket sets its backlog anew; no connection is lost.
+  return ::listen(sock, limits_.backlog) == 0;
+}
+
 bool BoundedServer::admit(const std::string& address) {
   std::lock_guard lock(open_mutex_);
   std::size_t& open = open_[address];

@@ -32,6 +32,10 @@ struct ConnectionLimits {
   std::size_t per_client = 32;
   /// Connections served at once (worker threads); more wait for a worker.
   std::size_t workers = 128;
+  /// Connections the kernel completes and queues until they are accepted (listen(2)'s
+  /// backlog; the system caps it at net.core.somaxconn). A connection beyond it is dropped
+  /// unanswered and the client tries again only after its 1 s SYN timeout.
+  int backlog = 1024;
 };
 
 /// The TLS context of a server certificate (PEM, with its chain) and its key. Fails (kInvalid)
@@ -44,6 +48,12 @@ class BoundedServer : public httplib::Server {
   /// Serves TLS with `tls`, or plain HTTP when it is null.
   BoundedServer(ConnectionLimits limits, TlsContext tls);
   ~BoundedServer() override;
+
+  /// Listens on the socket that bind_to_port() or bind_to_any_port() bound, with
+  /// limits.backlog instead of cpp-httplib's 5 (fixed when the library was built): concurrent
+  /// clients that connect at the same moment (push's workers, reconnecting together) overflow
+  /// 5 and wait a second each. False, with errno, when nothing is bound or listen(2) fails.
+  bool listen_with_backlog();
 
  private:
   // cpp-httplib calls this on a worker for each accepted socket, which it then forgets.

@@ -48,6 +48,8 @@ using sandbox::TemplateStore;
 
 constexpr const char* kCollection = "/api/v1/project_templates.json";
 constexpr const char* kMember = R"(/api/v1/project_templates/(\d+)\.json)";
+/// Requests served on one kept-alive connection before it is closed.
+constexpr std::size_t kKeepAliveRequests = 1000;
 
 void send_errors(httplib::Response& res, int status, const std::vector<FieldError>& errors) {
   JsonEmitter json(JsonLayout::Compact);
@@ -223,7 +225,7 @@ std::string with_query(const std::string& uri, const std::string& query) {
 
 struct Sandbox::Impl {
   SandboxOptions options;
-  std::unique_ptr<httplib::Server> server;
+  std::unique_ptr<sandbox::BoundedServer> server;
   // httplib's stop() does nothing until listen_after_bind() is running, so a stop that comes
   // first would be lost and serve() would block for ever: these two settle that race.
   std::atomic<bool> serving{false};
@@ -562,9 +564,13 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   });
   // An idle keep-alive connection holds a worker, and SIGTERM waits for the workers.
   server.set_keep_alive_timeout(2);
+  // cpp-httplib closes a connection after 5 requests: every push worker then reconnected (a
+  // TLS handshake) every 5 templates, all of them at about the same moment.
+  server.set_keep_alive_max_count(kKeepAliveRequests);
 
   int port = options.port == 0 ? server.bind_to_any_port(options.host) : options.port;
   if (options.port != 0 && !server.bind_to_port(options.host, options.port)) port = -1;
+  if (port > 0 && !impl->server->listen_with_backlog()) port = -1;
   if (port <= 0)
     return Error::usage("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
                         listen_failure(options.host, options.port));
