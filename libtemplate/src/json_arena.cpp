@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -28,13 +30,50 @@ constexpr std::size_t kChunksAfter = 8;
 constexpr std::size_t kChunkSize = std::size_t{32} << 20;
 constexpr std::size_t kMappedBit = std::size_t{1} << 63;
 
-std::byte* map_chunk(std::size_t size) {
-  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+// Chunks given back are kept for the next arena of the process, up to kChunksKept: a language
+// server or a benchmark reads file after file, and a kept chunk's pages are resident already
+// (fresh ones cost a page fault and zeroing each). The cache is never destroyed, so an arena
+// released during the program's exit still finds it.
+constexpr std::size_t kChunksKept = 8;
+
+struct ChunkCache {
+  std::mutex mutex;
+  std::vector<std::byte*> kept;
+};
+
+ChunkCache& chunk_cache() {
+  static auto* cache = new ChunkCache;
+  return *cache;
+}
+
+std::byte* map_chunk() {
+  {
+    ChunkCache& cache = chunk_cache();
+    std::lock_guard lock(cache.mutex);
+    if (!cache.kept.empty()) {
+      std::byte* chunk = cache.kept.back();
+      cache.kept.pop_back();
+      return chunk;
+    }
+  }
+  void* p = ::mmap(nullptr, kChunkSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  ::madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the chunk works the same
+  ::madvise(p, kChunkSize, MADV_HUGEPAGE);  // advice only: without huge pages the chunk works the same
 #endif
   return static_cast<std::byte*>(p);
+}
+
+void unmap_chunk(std::byte* chunk) {
+  {
+    ChunkCache& cache = chunk_cache();
+    std::lock_guard lock(cache.mutex);
+    if (cache.kept.size() < kChunksKept) {
+      cache.kept.push_back(chunk);
+      return;
+    }
+  }
+  ::munmap(chunk, kChunkSize);
 }
 
 }  // namespace
@@ -54,7 +93,7 @@ Arena& Arena::operator=(Arena&& other) noexcept {
 void Arena::release() {
   for (const Block& block : blocks_) {
     if ((block.size & kMappedBit) != 0)
-      ::munmap(block.data, block.size & ~kMappedBit);
+      unmap_chunk(block.data);
     else
       memory_->deallocate(block.data, block.size, kBlockAlign);
   }
@@ -77,7 +116,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
       return data + (skew == 0 ? 0 : align - skew);
     }
     if (blocks_.size() >= kChunksAfter) {
-      blocks_.push_back({map_chunk(kChunkSize), kChunkSize | kMappedBit});
+      blocks_.push_back({map_chunk(), kChunkSize | kMappedBit});
       left_ = kChunkSize;
     } else {
       blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
