@@ -106,6 +106,12 @@ class PushRun {
   std::vector<ptmpl::api::LocalTemplate> locals_;
 };
 
+// Both publish benchmarks run with 1, 4, 8 and 16 workers, in real time.
+void with_jobs(benchmark::internal::Benchmark* family) {
+  for (int jobs : {1, 4, 8, 16}) family->Arg(jobs);
+  family->ArgName("jobs")->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 // Creates every template: a title lookup and a POST each; the sandbox fsyncs every template
 // and push writes each id back into its file (atomically, fsync'ed).
 void BM_Push1000Create(benchmark::State& state) {
@@ -120,14 +126,7 @@ void BM_Push1000Create(benchmark::State& state) {
   }
   state.counters["templates"] = static_cast<double>(template_count());
 }
-BENCHMARK(BM_Push1000Create)
-    ->Arg(1)
-    ->Arg(4)
-    ->Arg(8)
-    ->Arg(16)
-    ->ArgName("jobs")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(BM_Push1000Create)->Apply(with_jobs);
 
 // Pushes again what is already there: a GET with raw_json and a comparison each, nothing sent.
 void BM_Push1000Unchanged(benchmark::State& state) {
@@ -138,13 +137,6 @@ void BM_Push1000Unchanged(benchmark::State& state) {
     if (!run->push(static_cast<unsigned>(state.range(0)))) state.SkipWithError("a push failed");
   state.counters["templates"] = static_cast<double>(template_count());
 }
-BENCHMARK(BM_Push1000Unchanged)
-    ->Arg(1)
-    ->Arg(4)
-    ->Arg(8)
-    ->Arg(16)
-    ->ArgName("jobs")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(BM_Push1000Unchanged)->Apply(with_jobs);
 
 }  // namespace
