@@ -17,8 +17,9 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
   // Below this many stories a second thread costs more than the half of the rules it takes.
   constexpr std::size_t kSplitFrom = 4096;
   std::size_t stories = 0;
-  for (const TemplateSource& source : file.templates())
-    for_each_story(source.model.stories, [&](const Story&, int) { ++stories; });
+  if (options.threads > 1)
+    for (const TemplateSource& source : file.templates())
+      for_each_story(source.model.stories, [&](const Story&, int) { ++stories; });
   rules::SharedStructures shared;
   rules::Context context(file, options, shared);
   std::vector<Diagnostic> out;
