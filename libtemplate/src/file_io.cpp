@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mapped_pages.hpp"
+
 namespace ptmpl {
 
 FileText::FileText(std::string owned) {
@@ -46,14 +48,15 @@ Error too_long_stream(const std::string& path, std::uint64_t limit) {
                         "/dev/zero); refused: save it to a file first");
 }
 
-// Pages for an input whose size is not known (a pipe, a device): `limit` + 1 bytes of address
-// space reserved at once and filled by read(), so the memory used is what was read — no
-// doubling, no copy, no zero-filling ahead (/dev/zero is refused at the limit, not at twice
-// it). The byte after what was read is a NUL, as after a std::string's characters: the limit's
-// extra byte is never kept. Null when the system refuses such a reservation.
-std::shared_ptr<char> reserve_pages(std::size_t size) {
-  void* pages = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (pages == MAP_FAILED) return nullptr;
+// Pages for an input: its size and one byte more (or, when its size is not known, the limit
+// and one byte more) of address space reserved at once and filled by read(), so the memory used
+// is what was read — no doubling, no copy, no zero-filling ahead (/dev/zero is refused at the
+// limit, not at twice it). The byte after what was read is a NUL, as after a std::string's
+// characters: the extra byte is never kept. With `huge_pages` (a large file), a read faults in
+// 2 MiB at a time rather than 4 KiB. Null when the system refuses such a reservation.
+std::shared_ptr<char> reserve_pages(std::size_t size, bool huge_pages) {
+  void* pages = detail::map_pages(size, huge_pages);
+  if (pages == nullptr) return nullptr;
   return std::shared_ptr<char>(static_cast<char*>(pages), [size](char* p) { ::munmap(p, size); });
 }
 
@@ -101,12 +104,8 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   constexpr std::uint64_t kPagesFrom = std::uint64_t{1} << 20;
   if ((!regular || expected >= kPagesFrom) && expected < std::numeric_limits<std::size_t>::max()) {
     const auto reserved = static_cast<std::size_t>(expected) + 1;
-    if (std::shared_ptr<char> pages = reserve_pages(reserved)) {
-#ifdef MADV_HUGEPAGE
-      // A large file faults in 2 MiB at a time rather than 4 KiB (advice: ignored where the
-      // system has no huge pages). Not for inputs of unknown size, mostly far below the limit.
-      if (regular) ::madvise(pages.get(), reserved, MADV_HUGEPAGE);
-#endif
+    // Huge pages only for a file of known size: inputs of unknown size mostly end far below the limit.
+    if (std::shared_ptr<char> pages = reserve_pages(reserved, regular)) {
       while (filled < reserved) {
         ssize_t n = ::read(fd, pages.get() + filled, std::min<std::size_t>(reserved - filled, std::size_t{1} << 24));
         if (n < 0 && errno == EINTR) continue;

@@ -11,6 +11,8 @@
 
 #include <sys/mman.h>
 
+#include "mapped_pages.hpp"
+
 namespace ptmpl::json {
 
 // ---------------------------------------------------------------------------------------------
@@ -56,12 +58,9 @@ std::byte* map_chunk() {
       return chunk;
     }
   }
-  void* p = ::mmap(nullptr, kChunkSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  ::madvise(p, kChunkSize, MADV_HUGEPAGE);  // advice only: without huge pages the chunk works the same
-#endif
-  return static_cast<std::byte*>(p);
+  void* pages = detail::map_pages(kChunkSize, true);
+  if (pages == nullptr) throw std::bad_alloc();
+  return static_cast<std::byte*>(pages);
 }
 
 void unmap_chunk(std::byte* chunk) {

@@ -209,10 +209,7 @@ class DocumentBuilder {
   std::uint64_t scalar_start(Kind kind, std::size_t length) const {
     std::size_t end = stream_.Tell();
     if (kind != Kind::String) return end - length;
-    // A quote inside a string is escaped, so it follows a backslash; an opening quote never does.
-    if (std::size_t c = end - length - 2;
-        length + 2 <= end && stream_.begin_[c] == '"' && (c == 0 || stream_.begin_[c - 1] != '\\'))
-      return c;
+    if (written_without_escapes(length)) return end - length - 2;
     std::size_t at = end - 1;  // the closing quote
     for (;;) {
       --at;
@@ -223,15 +220,21 @@ class DocumentBuilder {
     }
   }
 
+  // Whether the string just read, `length` bytes decoded, is its source bytes between quotes.
+  // A quote inside a string is escaped, so it follows a backslash; an opening quote never does.
+  bool written_without_escapes(std::size_t length) const {
+    const std::size_t end = stream_.Tell();
+    if (length + 2 > end) return false;
+    const std::size_t c = end - length - 2;
+    return stream_.begin_[c] == '"' && (c == 0 || stream_.begin_[c - 1] != '\\');
+  }
+
   // The text is valid UTF-8, so a decoded string that is not came from an escape: RapidJSON 1.1
   // refuses a high surrogate without its low half, but decodes a lone low one (\uDC00-\uDFFF)
   // into the three bytes of a surrogate, which UTF-8 forbids (RFC 3629) and fmt would write out.
   bool string(const char* str, std::size_t length) {
     // Only an escape can make one: a string without escapes is its source bytes, checked already.
-    const std::size_t c = stream_.Tell() - length - 2;  // the opening quote, when there is no escape
-    const bool escaped =
-        stream_.Tell() < length + 2 || stream_.begin_[c] != '"' || (c > 0 && stream_.begin_[c - 1] == '\\');
-    if (escaped && std::memchr(str, 0xED, length) != nullptr &&
+    if (!written_without_escapes(length) && std::memchr(str, 0xED, length) != nullptr &&
         first_invalid_utf8({str, length}) != std::string_view::npos) {
       lone_surrogate_at_ = scalar_start(Kind::String, length) + shift_;
       return false;

@@ -193,6 +193,12 @@ class StoryReader {
     if (!found) return std::nullopt;
     const StoryKey k = *found;
     bool regular = true;
+    // An integer field: read as int64; regular when it is one within [low, high].
+    auto integer = [&v](std::optional<std::int64_t>& field, std::int64_t low = std::numeric_limits<std::int64_t>::min(),
+                        std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
+      field = v.as_int64();
+      return field && *field >= low && *field <= high;
+    };
     // Later duplicates overwrite earlier ones: the service keeps the last value of a key.
     switch (k) {
       case StoryKey::StoryType:
@@ -208,16 +214,13 @@ class StoryReader {
         regular = story.temp_id.has_value();
         break;
       case StoryKey::RelativeStartDate:
-        story.relative_start_date = v.as_int64();
-        regular = story.relative_start_date.has_value();
+        regular = integer(story.relative_start_date);
         break;
       case StoryKey::RelativeDueDate:
-        story.relative_due_date = v.as_int64();
-        regular = story.relative_due_date.has_value();
+        regular = integer(story.relative_due_date);
         break;
       case StoryKey::Duration:
-        story.duration = v.as_int64();
-        regular = story.duration && *story.duration >= 0;
+        regular = integer(story.duration, 0);
         break;
       case StoryKey::Billable:
         story.billable = v.as_bool();
@@ -228,13 +231,10 @@ class StoryReader {
         regular = story.description.has_value();
         break;
       case StoryKey::BudgetEstimateInCents:
-        story.budget_estimate_in_cents = v.as_int64();
-        regular = story.budget_estimate_in_cents && *story.budget_estimate_in_cents >= 0;
+        regular = integer(story.budget_estimate_in_cents, 0);
         break;
       case StoryKey::TimeEstimateInMinutes:
-        story.time_estimate_in_minutes = v.as_int64();
-        regular = story.time_estimate_in_minutes && *story.time_estimate_in_minutes >= 0 &&
-                  *story.time_estimate_in_minutes <= std::numeric_limits<std::int32_t>::max();
+        regular = integer(story.time_estimate_in_minutes, 0, std::numeric_limits<std::int32_t>::max());
         break;
       case StoryKey::SubStories:
         children = v.is_array() ? &v : nullptr;
@@ -255,8 +255,7 @@ class StoryReader {
         regular = read_dependencies(v, story);
         break;
       case StoryKey::Weight:
-        story.weight = v.as_int64();
-        regular = story.weight.has_value();
+        regular = integer(story.weight);
         break;
     }
     return MemberRead{k, regular};
