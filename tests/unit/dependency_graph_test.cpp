@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,41 @@ TEST(DependencyGraph, DuplicateTempIdsResolveToTheFirstExceptForTheStoryItself) 
   EXPECT_EQ(p.graph.links()[0].target, 1u);  // its own temp_id: a self-link
   EXPECT_EQ(p.graph.links()[0].nesting, LinkNesting::Same);
   EXPECT_EQ(p.graph.links()[1].target, 0u);
+}
+
+std::vector<std::size_t> repeated(const DependencyGraph& graph) {
+  return {graph.repeated_temp_ids().begin(), graph.repeated_temp_ids().end()};
+}
+
+// Integer temp_ids that fill their range are looked up by value, others by hash: both answer
+// alike, duplicates included, at the ends of the int64 range too.
+TEST(DependencyGraph, DenseAndSparseIntegerTempIdsResolveAlike) {
+  Parsed dense(R"([
+    {"title": "a", "temp_id": 3}, {"title": "b", "temp_id": 4}, {"title": "c", "temp_id": "7"},
+    {"title": "d", "temp_id": 4}, {"title": "e", "temp_id": "x"}, {"title": "f", "temp_id": -1}
+  ])");
+  EXPECT_EQ(dense.graph.find(3), 0u);
+  EXPECT_EQ(dense.graph.find(4), 1u);  // the first of two
+  EXPECT_EQ(dense.graph.find(7), 2u);
+  EXPECT_EQ(dense.graph.find("7"), 2u);
+  EXPECT_EQ(dense.graph.find("x"), 4u);
+  EXPECT_EQ(dense.graph.find(-1), 5u);
+  for (std::int64_t absent : {-2, 0, 5, 6, 8, 1000})
+    EXPECT_EQ(dense.graph.find(absent), DependencyGraph::npos) << absent;
+  EXPECT_EQ(repeated(dense.graph), (std::vector<std::size_t>{3}));
+
+  Parsed sparse(R"([
+    {"title": "a", "temp_id": -9223372036854775808}, {"title": "b", "temp_id": 9223372036854775807},
+    {"title": "c", "temp_id": 1000000}, {"title": "d", "temp_id": "9223372036854775807"},
+    {"title": "e", "temp_id": "y"}
+  ])");
+  EXPECT_EQ(sparse.graph.find(std::numeric_limits<std::int64_t>::min()), 0u);
+  EXPECT_EQ(sparse.graph.find(std::numeric_limits<std::int64_t>::max()), 1u);
+  EXPECT_EQ(sparse.graph.find(1000000), 2u);
+  EXPECT_EQ(sparse.graph.find("y"), 4u);
+  for (std::int64_t absent : {0, 1, 999999, 1000001})
+    EXPECT_EQ(sparse.graph.find(absent), DependencyGraph::npos) << absent;
+  EXPECT_EQ(repeated(sparse.graph), (std::vector<std::size_t>{3}));
 }
 
 TEST(DependencyGraph, PreOrderNumberingAndNesting) {

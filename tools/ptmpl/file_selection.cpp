@@ -17,15 +17,19 @@ namespace fs = std::filesystem;
 // core.excludesFile) is git's own. A path outside any repository is never ignored.
 class GitIgnore {
  public:
-  GitIgnore() { git_libgit2_init(); }
+  GitIgnore() = default;
   ~GitIgnore() {
     repositories_.clear();
-    git_libgit2_shutdown();
+    if (initialised_) git_libgit2_shutdown();
   }
   GitIgnore(const GitIgnore&) = delete;
   GitIgnore& operator=(const GitIgnore&) = delete;
 
   bool ignored(const std::string& path, bool directory) {
+    // libgit2 starts on the first question, not before: its start-up loads the system's
+    // certificates (tens of milliseconds), which a run over named files never needs.
+    if (!initialised_) initialised_ = git_libgit2_init() > 0;
+    if (!initialised_) return false;
     std::error_code ec;
     fs::path absolute = fs::weakly_canonical(fs::absolute(path, ec), ec);
     if (ec) return false;
@@ -70,6 +74,7 @@ class GitIgnore {
 
   std::map<std::string, std::unique_ptr<Repository>> repositories_;
   std::map<std::string, Repository*> by_directory_;
+  bool initialised_ = false;
 };
 
 }  // namespace

@@ -197,16 +197,16 @@ std::optional<Fix> Context::replace_value(const TemplateSource& source, const js
 }
 
 const StoryIndex& Context::index(const TemplateSource& source) {
-  return shared_.get(shared_.indices, source, source.model.stories);
+  return shared_.get(shared_.indices, source, [&] { return std::make_unique<StoryIndex>(source.model.stories); });
 }
 const DependencyGraph& Context::graph(const TemplateSource& source) {
-  return shared_.get(shared_.graphs, source, index(source));
+  return shared_.get(shared_.graphs, source, [&] { return std::make_unique<DependencyGraph>(index(source)); });
 }
 const DeclaredIntervals& Context::intervals(const TemplateSource& source) {
-  return shared_.get(shared_.intervals, source, index(source));
+  return shared_.get(shared_.intervals, source, [&] { return std::make_unique<DeclaredIntervals>(index(source)); });
 }
 const Rollup& Context::rollup(const TemplateSource& source) {
-  return shared_.get(shared_.rollups, source, index(source));
+  return shared_.get(shared_.rollups, source, [&] { return std::make_unique<Rollup>(index(source)); });
 }
 
 const json::Value* Context::rule_options(std::string_view rule) const {

@@ -15,7 +15,12 @@ struct Rule {
   RuleInfo info;
   rules::Check check = nullptr;             ///< looks at the whole file, or nullptr
   rules::MakeStoryCheck stories = nullptr;  ///< looks at one story at a time, or nullptr
+  /// `check` reads the dependency graph: on a split run (run_all_rules()), it runs on the thread
+  /// that builds the graph first.
+  bool reads_graph = false;
 };
+
+constexpr bool kReadsGraph = true;
 
 constexpr std::array kRules = {
     Rule{{"amount-negative", Severity::Error, "a budget or time estimate is negative"},
@@ -54,7 +59,9 @@ constexpr std::array kRules = {
          nullptr,
          rules::each_story<rules::check_date_order_story>},
     Rule{{"dependency-cycle", Severity::Error, "dependencies form a cycle (the whole chain is printed)"},
-         rules::check_dependency_cycle},
+         rules::check_dependency_cycle,
+         nullptr,
+         kReadsGraph},
     Rule{{"dependency-duplicate", Severity::Warning, "the same link (source, target, type) is written twice"},
          nullptr,
          rules::dependency_duplicate_check},
@@ -62,7 +69,9 @@ constexpr std::array kRules = {
          nullptr,
          rules::each_story<rules::check_dependency_lag_invalid_story>},
     Rule{{"dependency-parent-child", Severity::Error, "a dependency links a story to its own parent or sub-story"},
-         rules::check_dependency_parent_child},
+         rules::check_dependency_parent_child,
+         nullptr,
+         kReadsGraph},
     Rule{{"dependency-self", Severity::Error, "a dependency links a story to itself"},
          nullptr,
          rules::each_story<rules::check_dependency_self_story>},
@@ -71,13 +80,17 @@ constexpr std::array kRules = {
          nullptr,
          rules::each_story<rules::check_dependency_source_mismatch_story>},
     Rule{{"dependency-target-missing", Severity::Error, "a dependency's target_id names no story"},
-         rules::check_dependency_target_missing},
+         rules::check_dependency_target_missing,
+         nullptr,
+         kReadsGraph},
     Rule{{"dependency-type-invalid", Severity::Error, "a dependency's type is missing or not 0, 1, 2 or 3"},
          nullptr,
          rules::each_story<rules::check_dependency_type_invalid_story>},
     Rule{{"dependency-violated", Severity::Warning,
           "declared dates break a dependency (which constraint, by how many working days)"},
-         rules::check_dependency_violated},
+         rules::check_dependency_violated,
+         nullptr,
+         kReadsGraph},
     Rule{{"duplicate-key", Severity::Warning, "the same key appears twice in one object"}, rules::check_duplicate_key},
     Rule{{"duration-mismatch", Severity::Warning,
           "duration differs from the span of the story's dates, or is not 0 on a milestone", FixKind::Safe},
@@ -99,7 +112,9 @@ constexpr std::array kRules = {
          rules::rollup_mismatch_check},
     Rule{{"schedule-out-of-range", Severity::Error,
           "a date, duration or lag takes the schedule beyond the ±2^62 working days it is computed in"},
-         rules::check_schedule_out_of_range},
+         rules::check_schedule_out_of_range,
+         nullptr,
+         kReadsGraph},
     Rule{{"schema", Severity::Error, "a value has the wrong type or shape for the bundled JSON Schema"},
          rules::check_schema,
          rules::schema_check},
@@ -110,7 +125,10 @@ constexpr std::array kRules = {
           FixKind::Safe},
          nullptr,
          rules::each_story<rules::check_tag_list_format_story>},
-    Rule{{"temp-id-duplicate", Severity::Error, "two stories share a temp_id"}, rules::check_temp_id_duplicate},
+    Rule{{"temp-id-duplicate", Severity::Error, "two stories share a temp_id"},
+         rules::check_temp_id_duplicate,
+         nullptr,
+         kReadsGraph},
     Rule{{"temp-id-missing", Severity::Error, "a story has no temp_id (error when its dependencies need one)"},
          nullptr,
          rules::each_story<rules::check_temp_id_missing_story>},
@@ -123,7 +141,9 @@ constexpr std::array kRules = {
          rules::check_template_duration_mismatch},
     Rule{{"template-item-count-mismatch", Severity::Warning, "item_count differs from the number of stories",
           FixKind::Safe},
-         rules::check_template_item_count_mismatch},
+         rules::check_template_item_count_mismatch,
+         nullptr,
+         kReadsGraph},
     Rule{{"template-title-missing", Severity::Error, "the template has no title, or a blank one"},
          rules::check_template_title_missing},
     Rule{{"title-missing", Severity::Error, "a story has no title, or a blank one"},
@@ -188,13 +208,10 @@ namespace rules {
 
 void run_all_rules(Context& context, Context* helper) {
   // In the order of the table: the checks of the whole file, then one walk of the stories for
-  // every story check. Split in two, the first part is the checks up to kSplitBefore (the
-  // dependency and date checks, which share the costly structures), the second the rest and the
-  // walk: the two take about as long on a large template.
-  constexpr std::string_view kSplitBefore = "duplicate-key";
-  auto run_checks = [](Context& on, auto first, auto last) {
-    for (auto rule = first; rule != last; ++rule)
-      if (rule->check != nullptr) rule->check(on);
+  // every story check.
+  auto run_checks = [](Context& on, bool reads_graph) {
+    for (const Rule& rule : kRules)
+      if (rule.check != nullptr && rule.reads_graph == reads_graph) rule.check(on);
   };
   auto run_story_checks = [](Context& on) {
     std::vector<std::unique_ptr<StoryCheck>> story_checks;
@@ -209,23 +226,27 @@ void run_all_rules(Context& context, Context* helper) {
     }
   };
   if (helper == nullptr) {
-    run_checks(context, kRules.begin(), kRules.end());
+    for (const Rule& rule : kRules)
+      if (rule.check != nullptr) rule.check(context);
     run_story_checks(context);
     return;
   }
-  const auto split =
-      std::find_if(kRules.begin(), kRules.end(), [&](const Rule& r) { return r.info.id >= kSplitBefore; });
+  // Split in two that take about as long on a large template: this thread builds the
+  // dependency graph (the costliest structure) and runs the checks that read it; the helper
+  // walks the stories meanwhile and then runs the other checks (building the intervals and
+  // roll-ups they need, on their own once-flags).
   std::exception_ptr failure;
   std::thread second([&] {
     try {
-      run_checks(*helper, split, kRules.end());
       run_story_checks(*helper);
+      run_checks(*helper, false);
     } catch (...) {
       failure = std::current_exception();
     }
   });
   try {
-    run_checks(context, kRules.begin(), split);
+    for (const TemplateSource& source : context.file().templates()) (void)context.graph(source);
+    run_checks(context, true);
   } catch (...) {
     second.join();
     throw;

@@ -19,22 +19,37 @@
 namespace ptmpl::rules {
 
 /// The structures built from a file's templates on first use, shared by the contexts that lint
-/// the file (one per thread): each is built once, under the lock, and never changed after.
+/// the file (one per thread): each is built once and never changed after. Each has its own
+/// once-flag, so one thread may build the intervals while another builds the graph; a thread
+/// that wants a structure being built waits for it.
 class SharedStructures {
  public:
-  template <class T, class From>
-  const T& get(std::map<const TemplateSource*, std::unique_ptr<T>>& cache, const TemplateSource& source,
-               const From& from) {
-    std::lock_guard lock(mutex_);
-    std::unique_ptr<T>& slot = cache[&source];
-    if (!slot) slot = std::make_unique<T>(from);
-    return *slot;
+  template <class T>
+  struct Slot {
+    std::once_flag built;
+    std::unique_ptr<T> value;
+  };
+  template <class T>
+  using Cache = std::map<const TemplateSource*, std::unique_ptr<Slot<T>>>;
+
+  /// The structure of `source` in `cache`, made by `make()` on first use.
+  template <class T, class Make>
+  const T& get(Cache<T>& cache, const TemplateSource& source, Make&& make) {
+    Slot<T>* slot = nullptr;
+    {
+      std::lock_guard lock(mutex_);  // guards the maps only, not the building
+      std::unique_ptr<Slot<T>>& entry = cache[&source];
+      if (!entry) entry = std::make_unique<Slot<T>>();
+      slot = entry.get();
+    }
+    std::call_once(slot->built, [&] { slot->value = make(); });
+    return *slot->value;
   }
 
-  std::map<const TemplateSource*, std::unique_ptr<StoryIndex>> indices;
-  std::map<const TemplateSource*, std::unique_ptr<DependencyGraph>> graphs;
-  std::map<const TemplateSource*, std::unique_ptr<DeclaredIntervals>> intervals;
-  std::map<const TemplateSource*, std::unique_ptr<Rollup>> rollups;
+  Cache<StoryIndex> indices;
+  Cache<DependencyGraph> graphs;
+  Cache<DeclaredIntervals> intervals;
+  Cache<Rollup> rollups;
 
  private:
   std::mutex mutex_;
@@ -161,9 +176,10 @@ struct SchemaViolation {
                                                                std::size_t first, std::size_t end, Estimate estimate);
 
 /// Runs every registered rule (registry.cpp) on the file of `context`. With `helper` (a context
-/// of the same file and SharedStructures), the rules are split in two halves, the second run on
-/// a thread of its own with `helper`: `context`'s findings followed by `helper`'s are then what
-/// `context` alone would hold, in the same order.
+/// of the same file and SharedStructures), the rules are split in two: `context` builds the
+/// dependency graph and runs the checks that read it, `helper` (on a thread of its own) the
+/// story walk and the other checks. `context`'s findings and `helper`'s are then together what
+/// `context` alone would hold, in another order (lint() sorts them).
 void run_all_rules(Context& context, Context* helper = nullptr);
 
 // The checks of each rule, in the file of its family: a function that looks at the file

@@ -1,5 +1,7 @@
 #include "schedule/temp_id_table.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <variant>
 
 namespace ptmpl::detail {
@@ -7,23 +9,66 @@ namespace ptmpl::detail {
 TempIdTable::TempIdTable(const StoryIndex& index, std::vector<std::size_t>& repeated) {
   const std::size_t count = index.size();
   keys_.resize(count);
-  std::size_t slots = 16;
-  while (slots < 2 * count) slots *= 2;
-  slots_.assign(slots, Slot{});
+  std::size_t integers = 0;
+  std::int64_t low = std::numeric_limits<std::int64_t>::max();
+  std::int64_t high = std::numeric_limits<std::int64_t>::min();
   for (std::size_t i = 0; i < count; ++i) {
     const Story& story = index.story(i);
     if (!story.temp_id) continue;
     const TempId& key = keys_[i].emplace(canonical_temp_id(*story.temp_id));
+    if (const auto* n = std::get_if<std::int64_t>(&key)) {
+      ++integers;
+      low = std::min(low, *n);
+      high = std::max(high, *n);
+    }
+  }
+  // Dense: the integer ids span at most four entries a story (an array no larger than the
+  // hashed table would be). The span is computed in unsigned arithmetic: high - low may not fit
+  // in an int64.
+  const bool dense = integers > 0 && static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) <
+                                         static_cast<std::uint64_t>(4 * count);
+  std::size_t hashed = count;
+  if (dense) {
+    dense_low_ = low;
+    dense_.assign(static_cast<std::size_t>(static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low)) + 1,
+                  kFree);
+    hashed = count - integers;
+  }
+  std::size_t slots = 16;
+  while (slots < 2 * hashed) slots *= 2;
+  slots_.assign(slots, Slot{});
+  // Of duplicate temp_ids, the first in tree order keeps its place.
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!keys_[i]) continue;
+    const TempId& key = *keys_[i];
+    const auto* n = std::get_if<std::int64_t>(&key);
+    if (n != nullptr && dense) {
+      std::uint32_t& story =
+          dense_[static_cast<std::size_t>(static_cast<std::uint64_t>(*n) - static_cast<std::uint64_t>(dense_low_))];
+      if (story == kFree)
+        story = static_cast<std::uint32_t>(i);
+      else
+        repeated.push_back(i);
+      continue;
+    }
     Slot& slot = slots_[probe(key)];
-    // Of duplicate temp_ids, the first in tree order keeps the slot.
     if (slot.story == kFree)
-      slot = Slot{tag_of(key), static_cast<std::uint32_t>(i), std::holds_alternative<std::int64_t>(key)};
+      slot = Slot{tag_of(key), static_cast<std::uint32_t>(i), n != nullptr};
     else
       repeated.push_back(i);
   }
 }
 
+const std::uint32_t* TempIdTable::dense_entry(std::int64_t id) const {
+  const std::uint64_t at = static_cast<std::uint64_t>(id) - static_cast<std::uint64_t>(dense_low_);
+  return at < dense_.size() ? &dense_[static_cast<std::size_t>(at)] : nullptr;
+}
+
 std::size_t TempIdTable::find(const TempId& key) const {
+  if (const auto* n = std::get_if<std::int64_t>(&key); n != nullptr && !dense_.empty()) {
+    const std::uint32_t* story = dense_entry(*n);
+    return story == nullptr || *story == kFree ? npos : *story;
+  }
   const Slot& slot = slots_[probe(key)];
   return slot.story == kFree ? npos : slot.story;
 }

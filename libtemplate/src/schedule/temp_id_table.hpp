@@ -11,8 +11,11 @@
 
 namespace ptmpl::detail {
 
-/// Every story's canonical temp_id (canonical_temp_id()), and an open-addressing table from
-/// those ids to the first story in tree order that has each. Built once, linear in the stories.
+/// Every story's canonical temp_id (canonical_temp_id()), and a table from those ids to the first
+/// story in tree order that has each. Built once, linear in the stories. Integer ids that fill
+/// their range densely (as written ids usually do: 1, 2, 3, …) are looked up in an array by
+/// value, which stays in the cache where a hashed table of a large template does not; other ids
+/// in an open-addressing table.
 class TempIdTable {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -35,11 +38,17 @@ class TempIdTable {
   };
 
   [[nodiscard]] static std::uint64_t tag_of(const TempId& key);
+  /// Where integer id `id` is in the dense array, or nullptr when the array does not cover it.
+  [[nodiscard]] const std::uint32_t* dense_entry(std::int64_t id) const;
   /// The slot holding `key`, or the free one it would take.
   [[nodiscard]] std::size_t probe(const TempId& key) const;
 
   std::vector<std::optional<TempId>> keys_;  // by story
   std::vector<Slot> slots_;                  // a power of two, at most half full
+  // Integer ids from dense_low_ on when the array is used (not empty): dense_[id - dense_low_]
+  // is the story or kFree. Integer ids are then never in slots_.
+  std::int64_t dense_low_ = 0;
+  std::vector<std::uint32_t> dense_;
 };
 
 }  // namespace ptmpl::detail
