@@ -32,6 +32,18 @@ constexpr std::size_t kChunksAfter = 8;
 constexpr std::size_t kChunkSize = std::size_t{32} << 20;
 constexpr std::size_t kMappedBit = std::size_t{1} << 63;
 
+// A chunk is handed out a step at a time (one huge page): as the arena enters a step, the step
+// after it is populated in the background (detail::populate_in_background), so the system zeroes
+// those pages on another core while this one fills the step before. At most a step is made
+// resident ahead of what the arena uses.
+constexpr std::size_t kStep = std::size_t{2} << 20;
+static_assert(kChunkSize % kStep == 0);
+
+// Populates the step of `chunk` that starts `at` bytes in, if there is one.
+void populate_step(std::byte* chunk, std::size_t at) {
+  if (at < kChunkSize) detail::populate_in_background(chunk + at, kStep);
+}
+
 // Chunks given back are kept for the next arena of the process, up to kChunksKept: a language
 // server or a benchmark reads file after file, and a kept chunk's pages are resident already
 // (fresh ones cost a page fault and zeroing each). The cache is never destroyed, so an arena
@@ -72,7 +84,7 @@ void unmap_chunk(std::byte* chunk) {
       return;
     }
   }
-  ::munmap(chunk, kChunkSize);
+  detail::unmap_pages(chunk, kChunkSize);
 }
 
 }  // namespace
@@ -106,6 +118,22 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
   auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
   std::size_t pad = misalign == 0 ? 0 : align - misalign;
   if (cursor_ == nullptr || pad + bytes > left_) {
+    if (!blocks_.empty() && (blocks_.back().size & kMappedBit) != 0 && bytes + align <= kBlockSize / 4) {
+      // In a chunk, the end of a step: when the chunk has room, go on to the step the request
+      // ends in, and have the one after it populated.
+      std::byte* chunk = blocks_.back().data;
+      const auto used = static_cast<std::size_t>(cursor_ - chunk);
+      if (used + pad + bytes <= kChunkSize) {
+        const std::size_t limit = std::min(kChunkSize, (used + pad + bytes + kStep - 1) / kStep * kStep);
+        left_ = limit - used;
+        populate_step(chunk, limit);
+        std::byte* result = cursor_ + pad;
+        cursor_ = result + bytes;
+        left_ -= pad + bytes;
+        total_ += bytes;
+        return result;
+      }
+    }
     if (bytes + align > kBlockSize / 4) {
       // Large arrays get a block of their own; the current block stays in use.
       auto* data = static_cast<std::byte*>(memory_->allocate(bytes + align, kBlockAlign));
@@ -116,7 +144,8 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
     }
     if (blocks_.size() >= kChunksAfter) {
       blocks_.push_back({map_chunk(), kChunkSize | kMappedBit});
-      left_ = kChunkSize;
+      left_ = kStep;
+      populate_step(blocks_.back().data, kStep);
     } else {
       blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
       left_ = kBlockSize;

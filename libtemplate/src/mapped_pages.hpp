@@ -1,23 +1,24 @@
 // Anonymous memory mapped from the system: the one place that maps it, for the inputs
-// file_io.cpp reads and the JSON arena's chunks.
+// file_io.cpp reads and the JSON arena's chunks, and that has it made resident ahead of use.
 #pragma once
 
 #include <cstddef>
-
-#include <sys/mman.h>
 
 namespace ptmpl::detail {
 
 /// `size` bytes of zeroed address space whose pages become resident only when touched; with
 /// `huge_pages`, advised to come in huge pages (advice: ignored where the system has none).
-/// Null when the system refuses. Given back with ::munmap(pages, size).
-inline void* map_pages(std::size_t size, bool huge_pages) {
-  void* pages = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (pages == MAP_FAILED) return nullptr;
-#ifdef MADV_HUGEPAGE
-  if (huge_pages) ::madvise(pages, size, MADV_HUGEPAGE);
-#endif
-  return pages;
-}
+/// Null when the system refuses. Given back with unmap_pages().
+[[nodiscard]] void* map_pages(std::size_t size, bool huge_pages);
+
+/// Gives back pages of map_pages(), once no background population (below) is at work in them.
+void unmap_pages(void* pages, std::size_t size);
+
+/// Asks a background thread to make `size` bytes from `start` (inside pages of map_pages())
+/// resident, so that the thread that fills them next finds them ready: the system's zeroing of
+/// fresh pages then runs on another core, beside the work that fills them. Only advice: it does
+/// nothing where the system cannot populate pages (MADV_POPULATE_WRITE, Linux 5.14) and never
+/// changes what the memory holds.
+void populate_in_background(void* start, std::size_t size);
 
 }  // namespace ptmpl::detail

@@ -219,7 +219,7 @@ TEST(DependencyGraph, TwoNodesPerParent) {
     SCOPED_TRACE("edge " + std::to_string(i));
     EXPECT_EQ(g.edges()[i].from, expected[i].from);
     EXPECT_EQ(g.edges()[i].to, expected[i].to);
-    EXPECT_EQ(g.edges()[i].link != DependencyGraph::npos, expected[i].link);
+    EXPECT_EQ(g.edges()[i].is_link(), expected[i].link);
   }
   EXPECT_TRUE(g.find_cycles().empty());
 }

@@ -40,8 +40,9 @@ enum class LinkNesting : std::uint8_t {
 
 /// One dependency whose target_id names a story of the template.
 struct Link {
-  std::size_t source = 0;  ///< the story that holds the dependency (its StoryIndex index)
-  std::size_t target = 0;  ///< the story its target_id names
+  // Story indices in 32 bits (as the graph's nodes and edges): a link is 48 bytes, not 56.
+  std::uint32_t source = 0;  ///< the story that holds the dependency (its StoryIndex index)
+  std::uint32_t target = 0;  ///< the story its target_id names
   /// The dependency as written: its `node` (the place in the file) and `index`; its pointer is
   /// `graph.story(source).dependency_pointer(*dependency)`.
   const Dependency* dependency = nullptr;
@@ -110,10 +111,17 @@ class DependencyGraph {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
   /// A directed edge of the constraint graph, between node ids (< node_count()).
+  /// Node ids and link indices are held in 32 bits (a graph has fewer than 2^32 - 1 of each:
+  /// the constructor throws std::length_error otherwise), so an edge is 12 bytes.
   struct Edge {
-    std::size_t from = 0;
-    std::size_t to = 0;
-    std::size_t link = npos;  ///< index in links(), or npos for an edge of the story tree
+    static constexpr std::uint32_t kTreeEdge = static_cast<std::uint32_t>(-1);
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;
+    std::uint32_t link_index = kTreeEdge;  ///< index in links(), or kTreeEdge for an edge of the story tree
+
+    [[nodiscard]] bool is_link() const { return link_index != kTreeEdge; }
+    /// The index in links(), or npos for an edge of the story tree.
+    [[nodiscard]] std::size_t link() const { return is_link() ? link_index : npos; }
   };
 
   /// The graph of the stories of `index`, which must outlive it.
@@ -128,7 +136,7 @@ class DependencyGraph {
   /// The numbering of the stories.
   [[nodiscard]] const StoryIndex& index() const { return *index_; }
   /// Number of stories at every level.
-  [[nodiscard]] std::size_t size() const { return stories_.size(); }
+  [[nodiscard]] std::size_t size() const { return out_node_.size(); }
   /// The story numbered `index` (< size()); parent() and is_ancestor() are the StoryIndex's.
   [[nodiscard]] const Story& story(std::size_t index) const { return index_->story(index); }
   [[nodiscard]] std::size_t parent(std::size_t index) const { return index_->parent(index); }
@@ -153,7 +161,7 @@ class DependencyGraph {
   /// numbered from size() on, in tree order of the parents; a leaf's out node is its in node.
   [[nodiscard]] std::size_t node_count() const { return node_story_.size(); }
   [[nodiscard]] std::size_t in_node(std::size_t story) const { return story; }
-  [[nodiscard]] std::size_t out_node(std::size_t story) const { return stories_[story].out; }
+  [[nodiscard]] std::size_t out_node(std::size_t story) const { return out_node_[story]; }
   /// The story a node belongs to.
   [[nodiscard]] std::size_t story_of_node(std::size_t node) const { return node_story_[node]; }
   /// Every edge, sorted by `from`; the edges of one node in a fixed order (for a leaf or an out
@@ -175,19 +183,14 @@ class DependencyGraph {
  private:
   explicit DependencyGraph(std::unique_ptr<const StoryIndex> own_index);
 
-  struct Node {
-    std::size_t out = 0;  ///< out node
-    std::span<const Dependency> dependencies;
-  };
-
   const StoryIndex* index_;
   std::unique_ptr<const StoryIndex> own_index_;  // when built from stories
-  std::vector<Node> stories_;
+  std::vector<std::uint32_t> out_node_;          // by story: its out node (itself unless a parent)
   std::unique_ptr<const detail::TempIdTable> temp_ids_;
   std::vector<std::size_t> repeated_temp_ids_;
   std::vector<Link> links_;
   std::vector<DanglingLink> dangling_;
-  std::vector<std::size_t> node_story_;
+  std::vector<std::uint32_t> node_story_;
   std::vector<Edge> edges_;
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -74,7 +75,9 @@ class StoryIndex {
   /// The story numbered `index` (< size()).
   [[nodiscard]] const Story& story(std::size_t index) const { return *entries_[index].story; }
   /// Index of the parent, or npos for a top-level story.
-  [[nodiscard]] std::size_t parent(std::size_t index) const { return entries_[index].parent; }
+  [[nodiscard]] std::size_t parent(std::size_t index) const {
+    return entries_[index].parent == kNoParent32 ? npos : entries_[index].parent;
+  }
   /// Nesting level: 0 for a top-level story.
   [[nodiscard]] std::size_t depth(std::size_t index) const { return entries_[index].depth; }
   /// One past the last index of the subtree.
@@ -89,11 +92,14 @@ class StoryIndex {
   [[nodiscard]] Children children(std::size_t index) const { return {this, index + 1, entries_[index].end}; }
 
  private:
+  // Indices in 32 bits (the constructor throws std::length_error past 2^32 - 2 stories): an
+  // entry is 24 bytes, not 32.
+  static constexpr std::uint32_t kNoParent32 = static_cast<std::uint32_t>(-1);
   struct Entry {
     const Story* story = nullptr;
-    std::size_t parent = npos;
-    std::size_t end = 0;
-    std::size_t depth = 0;
+    std::uint32_t parent = kNoParent32;
+    std::uint32_t end = 0;
+    std::uint32_t depth = 0;
   };
 
   std::vector<Entry> entries_;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include <boost/graph/depth_first_search.hpp>
@@ -46,7 +47,7 @@ class CycleVisitor : public boost::default_dfs_visitor {
     const std::size_t index = boost::get(boost::edge_index, g, e);
     const DependencyGraph::Edge& edge = (*search_->edges)[index];
     search_->tree_edge[edge.to] = index;
-    search_->last_link[edge.to] = edge.link != DependencyGraph::npos ? edge.link : search_->last_link[edge.from];
+    search_->last_link[edge.to] = edge.is_link() ? edge.link() : search_->last_link[edge.from];
   }
 
   void back_edge(EdgeDescriptor e, const CsrGraph& g) {
@@ -54,7 +55,7 @@ class CycleVisitor : public boost::default_dfs_visitor {
     const DependencyGraph::Edge& edge = (*search_->edges)[index];
     // The edges of the story tree alone form no cycle, so the path from the returning edge's
     // target to its source holds a link whenever the returning edge is not one.
-    const std::size_t closing = edge.link != DependencyGraph::npos ? edge.link : search_->last_link[edge.from];
+    const std::size_t closing = edge.is_link() ? edge.link() : search_->last_link[edge.from];
     if (closing == DependencyGraph::npos || search_->closed[closing]) return;
     search_->closed[closing] = true;
     search_->back_edges.emplace_back(index, closing);
@@ -109,27 +110,36 @@ DependencyGraph::~DependencyGraph() = default;
 
 DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
   const std::size_t count = index.size();
-  // Each story is read once more, here: the passes below walk only these dense arrays.
-  stories_.resize(count);
+  std::size_t parents = 0;
+  std::size_t dependencies = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    stories_[i].out = i;
-    stories_[i].dependencies = index.story(i).dependencies;
+    parents += index.is_parent(i) ? 1 : 0;
+    dependencies += index.story(i).dependencies.size();
   }
+  // Node ids and link indices are 32-bit (Edge), with one value kept for "no link".
+  constexpr std::size_t kMost = Edge::kTreeEdge - 1;
+  if (count + parents > kMost || dependencies > kMost)
+    throw std::length_error("a template of more than 4,294,967,294 stories or dependencies");
   temp_ids_ = std::make_unique<const detail::TempIdTable>(index, repeated_temp_ids_);
-  node_story_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) node_story_[i] = i;
+  out_node_.resize(count);
+  node_story_.resize(count + parents);
   for (std::size_t i = 0; i < count; ++i) {
+    out_node_[i] = static_cast<std::uint32_t>(i);
+    node_story_[i] = static_cast<std::uint32_t>(i);
+  }
+  for (std::size_t i = 0, next = count; i < count; ++i) {
     if (!index.is_parent(i)) continue;
-    stories_[i].out = node_story_.size();
-    node_story_.push_back(i);
+    out_node_[i] = static_cast<std::uint32_t>(next);
+    node_story_[next++] = static_cast<std::uint32_t>(i);
   }
 
   // Links, story by story, in the order written.
-  std::vector<std::size_t> first_link(count + 1, 0);
+  links_.reserve(dependencies);
+  std::vector<std::uint32_t> first_link(count + 1, 0);
   for (std::size_t i = 0; i < count; ++i) {
-    first_link[i] = links_.size();
+    first_link[i] = static_cast<std::uint32_t>(links_.size());
     const std::optional<TempId>& own = temp_ids_->key(i);
-    for (const Dependency& dependency : stories_[i].dependencies) {
+    for (const Dependency& dependency : index.story(i).dependencies) {
       std::size_t target = npos;
       if (dependency.target_id) {
         const TempId key = canonical_temp_id(*dependency.target_id);
@@ -139,7 +149,9 @@ DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
         dangling_.push_back({i, &dependency});
         continue;
       }
-      Link link{i, target, &dependency, type_of(dependency), dependency.lag.value_or(0), false, LinkNesting::Unrelated};
+      Link link{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(target), &dependency,
+                type_of(dependency),           dependency.lag.value_or(0),         false,
+                LinkNesting::Unrelated};
       if (!dependency.lag) link.lag_invalid = lag_invalid(index.story(i), dependency);
       if (target == i)
         link.nesting = LinkNesting::Same;
@@ -150,19 +162,26 @@ DependencyGraph::DependencyGraph(const StoryIndex& index) : index_(&index) {
       links_.push_back(link);
     }
   }
-  first_link[count] = links_.size();
+  first_link[count] = static_cast<std::uint32_t>(links_.size());
 
   // Edges, sorted by their node of origin: in nodes (= story indices) first, then the out
   // nodes of parents in the same order as their stories.
-  edges_.reserve(links_.size() + 2 * count);
+  std::size_t edge_count = 0;
+  for (const Link& link : links_) edge_count += link.nesting == LinkNesting::Unrelated ? 1 : 0;
+  for (std::size_t i = 0; i < count; ++i)
+    edge_count += index.parent(i) != npos ? 2 : 0;  // parent in → child, child → parent out
+  edges_.reserve(edge_count);
+  auto edge = [](std::size_t from, std::size_t to, std::uint32_t link) {
+    return Edge{static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to), link};
+  };
   auto out_edges = [&](std::size_t i, std::size_t from) {
-    for (std::size_t l = first_link[i]; l < first_link[i + 1]; ++l)
-      if (links_[l].nesting == LinkNesting::Unrelated) edges_.push_back({from, in_node(links_[l].target), l});
-    if (index.parent(i) != npos) edges_.push_back({from, out_node(index.parent(i)), npos});
+    for (std::uint32_t l = first_link[i]; l < first_link[i + 1]; ++l)
+      if (links_[l].nesting == LinkNesting::Unrelated) edges_.push_back(edge(from, in_node(links_[l].target), l));
+    if (index.parent(i) != npos) edges_.push_back(edge(from, out_node(index.parent(i)), Edge::kTreeEdge));
   };
   for (std::size_t i = 0; i < count; ++i) {
     if (index.is_parent(i)) {
-      for (std::size_t child : index.children(i)) edges_.push_back({i, in_node(child), npos});
+      for (std::size_t child : index.children(i)) edges_.push_back(edge(i, in_node(child), Edge::kTreeEdge));
     } else {
       out_edges(i, i);
     }
@@ -207,7 +226,7 @@ std::vector<Cycle> DependencyGraph::find_cycles(const CycleOptions& options) con
     // In the order of the search the closing link is the last link of the path (the last
     // one on the way to the returning edge's source, or that edge itself).
     for (std::size_t edge : path)
-      if (edges_[edge].link != npos) cycle.links.push_back(edges_[edge].link);
+      if (edges_[edge].is_link()) cycle.links.push_back(edges_[edge].link());
 
     for (std::size_t link : cycle.links) {
       const Link& l = links_[link];

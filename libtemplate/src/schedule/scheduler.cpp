@@ -210,7 +210,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
     for (std::size_t e = network.first_edge[v]; e < network.first_edge[v + 1]; ++e) {
       const DependencyGraph::Edge& edge = edges[e];
       const std::size_t to = edge.to;
-      if (edge.link == npos) {
+      if (!edge.is_link()) {
         if (network.is_parent_in(v)) {  // a parent hands its bounds to each child
           early.ff_floor[to] |= early.ff_floor[v];
           if (early_s[v] != kNoLowerBound && early_s[v] > early_s[to]) {
@@ -233,7 +233,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
         }
         continue;
       }
-      const Link& link = links[edge.link];
+      const Link& link = links[edge.link_index];
       if (!link.schedulable()) continue;
       const LinkEnds& ends = link_ends(*link.type);
       if (ends.from_finish && ends.to_finish) early.ff_floor[to] = 1;
@@ -283,7 +283,7 @@ LateDates backward_pass(const Network& network, const EarlyDates& early, std::in
     for (std::size_t e = network.first_edge[v]; e < network.first_edge[v + 1]; ++e) {
       const DependencyGraph::Edge& edge = edges[e];
       const std::size_t to = edge.to;
-      if (edge.link == npos) {
+      if (!edge.is_link()) {
         if (parent_in) {  // the least late dates inside the parent
           up_s = std::min(up_s, late.start[to]);
           up_f = std::min(up_f, late.finish[to]);
@@ -293,7 +293,7 @@ LateDates backward_pass(const Network& network, const EarlyDates& early, std::in
         }
         continue;
       }
-      const Link& link = links[edge.link];
+      const Link& link = links[edge.link_index];
       if (!link.schedulable()) continue;
       const LinkEnds& ends = link_ends(*link.type);
       const std::int64_t limit = ends.to_finish ? late.finish[to] : late.start[to];
@@ -390,7 +390,7 @@ std::vector<std::vector<std::size_t>> trace_critical_chains(const Network& netwo
       const std::size_t e = finish_side ? early.finish_edge[v] : early.start_edge[v];
       if (e == npos) break;
       const DependencyGraph::Edge& edge = edges[e];
-      if (edge.link != npos) finish_side = link_ends(*graph.links()[edge.link].type).from_finish;
+      if (edge.is_link()) finish_side = link_ends(*graph.links()[edge.link_index].type).from_finish;
       v = edge.from;
     }
     std::reverse(chain.begin(), chain.end());

@@ -1,0 +1,105 @@
+// Pages mapped from the system and populated ahead of use (libtemplate/src/mapped_pages.hpp),
+// and the arena that hands its chunks out a step at a time while the next step is populated.
+#include "mapped_pages.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libtemplate/json.hpp"
+
+namespace ptmpl {
+namespace {
+
+// Whether every page of [start, start + size) is resident.
+bool resident(void* start, std::size_t size) {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> pages((size + page - 1) / page);
+  if (::mincore(start, size, pages.data()) != 0) return false;
+  for (unsigned char p : pages)
+    if ((p & 1U) == 0) return false;
+  return true;
+}
+
+bool system_populates() {
+  void* probe = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const bool supported = probe != MAP_FAILED && ::madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
+  if (probe != MAP_FAILED) ::munmap(probe, 4096);
+  return supported;
+}
+
+TEST(MappedPages, PopulatedInTheBackgroundKeepingWhatThePagesHold) {
+  if (!system_populates()) GTEST_SKIP() << "this system cannot populate pages (Linux before 5.14)";
+  constexpr std::size_t kSize = std::size_t{8} << 20;
+  auto* pages = static_cast<unsigned char*>(detail::map_pages(kSize, false));
+  ASSERT_NE(pages, nullptr);
+  // Written before: the first half, a byte a page.
+  for (std::size_t at = 0; at < kSize / 2; at += 4096) pages[at] = static_cast<unsigned char>(at / 4096 % 251 + 1);
+  EXPECT_FALSE(resident(pages + kSize / 2, kSize / 2));
+  detail::populate_in_background(pages, kSize);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!resident(pages, kSize) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(resident(pages, kSize));
+  for (std::size_t at = 0; at < kSize; at += 4096) {
+    const unsigned char expected = at < kSize / 2 ? static_cast<unsigned char>(at / 4096 % 251 + 1) : 0;
+    ASSERT_EQ(pages[at], expected) << at;
+    ASSERT_EQ(pages[at + 1], 0) << at;
+  }
+  detail::unmap_pages(pages, kSize);
+}
+
+TEST(MappedPages, GivenBackWhilePopulationIsAskedFor) {
+  // Unmapping drops what is still asked for and waits for what is under way: mapping, asking
+  // and giving back in a loop neither crashes nor touches pages given back.
+  constexpr std::size_t kSize = std::size_t{4} << 20;
+  for (int round = 0; round < 50; ++round) {
+    void* pages = detail::map_pages(kSize, round % 2 == 0);
+    ASSERT_NE(pages, nullptr);
+    detail::populate_in_background(pages, kSize);
+    detail::populate_in_background(static_cast<std::byte*>(pages) + kSize / 2, kSize / 2);
+    detail::unmap_pages(pages, kSize);
+  }
+}
+
+TEST(MappedPages, ArenaChunksHandedOutStepByStepHoldEveryAllocation) {
+  // Past its first blocks an arena takes 32 MiB chunks a 2 MiB step at a time: allocations of
+  // every size and alignment across many step and chunk boundaries each keep their own bytes.
+  json::Arena arena;
+  struct Made {
+    unsigned char* at;
+    std::size_t size;
+    std::size_t align;
+  };
+  std::vector<Made> made;
+  std::size_t total = 0;
+  for (std::size_t i = 0; total < (std::size_t{80} << 20); ++i) {
+    const std::size_t size = 1 + (i * 7919) % 5000;
+    const std::size_t align = std::size_t{1} << (i % 5);
+    auto* at = static_cast<unsigned char*>(arena.allocate(size, align));
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(at) % align, 0U);
+    std::memset(at, static_cast<int>(i % 253 + 1), size);
+    made.push_back({at, size, align});
+    total += size;
+  }
+  for (std::size_t i = 0; i < made.size(); ++i) {
+    const auto expected = static_cast<unsigned char>(i % 253 + 1);
+    ASSERT_EQ(made[i].at[0], expected) << i;
+    ASSERT_EQ(made[i].at[made[i].size - 1], expected) << i;
+    if (i + 1 < made.size() && made[i + 1].at > made[i].at) {
+      ASSERT_GE(made[i + 1].at, made[i].at + made[i].size) << i;
+    }
+  }
+  EXPECT_EQ(arena.bytes_allocated(), total);
+}
+
+}  // namespace
+}  // namespace ptmpl
