@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include <pthread.h>
+
 #include <sys/mman.h>
 
 // The system's value (Linux 5.14); where the kernel is older, madvise refuses it with EINVAL
@@ -29,6 +31,24 @@ struct Range {
 // (as the thread may outlive static destruction at exit): it waits for work until the process ends.
 class Populator {
  public:
+  Populator() {
+    // A child of fork() has no populating thread: it starts its own on first use, with a
+    // lock that is not held (held across the fork, it could never be taken again).
+    ::pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
+                     [] {
+                       Populator& self = instance();
+                       self.queue_.clear();
+                       self.busy_ = false;
+                       self.started_ = false;
+                       self.mutex_.unlock();
+                     });
+  }
+
+  static Populator& instance() {
+    static auto* populator = new Populator;
+    return *populator;
+  }
+
   void ask(Range range) {
     std::lock_guard lock(mutex_);
     if (unsupported_) return;
@@ -80,8 +100,7 @@ class Populator {
 };
 
 Populator& populator() {
-  static auto* instance = new Populator;
-  return *instance;
+  return Populator::instance();
 }
 
 Range range_of(void* start, std::size_t size) {

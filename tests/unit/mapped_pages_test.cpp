@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libtemplate/json.hpp"
@@ -68,6 +69,39 @@ TEST(MappedPages, GivenBackWhilePopulationIsAskedFor) {
     detail::populate_in_background(static_cast<std::byte*>(pages) + kSize / 2, kSize / 2);
     detail::unmap_pages(pages, kSize);
   }
+}
+
+TEST(MappedPages, AChildOfForkPopulatesOnItsOwn) {
+  if (!system_populates()) GTEST_SKIP() << "this system cannot populate pages (Linux before 5.14)";
+  // The child of a fork made while the parent's thread populates has no such thread: it starts
+  // its own, and giving pages back does not wait for the parent's. (The range is large enough,
+  // in small pages, for its population to be under way when the fork comes.)
+  constexpr std::size_t kSize = std::size_t{256} << 20;
+  void* busy = detail::map_pages(kSize, false);
+  ASSERT_NE(busy, nullptr);
+  detail::populate_in_background(busy, kSize);
+  // Fork once the population is under way (its first page is resident).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!resident(busy, 4096) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20);  // a hang ends the child with SIGALRM, which the parent sees
+    for (int round = 0; round < 5; ++round) {
+      void* pages = detail::map_pages(kSize / 4, false);
+      if (pages == nullptr) ::_exit(2);
+      detail::populate_in_background(pages, kSize / 4);
+      detail::unmap_pages(pages, kSize / 4);
+    }
+    detail::unmap_pages(busy, kSize);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status)) << "the child did not end by itself (signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  detail::unmap_pages(busy, kSize);
 }
 
 TEST(MappedPages, ArenaChunksHandedOutStepByStepHoldEveryAllocation) {
