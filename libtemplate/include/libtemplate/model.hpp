@@ -16,7 +16,7 @@
 
 namespace ptmpl {
 
-enum class StoryType { Task, Deliverable, Milestone };
+enum class StoryType : std::uint8_t { Task, Deliverable, Milestone };
 
 [[nodiscard]] std::string_view to_string(StoryType type);
 [[nodiscard]] std::optional<StoryType> parse_story_type(std::string_view text);
@@ -79,14 +79,13 @@ enum class StoryKey : std::uint8_t {
   Weight,
 };
 
+// The fields are in an order that leaves no padding (the small ones last): 336 bytes a story.
 struct Story {
-  std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
   std::optional<std::string_view> title;
   std::optional<TempId> temp_id;
   std::optional<std::int64_t> relative_start_date;
   std::optional<std::int64_t> relative_due_date;
   std::optional<std::int64_t> duration;
-  std::optional<bool> billable;
   std::optional<std::string_view> description;
   std::optional<std::int64_t> budget_estimate_in_cents;
   std::optional<std::int64_t> time_estimate_in_minutes;
@@ -98,6 +97,8 @@ struct Story {
   std::optional<std::int64_t> weight;
   std::span<const json::Member> extra;  ///< unknown keys, in order
   Origin origin;
+  std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
+  std::optional<bool> billable;
   /// The documented keys the story's object writes, whatever their values (a bit per StoryKey).
   std::uint16_t written_keys = 0;
   /// The written keys whose value is not exactly what the fields above hold and the schema
@@ -125,6 +126,7 @@ struct Story {
 };
 
 static_assert(std::is_trivially_destructible_v<Story>, "stories live in an arena and are never destroyed");
+static_assert(sizeof(void*) != 8 || sizeof(Story) == 336, "a field added or moved: keep the small ones last");
 
 struct TemplateAssignment {
   std::int64_t id = 0;
