@@ -118,7 +118,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
   auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
   std::size_t pad = misalign == 0 ? 0 : align - misalign;
   if (cursor_ == nullptr || pad + bytes > left_) {
-    if (!blocks_.empty() && (blocks_.back().size & kMappedBit) != 0 && bytes + align <= kBlockSize / 4) {
+    if (cursor_ != nullptr && (blocks_.back().size & kMappedBit) != 0 && bytes + align <= kBlockSize / 4) {
       // In a chunk, the end of a step: when the chunk has room, go on to the step the request
       // ends in, and have the one after it populated.
       std::byte* chunk = blocks_.back().data;
@@ -135,9 +135,10 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
       }
     }
     if (bytes + align > kBlockSize / 4) {
-      // Large arrays get a block of their own; the current block stays in use.
+      // Large arrays get a block of their own; the current block stays in use, and last in
+      // blocks_ (the step above reads it there).
       auto* data = static_cast<std::byte*>(memory_->allocate(bytes + align, kBlockAlign));
-      blocks_.push_back({data, bytes + align});
+      blocks_.insert(cursor_ == nullptr ? blocks_.end() : blocks_.end() - 1, Block{data, bytes + align});
       total_ += bytes;
       auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
       return data + (skew == 0 ? 0 : align - skew);

@@ -135,5 +135,32 @@ TEST(MappedPages, ArenaChunksHandedOutStepByStepHoldEveryAllocation) {
   EXPECT_EQ(arena.bytes_allocated(), total);
 }
 
+TEST(MappedPages, ALargeArrayLeavesTheArenasChunkInUse) {
+  // A large array takes a block of its own between small values; the small ones after it go on
+  // in the same chunk, step after step, rather than start a chunk each time (a step populated
+  // and never used, a chunk abandoned).
+  json::Arena arena;
+  constexpr std::size_t kSmall = 1000;
+  constexpr std::size_t kLarge = std::size_t{300} << 10;  // above a quarter of a block
+  std::byte* previous_end = nullptr;
+  std::size_t jumps = 0;
+  std::size_t small_bytes = 0;
+  for (std::size_t i = 0; small_bytes < (std::size_t{96} << 20); ++i) {
+    if (i % 1000 == 999) {
+      // Taken where the arena stands when it fits there, else in a block of its own.
+      auto* large = static_cast<std::byte*>(arena.allocate(kLarge, 8));
+      std::memset(large, 1, kLarge);
+      if (large == previous_end) previous_end = large + kLarge;
+    }
+    auto* at = static_cast<std::byte*>(arena.allocate(kSmall, 8));
+    std::memset(at, 2, kSmall);
+    if (at != previous_end) ++jumps;
+    previous_end = at + kSmall;
+    small_bytes += kSmall;
+  }
+  // A jump at each block and chunk taken: 8 blocks of 1 MiB, then 32 MiB chunks.
+  EXPECT_LE(jumps, 8 + small_bytes / (std::size_t{32} << 20) + 2);
+}
+
 }  // namespace
 }  // namespace ptmpl
