@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include <pthread.h>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 // The system's value (Linux 5.14); where the kernel is older, madvise refuses it with EINVAL
 // and population stops being asked for.
@@ -54,8 +56,15 @@ class Populator {
     if (unsupported_) return;
     queue_.push_back(range);
     if (!started_) {
-      started_ = true;
-      std::thread([this] { run(); }).detach();
+      try {
+        std::thread([this] { run(); }).detach();
+        started_ = true;
+      } catch (const std::system_error&) {
+        // No thread to be had (a limit on threads): population is advice, so none is asked for.
+        unsupported_ = true;
+        queue_.clear();
+        return;
+      }
     }
     work_.notify_one();
   }
@@ -125,8 +134,12 @@ void unmap_pages(void* pages, std::size_t size) {
 }
 
 void populate_in_background(void* start, std::size_t size) {
-  if (size == 0) return;
-  populator().ask(range_of(start, size));
+  // Whole pages only: the system refuses a range that does not start on one.
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  Range range = range_of(start, size);
+  range.start = (range.start + page - 1) / page * page;
+  if (range.start >= range.end) return;
+  populator().ask(range);
 }
 
 }  // namespace ptmpl::detail
