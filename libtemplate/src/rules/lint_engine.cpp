@@ -8,6 +8,7 @@
 
 #include "libtemplate/config.hpp"
 #include "libtemplate/foreign_plan.hpp"
+#include "libtemplate/rollup.hpp"
 #include "rules/rule.hpp"
 #include "worker_pool.hpp"
 
@@ -18,8 +19,7 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
   constexpr std::size_t kSplitFrom = 4096;
   std::size_t stories = 0;
   if (options.threads > 1)
-    for (const TemplateSource& source : file.templates())
-      for_each_story(source.model.stories, [&](const Story&, int) { ++stories; });
+    for (const TemplateSource& source : file.templates()) stories += item_count(source.model.stories);
   rules::SharedStructures shared;
   rules::Context context(file, options, shared);
   std::vector<Diagnostic> out;

@@ -6,6 +6,15 @@
 
 namespace ptmpl::detail {
 
+namespace {
+
+// `to` - `from` for to >= from, in unsigned arithmetic: the span of two int64 may not fit in one.
+std::uint64_t distance(std::int64_t from, std::int64_t to) {
+  return static_cast<std::uint64_t>(to) - static_cast<std::uint64_t>(from);
+}
+
+}  // namespace
+
 TempIdTable::TempIdTable(const StoryIndex& index, std::vector<std::size_t>& repeated) {
   const std::size_t count = index.size();
   keys_.resize(count);
@@ -23,15 +32,12 @@ TempIdTable::TempIdTable(const StoryIndex& index, std::vector<std::size_t>& repe
     }
   }
   // Dense: the integer ids span at most four entries a story (an array no larger than the
-  // hashed table would be). The span is computed in unsigned arithmetic: high - low may not fit
-  // in an int64.
-  const bool dense = integers > 0 && static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) <
-                                         static_cast<std::uint64_t>(4 * count);
+  // hashed table would be).
+  const bool dense = integers > 0 && distance(low, high) < static_cast<std::uint64_t>(4 * count);
   std::size_t hashed = count;
   if (dense) {
     dense_low_ = low;
-    dense_.assign(static_cast<std::size_t>(static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low)) + 1,
-                  kFree);
+    dense_.assign(static_cast<std::size_t>(distance(low, high)) + 1, kFree);
     hashed = count - integers;
   }
   std::size_t slots = 16;
@@ -43,8 +49,7 @@ TempIdTable::TempIdTable(const StoryIndex& index, std::vector<std::size_t>& repe
     const TempId& key = *keys_[i];
     const auto* n = std::get_if<std::int64_t>(&key);
     if (n != nullptr && dense) {
-      std::uint32_t& story =
-          dense_[static_cast<std::size_t>(static_cast<std::uint64_t>(*n) - static_cast<std::uint64_t>(dense_low_))];
+      std::uint32_t& story = dense_[static_cast<std::size_t>(distance(dense_low_, *n))];
       if (story == kFree)
         story = static_cast<std::uint32_t>(i);
       else
@@ -60,7 +65,7 @@ TempIdTable::TempIdTable(const StoryIndex& index, std::vector<std::size_t>& repe
 }
 
 const std::uint32_t* TempIdTable::dense_entry(std::int64_t id) const {
-  const std::uint64_t at = static_cast<std::uint64_t>(id) - static_cast<std::uint64_t>(dense_low_);
+  const std::uint64_t at = distance(dense_low_, id);
   return at < dense_.size() ? &dense_[static_cast<std::size_t>(at)] : nullptr;
 }
 
