@@ -1,5 +1,5 @@
-// The one way the library spreads independent items over threads (lint's files, push's
-// documents).
+// The one way the library spreads independent items over threads that all run (lint's files;
+// push's documents go through api/worker_ramp.hpp, which runs only as many as pay).
 #pragma once
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 // PTMPL_BENCH_PUSH_TEMPLATES sets another count.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
@@ -133,8 +134,20 @@ void BM_Push1000Unchanged(benchmark::State& state) {
   auto run = std::make_unique<PushRun>("unchanged");
   if (!run->push(4)) state.SkipWithError("the first push failed");
   run->reread();
+  rusage before{};
+  ::getrusage(RUSAGE_SELF, &before);
   for (auto _ : state)
     if (!run->push(static_cast<unsigned>(state.range(0)))) state.SkipWithError("a push failed");
+  rusage after{};
+  ::getrusage(RUSAGE_SELF, &after);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  const double runs = static_cast<double>(state.iterations());
+  // The whole process's processor time (client and sandbox) and context switches, a push.
+  state.counters["cpu_ms"] =
+      (seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime)) * 1e3 /
+      runs;
+  state.counters["switches"] =
+      static_cast<double>(after.ru_nvcsw + after.ru_nivcsw - before.ru_nvcsw - before.ru_nivcsw) / runs;
   state.counters["templates"] = static_cast<double>(template_count());
 }
 BENCHMARK(BM_Push1000Unchanged)->Apply(with_jobs);
