@@ -33,20 +33,31 @@ struct Manual {
 
 TEST(WorkerRamp, UpToTheStartingCountEveryWorkerRunsFromTheFirstItemAndTheCountNeverChanges) {
   Manual time;
-  WorkerRamp ramp(3, time.clock());
+  WorkerRamp ramp(3, 1000, time.clock());
   EXPECT_EQ(ramp.running(), 3u);
   EXPECT_TRUE(ramp.settled());
   EXPECT_TRUE(ramp.admit(2));
   complete(ramp, time.now, 500, [](unsigned running) { return 10ms / running; });
   EXPECT_EQ(ramp.running(), 3u);
   EXPECT_EQ(ramp.most_running(), 3u);
-  EXPECT_EQ(WorkerRamp(0, time.clock()).running(), 1u);
+  EXPECT_EQ(WorkerRamp(0, 1000, time.clock()).running(), 1u);
+}
+
+TEST(WorkerRamp, TooFewItemsToMeasureRunEveryWorkerFromTheStart) {
+  Manual time;
+  // 127 items for 8 workers: fewer than kItemsPerWorker (16) a worker.
+  WorkerRamp few(8, 127, time.clock());
+  EXPECT_EQ(few.running(), 8u);
+  EXPECT_TRUE(few.settled());
+  WorkerRamp enough(8, 128, time.clock());
+  EXPECT_EQ(enough.running(), WorkerRamp::kStart);
+  EXPECT_FALSE(enough.settled());
 }
 
 TEST(WorkerRamp, AServiceBoundByItsLatencyGetsEveryWorker) {
   // Each request takes 10 ms, whatever else is in flight: twice the workers, twice the items.
   Manual time;
-  WorkerRamp ramp(16, time.clock());
+  WorkerRamp ramp(16, 1000, time.clock());
   EXPECT_EQ(ramp.running(), WorkerRamp::kStart);
   complete(ramp, time.now, 1000, [](unsigned running) { return 10ms / running; });
   EXPECT_EQ(ramp.running(), 16u);
@@ -57,7 +68,7 @@ TEST(WorkerRamp, AServiceBoundByItsLatencyGetsEveryWorker) {
 TEST(WorkerRamp, AnAdditionThatDoesNotRaiseTheRateIsTakenBack) {
   // A service (or machine) that is busy already: the same 0.25 ms an item, however many run.
   Manual time;
-  WorkerRamp ramp(8, time.clock());
+  WorkerRamp ramp(8, 1000, time.clock());
   complete(ramp, time.now, 1000, [](unsigned) { return 250us; });
   EXPECT_EQ(ramp.running(), WorkerRamp::kStart);
   EXPECT_EQ(ramp.most_running(), 8u);
@@ -67,24 +78,24 @@ TEST(WorkerRamp, AnAdditionThatDoesNotRaiseTheRateIsTakenBack) {
 TEST(WorkerRamp, ARiseBelowTheGainIsNotWorthTheWorkers) {
   // 10% more items a second with twice the workers: below kGain (15%), so back to four.
   Manual time;
-  WorkerRamp ramp(8, time.clock());
+  WorkerRamp ramp(8, 1000, time.clock());
   complete(ramp, time.now, 1000, [](unsigned running) { return running > 4 ? 1000us : 1100us; });
   EXPECT_EQ(ramp.running(), 4u);
   // 30% more: kept.
   Manual again;
-  WorkerRamp kept(8, again.clock());
+  WorkerRamp kept(8, 1000, again.clock());
   complete(kept, again.now, 1000, [](unsigned running) { return running > 4 ? 1000us : 1300us; });
   EXPECT_EQ(kept.running(), 8u);
 }
 
 TEST(WorkerRamp, TheCountStopsAtTheMostAndAServiceThatSaturatesKeepsTheLastCountThatPaid) {
   Manual time;
-  WorkerRamp six(6, time.clock());
+  WorkerRamp six(6, 1000, time.clock());
   complete(six, time.now, 1000, [](unsigned running) { return 12ms / running; });
   EXPECT_EQ(six.running(), 6u);
   // Latency-bound up to 8 in flight, no better beyond.
   Manual later;
-  WorkerRamp ramp(32, later.clock());
+  WorkerRamp ramp(32, 2000, later.clock());
   complete(ramp, later.now, 2000, [](unsigned running) { return 8ms / std::min(running, 8u); });
   EXPECT_EQ(ramp.running(), 8u);
   EXPECT_EQ(ramp.most_running(), 16u);
@@ -94,7 +105,7 @@ TEST(WorkerRamp, TheFirstItemsAfterAnAdditionAreNotMeasured) {
   // The new workers' first items include their connections: slow ones in the warm-up do not
   // count against the addition.
   Manual time;
-  WorkerRamp ramp(8, time.clock());
+  WorkerRamp ramp(8, 1000, time.clock());
   int since_raise = -1;
   complete(ramp, time.now, 1000, [&](unsigned running) -> std::chrono::microseconds {
     if (running == 8 && ++since_raise < static_cast<int>(WorkerRamp::kWarmUpPerWorker * 8)) return 50ms;
@@ -105,7 +116,7 @@ TEST(WorkerRamp, TheFirstItemsAfterAnAdditionAreNotMeasured) {
 
 TEST(WorkerRamp, AWorkerBeyondTheRunningOnesClosesItsConnectionWaitsAndIsLetInByAnAddition) {
   Manual time;
-  WorkerRamp ramp(8, time.clock());
+  WorkerRamp ramp(8, 1000, time.clock());
   std::atomic<bool> closed{false};
   std::atomic<int> admitted{-1};
   std::thread waiting([&] { admitted = ramp.admit(6, [&] { closed = true; }) ? 1 : 0; });
@@ -119,7 +130,7 @@ TEST(WorkerRamp, AWorkerBeyondTheRunningOnesClosesItsConnectionWaitsAndIsLetInBy
 
 TEST(WorkerRamp, TheEndReleasesEveryWaitingWorker) {
   Manual time;
-  WorkerRamp ramp(8, time.clock());
+  WorkerRamp ramp(8, 1000, time.clock());
   std::atomic<int> released{0};
   std::thread a([&] { released += ramp.admit(4) ? 10 : 1; });
   std::thread b([&] { released += ramp.admit(7) ? 10 : 1; });

@@ -334,7 +334,7 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
   // Each worker has its own client (and connection), made when the worker first runs; a worker
   // the ramp stops closes its connection before it waits.
   const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.jobs), locals.size()));
-  detail::WorkerRamp ramp(jobs);
+  detail::WorkerRamp ramp(jobs, locals.size());
   std::atomic<std::size_t> next{0};
   auto run = [&](unsigned worker) {
     std::unique_ptr<Client> client;

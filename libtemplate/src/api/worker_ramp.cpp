@@ -7,10 +7,10 @@
 
 namespace ptmpl::api::detail {
 
-WorkerRamp::WorkerRamp(unsigned most, std::function<Clock::time_point()> now)
+WorkerRamp::WorkerRamp(unsigned most, std::size_t items, std::function<Clock::time_point()> now)
     : now_(std::move(now)),
       most_(std::max(1u, most)),
-      running_(std::min(most_, kStart)),
+      running_(items < std::size_t{kItemsPerWorker} * most_ ? most_ : std::min(most_, kStart)),
       most_running_(running_),
       settled_(running_ == most_),
       warming_(kWarmUpPerWorker * running_) {}

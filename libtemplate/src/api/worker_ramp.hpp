@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <functional>
 #include <mutex>
 
@@ -16,7 +17,8 @@ namespace ptmpl::api::detail {
 class WorkerRamp {
  public:
   using Clock = std::chrono::steady_clock;
-  /// Workers that run from the start (fewer when `most` is fewer): the default of `--jobs`.
+  /// Workers that run from the start of a long run (fewer when `most` is fewer): the default
+  /// of `--jobs`.
   static constexpr unsigned kStart = 4;
   /// Items a running worker completes in one measurement (after the warm-up), and the
   /// warm-up after a change: the first items of a new worker include its connection.
@@ -26,8 +28,11 @@ class WorkerRamp {
   /// bound by its latency nearly doubles; one bound by its processors stays within noise.
   static constexpr double kGain = 0.15;
 
-  /// Up to `most` workers (at least 1); `now` reads the time (tests pass their own).
-  explicit WorkerRamp(unsigned most, std::function<Clock::time_point()> now = Clock::now);
+  /// Up to `most` workers (at least 1) for `items` items; `now` reads the time (tests pass
+  /// their own). Fewer than kItemsPerWorker items a worker are too few to measure, and there a
+  /// worker too many costs little while one too few (against a distant service) costs whole
+  /// round trips: every worker runs from the start.
+  WorkerRamp(unsigned most, std::size_t items, std::function<Clock::time_point()> now = Clock::now);
 
   /// Before worker `worker` (0-based) takes an item: true at once while it is among the running
   /// ones; else calls `before_waiting` (to close an idle connection) and waits for its turn.
