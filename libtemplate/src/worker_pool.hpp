@@ -1,5 +1,5 @@
-// The one way the library spreads independent items over threads that all run (lint's files;
-// push's documents go through api/worker_ramp.hpp, which runs only as many as pay).
+// The one way the library spreads independent items over threads (lint's files, push's
+// documents).
 #pragma once
 
 #include <algorithm>

@@ -540,9 +540,7 @@ std::function<int()> setup_push(CLI::App& app) {
   app.add_option("--backup-dir", o->push.backup_dir,
                  "where the service's version of a template is saved before it is overwritten")
       ->capture_default_str();
-  app.add_option("-j,--jobs", o->push.jobs,
-                 "templates sent at a time, at most: beyond 4 (and with 16 templates a worker), workers are added "
-                 "only while they raise the templates done a second")
+  app.add_option("-j,--jobs", o->push.jobs, "templates sent at a time")
       ->capture_default_str()
       ->check(CLI::Range(1, 32));
   app.add_option("--config", o->config,

@@ -15,7 +15,7 @@
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
 #include "publish_support.hpp"
-#include "worker_ramp.hpp"
+#include "worker_pool.hpp"
 
 namespace ptmpl::api {
 namespace {
@@ -323,7 +323,6 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
                                         const std::function<std::unique_ptr<Client>()>& make_client,
                                         const std::function<void(std::size_t, const PushOutcome&)>& done) {
   std::vector<PushOutcome> outcomes(locals.size());
-  if (locals.empty()) return outcomes;
   std::atomic<bool> service_gone{false};
   std::mutex report;
   auto finish = [&](std::size_t i, PushOutcome outcome) {
@@ -331,35 +330,17 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
     outcomes[i] = std::move(outcome);
     if (done) done(i, outcomes[i]);
   };
-  // Each worker has its own client (and connection), made when the worker first runs; a worker
-  // the ramp stops closes its connection before it waits.
-  const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, options.jobs), locals.size()));
-  detail::WorkerRamp ramp(jobs, locals.size());
-  std::atomic<std::size_t> next{0};
-  auto run = [&](unsigned worker) {
-    std::unique_ptr<Client> client;
-    while (ramp.admit(worker, [&] { client.reset(); })) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= locals.size()) {
-        ramp.end();
-        break;
-      }
-      if (service_gone) {
-        finish(i, failed(Error::network("not attempted: the service stopped answering")));
-      } else {
-        if (!client) client = make_client();
+  // Each worker has its own client (and connection).
+  ptmpl::detail::for_each_on_workers(
+      locals.size(), std::max(1u, options.jobs), make_client, [&](std::unique_ptr<Client>& client, std::size_t i) {
+        if (service_gone) {
+          finish(i, failed(Error::network("not attempted: the service stopped answering")));
+          return;
+        }
         PushOutcome outcome = push_template(*client, locals[i], options);
         if (outcome.action == PushAction::Failed && outcome.failure == ErrorCode::kNetwork) service_gone = true;
         finish(i, std::move(outcome));
-      }
-      ramp.completed();
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(jobs - 1);
-  for (unsigned worker = 1; worker < jobs; ++worker) threads.emplace_back(run, worker);
-  run(0);
-  for (std::thread& t : threads) t.join();
+      });
   return outcomes;
 }
 
