@@ -163,12 +163,6 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-struct Frame {
-  bool is_object = false;
-  std::uint64_t offset = 0;
-  std::size_t base = 0;  // index in the value stack where this container's children start
-};
-
 }  // namespace
 
 class DocumentBuilder {
@@ -201,6 +195,14 @@ class DocumentBuilder {
   [[nodiscard]] std::optional<std::uint64_t> lone_surrogate_at() const { return lone_surrogate_at_; }
 
  private:
+  // A member type, not one of the anonymous namespace: a class with linkage (this one) may not
+  // hold a field of such a type once this file is part of a unity build (-Wsubobject-linkage).
+  struct Frame {
+    bool is_object = false;
+    std::uint64_t offset = 0;
+    std::size_t base = 0;  // index in the value stack where this container's children start
+  };
+
   // Where the token just read starts, from where it ends: callbacks for scalars come right
   // after their last byte, so a literal or number starts its own length back; a string
   // without escapes (escapes always make the source longer than the text) its length plus

@@ -16,7 +16,7 @@
 
 namespace {
 
-const std::string& input() {
+const std::string& mspdi_input() {
   static const std::string text = [] {
     ptmpl::GenerateOptions options;
     const char* tasks = std::getenv("PTMPL_BENCH_MSPDI_TASKS");
@@ -30,32 +30,32 @@ const std::string& input() {
   return text;
 }
 
-void report(benchmark::State& state) {
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input().size()));
-  state.counters["MiB"] = static_cast<double>(input().size()) / (1 << 20);
+void mspdi_report(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * mspdi_input().size()));
+  state.counters["MiB"] = static_cast<double>(mspdi_input().size()) / (1 << 20);
 }
 
 // Baseline: pugixml's DOM parse with default flags, from the same bytes in memory.
 void BM_MspdiBaselinePugixmlParse(benchmark::State& state) {
-  const std::string& text = input();
+  const std::string& text = mspdi_input();
   for (auto _ : state) {
     pugi::xml_document doc;
     if (!doc.load_buffer(text.data(), text.size())) state.SkipWithError("parse error");
     benchmark::DoNotOptimize(doc.first_child());
   }
-  report(state);
+  mspdi_report(state);
 }
 BENCHMARK(BM_MspdiBaselinePugixmlParse)->Unit(benchmark::kMillisecond);
 
 // The whole conversion: parse, calendar, tasks, links, resources, the template written.
 void BM_MspdiConvert(benchmark::State& state) {
-  const std::string& text = input();
+  const std::string& text = mspdi_input();
   for (auto _ : state) {
     auto converted = ptmpl::convert_mspdi(text, "bench.xml");
     if (!converted.ok()) state.SkipWithError("conversion failed");
     benchmark::DoNotOptimize(converted.value().document.data());
   }
-  report(state);
+  mspdi_report(state);
 }
 BENCHMARK(BM_MspdiConvert)->Unit(benchmark::kMillisecond);
 

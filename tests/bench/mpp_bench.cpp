@@ -74,20 +74,20 @@ Input load(bool paired) {
   return out;
 }
 
-const Input& input(std::int64_t which) {
+const Input& mpp_input(std::int64_t which) {
   static const Input files[2] = {load(false), load(true)};
   return files[which == 0 ? 0 : 1];
 }
 
-void report(benchmark::State& state, const std::string& bytes) {
+void mpp_report(benchmark::State& state, const std::string& bytes) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
   state.counters["KiB"] = static_cast<double>(bytes.size()) / 1024;
-  state.SetLabel(input(state.range(0)).mpp.filename().string());
+  state.SetLabel(mpp_input(state.range(0)).mpp.filename().string());
 }
 
 // Baseline: the compound file opened and every stream read, from the same bytes in memory.
 void BM_MppBaselineReadAllStreams(benchmark::State& state) {
-  const std::string& bytes = input(state.range(0)).bytes;
+  const std::string& bytes = mpp_input(state.range(0)).bytes;
   for (auto _ : state) {
     auto file = ptmpl::cfb::CompoundFile::open(ptmpl::FileText::borrow(bytes), "bench.mpp");
     if (!file.ok()) {
@@ -103,13 +103,13 @@ void BM_MppBaselineReadAllStreams(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(total);
   }
-  report(state, bytes);
+  mpp_report(state, bytes);
 }
 BENCHMARK(BM_MppBaselineReadAllStreams)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The whole conversion: compound file, tables, the in-memory MSPDI, the template written.
 void BM_MppConvert(benchmark::State& state) {
-  const std::string& bytes = input(state.range(0)).bytes;
+  const std::string& bytes = mpp_input(state.range(0)).bytes;
   for (auto _ : state) {
     auto converted = ptmpl::convert_plan(bytes, "bench.mpp");
     if (!converted.ok()) {
@@ -118,13 +118,13 @@ void BM_MppConvert(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(converted.value().document.data());
   }
-  report(state, bytes);
+  mpp_report(state, bytes);
 }
 BENCHMARK(BM_MppConvert)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The peer: the same project converted from the MSPDI twin.
 void BM_MppTwinMspdiConvert(benchmark::State& state) {
-  const std::string& bytes = input(1).twin_bytes;
+  const std::string& bytes = mpp_input(1).twin_bytes;
   if (bytes.empty()) {
     state.SkipWithError("the .mpp has no twin");
     return;
@@ -137,7 +137,7 @@ void BM_MppTwinMspdiConvert(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(converted.value().document.data());
   }
-  report(state, bytes);
+  mpp_report(state, bytes);
 }
 BENCHMARK(BM_MppTwinMspdiConvert)->Arg(1)->Unit(benchmark::kMillisecond);
 

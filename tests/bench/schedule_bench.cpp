@@ -17,7 +17,7 @@
 
 namespace {
 
-const std::string& input() {
+const std::string& schedule_input() {
   static const std::string text = [] {
     ptmpl::GenerateOptions options;
     const char* stories = std::getenv("PTMPL_BENCH_SCHEDULE_STORIES");
@@ -32,7 +32,8 @@ const std::string& input() {
 
 // The template read once, outside the timings: the scheduler's input.
 const ptmpl::TemplateFile& parsed() {
-  static const ptmpl::TemplateFile file = ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText::borrow(input()));
+  static const ptmpl::TemplateFile file =
+      ptmpl::TemplateFile::parse("bench.json", ptmpl::FileText::borrow(schedule_input()));
   return file;
 }
 
@@ -40,20 +41,20 @@ std::span<const ptmpl::Story> stories() {
   return parsed().templates().at(0).model.stories;
 }
 
-void report(benchmark::State& state) {
-  state.counters["MiB"] = static_cast<double>(input().size()) / (1 << 20);
+void schedule_report(benchmark::State& state) {
+  state.counters["MiB"] = static_cast<double>(schedule_input().size()) / (1 << 20);
 }
 
 // Baseline: RapidJSON DOM, default flags, of the same bytes.
 void BM_ScheduleBaselineDomParse(benchmark::State& state) {
-  const std::string& text = input();
+  const std::string& text = schedule_input();
   for (auto _ : state) {
     rapidjson::Document doc;
     doc.Parse(text.data(), text.size());
     if (doc.HasParseError()) state.SkipWithError("parse error");
     benchmark::DoNotOptimize(doc);
   }
-  report(state);
+  schedule_report(state);
 }
 BENCHMARK(BM_ScheduleBaselineDomParse)->Unit(benchmark::kMillisecond);
 
@@ -66,7 +67,7 @@ void BM_SchedulePasses(benchmark::State& state) {
     benchmark::DoNotOptimize(schedule.critical_count());
   }
   state.counters["links"] = static_cast<double>(graph.links().size());
-  report(state);
+  schedule_report(state);
 }
 BENCHMARK(BM_SchedulePasses)->Unit(benchmark::kMillisecond);
 
@@ -79,7 +80,7 @@ void BM_ScheduleWithGraph(benchmark::State& state) {
     if (!schedule.ok()) state.SkipWithError("no schedule");
     benchmark::DoNotOptimize(schedule.critical_count());
   }
-  report(state);
+  schedule_report(state);
 }
 BENCHMARK(BM_ScheduleWithGraph)->Unit(benchmark::kMillisecond);
 

@@ -27,6 +27,9 @@
 
 namespace ptmpl {
 
+// Named, so that the reader's names (Reader, Task, Link) stay apart from the other readers' in a
+// unity build of the library.
+namespace gan {
 namespace {
 
 using json::Member;
@@ -626,9 +629,10 @@ std::string Reader::write_document() {
 }
 
 }  // namespace
+}  // namespace gan
 
 Result<Conversion> convert_gan(std::string_view text, const std::string& path, const ConvertOptions& options) {
-  return Reader(text, path, options).run();
+  return gan::Reader(text, path, options).run();
 }
 
 }  // namespace ptmpl

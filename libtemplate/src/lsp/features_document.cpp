@@ -210,7 +210,7 @@ void write_location(JsonEmitter& json, std::string_view uri, const Range& range)
   json.begin_object();
   json.member("uri", uri);
   json.key("range");
-  write_range(json, range);
+  features::write_range(json, range);
   json.end_object();
 }
 

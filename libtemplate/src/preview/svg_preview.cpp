@@ -28,7 +28,7 @@ constexpr double kMaxChartWidth = 960;  // the chart shrinks days below this
 constexpr double kMaxDayWidth = 24;
 constexpr double kLegendHeight = 40;
 constexpr double kIndentPerLevel = 14;
-constexpr std::size_t kMaxIndentLevels = 8;
+constexpr std::size_t kSvgMaxIndentLevels = 8;
 constexpr std::size_t kLabelChars = 50;
 
 constexpr std::string_view kWorkColour = "#4e79a7";
@@ -229,9 +229,9 @@ std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y
   const ScheduledStory& s = schedule[row.index];
   const Story& story = schedule.graph().story(row.index);
   const double middle = y + kRowHeight / 2;
-  const double indent = kIndentPerLevel * static_cast<double>(std::min(row.depth, kMaxIndentLevels));
+  const double indent = kIndentPerLevel * static_cast<double>(std::min(row.depth, kSvgMaxIndentLevels));
   std::string label = truncate_to_width(row.outline + " " + display_title(story),
-                                        kLabelChars - 2 * std::min(row.depth, kMaxIndentLevels));
+                                        kLabelChars - 2 * std::min(row.depth, kSvgMaxIndentLevels));
   std::string out = text(kMargin + indent, middle + 4, label, story.is_parent() ? "font-weight=\"bold\"" : "");
   std::string tooltip = tooltip_of(schedule, row, options);
   if (drawn_as_point(s))

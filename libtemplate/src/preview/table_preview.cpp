@@ -11,10 +11,10 @@ namespace ptmpl::preview {
 
 namespace {
 
-constexpr std::size_t kMaxIndentLevels = 8;
+constexpr std::size_t kTableMaxIndentLevels = 8;
 constexpr std::size_t kColumns = 8;
-constexpr std::array<std::string_view, kColumns> kHeadings = {"outline", "temp_id",  "title", "start",
-                                                              "due",     "duration", "float", "critical"};
+constexpr std::array<std::string_view, kColumns> kTableHeadings = {"outline", "temp_id",  "title", "start",
+                                                                   "due",     "duration", "float", "critical"};
 // Numbers (and dates) are right-aligned; text is left-aligned.
 constexpr std::array<bool, kColumns> kRightAligned = {false, false, false, true, true, true, true, false};
 
@@ -23,7 +23,7 @@ using Line = std::array<std::string, kColumns>;
 Line line_of(const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
   const Story& story = schedule.graph().story(row.index);
   const ScheduledStory& s = schedule[row.index];
-  std::string title(2 * std::min(row.depth, kMaxIndentLevels), ' ');
+  std::string title(2 * std::min(row.depth, kTableMaxIndentLevels), ' ');
   title += display_title(story);
   return {row.outline,
           one_line(temp_id_text(story)),
@@ -41,7 +41,7 @@ std::string render_table(const Schedule& schedule, std::span<const PreviewRow> r
   std::vector<Line> lines;
   lines.reserve(rows.size() + 1);
   Line heading;
-  std::copy(kHeadings.begin(), kHeadings.end(), heading.begin());
+  std::copy(kTableHeadings.begin(), kTableHeadings.end(), heading.begin());
   lines.push_back(heading);
   for (const PreviewRow& row : rows) lines.push_back(line_of(schedule, row, options));
   std::array<std::size_t, kColumns> width{};

@@ -52,14 +52,14 @@ std::string story_value_pointer(const Story& story, std::string_view key) {
 }
 
 // The project_template object of a template document (nullptr for a bare story list).
-const json::Value* template_object(const Context& context, const TemplateSource& source) {
+const json::Value* project_template_of(const Context& context, const TemplateSource& source) {
   if (source.template_pointer.empty()) return nullptr;
   return json::resolve_pointer(context.file().document().root(), source.template_pointer);
 }
 
 // Roll-ups need the whole story list: none when raw_json is missing or does not parse, and
 // none when the nesting bound cut part of it away (nesting-depth reports that).
-bool stories_complete(const TemplateSource& source) {
+bool story_list_complete(const TemplateSource& source) {
   return source.story_list != nullptr && !source.story_document->truncated();
 }
 
@@ -113,7 +113,7 @@ void check_amount_negative_story(Context& context, const TemplateSource& source,
 void check_amount_negative(Context& context) {
   // The template's own budget (the stories' estimates are check_amount_negative_story's).
   for (const TemplateSource& source : context.file().templates()) {
-    const json::Value* pt = template_object(context, source);
+    const json::Value* pt = project_template_of(context, source);
     const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
     if (budget != nullptr && budget->is_number() && budget_to_cents(budget->text()).negative)
       context.report_at_offset(
@@ -156,7 +156,8 @@ class AmountOverflow final : public StoryCheck {
     // does not fit is reported above, and every sum above it is unknown, not reported again).
     // Every roll-up sums some of the values, so none can overflow while all of them together
     // stay within int64: then the tree need not be rolled up at all.
-    if (stories_complete(source) && magnitude_ > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    if (story_list_complete(source) &&
+        magnitude_ > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
       const Rollup& rollup = context.rollup(source);
       auto overflows_here = [&](const Amount& sum, std::size_t first, std::size_t end, Estimate estimate) {
         if (!sum.overflow()) return false;
@@ -184,7 +185,7 @@ class AmountOverflow final : public StoryCheck {
     }
 
     // The template's budget, in major units, must be a whole number of cents that fits int64.
-    const json::Value* pt = template_object(context, source);
+    const json::Value* pt = project_template_of(context, source);
     const json::Value* budget = pt != nullptr ? pt->find("budget") : nullptr;
     if (budget == nullptr || !budget->is_number()) return;
     BudgetCents cents = budget_to_cents(budget->text());
@@ -221,7 +222,7 @@ class RollupMismatch final : public StoryCheck {
   }
 
   void finish(Context& context, const TemplateSource& source) override {
-    if (!stories_complete(source) || !any_) return;
+    if (!story_list_complete(source) || !any_) return;
     const Rollup& rollup = context.rollup(source);
     for (std::size_t i = 0; i < rollup.item_count(); ++i) {
       const Story& story = rollup.story(i);
@@ -271,7 +272,7 @@ class BudgetUnbudgetedTemplate final : public StoryCheck {
   void start(Context& context, const TemplateSource& source) override {
     stories_ = 0;
     first_ = nullptr;
-    pt_ = template_object(context, source);  // a bare story list has no is_budgeted
+    pt_ = project_template_of(context, source);  // a bare story list has no is_budgeted
     flag_ = pt_ != nullptr ? pt_->find("is_budgeted") : nullptr;
     // is_budgeted defaults to false on create (API reference, "Project templates"); a value that
     // is not a boolean is the schema rule's.

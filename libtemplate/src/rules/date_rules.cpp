@@ -44,7 +44,7 @@ std::string short_name_of(const Story& story) {
   return story.temp_id ? temp_id_key(*story.temp_id) : name_of(story);
 }
 
-std::string key_pointer(const Story& story, std::string_view key) {
+std::string story_key_pointer(const Story& story, std::string_view key) {
   return std::string(story.origin.pointer) + "/" + std::string(key);
 }
 
@@ -64,7 +64,7 @@ bool any_date_invalid(const Story& story) {
 void report_at_key(Context& context, std::string_view rule, Severity severity, const TemplateSource& source,
                    const Story& story, std::string_view key, std::string message, std::optional<Fix> fix = {}) {
   if (const json::Value* value = story.origin.node.find(key))
-    context.report(rule, severity, source, *value, key_pointer(story, key), std::move(message), std::move(fix));
+    context.report(rule, severity, source, *value, story_key_pointer(story, key), std::move(message), std::move(fix));
   else
     context.report(rule, severity, source, story.origin.node, std::string(story.origin.pointer), std::move(message),
                    std::move(fix));
@@ -301,7 +301,7 @@ void check_duration_mismatch_story(Context& context, const TemplateSource& sourc
     if (dated && *story.relative_start_date == *story.relative_due_date)
       fix = context.replace_value(source, value, "0");
     context.report(
-        "duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+        "duration-mismatch", Severity::Warning, source, value, story_key_pointer(story, "duration"),
         "milestone " + name_of(story) + " has duration " + std::to_string(duration) + "; a milestone's duration is 0",
         std::move(fix));
     return;
@@ -312,7 +312,7 @@ void check_duration_mismatch_story(Context& context, const TemplateSource& sourc
   std::optional<Fix> fix;
   const json::Value& value = value_of_duration();
   if (span <= static_cast<std::uint64_t>(INT64_MAX)) fix = context.replace_value(source, value, std::to_string(span));
-  context.report("duration-mismatch", Severity::Warning, source, value, key_pointer(story, "duration"),
+  context.report("duration-mismatch", Severity::Warning, source, value, story_key_pointer(story, "duration"),
                  "duration " + std::to_string(duration) + " of story " + name_of(story) + " differs from its span of " +
                      working_days(span) + " (" + day(*story.relative_start_date) + " to " +
                      day(*story.relative_due_date) + ")",
@@ -412,11 +412,11 @@ std::optional<std::string> invalid_interval_term(Context& context, const Templat
                                                                        : "duration";
       const json::Value* value = story.origin.node.find(name);
       if (value == nullptr) continue;
-      return key_pointer(story, name) + " (" + context.line_of(source, *value) + ") is " + describe(*value) +
+      return story_key_pointer(story, name) + " (" + context.line_of(source, *value) + ") is " + describe(*value) +
              ", not an integer";
     }
     if (!milestone && story.duration && *story.duration < 0)
-      return key_pointer(story, "duration") + " (" + context.line_of(source, story.origin.node) + ") is " +
+      return story_key_pointer(story, "duration") + " (" + context.line_of(source, story.origin.node) + ") is " +
              std::to_string(*story.duration) + ", a negative duration";
     if (story.relative_start_date && !intervals.interval(i)) {
       const bool reversed =
@@ -464,7 +464,7 @@ std::uint64_t day_values(const DependencyGraph& graph, std::vector<DayValue>* va
   auto add = [&](const Story& story, std::string_view key, std::int64_t number, std::uint64_t length = 0) {
     if (values == nullptr) return;
     if (const json::Value* value = story.origin.node.find(key))
-      values->push_back({&story, value, key_pointer(story, key), key, number, length});
+      values->push_back({&story, value, story_key_pointer(story, key), key, number, length});
   };
   for (std::size_t i = 0; i < graph.size(); ++i) {
     const Story& story = graph.story(i);

@@ -39,7 +39,7 @@ bool same_temp_id(const TempId& a, const TempId& b) {
 }
 
 // A story as chains and messages name it: its temp_id, or where it is when it has none.
-std::string story_name(const Story& story) {
+std::string chain_name(const Story& story) {
   return story.temp_id ? temp_id_key(*story.temp_id) : "the story at " + std::string(story.origin.pointer);
 }
 
@@ -306,8 +306,8 @@ void check_dependency_parent_child(Context& context) {
       if (link.nesting != LinkNesting::SourceContainsTarget && link.nesting != LinkNesting::TargetContainsSource)
         continue;
       const Story& owner = graph.story(link.source);
-      const std::string from = story_name(owner);
-      const std::string to = story_name(graph.story(link.target));
+      const std::string from = chain_name(owner);
+      const std::string to = chain_name(graph.story(link.target));
       const bool inside = link.nesting == LinkNesting::SourceContainsTarget;
       std::string message = dependency_name(owner, *link.dependency);
       message += " links story " + from;
@@ -338,7 +338,7 @@ void check_dependency_cycle(Context& context) {
         std::string before_name;
         for (std::size_t i = 0; i < cycle.stories.size(); ++i) {
           const std::size_t at = cycle.stories[i];
-          std::string name = story_name(graph.story(at));
+          std::string name = chain_name(graph.story(at));
           if (i > 0) {
             message += " → ";
             const std::size_t before = cycle.stories[i - 1];
@@ -373,7 +373,7 @@ void check_dependency_cycle(Context& context) {
       for (std::size_t i = 0; i < length; ++i) {
         const Story& story = graph.story(cycle.stories[i]);
         context.relate(source, story.origin.node,
-                       "story " + story_name(story) + " is in the cycle (" + std::to_string(i + 1) + " of " +
+                       "story " + chain_name(story) + " is in the cycle (" + std::to_string(i + 1) + " of " +
                            std::to_string(length) + ")");
       }
     }

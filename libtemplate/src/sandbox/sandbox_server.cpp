@@ -143,11 +143,19 @@ Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
   return tokens;
 }
 
-namespace {
+// Named, not anonymous: Sandbox::Impl, a class with linkage, holds a list of them, which a unity
+// build of the library would warn about (-Wsubobject-linkage).
+namespace sandbox {
 
 struct OAuthClient {
   std::string id, secret, redirect_uri;
 };
+
+}  // namespace sandbox
+
+namespace {
+
+using sandbox::OAuthClient;
 
 Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
   auto text = read_private_file(path, "OAuth clients");

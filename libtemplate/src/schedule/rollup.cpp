@@ -16,6 +16,12 @@ __extension__ using Wide = __int128;
 constexpr Wide kMin = std::numeric_limits<std::int64_t>::min();
 constexpr Wide kMax = std::numeric_limits<std::int64_t>::max();
 
+}  // namespace
+
+// Named, not anonymous: RollupTotalsBuilder::Frame, of a class with linkage, holds two, which a
+// unity build of the library would warn about (-Wsubobject-linkage).
+namespace detail {
+
 class Accumulator {
  public:
   void add(const Amount& amount) {
@@ -44,6 +50,12 @@ class Accumulator {
   bool known_ = false;
   bool overflow_ = false;
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::Accumulator;
 
 constexpr std::array kEstimates = {Estimate::BudgetInCents, Estimate::TimeInMinutes};
 

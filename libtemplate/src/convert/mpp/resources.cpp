@@ -44,7 +44,7 @@ enum AssignmentField : std::uint32_t {
   kTaskUid = 1,
   kAssignedResourceUid = 2,
   kUnits = 7,
-  kWork = 8,
+  kAssignmentWork = 8,
   kAssignmentStart = 20,
   kAssignmentFinish = 21,
   kAssignmentCost = 26,
@@ -159,7 +159,7 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
     a.resource_uid = static_cast<std::int32_t>(*resource);
     auto finite = [](std::optional<double> v) { return v && std::isfinite(*v) ? v : std::nullopt; };
     if (auto units = finite(table.real(kUnits, i))) a.units = *units / kUnitsPerWhole;
-    if (auto work = finite(table.real(kWork, i))) a.work_minutes = *work / kWorkPerMinute;
+    if (auto work = finite(table.real(kAssignmentWork, i))) a.work_minutes = *work / kWorkPerMinute;
     a.cost = finite(table.real(kAssignmentCost, i));
     a.start = table.date(kAssignmentStart, i);
     a.finish = table.date(kAssignmentFinish, i);

@@ -12,8 +12,8 @@ namespace ptmpl::detail::mpp {
 
 namespace {
 
-enum TaskField : std::uint32_t {
-  kWork = 0,  // double, thousandths of a minute
+enum TaskDetailField : std::uint32_t {
+  kTaskWork = 0,  // double, thousandths of a minute
   kActualWork = 2,
   kCost = 5,  // double, hundredths of the currency unit
   kActualCost = 7,
@@ -25,7 +25,7 @@ enum TaskField : std::uint32_t {
   kPercentWorkComplete = 33,
   kActualStart = 41,
   kActualFinish = 42,
-  kDurationUnits = 181,  // its 0x20 bit: the duration is estimated
+  kDetailDurationUnits = 181,  // its 0x20 bit: the duration is estimated
   kCalendarUid = 401,
   kDeadline = 437,
 };
@@ -82,7 +82,7 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
   if (const std::optional<std::string_view> notes = table.var(kNotes, task.uid)) task.notes = notes_text(*notes);
   task.cost = amount(table, kCost, row);
   task.actual_cost = amount(table, kActualCost, row);
-  task.work_tenths = work_tenths(table, kWork, row);
+  task.work_tenths = work_tenths(table, kTaskWork, row);
   task.actual_work_tenths = work_tenths(table, kActualWork, row);
   task.actual_duration_tenths = table.int32(kActualDuration, row);
   task.constraint_type = table.int16(kConstraintType, row).value_or(0);
@@ -94,7 +94,7 @@ void read_task_fields(const Table& table, std::size_t row, const Layout& layout,
   task.deadline = table.date(kDeadline, row);
   task.calendar_uid = table.int32(kCalendarUid, row);
   task.ignore_resource_calendar = ignores_resource_calendars(table, row, layout);
-  task.estimated = (table.int16(kDurationUnits, row).value_or(0) & kEstimatedUnitsBit) != 0;
+  task.estimated = (table.int16(kDetailDurationUnits, row).value_or(0) & kEstimatedUnitsBit) != 0;
   task.active = active_flag(table, row, layout);
 }
 
