@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ptmpl {
+namespace ptmpl::calendar_test {
 namespace {
 
 using std::chrono::days;
@@ -197,4 +197,4 @@ TEST(Holidays, BadLineIsNamed) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::calendar_test

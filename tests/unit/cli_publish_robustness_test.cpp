@@ -25,7 +25,7 @@
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl::testing {
+namespace ptmpl::testing::cli_publish_robustness_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -703,4 +703,4 @@ TEST_F(CliPushTogetherTest, ADuplicateCreatedElsewhereAtTheSameTimeIsReportedWit
 }
 
 }  // namespace
-}  // namespace ptmpl::testing
+}  // namespace ptmpl::testing::cli_publish_robustness_test

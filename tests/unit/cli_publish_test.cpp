@@ -11,7 +11,7 @@
 #include "libtemplate/writer.hpp"
 #include "sandbox_process.hpp"
 
-namespace ptmpl::testing {
+namespace ptmpl::testing::cli_publish_test {
 namespace {
 
 constexpr const char* kToken = "cli-publish-token-77ab";
@@ -250,4 +250,4 @@ TEST_F(CliPublishTest, VerboseTraceNeverShowsTheToken) {
 }
 
 }  // namespace
-}  // namespace ptmpl::testing
+}  // namespace ptmpl::testing::cli_publish_test

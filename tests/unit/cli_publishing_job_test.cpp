@@ -15,7 +15,7 @@
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl::testing {
+namespace ptmpl::testing::cli_publishing_job_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -218,4 +218,4 @@ TEST_F(PublishingJobTest, ABrokenTemplateFailsTheLintJobWithAnAnnotationAndIsNev
 }
 
 }  // namespace
-}  // namespace ptmpl::testing
+}  // namespace ptmpl::testing::cli_publishing_job_test

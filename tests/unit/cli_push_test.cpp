@@ -21,7 +21,7 @@
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl::testing {
+namespace ptmpl::testing::cli_push_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -566,4 +566,4 @@ TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEver
 }
 
 }  // namespace
-}  // namespace ptmpl::testing
+}  // namespace ptmpl::testing::cli_push_test

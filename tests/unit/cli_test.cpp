@@ -10,7 +10,7 @@
 
 #include "test_files.hpp"
 
-namespace ptmpl {
+namespace ptmpl::cli_test {
 namespace {
 
 using testing::read_source;
@@ -213,9 +213,9 @@ TEST(Cli, EveryCommandHasHelpWithAnExample) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::cli_test
 
-namespace ptmpl {
+namespace ptmpl::cli_test {
 namespace {
 
 // On a terminal (here: a pseudo-terminal from script(1)) findings get the source line and a
@@ -245,9 +245,9 @@ TEST(Cli, TerminalOutputHasExcerptsAndRespectsNoColor) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::cli_test
 
-namespace ptmpl {
+namespace ptmpl::cli_test {
 namespace {
 
 using testing::slurp;
@@ -280,9 +280,9 @@ TEST(Cli, FmtWriteLeavesReadOnlyFilesAlone) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::cli_test
 
-namespace ptmpl {
+namespace ptmpl::cli_test {
 namespace {
 
 TEST(Cli, LintFixDryRunPrintsADiffAndChangesNothing) {
@@ -500,4 +500,4 @@ TEST(Cli, LintConfigurationFromTheCommandLine) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::cli_test

@@ -21,7 +21,7 @@
 #include "libtemplate/writer.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl {
+namespace ptmpl::convert_gan_test {
 namespace {
 
 using testing::expect_golden;
@@ -313,4 +313,4 @@ TEST(ConvertGan, DetectedByContent) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::convert_gan_test

@@ -19,7 +19,7 @@
 #include "libtemplate/template_file.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl {
+namespace ptmpl::convert_mspdi_test {
 namespace {
 
 using testing::expect_golden;
@@ -258,4 +258,4 @@ TEST(ConvertMspdi, DetectsFormatsByContent) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::convert_mspdi_test

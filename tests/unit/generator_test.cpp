@@ -8,7 +8,7 @@
 #include "libtemplate/lint.hpp"
 #include "libtemplate/writer.hpp"
 
-namespace ptmpl {
+namespace ptmpl::generator_test {
 namespace {
 
 struct Interval {
@@ -135,4 +135,4 @@ TEST(Generator, DatesSatisfyEveryLinkAndMetadataAgrees) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::generator_test

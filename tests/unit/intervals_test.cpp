@@ -11,7 +11,7 @@
 
 #include "libtemplate/template_file.hpp"
 
-namespace ptmpl {
+namespace ptmpl::intervals_test {
 namespace {
 
 /// A parsed story list and the intervals of its first template.
@@ -267,4 +267,4 @@ TEST(DeclaredIntervals, DeepNestingNeedsNoRecursion) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::intervals_test

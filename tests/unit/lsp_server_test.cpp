@@ -8,7 +8,7 @@
 #include "lsp/features.hpp"
 #include "lsp_session.hpp"
 
-namespace ptmpl::lsp {
+namespace ptmpl::lsp::lsp_server_test {
 namespace {
 
 using testing::document_params;
@@ -214,4 +214,4 @@ TEST(LspServer, CancelledRequestsGetRequestCancelledAndTheServerGoesOn) {
 }
 
 }  // namespace
-}  // namespace ptmpl::lsp
+}  // namespace ptmpl::lsp::lsp_server_test

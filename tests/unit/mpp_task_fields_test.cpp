@@ -14,7 +14,7 @@
 #include "libtemplate/convert.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl {
+namespace ptmpl::mpp_task_fields_test {
 namespace {
 
 // The story keys read_task_fields gives, as "temp_id key: value" lines in story order.
@@ -291,4 +291,4 @@ TEST(MppTaskFieldsSweep, Mpp14PairsAgreeWithTheirTwinsOnTaskFields) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::mpp_task_fields_test

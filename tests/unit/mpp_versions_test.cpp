@@ -20,7 +20,7 @@
 #include "libtemplate/json.hpp"
 #include "test_files.hpp"
 
-namespace ptmpl {
+namespace ptmpl::mpp_versions_test {
 namespace {
 
 using testing::CfbBuilder;
@@ -238,4 +238,4 @@ TEST(MppVersions, EveryCorpusFileConvertsOrIsRefusedAndPairsAgree) {
 }
 
 }  // namespace
-}  // namespace ptmpl
+}  // namespace ptmpl::mpp_versions_test
