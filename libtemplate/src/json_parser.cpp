@@ -1,5 +1,6 @@
-// The JSON tree (json.hpp), by concern: the parser (RapidJSON's iterative SAX reader feeding
-// an arena tree) and the one UTF-8 check every reader uses.
+// The JSON tree (json.hpp), by concern: the parser (a tokenizer of our own for valid texts, and
+// RapidJSON's iterative SAX reader for the rest and for its messages, both feeding one builder
+// of the arena tree) and the one UTF-8 check every reader uses.
 #include "libtemplate/json.hpp"
 
 #include <algorithm>
@@ -384,7 +385,308 @@ class DocumentBuilder {
   std::optional<std::uint64_t> lone_surrogate_at_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// The fast reader: a tokenizer of our own for the common case, a valid document, that drives the
+// same DocumentBuilder with the same calls at the same stream positions as RapidJSON's reader,
+// so the tree, its offsets and the builder's issues (duplicate keys, nesting bound) are the same.
+// It gives up on anything else — a syntax error, a control character in a string, a lone
+// surrogate escape, a number RapidJSON might call too big — and Document::parse then reads the
+// text again with RapidJSON, whose errors and messages are the ones users see. Strings are
+// scanned 16 bytes at a time and never copied unless they hold escapes; numbers are only
+// delimited (the tree keeps their spelling).
+
+namespace {
+
+class FastReader {
+ public:
+  FastReader(SourceStream& stream, DocumentBuilder& builder) : stream_(stream), builder_(builder) {}
+
+  /// True when the whole text is one valid JSON value (whitespace around it) and every call of
+  /// the builder succeeded; false, with the builder in an unspecified state, otherwise.
+  bool read() {
+    const char* p = skip_whitespace(stream_.src_);
+    std::vector<bool> open;  // the open containers, innermost last: true for an object
+    open.reserve(64);
+  value:
+    if (p == end()) return false;
+    switch (*p) {
+      case '{':
+        stream_.src_ = p;  // RapidJSON calls StartObject on the bracket
+        if (!builder_.StartObject()) return false;
+        p = skip_whitespace(p + 1);
+        if (p != end() && *p == '}') {
+          if (!builder_.EndObject(0)) return false;
+          ++p;
+          goto after_value;
+        }
+        open.push_back(true);
+        goto key;
+      case '[':
+        stream_.src_ = p;
+        if (!builder_.StartArray()) return false;
+        p = skip_whitespace(p + 1);
+        if (p != end() && *p == ']') {
+          if (!builder_.EndArray(0)) return false;
+          ++p;
+          goto after_value;
+        }
+        open.push_back(false);
+        goto value;
+      case '"':
+        p = string(p, false);
+        if (p == nullptr) return false;
+        goto after_value;
+      case 't':
+        if (!literal(p, "true") || !(stream_.src_ = p + 4, builder_.Bool(true))) return false;
+        p += 4;
+        goto after_value;
+      case 'f':
+        if (!literal(p, "false") || !(stream_.src_ = p + 5, builder_.Bool(false))) return false;
+        p += 5;
+        goto after_value;
+      case 'n':
+        if (!literal(p, "null") || !(stream_.src_ = p + 4, builder_.Null())) return false;
+        p += 4;
+        goto after_value;
+      default:
+        p = number(p);
+        if (p == nullptr) return false;
+        goto after_value;
+    }
+  key:
+    if (p == end() || *p != '"') return false;
+    p = string(p, true);
+    if (p == nullptr) return false;
+    p = skip_whitespace(p);
+    if (p == end() || *p != ':') return false;
+    p = skip_whitespace(p + 1);
+    goto value;
+  after_value:
+    if (open.empty()) {
+      p = skip_whitespace(p);
+      stream_.src_ = p;
+      return p == end();
+    }
+    p = skip_whitespace(p);
+    if (p == end()) return false;
+    if (*p == ',') {
+      p = skip_whitespace(p + 1);
+      if (open.back()) goto key;
+      goto value;
+    }
+    if (*p != (open.back() ? '}' : ']')) return false;
+    if (!(open.back() ? builder_.EndObject(0) : builder_.EndArray(0))) return false;
+    open.pop_back();
+    ++p;
+    goto after_value;
+  }
+
+ private:
+  [[nodiscard]] const char* end() const { return stream_.end_; }
+
+  const char* skip_whitespace(const char* p) {
+    stream_.src_ = p;
+    rapidjson::SkipWhitespace(stream_);
+    return stream_.src_;
+  }
+
+  [[nodiscard]] bool literal(const char* p, std::string_view word) const {
+    return static_cast<std::size_t>(end() - p) >= word.size() && std::memcmp(p, word.data(), word.size()) == 0;
+  }
+
+  // The first byte from `p` on that ends a run of plain string bytes: a quote, a backslash, a
+  // control character, or the end of the text.
+  const char* plain_run(const char* p) const {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i below_space = _mm_set1_epi8(0x1F);
+    while (end() - p >= 16) {
+      const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i stop =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
+                       _mm_cmpeq_epi8(_mm_max_epu8(chunk, below_space), below_space));  // unsigned <= 0x1F
+      const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+      if (mask != 0) return p + __builtin_ctz(mask);
+      p += 16;
+    }
+#endif
+    while (p != end() && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+    return p;
+  }
+
+  // The string whose opening quote is at `p`, handed to the builder; what follows it, or
+  // nullptr to give up.
+  const char* string(const char* p, bool is_key) {
+    const char* const start = p + 1;
+    const char* q = plain_run(start);
+    const char* decoded = start;
+    std::size_t length = 0;
+    if (q != end() && *q == '"') {
+      length = static_cast<std::size_t>(q - start);
+    } else {
+      scratch_.assign(start, q);
+      for (;;) {
+        if (q == end() || *q != '\\') break;  // a control character or the end of the text
+        q = escape(q + 1);
+        if (q == nullptr) return nullptr;
+        const char* run = plain_run(q);
+        scratch_.append(q, run);
+        q = run;
+        if (q != end() && *q == '"') break;
+      }
+      if (q == end() || *q != '"') return nullptr;
+      decoded = scratch_.data();
+      length = scratch_.size();
+    }
+    if (length > 0xFFFFFFFFU) return nullptr;  // RapidJSON's sizes are 32-bit
+    stream_.src_ = q + 1;
+    const auto size = static_cast<rapidjson::SizeType>(length);
+    if (!(is_key ? builder_.Key(decoded, size, true) : builder_.String(decoded, size, true))) return nullptr;
+    return q + 1;
+  }
+
+  // Decodes the escape after a backslash at `p` onto scratch_ as RapidJSON does; what follows
+  // it, or nullptr for anything RapidJSON refuses or the builder would (a lone low surrogate).
+  const char* escape(const char* p) {
+    if (p == end()) return nullptr;
+    char simple = 0;
+    switch (*p) {
+      case '"':
+        simple = '"';
+        break;
+      case '\\':
+        simple = '\\';
+        break;
+      case '/':
+        simple = '/';
+        break;
+      case 'b':
+        simple = '\b';
+        break;
+      case 'f':
+        simple = '\f';
+        break;
+      case 'n':
+        simple = '\n';
+        break;
+      case 'r':
+        simple = '\r';
+        break;
+      case 't':
+        simple = '\t';
+        break;
+      case 'u':
+        break;
+      default:
+        return nullptr;
+    }
+    if (simple != 0) {
+      scratch_.push_back(simple);
+      return p + 1;
+    }
+    std::uint32_t code = 0;
+    if (!hex4(p + 1, code)) return nullptr;
+    p += 5;
+    if (code >= 0xDC00 && code <= 0xDFFF) return nullptr;  // a low surrogate first
+    if (code >= 0xD800 && code <= 0xDBFF) {
+      std::uint32_t low = 0;
+      if (end() - p < 6 || p[0] != '\\' || p[1] != 'u' || !hex4(p + 2, low) || low < 0xDC00 || low > 0xDFFF)
+        return nullptr;
+      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+      p += 6;
+    }
+    append_utf8(code);
+    return p;
+  }
+
+  bool hex4(const char* p, std::uint32_t& code) const {
+    if (end() - p < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const char c = p[i];
+      std::uint32_t digit = 0;
+      if (c >= '0' && c <= '9')
+        digit = static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        digit = static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        digit = static_cast<std::uint32_t>(c - 'A' + 10);
+      else
+        return false;
+      code = code << 4 | digit;
+    }
+    return true;
+  }
+
+  void append_utf8(std::uint32_t code) {
+    if (code < 0x80) {
+      scratch_.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+      scratch_.push_back(static_cast<char>(0xC0 | code >> 6));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else if (code < 0x10000) {
+      scratch_.push_back(static_cast<char>(0xE0 | code >> 12));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 6 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+      scratch_.push_back(static_cast<char>(0xF0 | code >> 18));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 12 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code >> 6 & 0x3F)));
+      scratch_.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+  }
+
+  // The number that starts at `p` (RFC 8259's grammar), handed to the builder; what follows it,
+  // or nullptr. Gives up where RapidJSON might refuse a valid spelling as too big: more than
+  // 300 digits before the point, or a positive exponent above 308.
+  const char* number(const char* p) {
+    const char* const start = p;
+    auto digit = [&](const char* at) { return at != end() && *at >= '0' && *at <= '9'; };
+    if (p != end() && *p == '-') ++p;
+    if (!digit(p)) return nullptr;
+    if (*p == '0') {
+      ++p;
+    } else {
+      const char* first = p;
+      while (digit(p)) ++p;
+      if (p - first > 300) return nullptr;
+    }
+    if (p != end() && *p == '.') {
+      ++p;
+      if (!digit(p)) return nullptr;
+      while (digit(p)) ++p;
+    }
+    if (p != end() && (*p == 'e' || *p == 'E')) {
+      ++p;
+      bool negative = false;
+      if (p != end() && (*p == '+' || *p == '-')) negative = *p++ == '-';
+      if (!digit(p)) return nullptr;
+      std::uint32_t exponent = 0;
+      while (digit(p)) {
+        exponent = std::min<std::uint32_t>(exponent * 10 + static_cast<std::uint32_t>(*p - '0'), 100000);
+        ++p;
+      }
+      if (!negative && exponent > 308) return nullptr;
+    }
+    const auto length = static_cast<std::size_t>(p - start);
+    if (length > 0xFFFFFFFFU) return nullptr;
+    stream_.src_ = p;
+    if (!builder_.RawNumber(start, static_cast<rapidjson::SizeType>(length), true)) return nullptr;
+    return p;
+  }
+
+  SourceStream& stream_;
+  DocumentBuilder& builder_;
+  std::string scratch_;  // the decoded text of a string with escapes
+};
+
+}  // namespace
+
 Document Document::parse(std::string_view text, const ParseOptions& options) {
+  return read(text, options, true);
+}
+
+Document Document::read(std::string_view text, const ParseOptions& options, bool fast) {
   Document doc;
   doc.arena_ = std::make_unique<Arena>(options.memory);
   doc.text_ = text;
@@ -398,14 +700,27 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
     body.remove_prefix(3);
   }
 
-  SourceStream stream(body.data(), body.size());
   ParseOptions bounded = options;
   bounded.max_depth = std::min(options.max_depth, kMaxDepthLimit);
+  // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
+  std::size_t bad_utf8 = first_invalid_utf8(body);
+  if (fast && bad_utf8 == std::string_view::npos) {
+    SourceStream stream(body.data(), body.size());
+    DocumentBuilder builder(doc, stream, shift, bounded);
+    if (FastReader(stream, builder).read()) {
+      doc.root_ = builder.take_root();
+      doc.ok_ = true;
+      return doc;
+    }
+    // Not a plain valid text: read it again from the start, as RapidJSON alone would.
+    doc.issues_.clear();
+    doc.truncated_ = false;
+    doc.arena_ = std::make_unique<Arena>(options.memory);
+  }
+  SourceStream stream(body.data(), body.size());
   DocumentBuilder builder(doc, stream, shift, bounded);
   rapidjson::Reader reader;
-  // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
-  std::size_t bad_utf8 = first_invalid_utf8(body);
   rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
   if (bad_utf8 != std::string_view::npos && (!result.IsError() || result.Offset() > bad_utf8)) {
     char hex[8];

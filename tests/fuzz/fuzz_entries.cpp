@@ -16,6 +16,7 @@
 
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
+#include "json_reader.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/fix.hpp"
 #include "libtemplate/lint.hpp"
@@ -80,6 +81,9 @@ const Target& target(std::string_view name) {
 
 Outcome read_template(std::string_view data) {
   const std::string path(target("template_reader").input_name);
+  // The fast reader and RapidJSON's (its fallback and reference) read every text alike.
+  if (std::string difference = json::reading_difference(data); !difference.empty())
+    broken("the fast reader's reading differs from the reference's", difference);
   TemplateFile file = TemplateFile::parse(path, FileText::borrow(data));
   const json::Document& doc = file.document();
   if (!doc.ok()) {

@@ -256,6 +256,8 @@ struct ParseOptions {
 /// The highest nesting bound ptmpl accepts (`--max-depth`, `max_depth` in `.ptmpl.json`).
 inline constexpr std::uint32_t kMaxDepthLimit = 4096;
 
+struct ReaderAccess;  // json_reader.hpp, for tests
+
 /// A parsed text: the tree, its arena, and what the parser noticed. Move-only.
 class Document {
  public:
@@ -280,6 +282,10 @@ class Document {
 
  private:
   friend class DocumentBuilder;
+  friend struct ReaderAccess;
+  // `fast`: try the reader of our own first (json_parser.cpp), else RapidJSON's alone.
+  static Document read(std::string_view text, const ParseOptions& options, bool fast);
+
   std::string_view text_;
   std::unique_ptr<Arena> arena_ = std::make_unique<Arena>();
   std::unique_ptr<LineIndex> lines_;
