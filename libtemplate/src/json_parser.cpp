@@ -327,19 +327,24 @@ class DocumentBuilder {
     };
     if (members.size() <= 32) {
       // Keys compared by a signature first (size, first and last byte): the text only on a match.
+      // A key whose signature's bit in `seen` is clear is new (most keys): no search at all.
       std::uint64_t signature[32];
+      std::uint64_t seen = 0;
       for (std::size_t i = 0; i < members.size(); ++i) {
         const std::string_view key = members[i].key.text();
         signature[i] = key.empty() ? 0
                                    : key.size() << 16 | std::uint64_t{static_cast<unsigned char>(key.front())} << 8 |
                                          static_cast<unsigned char>(key.back());
+        const std::uint64_t bit = std::uint64_t{1} << ((signature[i] * 0x9E3779B97F4A7C15ULL) >> 58);
+        if ((seen & bit) != 0) {
+          for (std::size_t j = 0; j < i; ++j)
+            if (signature[j] == signature[i] && members[j].key.text() == key) {
+              report(members[j], members[i]);
+              break;
+            }
+        }
+        seen |= bit;
       }
-      for (std::size_t i = 1; i < members.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-          if (signature[j] == signature[i] && members[j].key.text() == members[i].key.text()) {
-            report(members[j], members[i]);
-            break;
-          }
       return doc_.issues_.size() == issues_before;
     }
     std::vector<std::size_t> order(members.size());
@@ -389,8 +394,8 @@ class DocumentBuilder {
 // The fast reader: a tokenizer of our own for the common case, a valid document, that drives the
 // same DocumentBuilder with the same calls at the same stream positions as RapidJSON's reader,
 // so the tree, its offsets and the builder's issues (duplicate keys, nesting bound) are the same.
-// It gives up on anything else — a syntax error, a control character in a string, a lone
-// surrogate escape, a number RapidJSON might call too big — and Document::parse then reads the
+// It gives up on anything else — a syntax error, invalid UTF-8, a control character in a string,
+// a lone surrogate escape, a number RapidJSON might call too big — and Document::parse reads the
 // text again with RapidJSON, whose errors and messages are the ones users see. Strings are
 // scanned 16 bytes at a time and never copied unless they hold escapes; numbers are only
 // delimited (the tree keeps their spelling).
@@ -485,6 +490,9 @@ class FastReader {
   [[nodiscard]] const char* end() const { return stream_.end_; }
 
   const char* skip_whitespace(const char* p) {
+    // Most runs are none or one space (after a colon); the rest, indentation, goes 16 at a time.
+    if (p == end() || static_cast<unsigned char>(*p) > ' ') return p;
+    if (*p == ' ' && end() - p > 1 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
     stream_.src_ = p;
     rapidjson::SkipWhitespace(stream_);
     return stream_.src_;
@@ -495,8 +503,12 @@ class FastReader {
   }
 
   // The first byte from `p` on that ends a run of plain string bytes: a quote, a backslash, a
-  // control character, or the end of the text.
+  // control character, or the end of the text; nullptr when the run is not valid UTF-8. (Every
+  // byte of a valid text outside its strings is ASCII, so the run checks are the whole text's
+  // UTF-8 check.)
   const char* plain_run(const char* p) const {
+    const char* const start = p;
+    bool ascii = true;
 #ifdef __SSE2__
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
@@ -507,12 +519,25 @@ class FastReader {
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
                        _mm_cmpeq_epi8(_mm_max_epu8(chunk, below_space), below_space));  // unsigned <= 0x1F
       const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
-      if (mask != 0) return p + __builtin_ctz(mask);
+      const auto high = static_cast<unsigned>(_mm_movemask_epi8(chunk));  // bytes >= 0x80
+      if (mask != 0) {
+        ascii = ascii && (high & (mask ^ (mask - 1))) == 0;  // none up to the stop
+        p += __builtin_ctz(mask);
+        return ascii || first_invalid_utf8({start, static_cast<std::size_t>(p - start)}) == std::string_view::npos
+                   ? p
+                   : nullptr;
+      }
+      ascii = ascii && high == 0;
       p += 16;
     }
 #endif
-    while (p != end() && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
-    return p;
+    while (p != end() && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) {
+      ascii = ascii && static_cast<unsigned char>(*p) < 0x80;
+      ++p;
+    }
+    return ascii || first_invalid_utf8({start, static_cast<std::size_t>(p - start)}) == std::string_view::npos
+               ? p
+               : nullptr;
   }
 
   // The string whose opening quote is at `p`, handed to the builder; what follows it, or
@@ -520,6 +545,7 @@ class FastReader {
   const char* string(const char* p, bool is_key) {
     const char* const start = p + 1;
     const char* q = plain_run(start);
+    if (q == nullptr) return nullptr;
     const char* decoded = start;
     std::size_t length = 0;
     if (q != end() && *q == '"') {
@@ -531,6 +557,7 @@ class FastReader {
         q = escape(q + 1);
         if (q == nullptr) return nullptr;
         const char* run = plain_run(q);
+        if (run == nullptr) return nullptr;
         scratch_.append(q, run);
         q = run;
         if (q != end() && *q == '"') break;
@@ -702,9 +729,7 @@ Document Document::read(std::string_view text, const ParseOptions& options, bool
 
   ParseOptions bounded = options;
   bounded.max_depth = std::min(options.max_depth, kMaxDepthLimit);
-  // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
-  std::size_t bad_utf8 = first_invalid_utf8(body);
-  if (fast && bad_utf8 == std::string_view::npos) {
+  if (fast) {
     SourceStream stream(body.data(), body.size());
     DocumentBuilder builder(doc, stream, shift, bounded);
     if (FastReader(stream, builder).read()) {
@@ -717,6 +742,8 @@ Document Document::read(std::string_view text, const ParseOptions& options, bool
     doc.truncated_ = false;
     doc.arena_ = std::make_unique<Arena>(options.memory);
   }
+  // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
+  std::size_t bad_utf8 = first_invalid_utf8(body);
   SourceStream stream(body.data(), body.size());
   DocumentBuilder builder(doc, stream, shift, bounded);
   rapidjson::Reader reader;
