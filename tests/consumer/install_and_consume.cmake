@@ -5,7 +5,7 @@
 #   WORK_DIR      a scratch directory, emptied first and removed when the test passes
 #   GENERATOR, MAKE_PROGRAM, CXX_COMPILER, PREFIX_PATH   what the build used, for the consumer
 #   VERSION       the project's version
-#   BINDIR, INCLUDEDIR, MANDIR, DATADIR                  the install directories (GNUInstallDirs)
+#   BINDIR, INCLUDEDIR, MANDIR, DATADIR, LIBEXECDIR      the install directories (GNUInstallDirs)
 # It installs the build into WORK_DIR/prefix, checks the files, then configures, builds and runs
 # tests/consumer against that prefix only, and runs the installed ptmpl. tests/consumer has a
 # program that lints with ptmpl::core alone (lint_only): its link command and the program itself
@@ -32,8 +32,8 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 run(ignored "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
 
-foreach(installed IN ITEMS "${BINDIR}/ptmpl" "${INCLUDEDIR}/libtemplate/lint.hpp" "${MANDIR}/man1/ptmpl.1"
-                           "${DATADIR}/bash-completion/completions/ptmpl")
+foreach(installed IN ITEMS "${BINDIR}/ptmpl" "${LIBEXECDIR}/ptmpl/ptmpl-net" "${INCLUDEDIR}/libtemplate/lint.hpp"
+                           "${MANDIR}/man1/ptmpl.1" "${DATADIR}/bash-completion/completions/ptmpl")
   if(NOT EXISTS "${prefix}/${installed}")
     message(FATAL_ERROR "not installed: ${installed}")
   endif()
@@ -141,6 +141,11 @@ endif()
 run(version "${prefix}/${BINDIR}/ptmpl" --version)
 if(NOT version STREQUAL "ptmpl ${VERSION}\n")
   message(FATAL_ERROR "installed ptmpl --version printed \"${version}\", not \"ptmpl ${VERSION}\"")
+endif()
+# A network command, which the installed ptmpl hands to the installed ptmpl-net.
+run(push_help "${prefix}/${BINDIR}/ptmpl" push --help)
+if(NOT push_help MATCHES "^publish template documents to the service")
+  message(FATAL_ERROR "installed ptmpl push --help printed \"${push_help}\"")
 endif()
 file(READ "${prefix}/${MANDIR}/man1/ptmpl.1" man_page)
 if(NOT man_page MATCHES "\n\\.TH PTMPL 1 \"\" \"ptmpl ${VERSION}\"")

@@ -53,4 +53,14 @@ std::function<int()> setup_schedule(CLI::App& app);
 std::function<int()> setup_schema(CLI::App& app);
 std::function<int()> setup_stats(CLI::App& app);
 
+/// The network commands (push, diff, list, pull, auth, sandbox) run in the program ptmpl-net
+/// (tools/ptmpl/CMakeLists.txt). True for their names, and for `__reference`, whose man page
+/// and completion need every command's options.
+bool is_network_command(std::string_view name);
+
+/// In `ptmpl`: replaces this process with ptmpl-net, given the same arguments (the same process,
+/// streams and exit code); returns only when that fails, with the exit code after a message
+/// naming `command`.
+int run_network_program(std::string_view command, char** argv);
+
 }  // namespace ptmpl::cli

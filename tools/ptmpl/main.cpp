@@ -81,6 +81,15 @@ std::optional<std::string> unknown_name_message(const CLI::App& root) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifndef PTMPL_NETWORK_PROGRAM
+  // The root takes no option but --help and --version, so the first word that is no option
+  // names the command.
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    if (is_network_command(argv[i])) return run_network_program(argv[i], argv);
+    break;
+  }
+#endif
   CLI::App app{"ptmpl: author, lint and preview project templates kept in git.", "ptmpl"};
   app.set_version_flag("--version", "ptmpl " PTMPL_VERSION);
   app.require_subcommand(1);
