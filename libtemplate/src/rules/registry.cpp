@@ -1,6 +1,7 @@
 // The rule table: every rule, alphabetical by id. `ptmpl rules` prints from it.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <exception>
 #include <thread>
 
@@ -232,21 +233,30 @@ void run_all_rules(Context& context, Context* helper) {
     return;
   }
   // Split in two that take about as long on a large template: this thread builds the
-  // dependency graph (the costliest structure) and runs the checks that read it; the helper
-  // walks the stories meanwhile and then runs the other checks (building the intervals and
-  // roll-ups they need, on their own once-flags).
+  // dependency graph (the costliest structure) and then runs the checks that read it; the
+  // helper walks the stories meanwhile, runs the other checks (building the intervals and
+  // roll-ups they need, on their own once-flags), and then takes the graph's checks that this
+  // thread has not begun yet, one at a time, so that neither thread waits for the other long.
+  std::vector<Check> graph_checks;
+  for (const Rule& rule : kRules)
+    if (rule.check != nullptr && rule.reads_graph) graph_checks.push_back(rule.check);
+  std::atomic<std::size_t> next_graph_check{0};
+  auto run_graph_checks = [&](Context& on) {
+    for (std::size_t i; (i = next_graph_check.fetch_add(1)) < graph_checks.size();) graph_checks[i](on);
+  };
   std::exception_ptr failure;
   std::thread second([&] {
     try {
       run_story_checks(*helper);
       run_checks(*helper, false);
+      run_graph_checks(*helper);
     } catch (...) {
       failure = std::current_exception();
     }
   });
   try {
     for (const TemplateSource& source : context.file().templates()) (void)context.graph(source);
-    run_checks(context, true);
+    run_graph_checks(context);
   } catch (...) {
     second.join();
     throw;
