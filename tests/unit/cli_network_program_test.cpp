@@ -3,13 +3,9 @@
 // libraries.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_run.hpp"
@@ -20,21 +16,9 @@ namespace {
 const std::filesystem::path kPtmpl = PTMPL_BINARY;
 const std::filesystem::path kNetworkProgram = kPtmpl.parent_path() / "ptmpl-net";
 
-// Runs `program ARGS` from the repository root (standard input closed).
-CliRun run_program(const std::filesystem::path& program, const std::string& args) {
-  const std::string err_file = ::testing::TempDir() + "ptmpl-net-stderr-" + std::to_string(::getpid());
-  const std::string command =
-      "cd '" PTMPL_SOURCE_DIR "' && '" + program.string() + "' " + args + " 2>'" + err_file + "' </dev/null";
-  CliRun run;
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  run.err.assign(std::istreambuf_iterator<char>(in), {});
-  std::filesystem::remove(err_file);
-  return run;
+// Runs `program ARGS` from the repository root, standard input closed.
+CliRun run_without_input(const std::filesystem::path& program, const std::string& args) {
+  return run_program(program.string(), args + " </dev/null");
 }
 
 TEST(CliNetworkProgram, EachNetworkCommandAnswersAsPtmplNetDoes) {
@@ -44,15 +28,15 @@ TEST(CliNetworkProgram, EachNetworkCommandAnswersAsPtmplNetDoes) {
   for (const std::string args :
        {"push --help", "diff --help", "list --help", "pull --help", "auth --help", "sandbox --help", "push", "auth",
         "list --nonsense", "list --base-url https://127.0.0.1:9 --token t --timeout 5"}) {
-    const CliRun through = run_program(kPtmpl, args);
-    const CliRun direct = run_program(kNetworkProgram, args);
+    const CliRun through = run_without_input(kPtmpl, args);
+    const CliRun direct = run_without_input(kNetworkProgram, args);
     EXPECT_EQ(through.exit, direct.exit) << args;
     EXPECT_EQ(through.out, direct.out) << args;
     EXPECT_EQ(through.err, direct.err) << args;
     EXPECT_FALSE(through.out.empty() && through.err.empty()) << args;
   }
-  EXPECT_EQ(run_program(kPtmpl, "push --help").exit, 0);
-  EXPECT_NE(run_program(kPtmpl, "list --base-url https://127.0.0.1:9 --token t --timeout 5").exit, 0);
+  EXPECT_EQ(run_without_input(kPtmpl, "push --help").exit, 0);
+  EXPECT_NE(run_without_input(kPtmpl, "list --base-url https://127.0.0.1:9 --token t --timeout 5").exit, 0);
 }
 
 TEST(CliNetworkProgram, OtherCommandsRunInPtmplItself) {
@@ -62,12 +46,12 @@ TEST(CliNetworkProgram, OtherCommandsRunInPtmplItself) {
   std::filesystem::create_directories(dir);
   const std::filesystem::path alone = dir / "ptmpl";
   std::filesystem::copy_file(kPtmpl, alone);
-  const CliRun lint = run_program(alone, "lint samples/");
+  const CliRun lint = run_without_input(alone, "lint samples/");
   EXPECT_EQ(lint.exit, run_ptmpl("lint samples/").exit) << lint.err;
   EXPECT_EQ(lint.out, run_ptmpl("lint samples/").out);
-  EXPECT_EQ(run_program(alone, "--help").exit, 0);
-  EXPECT_NE(run_program(alone, "--help").out.find("push"), std::string::npos);
-  const CliRun push = run_program(alone, "push --help");
+  EXPECT_EQ(run_without_input(alone, "--help").exit, 0);
+  EXPECT_NE(run_without_input(alone, "--help").out.find("push"), std::string::npos);
+  const CliRun push = run_without_input(alone, "push --help");
   EXPECT_EQ(push.exit, 2);
   EXPECT_TRUE(push.out.empty());
   EXPECT_NE(push.err.find("ptmpl push: the program of the network commands, ptmpl-net, is not installed"),

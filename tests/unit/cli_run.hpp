@@ -19,12 +19,12 @@ struct CliRun {
   std::string err;
 };
 
-/// Runs `ptmpl ARGS` (a shell fragment) from the repository root, so paths in the output are
-/// relative; `env` is prepended (e.g. "NO_COLOR=1").
-inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
+/// Runs `PROGRAM ARGS` (ARGS a shell fragment) from the repository root, so paths in the output
+/// are relative; `env` is prepended (e.g. "NO_COLOR=1").
+inline CliRun run_program(const std::string& program, const std::string& args, const std::string& env = "") {
   const std::string err_file = ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid());
   const std::string command =
-      "cd '" PTMPL_SOURCE_DIR "' && " + env + " '" PTMPL_BINARY "' " + args + " 2>'" + err_file + "'";
+      "cd '" PTMPL_SOURCE_DIR "' && " + env + " '" + program + "' " + args + " 2>'" + err_file + "'";
   CliRun run;
   std::FILE* pipe = ::popen(command.c_str(), "r");
   char buffer[65536];
@@ -35,6 +35,11 @@ inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
   run.err.assign(std::istreambuf_iterator<char>(in), {});
   std::filesystem::remove(err_file);
   return run;
+}
+
+/// Runs `ptmpl ARGS` (see run_program).
+inline CliRun run_ptmpl(const std::string& args, const std::string& env = "") {
+  return run_program(PTMPL_BINARY, args, env);
 }
 
 /// A test that runs `ptmpl` on files it writes to a scratch folder of its own (named after the
