@@ -33,6 +33,7 @@ struct TemplateFileReader {
   void collect_template(TemplateFile& file, const json::Value& project_template, std::string pointer,
                         const json::Value* assignments) const;
   [[nodiscard]] std::span<const Story> stories(TemplateFile& file, const TemplateSource& source) const;
+  static void release_text(TemplateFile& file);
 };
 
 }  // namespace ptmpl::detail

@@ -1,6 +1,7 @@
 #include "libtemplate/template_file.hpp"
 
 #include <set>
+#include <utility>
 
 #include "libtemplate/foreign_plan.hpp"
 #include "regular_keys.hpp"
@@ -146,6 +147,29 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
   file.templates_.push_back(std::move(source));
 }
 
+// ReadOptions::release_text, for a file that parsed: before anything views the tree.
+void TemplateFileReader::release_text(TemplateFile& file) {
+  char* pages = file.bytes_.pages();
+  if (pages == nullptr || file.path_ == "-") return;
+  const std::string_view text = file.bytes_.text();
+  const std::size_t size = text.size();
+  const std::uint64_t hash = content_hash(text);
+  auto again = [path = file.path_, size, hash]() -> std::pair<std::shared_ptr<const void>, std::string_view> {
+    Result<FileText> read = FileText::read(path);
+    if (!read.ok())
+      throw Failure(Error{read.error().code, read.error().message + " (read again for positions after it was let go)"});
+    auto held = std::make_shared<FileText>(std::move(read).value());
+    if (held->text().size() != size || content_hash(held->text()) != hash)
+      throw Failure(Error::conflict(path + ": changed while ptmpl was reading it (positions and fixes would not be "
+                                           "its own): run the command again"));
+    const std::string_view bytes = held->text();
+    return {std::move(held), bytes};
+  };
+  const std::size_t used = file.document_->detach_text(pages, std::move(again));
+  file.bytes_.keep_only(used);
+  file.released_ = true;
+}
+
 TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
   TemplateFile file;
   file.path_ = std::move(path);
@@ -153,6 +177,7 @@ TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
   file.document_ = std::make_unique<json::Document>(json::Document::parse(file.bytes_.text(), options.parse));
   const json::Document& doc = *file.document_;
   if (!doc.ok()) return file;
+  if (options.release_text) release_text(file);
   const json::Value& root = doc.root();
   file.shape_ = detect_shape(root);
   switch (file.shape_) {

@@ -127,6 +127,9 @@ int main(int argc, char** argv) {
   int exit = kUsage;
   try {
     exit = run ? run() : kUsage;
+  } catch (const ptmpl::Failure& e) {
+    std::cerr << "ptmpl: " << e.error().message << "\n";
+    return e.error().exit_code();
   } catch (const std::exception& e) {
     std::cerr << "ptmpl: internal error: " << e.what() << "\n";
     return kUsage;

@@ -48,7 +48,9 @@ struct Loaded {
 };
 
 std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& settings) {
-  auto read = TemplateFile::read(settings.path);
+  ReadOptions options;
+  options.release_text = true;  // a large file keeps its tree and model, not its text
+  auto read = TemplateFile::read(settings.path, options);
   if (!read.ok()) {
     std::cerr << "ptmpl " << command << ": " << read.error().message << "\n";
     return nullptr;

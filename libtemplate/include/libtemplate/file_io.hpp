@@ -29,6 +29,15 @@ class FileText {
 
   [[nodiscard]] std::string_view text() const { return view_; }
 
+  /// The bytes, writable, when they are held in pages of their own and came from a regular file
+  /// (1 MiB or more, read whole); null otherwise (a small file, a pipe or a device, borrowed
+  /// bytes). Whoever writes them owns what text() then says.
+  [[nodiscard]] char* pages() { return page_bytes_ != 0 ? const_cast<char*>(view_.data()) : nullptr; }
+
+  /// Keeps the first `keep` bytes of pages() and gives every whole page after them back to the
+  /// system: text() is then those `keep` bytes. Does nothing when the bytes are not in pages.
+  void keep_only(std::size_t keep);
+
   /// Bytes the caller owns and keeps alive as long as this FileText and what is parsed from it.
   static FileText borrow(std::string_view bytes) {
     FileText text;
@@ -55,7 +64,12 @@ class FileText {
   // heap-held so views stay valid when moved; empty when borrowed.
   std::shared_ptr<const void> owned_;
   std::string_view view_;
+  std::size_t page_bytes_ = 0;  // the size of the pages holding the bytes; 0 when not in pages
 };
+
+/// A 64-bit hash of `bytes` (not cryptographic; several gigabytes a second), to tell whether a
+/// file read again still holds the bytes read before.
+[[nodiscard]] std::uint64_t content_hash(std::string_view bytes);
 
 /// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
 /// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <memory_resource>
 #include <mutex>
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ptmpl::json {
@@ -261,9 +263,10 @@ struct ReaderAccess;  // json_reader.hpp, for tests
 /// A parsed text: the tree, its arena, and what the parser noticed. Move-only.
 class Document {
  public:
-  Document() = default;
-  Document(Document&&) noexcept = default;
-  Document& operator=(Document&&) noexcept = default;
+  Document();
+  Document(Document&&) noexcept;
+  Document& operator=(Document&&) noexcept;
+  ~Document();
 
   [[nodiscard]] const Value& root() const { return root_; }
   /// False when the text is not valid JSON; `issues()` then starts with the syntax error and
@@ -271,14 +274,28 @@ class Document {
   [[nodiscard]] bool ok() const { return ok_; }
   [[nodiscard]] bool truncated() const { return truncated_; }
   [[nodiscard]] const std::vector<ParseIssue>& issues() const { return issues_; }
-  [[nodiscard]] std::string_view text() const { return text_; }
-  [[nodiscard]] Position position(std::uint64_t offset) const { return lines_->position(offset); }
-  [[nodiscard]] const LineIndex& lines() const { return *lines_; }
+  /// The text parsed (after detach_text(), the same bytes obtained again, once, on first use).
+  [[nodiscard]] std::string_view text() const { return detached_ ? detached_text() : text_; }
+  [[nodiscard]] Position position(std::uint64_t offset) const { return lines().position(offset); }
+  [[nodiscard]] const LineIndex& lines() const;
   [[nodiscard]] Arena& arena() { return *arena_; }
 
   /// Parses `text`, which must outlive the Document (it is referenced for positions).
   /// Never throws on bad input and never recurses on the input's nesting.
   static Document parse(std::string_view text, const ParseOptions& options = {});
+
+  /// Gives the text parsed again, with what keeps it alive; throws (ptmpl::Failure, or
+  /// std::bad_alloc) when it cannot. The same bytes as parsed, or a failure: never others.
+  using TextSource = std::function<std::pair<std::shared_ptr<const void>, std::string_view>()>;
+
+  /// Lets the tree go of the text: moves the bytes of every string and number it views there
+  /// into `store` and returns how many bytes of `store` that took, so that the caller can give
+  /// the rest of the text back. `store` may be the text's own first bytes: the move runs front
+  /// to back and never overtakes what it has still to read. A key or a short value written many
+  /// times is stored once. Afterwards text(), lines() and position() take the text from
+  /// `source`, once, on first use (a file with nothing to report never needs it), and so does
+  /// value_end() given that text. For a document that parsed (ok()); at most once.
+  std::size_t detach_text(char* store, TextSource source);
 
  private:
   friend class DocumentBuilder;
@@ -286,9 +303,13 @@ class Document {
   // `fast`: try the reader of our own first (json_parser.cpp), else RapidJSON's alone.
   static Document read(std::string_view text, const ParseOptions& options, bool fast);
 
+  struct Detached;  // the text's source once let go, and the text obtained from it
+  [[nodiscard]] std::string_view detached_text() const;
+
   std::string_view text_;
   std::unique_ptr<Arena> arena_ = std::make_unique<Arena>();
   std::unique_ptr<LineIndex> lines_;
+  std::unique_ptr<Detached> detached_;
   Value root_;
   std::vector<ParseIssue> issues_;
   bool ok_ = false;

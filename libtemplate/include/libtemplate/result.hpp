@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -81,6 +82,18 @@ class [[nodiscard]] Result {
 };
 
 struct Done {};
+
+/// An Error thrown where a value, not a Result, is returned and the failure cannot be foreseen:
+/// a file whose bytes were let go (ReadOptions::release_text) and that no longer holds them when
+/// they are read again. Whoever reports Errors catches it (the command line, lint_files).
+class Failure : public std::runtime_error {
+ public:
+  explicit Failure(Error error) : std::runtime_error(error.message), error_(std::move(error)) {}
+  [[nodiscard]] const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+};
 
 /// Result of an operation that returns nothing but may fail.
 using Status = Result<Done>;

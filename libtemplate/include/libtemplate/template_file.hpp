@@ -46,6 +46,14 @@ struct ReadOptions {
   /// Build the typed model of every story (lint needs it; `fmt`, which only rewrites the
   /// tree, does not). When false, `Template::stories` stay empty.
   bool build_model = true;
+  /// Let go of the file's bytes once they are parsed (`lint`, `schedule` and `stats` of a large
+  /// file): the strings and numbers of the tree move to the front of the bytes and every page
+  /// after them goes back to the system, so that what stays is the tree and the model, not a
+  /// text that is mostly whitespace and keys. Whatever asks for the text later (a position, an
+  /// excerpt, a fix) gets it read again from the path, once, and a file that no longer holds
+  /// the same bytes is then an error (ptmpl::Failure, kConflict). Only a regular file of 1 MiB
+  /// or more that parsed and was read from a path; ignored otherwise.
+  bool release_text = false;
 };
 
 namespace detail {
@@ -57,8 +65,11 @@ struct TemplateFileReader;
 class TemplateFile {
  public:
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] std::string_view text() const { return bytes_.text(); }
+  /// The file's bytes (read again if they were let go: ReadOptions::release_text).
+  [[nodiscard]] std::string_view text() const { return released_ ? document_->text() : bytes_.text(); }
   [[nodiscard]] const json::Document& document() const { return *document_; }
+  /// Whether the bytes were let go after parsing (ReadOptions::release_text took effect).
+  [[nodiscard]] bool text_released() const { return released_; }
   [[nodiscard]] Shape shape() const { return shape_; }
   [[nodiscard]] const std::vector<TemplateSource>& templates() const { return templates_; }
   /// Decoded raw_json strings, one Document each (their issues are reported at the string).
@@ -84,6 +95,7 @@ class TemplateFile {
   std::vector<TemplateSource> templates_;
   std::vector<std::unique_ptr<std::string>> inner_texts_;
   std::vector<std::unique_ptr<json::Document>> inner_documents_;
+  bool released_ = false;  // ReadOptions::release_text took effect: `bytes_` holds the tree's strings only
 };
 
 }  // namespace ptmpl

@@ -99,6 +99,8 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         ReadOptions read;
         read.parse.max_depth = options.max_depth;
         read.parse.memory = &blocks;
+        // A large file keeps its tree and model, not its text, unless fixes will rewrite it.
+        read.release_text = !settings.fingerprint;
         // An exception must not leave a worker thread (that would end the process): it becomes
         // the error of its file, like an unreadable one.
         try {
@@ -126,6 +128,8 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
           slots[i].diagnostics = lint(file, options);
           slots[i].read = true;
           if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.text());
+        } catch (const Failure& e) {
+          slots[i].error = e.error().message;
         } catch (const std::bad_alloc&) {
           slots[i].error = paths[i] + ": out of memory while linting";
         } catch (const std::exception& e) {
