@@ -36,6 +36,7 @@ FileText& FileText::operator=(FileText&& other) noexcept {
   owned_ = std::move(other.owned_);
   view_ = std::exchange(other.view_, {});
   page_bytes_ = std::exchange(other.page_bytes_, 0);
+  regular_ = std::exchange(other.regular_, false);
   return *this;
 }
 
@@ -167,8 +168,8 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
         FileText text;
         text.view_ = std::string_view(pages.get(), filled);
         text.owned_ = std::move(pages);
-        // Only a file that can be read again may give its bytes back (TemplateFile, ReadOptions::release_text).
-        if (regular) text.page_bytes_ = reserved;
+        text.page_bytes_ = reserved;
+        text.regular_ = regular;
         return text;
       }
       // A regular file that grew while it was read: go on below with what was read so far.
@@ -207,7 +208,9 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   done();
   if (!regular && filled > stream_limit) return too_long_stream(name, stream_limit);
   data.resize(filled);
-  return FileText(std::move(data));
+  FileText text(std::move(data));
+  text.regular_ = regular;
+  return text;
 }
 
 Result<std::string> read_private_file(const std::string& path, std::string_view what) {

@@ -84,14 +84,24 @@ class Compactor {
         continue;
       }
       --frame.left;
+      // The tree is walked in the text's order, its arrays were allocated as they closed: the
+      // next sibling's children are fetched while this one's are walked (the walk waits on
+      // memory, not on work).
       if (frame.items != nullptr) {
+        if (frame.left > 0) prefetch_children(frame.items[1]);
         enter(*frame.items++);  // may grow the stack: `frame` is not used after this
       } else {
+        if (frame.left > 0) prefetch_children(frame.members[1].value);
         Member& member = *frame.members++;
         move(member.key);
         enter(member.value);
       }
     }
+  }
+
+  static void prefetch_children(const Value& v) {
+    if (v.is_array()) __builtin_prefetch(v.items().data());
+    else if (v.is_object()) __builtin_prefetch(v.members().data());
   }
 
   [[nodiscard]] std::size_t used() const { return static_cast<std::size_t>(cursor_ - store_); }
@@ -134,8 +144,10 @@ class Compactor {
   }
 
   const char* write(std::string_view t) {
+    if (t.empty()) return "";  // present, if empty: never a null address (an absent text's)
+    if (store_ == nullptr) return arena_.copy(t).data();
     char* at = cursor_;
-    if (!t.empty()) std::memmove(at, t.data(), t.size());
+    std::memmove(at, t.data(), t.size());
     cursor_ += t.size();
     return at;
   }

@@ -149,8 +149,9 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
 
 // ReadOptions::release_text, for a file that parsed: before anything views the tree.
 void TemplateFileReader::release_text(TemplateFile& file) {
+  // Standard input, even from a file, and borrowed bytes cannot be read again.
+  if (!file.bytes_.from_regular_file() || file.path_ == "-") return;
   char* pages = file.bytes_.pages();
-  if (pages == nullptr || file.path_ == "-") return;
   const std::string_view text = file.bytes_.text();
   const std::size_t size = text.size();
   const std::uint64_t hash = content_hash(text);
@@ -165,8 +166,12 @@ void TemplateFileReader::release_text(TemplateFile& file) {
     const std::string_view bytes = held->text();
     return {std::move(held), bytes};
   };
+  // A large file's strings go to the front of its own pages, a small one's to the arena.
   const std::size_t used = file.document_->detach_text(pages, std::move(again));
-  file.bytes_.keep_only(used);
+  if (pages != nullptr)
+    file.bytes_.keep_only(used);
+  else
+    file.bytes_ = FileText();
   file.released_ = true;
 }
 

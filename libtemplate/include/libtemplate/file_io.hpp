@@ -29,9 +29,12 @@ class FileText {
 
   [[nodiscard]] std::string_view text() const { return view_; }
 
-  /// The bytes, writable, when they are held in pages of their own and came from a regular file
-  /// (1 MiB or more, read whole); null otherwise (a small file, a pipe or a device, borrowed
-  /// bytes). Whoever writes them owns what text() then says.
+  /// Whether the bytes were read whole from a regular file (which can be read again).
+  [[nodiscard]] bool from_regular_file() const { return regular_; }
+
+  /// The bytes, writable, when they are held in pages of their own (an input of 1 MiB or more,
+  /// or of unknown size); null otherwise (a small file, borrowed bytes). Whoever writes them
+  /// owns what text() then says.
   [[nodiscard]] char* pages() { return page_bytes_ != 0 ? const_cast<char*>(view_.data()) : nullptr; }
 
   /// Keeps the first `keep` bytes of pages() and gives every whole page after them back to the
@@ -65,6 +68,7 @@ class FileText {
   std::shared_ptr<const void> owned_;
   std::string_view view_;
   std::size_t page_bytes_ = 0;  // the size of the pages holding the bytes; 0 when not in pages
+  bool regular_ = false;
 };
 
 /// A 64-bit hash of `bytes` (not cryptographic; several gigabytes a second), to tell whether a

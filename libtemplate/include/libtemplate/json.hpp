@@ -291,8 +291,9 @@ class Document {
   /// Lets the tree go of the text: moves the bytes of every string and number it views there
   /// into `store` and returns how many bytes of `store` that took, so that the caller can give
   /// the rest of the text back. `store` may be the text's own first bytes: the move runs front
-  /// to back and never overtakes what it has still to read. A key or a short value written many
-  /// times is stored once. Afterwards text(), lines() and position() take the text from
+  /// to back and never overtakes what it has still to read. Without a store (null), the bytes
+  /// are copied into the document's arena. A key or a short value written many times is
+  /// stored once. Afterwards text(), lines() and position() take the text from
   /// `source`, once, on first use (a file with nothing to report never needs it), and so does
   /// value_end() given that text. For a document that parsed (ok()); at most once.
   std::size_t detach_text(char* store, TextSource source);

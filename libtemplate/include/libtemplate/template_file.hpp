@@ -51,8 +51,9 @@ struct ReadOptions {
   /// after them goes back to the system, so that what stays is the tree and the model, not a
   /// text that is mostly whitespace and keys. Whatever asks for the text later (a position, an
   /// excerpt, a fix) gets it read again from the path, once, and a file that no longer holds
-  /// the same bytes is then an error (ptmpl::Failure, kConflict). Only a regular file of 1 MiB
-  /// or more that parsed and was read from a path; ignored otherwise.
+  /// the same bytes is then an error (ptmpl::Failure, kConflict). Only a file that parsed and
+  /// was read from a regular file's path (a small one's strings are copied to the tree's arena);
+  /// ignored for standard input and borrowed bytes.
   bool release_text = false;
 };
 
