@@ -31,6 +31,8 @@ constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 constexpr std::size_t kChunksAfter = 8;
 constexpr std::size_t kChunkSize = std::size_t{32} << 20;
 constexpr std::size_t kMappedBit = std::size_t{1} << 63;
+// Blocks lent by their owner (Arena::lend) are never given back by the arena.
+constexpr std::size_t kLentBit = std::size_t{1} << 62;
 
 // A chunk is handed out a step at a time (one huge page): as the arena enters a step, the step
 // after it is populated in the background (detail::populate_in_background), so the system zeroes
@@ -98,11 +100,27 @@ Arena& Arena::operator=(Arena&& other) noexcept {
   cursor_ = std::exchange(other.cursor_, nullptr);
   left_ = std::exchange(other.left_, 0);
   total_ = std::exchange(other.total_, 0);
+  lent_ = std::exchange(other.lent_, Block{nullptr, 0});
   return *this;
+}
+
+void Arena::lend(void* data, std::size_t size) {
+  auto* start = static_cast<std::byte*>(data);
+  // The current block stays where the large arrays' blocks are put before (allocate()).
+  blocks_.push_back({start, size | kLentBit});
+  cursor_ = start;
+  left_ = size;
+  lent_ = {start, size};
+}
+
+std::size_t Arena::lent_taken() const {
+  const bool in_lent = cursor_ >= lent_.data && cursor_ <= lent_.data + lent_.size && lent_.data != nullptr;
+  return in_lent ? static_cast<std::size_t>(cursor_ - lent_.data) : lent_.size;
 }
 
 void Arena::release() {
   for (const Block& block : blocks_) {
+    if ((block.size & kLentBit) != 0) continue;
     if ((block.size & kMappedBit) != 0)
       unmap_chunk(block.data);
     else

@@ -33,7 +33,8 @@ struct TemplateFileReader {
   void collect_template(TemplateFile& file, const json::Value& project_template, std::string pointer,
                         const json::Value* assignments) const;
   [[nodiscard]] std::span<const Story> stories(TemplateFile& file, const TemplateSource& source) const;
-  static void release_text(TemplateFile& file);
+  void read_templates(TemplateFile& file) const;
+  static std::size_t release_text(TemplateFile& file);
 };
 
 }  // namespace ptmpl::detail

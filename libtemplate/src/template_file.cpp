@@ -1,5 +1,6 @@
 #include "libtemplate/template_file.hpp"
 
+#include <cstddef>
 #include <set>
 #include <utility>
 
@@ -147,10 +148,11 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
   file.templates_.push_back(std::move(source));
 }
 
-// ReadOptions::release_text, for a file that parsed: before anything views the tree.
-void TemplateFileReader::release_text(TemplateFile& file) {
+// ReadOptions::release_text, for a file that parsed: before anything views the tree. Returns
+// where the pages lent to the arena start (0 when none are).
+std::size_t TemplateFileReader::release_text(TemplateFile& file) {
   // Standard input, even from a file, and borrowed bytes cannot be read again.
-  if (!file.bytes_.from_regular_file() || file.path_ == "-") return;
+  if (!file.bytes_.from_regular_file() || file.path_ == "-") return 0;
   char* pages = file.bytes_.pages();
   const std::string_view text = file.bytes_.text();
   const std::size_t size = text.size();
@@ -168,11 +170,17 @@ void TemplateFileReader::release_text(TemplateFile& file) {
   };
   // A large file's strings go to the front of its own pages, a small one's to the arena.
   const std::size_t used = file.document_->detach_text(pages, std::move(again));
-  if (pages != nullptr)
-    file.bytes_.keep_only(used);
-  else
-    file.bytes_ = FileText();
   file.released_ = true;
+  if (pages == nullptr) {
+    file.bytes_ = FileText();
+    return 0;
+  }
+  // The pages after the strings are resident already: the model is built in them (fresh pages
+  // would cost a fault and zeroing each), and what it leaves goes back (parse()).
+  constexpr std::size_t kAlign = alignof(std::max_align_t);
+  const std::size_t lent_from = (used + kAlign - 1) / kAlign * kAlign;
+  if (lent_from < size) file.document_->arena().lend(pages + lent_from, size - lent_from);
+  return lent_from;
 }
 
 TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
@@ -180,9 +188,16 @@ TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
   file.path_ = std::move(path);
   file.bytes_ = std::move(bytes);
   file.document_ = std::make_unique<json::Document>(json::Document::parse(file.bytes_.text(), options.parse));
+  if (!file.document_->ok()) return file;
+  const std::size_t lent_from = options.release_text ? release_text(file) : 0;
+  read_templates(file);
+  // The pages lent for the model that it did not take go back to the system.
+  if (lent_from > 0) file.bytes_.keep_only(lent_from + file.document_->arena().lent_taken());
+  return file;
+}
+
+void TemplateFileReader::read_templates(TemplateFile& file) const {
   const json::Document& doc = *file.document_;
-  if (!doc.ok()) return file;
-  if (options.release_text) release_text(file);
   const json::Value& root = doc.root();
   file.shape_ = detect_shape(root);
   switch (file.shape_) {
@@ -226,7 +241,6 @@ TemplateFile TemplateFileReader::parse(std::string path, FileText bytes) const {
     case Shape::Unknown:
       break;
   }
-  return file;
 }
 
 }  // namespace detail

@@ -175,6 +175,14 @@ class Arena {
   }
   [[nodiscard]] std::size_t bytes_allocated() const { return total_; }
 
+  /// Lends the arena `size` bytes at `data` (aligned for any scalar) to allocate from before it
+  /// takes memory of its own: memory whose owner keeps it alive longer than the arena, and that
+  /// the arena never gives back. TemplateFile lends the pages its text no longer needs, which
+  /// are resident already (fresh pages cost a fault and zeroing each).
+  void lend(void* data, std::size_t size);
+  /// How many bytes of the memory lent last are taken: all of them once the arena went past it.
+  [[nodiscard]] std::size_t lent_taken() const;
+
  private:
   struct Block {
     std::byte* data;
@@ -187,6 +195,7 @@ class Arena {
   std::byte* cursor_ = nullptr;
   std::size_t left_ = 0;
   std::size_t total_ = 0;
+  Block lent_{nullptr, 0};
 };
 
 /// Builds values whose storage lives in an arena (for writers, generators, converters).
