@@ -108,11 +108,77 @@ class Compactor {
 
  private:
   static constexpr std::size_t kSeenSlots = 4096;  // a power of two
-  static constexpr std::size_t kSeenLongest = 32;  // longer texts are seldom written twice
+  static constexpr std::size_t kShortest = 32;     // longer texts are seldom written twice
+
+  // A text of up to kShortest bytes held in four words: loaded in one go (so that it can be
+  // written where it overlaps its old place) and compared without reading the store.
+  struct Short {
+    std::uint64_t word[4] = {0, 0, 0, 0};
+    std::size_t size = 0;
+
+    explicit Short(std::string_view t) : size(t.size()) {
+      const char* p = t.data();
+      const std::size_t n = t.size();
+      // Each size class covers every byte, so equal words and sizes are equal texts.
+      if (n >= 16) {
+        word[0] = load<std::uint64_t>(p);
+        word[1] = load<std::uint64_t>(p + 8);
+        word[2] = load<std::uint64_t>(p + n - 16);
+        word[3] = load<std::uint64_t>(p + n - 8);
+      } else if (n >= 8) {
+        word[0] = load<std::uint64_t>(p);
+        word[1] = load<std::uint64_t>(p + n - 8);
+      } else if (n >= 4) {
+        word[0] = load<std::uint32_t>(p) | std::uint64_t{load<std::uint32_t>(p + n - 4)} << 32;
+      } else if (n > 0) {
+        word[0] = byte(p[0]) | byte(p[n / 2]) << 8 | byte(p[n - 1]) << 16;
+      }
+    }
+
+    void store(char* to) const {
+      const std::size_t n = size;
+      if (n >= 16) {
+        put(to, word[0]);
+        put(to + 8, word[1]);
+        put(to + n - 16, word[2]);
+        put(to + n - 8, word[3]);
+      } else if (n >= 8) {
+        put(to, word[0]);
+        put(to + n - 8, word[1]);
+      } else if (n >= 4) {
+        put(to, static_cast<std::uint32_t>(word[0]));
+        put(to + n - 4, static_cast<std::uint32_t>(word[0] >> 32));
+      } else if (n > 0) {
+        to[0] = static_cast<char>(word[0]);
+        to[n / 2] = static_cast<char>(word[0] >> 8);
+        to[n - 1] = static_cast<char>(word[0] >> 16);
+      }
+    }
+
+    [[nodiscard]] std::uint64_t hash() const {
+      std::uint64_t h = (word[0] * 0x9E3779B185EBCA87ull) ^ (word[1] * 0xC2B2AE3D27D4EB4Full) ^
+                        (word[3] * 0x165667B19E3779F9ull) ^ size;
+      return h ^ (h >> 29);
+    }
+
+    friend bool operator==(const Short&, const Short&) = default;
+
+    template <class T>
+    static T load(const char* p) {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    }
+    template <class T>
+    static void put(char* p, T v) {
+      std::memcpy(p, &v, sizeof v);
+    }
+    static std::uint64_t byte(char c) { return static_cast<unsigned char>(c); }
+  };
 
   struct Seen {
+    Short text{std::string_view()};
     const char* data = nullptr;
-    std::size_t size = 0;
   };
 
   // `v` viewing bytes of the text: the same value, viewing its bytes in the store.
@@ -134,36 +200,29 @@ class Compactor {
   }
 
   const char* place(std::string_view t) {
-    if (t.size() > kSeenLongest) return write(t);
-    Seen& slot = seen_[hash(t) & (kSeenSlots - 1)];
-    if (slot.data != nullptr && slot.size == t.size() && std::memcmp(slot.data, t.data(), t.size()) == 0)
-      return slot.data;
-    const char* at = write(t);
-    slot = {at, t.size()};
+    if (t.empty()) return "";  // present, if empty: never a null address (an absent text's)
+    if (t.size() > kShortest) return write(t);
+    const Short text(t);
+    Seen& slot = seen_[text.hash() & (kSeenSlots - 1)];
+    if (slot.data != nullptr && slot.text == text) return slot.data;
+    const char* at = nullptr;
+    if (store_ == nullptr) {
+      at = arena_.copy(t).data();
+    } else {
+      text.store(cursor_);
+      at = cursor_;
+      cursor_ += t.size();
+    }
+    slot = {text, at};
     return at;
   }
 
   const char* write(std::string_view t) {
-    if (t.empty()) return "";  // present, if empty: never a null address (an absent text's)
     if (store_ == nullptr) return arena_.copy(t).data();
     char* at = cursor_;
     std::memmove(at, t.data(), t.size());
     cursor_ += t.size();
     return at;
-  }
-
-  // First and last eight bytes and the size: enough to tell apart the short texts of a file.
-  static std::uint64_t hash(std::string_view t) {
-    std::uint64_t head = 0;
-    std::uint64_t tail = 0;
-    if (t.size() >= 8) {
-      std::memcpy(&head, t.data(), 8);
-      std::memcpy(&tail, t.data() + t.size() - 8, 8);
-    } else if (!t.empty()) {
-      std::memcpy(&head, t.data(), t.size());
-    }
-    std::uint64_t h = (head * 0x9E3779B185EBCA87ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ t.size();
-    return h ^ (h >> 29);
   }
 
   const char* begin_;

@@ -95,6 +95,34 @@ void expect_same_tree(const json::Value& root_a, const json::Value& root_b, std:
   EXPECT_GT(compared, at_least);
 }
 
+TEST(DetachText, EverySizeOfTextMovesWithinItsOwnBytes) {
+  // Strings of every size from 0 to 70 bytes, each twice and once as a key, with numbers and
+  // escapes between them and no whitespace: the store runs right behind what it reads.
+  std::string text = "[";
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::string s;
+    for (std::size_t k = 0; k < n; ++k) s += static_cast<char>('a' + (n * 7 + k * 3) % 26);
+    text += "\"" + s + "\",{\"" + s + "\":" + std::to_string(n * 1000003) + "},\"" + s + "\\n\",\"" + s + "\",-1.5e" +
+            std::to_string(n) + ",";
+  }
+  text += "true]";
+  std::string bytes = text;  // the document's own bytes, moved within
+  json::Document detached = json::Document::parse(bytes);
+  ASSERT_TRUE(detached.ok());
+  const json::Document kept = json::Document::parse(text);
+  bool asked = false;
+  const std::size_t used = detached.detach_text(bytes.data(), [&] {
+    asked = true;
+    return std::pair<std::shared_ptr<const void>, std::string_view>(nullptr, text);
+  });
+  EXPECT_LT(used, text.size() * 2 / 3);  // no quotes, commas or braces; short texts once
+  std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(used), bytes.end(), '#');  // what the caller gives back
+  expect_same_tree(detached.root(), kept.root(), 300);
+  EXPECT_FALSE(asked) << "the tree needs no text";
+  EXPECT_EQ(detached.position(text.find("true")).column, text.find("true") + 1);
+  EXPECT_TRUE(asked);
+}
+
 TEST_F(ReleaseText, TheTreeIsTheSameWithoutTheBytes) {
   TemplateFile released = TemplateFile::read(path_, releasing()).value();
   ASSERT_TRUE(released.text_released());
