@@ -152,7 +152,8 @@ class StoryReader {
       }
       std::size_t i = level.next++;
       Story& story = level.out[level.filled++];
-      story.origin = {level.items[i], level.up, static_cast<std::uint32_t>(i)};
+      story.origin = {level.items[i], level.up};
+      story.index = static_cast<std::uint32_t>(i);
       const json::Value* children = read(level.items[i], story);
       if (children != nullptr) {
         std::span<Story> out = allocate(*children);
@@ -408,7 +409,7 @@ std::string Story::pointer() const {
   };
   std::size_t size = 0;
   for (const Story* s = this;; s = parent(s->origin.up)) {
-    size += 1 + digits(s->origin.index);
+    size += 1 + digits(s->index);
     if ((s->origin.up & 1U) != 0) {
       size += list_pointer(s->origin.up).size();
       break;
@@ -418,8 +419,8 @@ std::string Story::pointer() const {
   std::string out(size, '\0');
   char* end = out.data() + size;
   for (const Story* s = this;; s = parent(s->origin.up)) {
-    const std::size_t length = digits(s->origin.index);
-    std::to_chars(end - length, end, s->origin.index);
+    const std::size_t length = digits(s->index);
+    std::to_chars(end - length, end, s->index);
     end -= length;
     *--end = '/';
     if ((s->origin.up & 1U) != 0) {

@@ -1,14 +1,16 @@
-// Optionals for the fields of the typed model, of which there is a set for every story: the
-// interface of std::optional that the model's users need, in the room the value itself takes
-// (std::optional adds a flag and pads it to the value's alignment: 24 bytes for a view, 16 for
-// an int64).
+// Optionals and spans for the fields of the typed model, of which there is a set for every
+// story: the interface of std::optional (std::span) that the model's users need, in the room
+// the value itself takes (std::optional adds a flag and pads it to the value's alignment: 24
+// bytes for a view, 16 for an int64) or packed to 4 bytes so that they leave no padding.
 #pragma once
 
 #include <compare>
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -115,6 +117,44 @@ class OptionalInt64 {
   bool present_ = false;
 };
 
-static_assert(sizeof(OptionalView<std::string_view>) == 16 && sizeof(OptionalInt64) == 12 && alignof(OptionalInt64) == 4);
+/// A std::span<const T> in 12 bytes aligned to 4 (the address in two halves and a 32-bit
+/// size), for the lists of unknown keys that nearly every story and dependency leaves empty.
+/// Its lists are a tree's, whose sizes are 32-bit (json::Value); a longer one is refused.
+template <class T>
+class CompactSpan {
+ public:
+  using element_type = const T;
+  using value_type = T;
+
+  CompactSpan() noexcept = default;
+  template <class U>
+    requires(!std::is_same_v<std::remove_cvref_t<U>, CompactSpan> && std::is_convertible_v<U &&, std::span<const T>>)
+  CompactSpan(U&& items) {  // NOLINT(google-explicit-constructor)
+    const std::span<const T> span = std::forward<U>(items);
+    if (span.size() > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("a list of over 2^32 items");
+    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(span.data()));
+    low_ = static_cast<std::uint32_t>(address);
+    high_ = static_cast<std::uint32_t>(address >> 32U);
+    size_ = static_cast<std::uint32_t>(span.size());
+  }
+
+  [[nodiscard]] const T* data() const noexcept {
+    return reinterpret_cast<const T*>(static_cast<std::uintptr_t>(static_cast<std::uint64_t>(high_) << 32U | low_));
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] const T* begin() const noexcept { return data(); }
+  [[nodiscard]] const T* end() const noexcept { return data() + size_; }
+  const T& operator[](std::size_t i) const noexcept { return data()[i]; }
+  operator std::span<const T>() const noexcept { return {data(), size_}; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  std::uint32_t low_ = 0;
+  std::uint32_t high_ = 0;
+  std::uint32_t size_ = 0;
+};
+
+static_assert(sizeof(OptionalView<std::string_view>) == 16 && sizeof(OptionalInt64) == 12 && alignof(OptionalInt64) == 4 &&
+              sizeof(CompactSpan<int>) == 12 && alignof(CompactSpan<int>) == 4);
 
 }  // namespace ptmpl

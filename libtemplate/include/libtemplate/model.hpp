@@ -93,28 +93,24 @@ enum class DependencyType : std::int64_t {
 // TemplateFile that read them, or the json::Arena of whoever builds a model), so reading a
 // template costs no allocation per story and dropping it costs nothing at all.
 
-struct Story;
-
-/// Where a story came from: its object in the tree, and its place in the story lists, from which
-/// Story::pointer() builds its JSON pointer (few stories ever need theirs: a copy of each in the
-/// arena took some 56 bytes a story).
+/// Where a story came from: its object in the tree, and the list that holds it, from which (with
+/// Story::index) Story::pointer() builds its JSON pointer (few stories ever need theirs, and a
+/// copy of each in the arena took some 45 bytes a story besides its 16-byte view).
 struct Origin {
   json::Value node;
   /// The story whose sub_stories list holds this one; for a top-level story, the address of the
   /// list's own pointer (a std::string_view in the arena) with the low bit set; 0 for a story
   /// not read from a tree (whose pointer is "").
   std::uintptr_t up = 0;
-  /// The story's position in its JSON array (which counts the items that are not objects).
-  std::uint32_t index = 0;
 };
 
-// Small fields last, as in Story: 96 bytes.
+// Fields aligned to 8 first, as in Story: 88 bytes, no padding.
 struct Dependency {
   OptionalTempId source_id;
   OptionalTempId target_id;
-  std::span<const json::Member> extra;  ///< unknown keys, in order
-  json::Value node;                     ///< the dependency object in the tree
-  OptionalInt64 type;                   ///< as written; valid values are 0–3
+  json::Value node;                 ///< the dependency object in the tree
+  CompactSpan<json::Member> extra;  ///< unknown keys, in order
+  OptionalInt64 type;               ///< as written; valid values are 0–3
   OptionalInt64 lag;
   std::uint32_t index = 0;  ///< its index in the owning story's `dependencies`
 };
@@ -141,7 +137,7 @@ enum class StoryKey : std::uint8_t {
 };
 
 // The fields are in an order that leaves no padding (those aligned to 8, then to 4, then the
-// small ones; the only padding is Origin's last 4 bytes): 256 bytes a story.
+// small ones): 248 bytes a story.
 struct Story {
   OptionalView<std::string_view> title;
   OptionalTempId temp_id;
@@ -151,8 +147,10 @@ struct Story {
   OptionalView<std::string_view> tag_list;
   OptionalView<std::span<const std::int64_t>> assignments;  ///< assignee_ids
   std::span<const Dependency> dependencies;
-  std::span<const json::Member> extra;  ///< unknown keys, in order
   Origin origin;
+  CompactSpan<json::Member> extra;  ///< unknown keys, in order
+  /// The story's position in its JSON array (which counts the items that are not objects).
+  std::uint32_t index = 0;
   OptionalInt64 relative_start_date;
   OptionalInt64 relative_due_date;
   OptionalInt64 duration;
@@ -179,7 +177,8 @@ struct Story {
   [[nodiscard]] bool irregular(StoryKey key) const { return (irregular_keys >> static_cast<unsigned>(key) & 1U) != 0; }
 
   /// The story's JSON pointer, e.g. "/project_template/raw_json/12/sub_stories/3" (built on
-  /// demand from its Origin: most stories never need theirs); "" for a story not read from a tree.
+  /// demand from its Origin and index: most stories never need theirs); "" for a story not read
+  /// from a tree.
   [[nodiscard]] std::string pointer() const;
 
   /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
@@ -192,8 +191,8 @@ struct Story {
 };
 
 static_assert(std::is_trivially_destructible_v<Story>, "stories live in an arena and are never destroyed");
-static_assert(sizeof(void*) != 8 || sizeof(Story) == 256, "a field added or moved: keep the small ones last");
-static_assert(sizeof(void*) != 8 || sizeof(Dependency) == 96, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Story) == 248, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Dependency) == 88, "a field added or moved: keep the small ones last");
 static_assert(alignof(Story) > 1 && alignof(std::string_view) > 1, "Origin::up marks a list's pointer in its low bit");
 
 struct TemplateAssignment {
