@@ -121,13 +121,26 @@ bool LintConfig::ignores(const Diagnostic& finding, const TemplateFile& file) co
     if (entry.pointer && !within(finding.pointer, *entry.pointer)) continue;
     if (entry.temp_id) {
       // The story the finding is about: the innermost one whose pointer holds the finding's.
+      // Only a story whose pointer holds it can have a descendant that does, and of siblings
+      // at most one does: a descent from the top, not a walk of every story.
       const Story* about = nullptr;
+      std::size_t about_size = 0;
       for (const TemplateSource& source : file.templates()) {
-        for_each_story(source.model.stories, [&](const Story& story, int) {
-          if (within(finding.pointer, story.origin.pointer) &&
-              (about == nullptr || story.origin.pointer.size() > about->origin.pointer.size()))
-            about = &story;
-        });
+        std::span<const Story> list = source.model.stories;
+        while (!list.empty()) {
+          const Story* inside = nullptr;
+          for (const Story& story : list) {
+            const std::string pointer = story.pointer();
+            if (!within(finding.pointer, pointer)) continue;
+            inside = &story;
+            if (about == nullptr || pointer.size() > about_size) {
+              about = &story;
+              about_size = pointer.size();
+            }
+            break;
+          }
+          list = inside != nullptr ? inside->sub_stories : std::span<const Story>();
+        }
       }
       if (about == nullptr || !about->temp_id || temp_id_key(*about->temp_id) != *entry.temp_id) continue;
     }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include "regular_keys.hpp"
 
@@ -85,7 +87,7 @@ std::optional<std::string_view> string_of(const json::Value& v) {
 
 // `valid`: the keys the schema requires (source_id, target_id, type) are written with valid
 // values, a lag is an integer if written, and no key is written twice.
-Dependency dependency_from_json(const json::Value& node, std::size_t index, json::Arena& arena, bool& valid) {
+Dependency dependency_from_json(const json::Value& node, std::uint32_t index, json::Arena& arena, bool& valid) {
   Dependency dep;
   bool lag_written = false;
   dep.node = node;
@@ -122,42 +124,41 @@ Dependency dependency_from_json(const json::Value& node, std::size_t index, json
 }
 
 // Reads stories depth first with an explicit stack (no recursion on the nesting, which may be
-// thousands of levels); `path` holds the pointer of the story being read, so one buffer serves
-// the whole tree.
+// thousands of levels). Each story keeps its parent (or, at the top, the list's pointer) and
+// its index, from which Story::pointer() builds its pointer.
 class StoryReader {
  public:
   StoryReader(json::Arena& arena, bool mark_regular_keys) : arena_(arena), mark_regular_keys_(mark_regular_keys) {}
 
-  std::span<const Story> list(const json::Value& top, std::string& path) {
+  std::span<const Story> list(const json::Value& top, std::string_view pointer_prefix) {
     struct Level {
       std::span<const json::Value> items;
       std::span<Story> out;
+      std::uintptr_t up;       // Origin::up of the list's stories
       std::size_t next = 0;    // next item to look at
       std::size_t filled = 0;  // stories written to `out`
-      std::size_t path_size;   // the pointer of the list
     };
+    std::string_view& prefix = arena_.make_array<std::string_view>(1)[0];
+    prefix = arena_.copy(pointer_prefix);
     std::span<Story> result = allocate(top);
     std::vector<Level> stack;
-    stack.push_back({top.items(), result, 0, 0, path.size()});
+    stack.push_back({top.items(), result, reinterpret_cast<std::uintptr_t>(&prefix) | 1U});
     while (!stack.empty()) {
       Level& level = stack.back();
       while (level.next < level.items.size() && !level.items[level.next].is_object()) ++level.next;
       if (level.next == level.items.size()) {
-        path.resize(level.path_size);
         stack.pop_back();
         continue;
       }
       std::size_t i = level.next++;
-      path.resize(level.path_size);
-      path += '/';
-      path += std::to_string(i);
       Story& story = level.out[level.filled++];
-      const json::Value* children = read(level.items[i], path, story);
+      story.origin = {level.items[i], level.up};
+      story.index = static_cast<std::uint32_t>(i);
+      const json::Value* children = read(level.items[i], story);
       if (children != nullptr) {
         std::span<Story> out = allocate(*children);
         story.sub_stories = out;
-        path += "/sub_stories";
-        stack.push_back({children->items(), out, 0, 0, path.size()});  // `level` is not used after this
+        stack.push_back({children->items(), out, reinterpret_cast<std::uintptr_t>(&story)});  // `level` is not used after this
       }
     }
     return result;
@@ -174,9 +175,8 @@ class StoryReader {
   // an array) it returns for the caller to read. Marks the keys written and the irregular ones
   // (Story::irregular_keys) as it goes: the values are in the cache now, and checks that
   // would search the members later need not when nothing is marked.
-  const json::Value* read(const json::Value& node, const std::string& path, Story& story) {
+  const json::Value* read(const json::Value& node, Story& story) {
     const json::Value* children = nullptr;
-    story.origin = {node, arena_.copy(path)};
     std::size_t unknown = 0;
     std::uint16_t written = 0;
     std::uint16_t irregular = 0;
@@ -213,7 +213,7 @@ class StoryReader {
     const StoryKey k = *found;
     bool regular = true;
     // An integer field: read as int64; regular when it is one within [low, high].
-    auto integer = [&v](std::optional<std::int64_t>& field, std::int64_t low = std::numeric_limits<std::int64_t>::min(),
+    auto integer = [&v](OptionalInt64& field, std::int64_t low = std::numeric_limits<std::int64_t>::min(),
                         std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
       field = v.as_int64();
       return field && *field >= low && *field <= high;
@@ -323,7 +323,7 @@ class StoryReader {
         continue;
       }
       bool valid = false;
-      deps[n++] = dependency_from_json(item, i, arena_, valid);
+      deps[n++] = dependency_from_json(item, static_cast<std::uint32_t>(i), arena_, valid);
       regular = regular && valid;
     }
     story.dependencies = deps.first(n);
@@ -375,6 +375,65 @@ std::optional<TempId> temp_id_from(const json::Value& value) {
   return std::nullopt;
 }
 
+OptionalTempId::OptionalTempId(const TempId& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    word_ = static_cast<std::uint64_t>(*n);
+    kind_ = Kind::Integer;
+    return;
+  }
+  const std::string_view text = std::get<std::string_view>(id);
+  // A value in a tree is shorter (json::Value holds 32-bit sizes); a temp_id built otherwise
+  // could only be longer by mistake.
+  if (text.size() > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("temp_id longer than 4 GiB");
+  word_ = reinterpret_cast<std::uintptr_t>(text.data());
+  size_ = static_cast<std::uint32_t>(text.size());
+  kind_ = Kind::String;
+}
+
+std::string Story::pointer() const {
+  if (origin.up == 0) return {};
+  // Its length first, then the string from its end, walking up the parents twice: one
+  // allocation, and no recursion on a nesting that may be thousands of levels deep.
+  constexpr std::string_view kSubStories = "/sub_stories";
+  auto list_pointer = [](std::uintptr_t up) -> const std::string_view& {
+    return *reinterpret_cast<const std::string_view*>(up & ~std::uintptr_t{1});
+  };
+  auto parent = [](std::uintptr_t up) { return reinterpret_cast<const Story*>(up); };
+  auto digits = [](std::uint32_t n) {
+    std::size_t count = 1;
+    while (n >= 10) {
+      n /= 10;
+      ++count;
+    }
+    return count;
+  };
+  std::size_t size = 0;
+  for (const Story* s = this;; s = parent(s->origin.up)) {
+    size += 1 + digits(s->index);
+    if ((s->origin.up & 1U) != 0) {
+      size += list_pointer(s->origin.up).size();
+      break;
+    }
+    size += kSubStories.size();
+  }
+  std::string out(size, '\0');
+  char* end = out.data() + size;
+  for (const Story* s = this;; s = parent(s->origin.up)) {
+    const std::size_t length = digits(s->index);
+    std::to_chars(end - length, end, s->index);
+    end -= length;
+    *--end = '/';
+    if ((s->origin.up & 1U) != 0) {
+      const std::string_view prefix = list_pointer(s->origin.up);
+      if (!prefix.empty()) std::memcpy(out.data(), prefix.data(), prefix.size());
+      break;
+    }
+    end -= kSubStories.size();
+    std::memcpy(end, kSubStories.data(), kSubStories.size());
+  }
+  return out;
+}
+
 std::span<const std::string_view> story_keys() {
   return kStoryKeys;
 }
@@ -387,8 +446,7 @@ std::span<const std::string_view> dependency_keys() {
 
 std::span<const Story> detail::stories_from_json(const json::Value& list, json::Arena& arena,
                                                  std::string_view pointer_prefix, bool mark_regular_keys) {
-  std::string path(pointer_prefix);
-  return StoryReader(arena, mark_regular_keys).list(list, path);
+  return StoryReader(arena, mark_regular_keys).list(list, pointer_prefix);
 }
 
 std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena, std::string_view pointer_prefix) {
@@ -416,10 +474,10 @@ json::Value to_json(const Dependency& dep, const json::Builder& build) {
 
 json::Value to_json(const Story& s, const json::Builder& build) {
   std::vector<json::Member> out;
-  auto integer = [&](std::string_view key, const std::optional<std::int64_t>& v) {
+  auto integer = [&](std::string_view key, const OptionalInt64& v) {
     if (v) out.push_back(build.member(key, build.integer(*v)));
   };
-  auto text = [&](std::string_view key, const std::optional<std::string_view>& v) {
+  auto text = [&](std::string_view key, const OptionalView<std::string_view>& v) {
     if (v) out.push_back(build.member(key, build.string(*v)));
   };
   if (s.story_type) out.push_back(build.member("story_type", build.string(to_string(*s.story_type))));

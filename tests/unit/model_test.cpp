@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,7 +57,7 @@ TEST(Model, ReadsEveryDocumentedField) {
   EXPECT_EQ(build.effective_type(), StoryType::Task);
   ASSERT_EQ(build.sub_stories.size(), 1u);
   const Story& leaf = build.sub_stories[0];
-  EXPECT_EQ(leaf.origin.pointer, "/1/sub_stories/0");
+  EXPECT_EQ(leaf.pointer(), "/1/sub_stories/0");
   ASSERT_TRUE(leaf.assignments && leaf.checklist);
   EXPECT_EQ(std::vector<std::int64_t>(leaf.assignments->begin(), leaf.assignments->end()),
             std::vector<std::int64_t>{100});
@@ -105,7 +107,81 @@ TEST(Model, AnIdListedTwiceInResultsIsOneTemplate) {
 TEST(Model, StoriesObjectShape) {
   TemplateFile file = parse_source("tests/data/roundtrip/stories-object.json");
   ASSERT_EQ(file.shape(), Shape::StoriesObject);
-  EXPECT_EQ(file.templates().at(0).model.stories[0].origin.pointer, "/stories/0");
+  EXPECT_EQ(file.templates().at(0).model.stories[0].pointer(), "/stories/0");
+}
+
+TEST(Model, PointersAreBuiltAsTheStoryListWritesThem) {
+  // Items that are not objects are no stories but count in the positions; the deepest story is
+  // 2,000 levels down (the pointer is built without recursion).
+  constexpr int kDepth = 2000;
+  std::string deep;
+  for (int i = 0; i < kDepth; ++i) deep += R"({"sub_stories": [)";
+  deep += "{}";
+  for (int i = 0; i < kDepth; ++i) deep += "]}";
+  const std::string text = R"([1, {"title": "a", "sub_stories": ["x", {"sub_stories": [{}]}]}, {}, 4, 5, 6, 7, 8, 9, 10, )" +
+                           deep + "]";
+  const json::Document doc = json::Document::parse(text, {.max_depth = json::kMaxDepthLimit});
+  ASSERT_TRUE(doc.ok());
+  json::Arena arena;
+  for (const std::string_view prefix : {std::string_view("/project_template/raw_json"), std::string_view()}) {
+    const std::span<const Story> stories = stories_from_json(doc.root(), arena, prefix);
+    const std::string at(prefix);
+    ASSERT_EQ(stories.size(), 3u);
+    EXPECT_EQ(stories[0].pointer(), at + "/1");
+    EXPECT_EQ(stories[0].sub_stories[0].pointer(), at + "/1/sub_stories/1");
+    EXPECT_EQ(stories[0].sub_stories[0].sub_stories[0].pointer(), at + "/1/sub_stories/1/sub_stories/0");
+    EXPECT_EQ(stories[1].pointer(), at + "/2");
+    std::string expected = at + "/10";
+    const Story* story = &stories[2];
+    for (int i = 0; i < kDepth; ++i) {
+      expected += "/sub_stories/0";
+      ASSERT_EQ(story->sub_stories.size(), 1u);
+      story = &story->sub_stories[0];
+    }
+    EXPECT_EQ(story->pointer(), expected);
+  }
+  EXPECT_EQ(Story().pointer(), "") << "a story not read from a tree";
+}
+
+TEST(Model, CompactOptionalsHoldEveryValue) {
+  // Every int64 is a value: no sentinel stands for "absent".
+  for (const std::int64_t n : {std::numeric_limits<std::int64_t>::min(), std::int64_t{-1}, std::int64_t{0},
+                               std::int64_t{1} << 32, std::numeric_limits<std::int64_t>::max()}) {
+    const OptionalInt64 value = n;
+    ASSERT_TRUE(value.has_value());
+    EXPECT_EQ(*value, n);
+    EXPECT_EQ(std::optional<std::int64_t>(value), n);
+    const OptionalTempId id = TempId{n};
+    ASSERT_TRUE(id.has_value());
+    EXPECT_EQ(*id, TempId{n});
+  }
+  OptionalInt64 none = std::optional<std::int64_t>();
+  EXPECT_FALSE(none);
+  EXPECT_EQ(none.value_or(7), 7);
+  EXPECT_NE(none, OptionalInt64(0));
+  none = 0;
+  EXPECT_TRUE(none);
+  none.reset();
+  EXPECT_FALSE(none);
+
+  // An empty string or list that is written stays present, even one with no data pointer.
+  OptionalView<std::string_view> text = std::string_view();
+  ASSERT_TRUE(text.has_value());
+  EXPECT_EQ(*text, "");
+  EXPECT_NE(text, OptionalView<std::string_view>());
+  text = std::nullopt;
+  EXPECT_FALSE(text);
+  EXPECT_EQ(text.value_or("fallback"), "fallback");
+  text = std::optional<std::string_view>("t");
+  EXPECT_EQ(text, "t");
+  const OptionalView<std::span<const std::int64_t>> list = std::span<const std::int64_t>();
+  ASSERT_TRUE(list.has_value());
+  EXPECT_TRUE(list->empty());
+
+  const OptionalTempId name = TempId{std::string_view("x7")};
+  EXPECT_EQ(*name, TempId{std::string_view("x7")});
+  EXPECT_NE(name, OptionalTempId(TempId{std::int64_t{7}}));
+  EXPECT_FALSE(OptionalTempId(std::optional<TempId>()));
 }
 
 TEST(Model, TempIdsCompareAsText) {
@@ -234,8 +310,8 @@ TEST(Model, ACleanStoryHasNoIrregularKey) {
   for_each_story_indexed(file.templates()[0].model.stories,
                          [&](const Story& story, std::size_t, std::size_t, std::size_t) {
                            ++stories;
-                           EXPECT_NE(story.written_keys, 0u) << story.origin.pointer;
-                           EXPECT_EQ(story.irregular_keys, 0u) << story.origin.pointer;
+                           EXPECT_NE(story.written_keys, 0u) << story.pointer();
+                           EXPECT_EQ(story.irregular_keys, 0u) << story.pointer();
                          });
   EXPECT_GT(stories, 10u);
 }

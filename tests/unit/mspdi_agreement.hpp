@@ -131,7 +131,8 @@ inline MspdiAgreement measure_mspdi_agreement(std::string_view text, const std::
   for (std::size_t i = 0; i < index.size(); ++i) {
     const Story& story = index.story(i);
     if (story.is_parent() || !story.temp_id) continue;
-    if (const auto* uid = std::get_if<std::int64_t>(&*story.temp_id)) leaf_by_uid[*uid] = i;
+    const TempId id = *story.temp_id;
+    if (const auto* uid = std::get_if<std::int64_t>(&id)) leaf_by_uid[*uid] = i;
   }
 
   for (pugi::xml_node task : project.child("Tasks").children("Task")) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libtemplate/calendar.hpp"
+#include "libtemplate/compact_optional.hpp"
 #include "libtemplate/json.hpp"
 
 namespace ptmpl {
@@ -30,6 +31,56 @@ using TempId = std::variant<std::int64_t, std::string_view>;
 /// Reads a temp_id from an integer or non-empty string value.
 [[nodiscard]] std::optional<TempId> temp_id_from(const json::Value& value);
 
+/// std::optional<TempId> in 16 bytes (std::optional takes 32): the integer or the string's
+/// address, the string's size and which of them it is. `*` gives the id (not a reference).
+class OptionalTempId {
+ public:
+  using value_type = TempId;
+
+  OptionalTempId() noexcept = default;
+  OptionalTempId(std::nullopt_t) noexcept {}     // NOLINT(google-explicit-constructor): as std::optional
+  OptionalTempId(const TempId& id);              // NOLINT(google-explicit-constructor)
+  template <class U>
+    requires(!std::is_same_v<std::remove_cvref_t<U>, OptionalTempId> &&
+             !std::is_same_v<std::remove_cvref_t<U>, std::optional<TempId>> &&
+             !std::is_same_v<std::remove_cvref_t<U>, TempId> && std::is_convertible_v<U &&, TempId>)
+  OptionalTempId(U&& id) : OptionalTempId(TempId(std::forward<U>(id))) {}  // NOLINT(google-explicit-constructor)
+  OptionalTempId(const std::optional<TempId>& id)  // NOLINT(google-explicit-constructor)
+      : OptionalTempId(id ? OptionalTempId(*id) : OptionalTempId()) {}
+
+  [[nodiscard]] bool has_value() const noexcept { return kind_ != Kind::None; }
+  explicit operator bool() const noexcept { return has_value(); }
+  TempId operator*() const {
+    if (kind_ == Kind::Integer) return static_cast<std::int64_t>(word_);
+    return std::string_view(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(word_)), size_);
+  }
+  /// `->` reaches the members of a temporary TempId.
+  struct Arrow {
+    TempId id;
+    const TempId* operator->() const { return &id; }
+  };
+  Arrow operator->() const { return {**this}; }
+  [[nodiscard]] TempId value() const {
+    if (!has_value()) throw std::bad_optional_access();
+    return **this;
+  }
+  void reset() noexcept { *this = OptionalTempId(); }
+
+  operator std::optional<TempId>() const {  // NOLINT(google-explicit-constructor)
+    return has_value() ? std::optional<TempId>(**this) : std::nullopt;
+  }
+
+  friend bool operator==(const OptionalTempId& a, const OptionalTempId& b) {
+    return a.kind_ == b.kind_ && (a.kind_ == Kind::None || *a == *b);
+  }
+
+ private:
+  enum class Kind : std::uint8_t { None, Integer, String };
+  std::uint64_t word_ = 0;  // the integer, or the string's address
+  std::uint32_t size_ = 0;  // the string's size
+  Kind kind_ = Kind::None;
+};
+
 /// Dependency types in the service's numbering (SPEC §5).
 enum class DependencyType : std::int64_t {
   StartToStart = 0,
@@ -42,20 +93,26 @@ enum class DependencyType : std::int64_t {
 // TemplateFile that read them, or the json::Arena of whoever builds a model), so reading a
 // template costs no allocation per story and dropping it costs nothing at all.
 
-/// Where a story came from: its object in the tree and its JSON pointer in the story list.
+/// Where a story came from: its object in the tree, and the list that holds it, from which (with
+/// Story::index) Story::pointer() builds its JSON pointer (few stories ever need theirs, and a
+/// copy of each in the arena took some 45 bytes a story besides its 16-byte view).
 struct Origin {
   json::Value node;
-  std::string_view pointer;
+  /// The story whose sub_stories list holds this one; for a top-level story, the address of the
+  /// list's own pointer (a std::string_view in the arena) with the low bit set; 0 for a story
+  /// not read from a tree (whose pointer is "").
+  std::uintptr_t up = 0;
 };
 
+// Fields aligned to 8 first, as in Story: 88 bytes, no padding.
 struct Dependency {
-  std::optional<TempId> source_id;
-  std::optional<TempId> target_id;
-  std::optional<std::int64_t> type;  ///< as written; valid values are 0–3
-  std::optional<std::int64_t> lag;
-  std::span<const json::Member> extra;  ///< unknown keys, in order
-  json::Value node;                     ///< the dependency object in the tree
-  std::size_t index = 0;                ///< its index in the owning story's `dependencies`
+  OptionalTempId source_id;
+  OptionalTempId target_id;
+  json::Value node;                 ///< the dependency object in the tree
+  CompactSpan<json::Member> extra;  ///< unknown keys, in order
+  OptionalInt64 type;               ///< as written; valid values are 0–3
+  OptionalInt64 lag;
+  std::uint32_t index = 0;  ///< its index in the owning story's `dependencies`
 };
 
 /// The documented keys of a story, in canonical order (story_keys()): bit `k` of
@@ -79,24 +136,27 @@ enum class StoryKey : std::uint8_t {
   Weight,
 };
 
-// The fields are in an order that leaves no padding (the small ones last): 336 bytes a story.
+// The fields are in an order that leaves no padding (those aligned to 8, then to 4, then the
+// small ones): 248 bytes a story.
 struct Story {
-  std::optional<std::string_view> title;
-  std::optional<TempId> temp_id;
-  std::optional<std::int64_t> relative_start_date;
-  std::optional<std::int64_t> relative_due_date;
-  std::optional<std::int64_t> duration;
-  std::optional<std::string_view> description;
-  std::optional<std::int64_t> budget_estimate_in_cents;
-  std::optional<std::int64_t> time_estimate_in_minutes;
+  OptionalView<std::string_view> title;
+  OptionalTempId temp_id;
+  OptionalView<std::string_view> description;
   std::span<const Story> sub_stories;
-  std::optional<std::span<const std::string_view>> checklist;
-  std::optional<std::string_view> tag_list;
-  std::optional<std::span<const std::int64_t>> assignments;  ///< assignee_ids
+  OptionalView<std::span<const std::string_view>> checklist;
+  OptionalView<std::string_view> tag_list;
+  OptionalView<std::span<const std::int64_t>> assignments;  ///< assignee_ids
   std::span<const Dependency> dependencies;
-  std::optional<std::int64_t> weight;
-  std::span<const json::Member> extra;  ///< unknown keys, in order
   Origin origin;
+  CompactSpan<json::Member> extra;  ///< unknown keys, in order
+  /// The story's position in its JSON array (which counts the items that are not objects).
+  std::uint32_t index = 0;
+  OptionalInt64 relative_start_date;
+  OptionalInt64 relative_due_date;
+  OptionalInt64 duration;
+  OptionalInt64 budget_estimate_in_cents;
+  OptionalInt64 time_estimate_in_minutes;
+  OptionalInt64 weight;
   std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
   std::optional<bool> billable;
   /// The documented keys the story's object writes, whatever their values (a bit per StoryKey).
@@ -116,9 +176,14 @@ struct Story {
   [[nodiscard]] bool writes(StoryKey key) const { return (written_keys >> static_cast<unsigned>(key) & 1U) != 0; }
   [[nodiscard]] bool irregular(StoryKey key) const { return (irregular_keys >> static_cast<unsigned>(key) & 1U) != 0; }
 
+  /// The story's JSON pointer, e.g. "/project_template/raw_json/12/sub_stories/3" (built on
+  /// demand from its Origin and index: most stories never need theirs); "" for a story not read
+  /// from a tree.
+  [[nodiscard]] std::string pointer() const;
+
   /// JSON pointer of one of this story's dependencies (built on demand: most never need one).
   [[nodiscard]] std::string dependency_pointer(const Dependency& dependency) const {
-    return std::string(origin.pointer) + "/dependencies/" + std::to_string(dependency.index);
+    return pointer() + "/dependencies/" + std::to_string(dependency.index);
   }
 
   [[nodiscard]] StoryType effective_type() const { return story_type.value_or(StoryType::Task); }
@@ -126,7 +191,9 @@ struct Story {
 };
 
 static_assert(std::is_trivially_destructible_v<Story>, "stories live in an arena and are never destroyed");
-static_assert(sizeof(void*) != 8 || sizeof(Story) == 336, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Story) == 248, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Dependency) == 88, "a field added or moved: keep the small ones last");
+static_assert(alignof(Story) > 1 && alignof(std::string_view) > 1, "Origin::up marks a list's pointer in its low bit");
 
 struct TemplateAssignment {
   std::int64_t id = 0;

@@ -275,7 +275,7 @@ void for_each_non_story(
   list(*source.story_list, source.story_prefix);
   for_each_story(source.model.stories, [&](const Story& story, int) {
     if (const json::Value* children = story.origin.node.find("sub_stories"))
-      list(*children, std::string(story.origin.pointer) + "/sub_stories");
+      list(*children, story.pointer() + "/sub_stories");
   });
 }
 

@@ -106,7 +106,8 @@ void Writer::assign_uids() {
   std::set<std::int64_t> taken;
   for (std::size_t i = 0; i < n; ++i) {
     const Story& story = planned_->graph().story(i);
-    const auto* id = story.temp_id ? std::get_if<std::int64_t>(&*story.temp_id) : nullptr;
+    const std::optional<TempId> temp_id = story.temp_id;
+    const auto* id = temp_id ? std::get_if<std::int64_t>(&*temp_id) : nullptr;
     if (id != nullptr && *id >= 1 && *id <= kMaxUid && taken.insert(*id).second) uid_[i] = *id;
   }
   std::int64_t next = taken.empty() ? 1 : *taken.rbegin() + 1;
@@ -117,7 +118,7 @@ void Writer::assign_uids() {
     taken.insert(next);
     const Story& story = planned_->graph().story(i);
     report(
-        "mspdi-export-temp-id", story.origin.node, std::string(story.origin.pointer),
+        "mspdi-export-temp-id", story.origin.node, story.pointer(),
         "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
             std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) +
             (story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique)" : " (it has no temp_id)"));
@@ -250,7 +251,7 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
       xml.element("Start", *start_text);
       xml.element("Finish", *finish_text);
     } else {
-      report("mspdi-export-date", story.origin.node, std::string(story.origin.pointer),
+      report("mspdi-export-date", story.origin.node, story.pointer(),
              "story \"" + std::string(story.title.value_or("")) + "\": its working days " + std::to_string(start) +
                  " to " + std::to_string(due) + " from " + format_date(calendar_.day_zero()) +
                  " do not all fall within the years 1 to 9999; the task is written without Start and Finish");
@@ -364,7 +365,7 @@ void Writer::report_losses() {
     auto lost = [&](std::string_view key, std::string why) {
       const json::Value* value = story.origin.node.find(key);
       if (value == nullptr) return;
-      report("mspdi-export-dropped", *value, std::string(story.origin.pointer) + "/" + std::string(key),
+      report("mspdi-export-dropped", *value, story.pointer() + "/" + std::string(key),
              "story \"" + std::string(story.title.value_or("")) + "\": " + std::string(key) + " " + why,
              {std::string(key)});
     };
@@ -380,7 +381,7 @@ void Writer::report_losses() {
     }
     for (const json::Member& extra : story.extra)
       report("mspdi-export-dropped", extra.value,
-             std::string(story.origin.pointer) + "/" + std::string(extra.key.text()),
+             story.pointer() + "/" + std::string(extra.key.text()),
              "story \"" + std::string(story.title.value_or("")) + "\": unknown key \"" + std::string(extra.key.text()) +
                  "\" has no place in MS Project XML",
              {std::string(extra.key.text())});

@@ -11,8 +11,9 @@ namespace {
 // A temp_id as written: an integer, a string, or null.
 void write_temp_id(JsonEmitter& json, const Story& story) {
   if (!story.temp_id) return json.null();
-  if (const auto* number = std::get_if<std::int64_t>(&*story.temp_id)) return json.integer(*number);
-  json.string(std::get<std::string_view>(*story.temp_id));
+  const TempId id = *story.temp_id;
+  if (const auto* number = std::get_if<std::int64_t>(&id)) return json.integer(*number);
+  json.string(std::get<std::string_view>(id));
 }
 
 // `"key": day` as an offset, or as a date with a calendar (null when there is no such day).

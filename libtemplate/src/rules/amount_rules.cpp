@@ -34,7 +34,7 @@ bool is_negative_integer(const json::Value& value) {
          value.text().find_first_of("123456789") != std::string_view::npos;
 }
 
-const std::optional<std::int64_t>& model_value(const Story& story, Estimate estimate) {
+const OptionalInt64& model_value(const Story& story, Estimate estimate) {
   return estimate == Estimate::BudgetInCents ? story.budget_estimate_in_cents : story.time_estimate_in_minutes;
 }
 
@@ -48,7 +48,7 @@ const json::Value* too_large_for_model(const Story& story, Estimate estimate) {
 }
 
 std::string story_value_pointer(const Story& story, std::string_view key) {
-  return std::string(story.origin.pointer) + "/" + std::string(key);
+  return story.pointer() + "/" + std::string(key);
 }
 
 // The project_template object of a template document (nullptr for a bare story list).
@@ -170,7 +170,7 @@ class AmountOverflow final : public StoryCheck {
         for (Estimate estimate : kEstimates)
           if (overflows_here(rollup.children(i, estimate), i + 1, rollup.subtree_end(i), estimate))
             context.report(
-                "amount-overflow", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
+                "amount-overflow", Severity::Error, source, story.origin.node, story.pointer(),
                 "the " + std::string(key_of(estimate)) + " of the " + std::to_string(story.sub_stories.size()) +
                     " sub_stories add up to more than a 64-bit integer holds (" + int64_max() + " " +
                     std::string(unit_of(estimate)) + ")");

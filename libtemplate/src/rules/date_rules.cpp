@@ -36,7 +36,7 @@ std::string name_of(const Story& story) {
   std::string title = story.title ? "\"" + std::string(*story.title) + "\"" : "";
   if (story.temp_id) return temp_id_key(*story.temp_id) + (title.empty() ? "" : " " + title);
   if (!title.empty()) return title;
-  return "at " + std::string(story.origin.pointer);
+  return "at " + story.pointer();
 }
 
 // The temp_id alone when there is one (links name stories by it).
@@ -45,7 +45,7 @@ std::string short_name_of(const Story& story) {
 }
 
 std::string story_key_pointer(const Story& story, std::string_view key) {
-  return std::string(story.origin.pointer) + "/" + std::string(key);
+  return story.pointer() + "/" + std::string(key);
 }
 
 // A key whose value the model left out because it has the wrong type: the `schema` rule
@@ -66,7 +66,7 @@ void report_at_key(Context& context, std::string_view rule, Severity severity, c
   if (const json::Value* value = story.origin.node.find(key))
     context.report(rule, severity, source, *value, story_key_pointer(story, key), std::move(message), std::move(fix));
   else
-    context.report(rule, severity, source, story.origin.node, std::string(story.origin.pointer), std::move(message),
+    context.report(rule, severity, source, story.origin.node, story.pointer(), std::move(message),
                    std::move(fix));
 }
 
@@ -228,7 +228,7 @@ class DateMissing final : public StoryCheck {
     if (!dated_) return;
     for (const Story* story : candidates_) {
       if (any_date_invalid(*story)) continue;
-      context.report("date-missing", Severity::Info, source, story->origin.node, std::string(story->origin.pointer),
+      context.report("date-missing", Severity::Info, source, story->origin.node, story->pointer(),
                      message(*story));
     }
   }
@@ -361,7 +361,7 @@ void check_child_outside_parent(Context& context) {
       const Side& at = early ? start : due;
       if (at.rolled_up || at.key.empty())
         context.report("child-outside-parent", Severity::Warning, source, child.origin.node,
-                       std::string(child.origin.pointer), std::move(message));
+                       child.pointer(), std::move(message));
       else
         report_at_key(context, "child-outside-parent", Severity::Warning, source, child, at.key, std::move(message));
     }

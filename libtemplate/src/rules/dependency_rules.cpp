@@ -40,7 +40,7 @@ bool same_temp_id(const TempId& a, const TempId& b) {
 
 // A story as chains and messages name it: its temp_id, or where it is when it has none.
 std::string chain_name(const Story& story) {
-  return story.temp_id ? temp_id_key(*story.temp_id) : "the story at " + std::string(story.origin.pointer);
+  return story.temp_id ? temp_id_key(*story.temp_id) : "the story at " + story.pointer();
 }
 
 // A scalar as written (`"FS"`, `1.5`, `true`, `null`), or what kind of value it is.

@@ -777,7 +777,7 @@ class SchemaStories final : public StoryCheck {
     // its shape): the model checked that while reading; only irregular stories need the tree.
     if (!active_ || story.irregular_keys == 0) return;
     const Reporter report(context, source, true);
-    path_ = story.origin.pointer;
+    path_ = story.pointer();
     if (const json::Value* children = check_story(report, story.origin.node, path_)) {
       path_ += "/sub_stories";
       check_non_objects(report, *children, path_);

@@ -31,7 +31,7 @@ std::string story_name(const Story& story) {
 }
 
 std::string key_pointer(const Story& story, std::string_view key) {
-  return std::string(story.origin.pointer) + "/" + std::string(key);
+  return story.pointer() + "/" + std::string(key);
 }
 
 // Items of an array-valued key of a story (the last of duplicate keys, as the model reads it),
@@ -145,10 +145,10 @@ void check_title_missing_story(Context& context, const TemplateSource& source, c
   if (story.title && !is_blank(*story.title)) return;
   const json::Value* title = story.writes(StoryKey::Title) ? story.origin.node.find("title") : nullptr;
   if (title == nullptr)
-    context.report("title-missing", Severity::Error, source, story.origin.node, std::string(story.origin.pointer),
+    context.report("title-missing", Severity::Error, source, story.origin.node, story.pointer(),
                    "story has no title");
   else if (title->is_string() && is_blank(title->text()))
-    context.report("title-missing", Severity::Error, source, *title, std::string(story.origin.pointer) + "/title",
+    context.report("title-missing", Severity::Error, source, *title, story.pointer() + "/title",
                    "story title is blank");
 }
 
@@ -158,7 +158,7 @@ void check_story_type_invalid_story(Context& context, const TemplateSource& sour
   if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
   std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
   context.report("story-type-invalid", Severity::Error, source, *type,
-                 std::string(story.origin.pointer) + "/story_type",
+                 story.pointer() + "/story_type",
                  "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
 }
 

@@ -233,7 +233,7 @@ void check_assignment_list_twice(Context& context) {
 
 void check_unknown_field_story(Context& context, const TemplateSource& source, const Story& story) {
   for (const json::Member& m : story.extra)
-    report_unknown_in_stories(context, source, story.origin.node, m, std::string(story.origin.pointer), "story",
+    report_unknown_in_stories(context, source, story.origin.node, m, story.pointer(), "story",
                               story_keys());
   for (const Dependency& dep : story.dependencies)
     for (const json::Member& m : dep.extra)
@@ -248,7 +248,7 @@ void check_unknown_field_story(Context& context, const TemplateSource& source, c
     for (const json::Member& m : assignments->items()[i].members())
       if (!documented(m.key.text(), kAssignmentKeys))
         report_unknown_in_stories(context, source, assignments->items()[i], m,
-                                  std::string(story.origin.pointer) + "/assignments/" + std::to_string(i), "assignment",
+                                  story.pointer() + "/assignments/" + std::to_string(i), "assignment",
                                   kAssignmentKeys);
 }
 

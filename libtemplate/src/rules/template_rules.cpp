@@ -91,7 +91,7 @@ std::optional<std::string> invalid_story_list_item(Context& context, const Templ
     if (!story.irregular(StoryKey::SubStories)) continue;  // the model holds every item
     const json::Value* list = story.origin.node.find("sub_stories");
     if (list == nullptr) continue;
-    const std::string pointer = std::string(story.origin.pointer) + "/sub_stories";
+    const std::string pointer = story.pointer() + "/sub_stories";
     if (!list->is_array())
       return pointer + " (" + context.line_of(source, *list) + ") is " + describe(*list) + ", not a list of stories";
     if (const json::Value* item = first_non_object(*list))
