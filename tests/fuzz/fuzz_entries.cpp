@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <regex>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -94,6 +96,19 @@ Outcome read_template(std::string_view data) {
   if (doc.truncated()) return {false, path + ": nesting deeper than the bound; fmt does not rewrite it"};
   // What fmt writes; its canonical form is a fixed point.
   std::string canonical = write_canonical(doc.root(), file.shape());
+  {
+    // The tree after its text is let go (lint, schedule and stats of a file) is the same tree:
+    // its strings and numbers moved within its own bytes, the rest of them wiped.
+    std::string bytes(data);
+    json::Document detached = json::Document::parse(bytes);
+    const std::size_t used = detached.detach_text(
+        bytes.data(), []() -> std::pair<std::shared_ptr<const void>, std::string_view> {
+          broken("writing a tree whose text was let go asked for the text");
+        });
+    std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(used), bytes.end(), '\0');
+    if (write_canonical(detached.root(), file.shape()) != canonical)
+      broken("the tree whose text was let go writes another canonical form", canonical);
+  }
   TemplateFile again = TemplateFile::parse(path, FileText::borrow(canonical));
   if (!again.document().ok()) broken("the canonical form does not parse", canonical);
   if (again.shape() != file.shape()) broken("the canonical form changes the shape", canonical);
