@@ -52,7 +52,11 @@ namespace {
 class Compactor {
  public:
   Compactor(std::string_view text, char* store, Arena& arena)
-      : begin_(text.data()), end_(text.data() + text.size()), store_(store), cursor_(store), arena_(arena),
+      : begin_(text.data()),
+        end_(text.data() + text.size()),
+        store_(store),
+        cursor_(store),
+        arena_(arena),
         seen_(kSeenSlots) {}
 
   // Walks the tree in the order of the text (each container's values in order, a member's key
@@ -100,8 +104,10 @@ class Compactor {
   }
 
   static void prefetch_children(const Value& v) {
-    if (v.is_array()) __builtin_prefetch(v.items().data());
-    else if (v.is_object()) __builtin_prefetch(v.members().data());
+    if (v.is_array())
+      __builtin_prefetch(v.items().data());
+    else if (v.is_object())
+      __builtin_prefetch(v.members().data());
   }
 
   [[nodiscard]] std::size_t used() const { return static_cast<std::size_t>(cursor_ - store_); }

@@ -158,7 +158,8 @@ class StoryReader {
       if (children != nullptr) {
         std::span<Story> out = allocate(*children);
         story.sub_stories = out;
-        stack.push_back({children->items(), out, reinterpret_cast<std::uintptr_t>(&story)});  // `level` is not used after this
+        stack.push_back(
+            {children->items(), out, reinterpret_cast<std::uintptr_t>(&story)});  // `level` is not used after this
       }
     }
     return result;

@@ -101,8 +101,8 @@ Outcome read_template(std::string_view data) {
     // its strings and numbers moved within its own bytes, the rest of them wiped.
     std::string bytes(data);
     json::Document detached = json::Document::parse(bytes);
-    const std::size_t used = detached.detach_text(
-        bytes.data(), []() -> std::pair<std::shared_ptr<const void>, std::string_view> {
+    const std::size_t used =
+        detached.detach_text(bytes.data(), []() -> std::pair<std::shared_ptr<const void>, std::string_view> {
           broken("writing a tree whose text was let go asked for the text");
         });
     std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(used), bytes.end(), '\0');

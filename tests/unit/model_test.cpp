@@ -118,8 +118,8 @@ TEST(Model, PointersAreBuiltAsTheStoryListWritesThem) {
   for (int i = 0; i < kDepth; ++i) deep += R"({"sub_stories": [)";
   deep += "{}";
   for (int i = 0; i < kDepth; ++i) deep += "]}";
-  const std::string text = R"([1, {"title": "a", "sub_stories": ["x", {"sub_stories": [{}]}]}, {}, 4, 5, 6, 7, 8, 9, 10, )" +
-                           deep + "]";
+  const std::string text =
+      R"([1, {"title": "a", "sub_stories": ["x", {"sub_stories": [{}]}]}, {}, 4, 5, 6, 7, 8, 9, 10, )" + deep + "]";
   const json::Document doc = json::Document::parse(text, {.max_depth = json::kMaxDepthLimit});
   ASSERT_TRUE(doc.ok());
   json::Arena arena;

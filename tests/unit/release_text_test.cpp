@@ -37,7 +37,8 @@ std::string template_with_findings() {
   replace_first(text, "", "\"description\": \"",
                 "\"description\": \"Z\u00fcrich \\u00e9t\\u00e9 \\n\", \"d\\u0065scription\": \"");
   replace_first(text, "", "\"budget\": ", "\"budget\": 1.5e2, \"budget\": ");
-  replace_first(text, "\"raw_json\"", "\"checklist\": [", "\"notes\": \"" + std::string(100, 'n') + "\", \"checklist\": [");
+  replace_first(text, "\"raw_json\"", "\"checklist\": [",
+                "\"notes\": \"" + std::string(100, 'n') + "\", \"checklist\": [");
   return text;
 }
 

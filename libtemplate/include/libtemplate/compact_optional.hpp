@@ -28,9 +28,10 @@ class OptionalView {
   constexpr OptionalView() noexcept = default;
   constexpr OptionalView(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor): as std::optional
   template <class U>
-    requires(!std::is_same_v<std::remove_cvref_t<U>, OptionalView> &&
-             !std::is_same_v<std::remove_cvref_t<U>, std::optional<View>> && std::is_convertible_v<U &&, View>)
-  constexpr OptionalView(U&& value) : view_(present(View(std::forward<U>(value)))) {}  // NOLINT(google-explicit-constructor)
+  requires(!std::is_same_v<std::remove_cvref_t<U>, OptionalView> &&
+           !std::is_same_v<std::remove_cvref_t<U>, std::optional<View>> &&
+           std::is_convertible_v<U&&, View>) constexpr OptionalView(U&& value)
+      : view_(present(View(std::forward<U>(value)))) {}     // NOLINT(google-explicit-constructor)
   constexpr OptionalView(const std::optional<View>& value)  // NOLINT(google-explicit-constructor)
       : view_(value ? present(*value) : View()) {}
 
@@ -52,9 +53,8 @@ class OptionalView {
     return has_value() ? std::optional<View>(view_) : std::nullopt;
   }
 
-  friend constexpr bool operator==(const OptionalView& a, const OptionalView& b)
-    requires std::equality_comparable<View>
-  {
+  friend constexpr bool operator==(const OptionalView& a,
+                                   const OptionalView& b) requires std::equality_comparable<View> {
     return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
@@ -81,7 +81,7 @@ class OptionalInt64 {
   using value_type = std::int64_t;
 
   constexpr OptionalInt64() noexcept = default;
-  constexpr OptionalInt64(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor): as std::optional
+  constexpr OptionalInt64(std::nullopt_t) noexcept {}   // NOLINT(google-explicit-constructor): as std::optional
   constexpr OptionalInt64(std::int64_t value) noexcept  // NOLINT(google-explicit-constructor)
       : low_(static_cast<std::uint32_t>(static_cast<std::uint64_t>(value))),
         high_(static_cast<std::uint32_t>(static_cast<std::uint64_t>(value) >> 32U)),
@@ -128,8 +128,8 @@ class CompactSpan {
 
   CompactSpan() noexcept = default;
   template <class U>
-    requires(!std::is_same_v<std::remove_cvref_t<U>, CompactSpan> && std::is_convertible_v<U &&, std::span<const T>>)
-  CompactSpan(U&& items) {  // NOLINT(google-explicit-constructor)
+  requires(!std::is_same_v<std::remove_cvref_t<U>, CompactSpan> && std::is_convertible_v<U&&, std::span<const T>>)
+      CompactSpan(U&& items) {  // NOLINT(google-explicit-constructor)
     const std::span<const T> span = std::forward<U>(items);
     if (span.size() > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("a list of over 2^32 items");
     const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(span.data()));
@@ -154,7 +154,7 @@ class CompactSpan {
   std::uint32_t size_ = 0;
 };
 
-static_assert(sizeof(OptionalView<std::string_view>) == 16 && sizeof(OptionalInt64) == 12 && alignof(OptionalInt64) == 4 &&
-              sizeof(CompactSpan<int>) == 12 && alignof(CompactSpan<int>) == 4);
+static_assert(sizeof(OptionalView<std::string_view>) == 16 && sizeof(OptionalInt64) == 12 &&
+              alignof(OptionalInt64) == 4 && sizeof(CompactSpan<int>) == 12 && alignof(CompactSpan<int>) == 4);
 
 }  // namespace ptmpl

@@ -38,14 +38,14 @@ class OptionalTempId {
   using value_type = TempId;
 
   OptionalTempId() noexcept = default;
-  OptionalTempId(std::nullopt_t) noexcept {}     // NOLINT(google-explicit-constructor): as std::optional
-  OptionalTempId(const TempId& id);              // NOLINT(google-explicit-constructor)
+  OptionalTempId(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor): as std::optional
+  OptionalTempId(const TempId& id);           // NOLINT(google-explicit-constructor)
   template <class U>
-    requires(!std::is_same_v<std::remove_cvref_t<U>, OptionalTempId> &&
-             !std::is_same_v<std::remove_cvref_t<U>, std::optional<TempId>> &&
-             !std::is_same_v<std::remove_cvref_t<U>, TempId> && std::is_convertible_v<U &&, TempId>)
-  OptionalTempId(U&& id) : OptionalTempId(TempId(std::forward<U>(id))) {}  // NOLINT(google-explicit-constructor)
-  OptionalTempId(const std::optional<TempId>& id)  // NOLINT(google-explicit-constructor)
+  requires(!std::is_same_v<std::remove_cvref_t<U>, OptionalTempId> &&
+           !std::is_same_v<std::remove_cvref_t<U>, std::optional<TempId>> &&
+           !std::is_same_v<std::remove_cvref_t<U>, TempId> && std::is_convertible_v<U&&, TempId>) OptionalTempId(U&& id)
+      : OptionalTempId(TempId(std::forward<U>(id))) {}  // NOLINT(google-explicit-constructor)
+  OptionalTempId(const std::optional<TempId>& id)       // NOLINT(google-explicit-constructor)
       : OptionalTempId(id ? OptionalTempId(*id) : OptionalTempId()) {}
 
   [[nodiscard]] bool has_value() const noexcept { return kind_ != Kind::None; }

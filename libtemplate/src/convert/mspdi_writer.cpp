@@ -380,8 +380,7 @@ void Writer::report_losses() {
       lost("time_estimate_in_minutes", "of a parent: MS Project rolls a summary's work up from its tasks");
     }
     for (const json::Member& extra : story.extra)
-      report("mspdi-export-dropped", extra.value,
-             story.pointer() + "/" + std::string(extra.key.text()),
+      report("mspdi-export-dropped", extra.value, story.pointer() + "/" + std::string(extra.key.text()),
              "story \"" + std::string(story.title.value_or("")) + "\": unknown key \"" + std::string(extra.key.text()) +
                  "\" has no place in MS Project XML",
              {std::string(extra.key.text())});

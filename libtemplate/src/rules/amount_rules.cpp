@@ -169,11 +169,11 @@ class AmountOverflow final : public StoryCheck {
         const Story& story = rollup.story(i);
         for (Estimate estimate : kEstimates)
           if (overflows_here(rollup.children(i, estimate), i + 1, rollup.subtree_end(i), estimate))
-            context.report(
-                "amount-overflow", Severity::Error, source, story.origin.node, story.pointer(),
-                "the " + std::string(key_of(estimate)) + " of the " + std::to_string(story.sub_stories.size()) +
-                    " sub_stories add up to more than a 64-bit integer holds (" + int64_max() + " " +
-                    std::string(unit_of(estimate)) + ")");
+            context.report("amount-overflow", Severity::Error, source, story.origin.node, story.pointer(),
+                           "the " + std::string(key_of(estimate)) + " of the " +
+                               std::to_string(story.sub_stories.size()) +
+                               " sub_stories add up to more than a 64-bit integer holds (" + int64_max() + " " +
+                               std::string(unit_of(estimate)) + ")");
       }
       for (Estimate estimate : kEstimates)
         if (overflows_here(rollup.total(estimate), 0, rollup.item_count(), estimate))

@@ -66,8 +66,7 @@ void report_at_key(Context& context, std::string_view rule, Severity severity, c
   if (const json::Value* value = story.origin.node.find(key))
     context.report(rule, severity, source, *value, story_key_pointer(story, key), std::move(message), std::move(fix));
   else
-    context.report(rule, severity, source, story.origin.node, story.pointer(), std::move(message),
-                   std::move(fix));
+    context.report(rule, severity, source, story.origin.node, story.pointer(), std::move(message), std::move(fix));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,8 +227,7 @@ class DateMissing final : public StoryCheck {
     if (!dated_) return;
     for (const Story* story : candidates_) {
       if (any_date_invalid(*story)) continue;
-      context.report("date-missing", Severity::Info, source, story->origin.node, story->pointer(),
-                     message(*story));
+      context.report("date-missing", Severity::Info, source, story->origin.node, story->pointer(), message(*story));
     }
   }
 
@@ -360,8 +358,8 @@ void check_child_outside_parent(Context& context) {
       }
       const Side& at = early ? start : due;
       if (at.rolled_up || at.key.empty())
-        context.report("child-outside-parent", Severity::Warning, source, child.origin.node,
-                       child.pointer(), std::move(message));
+        context.report("child-outside-parent", Severity::Warning, source, child.origin.node, child.pointer(),
+                       std::move(message));
       else
         report_at_key(context, "child-outside-parent", Severity::Warning, source, child, at.key, std::move(message));
     }

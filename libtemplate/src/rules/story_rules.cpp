@@ -145,8 +145,7 @@ void check_title_missing_story(Context& context, const TemplateSource& source, c
   if (story.title && !is_blank(*story.title)) return;
   const json::Value* title = story.writes(StoryKey::Title) ? story.origin.node.find("title") : nullptr;
   if (title == nullptr)
-    context.report("title-missing", Severity::Error, source, story.origin.node, story.pointer(),
-                   "story has no title");
+    context.report("title-missing", Severity::Error, source, story.origin.node, story.pointer(), "story has no title");
   else if (title->is_string() && is_blank(title->text()))
     context.report("title-missing", Severity::Error, source, *title, story.pointer() + "/title",
                    "story title is blank");
@@ -157,8 +156,7 @@ void check_story_type_invalid_story(Context& context, const TemplateSource& sour
   const json::Value* type = story.origin.node.find("story_type");
   if (type == nullptr || (type->is_string() && parse_story_type(type->text()))) return;
   std::string found = type->is_string() ? "\"" + std::string(type->text()) + "\"" : "a non-string value";
-  context.report("story-type-invalid", Severity::Error, source, *type,
-                 story.pointer() + "/story_type",
+  context.report("story-type-invalid", Severity::Error, source, *type, story.pointer() + "/story_type",
                  "story_type is " + found + "; expected \"task\", \"deliverable\" or \"milestone\"");
 }
 

@@ -233,8 +233,7 @@ void check_assignment_list_twice(Context& context) {
 
 void check_unknown_field_story(Context& context, const TemplateSource& source, const Story& story) {
   for (const json::Member& m : story.extra)
-    report_unknown_in_stories(context, source, story.origin.node, m, story.pointer(), "story",
-                              story_keys());
+    report_unknown_in_stories(context, source, story.origin.node, m, story.pointer(), "story", story_keys());
   for (const Dependency& dep : story.dependencies)
     for (const json::Member& m : dep.extra)
       report_unknown_in_stories(context, source, dep.node, m, story.dependency_pointer(dep), "dependency",
@@ -248,8 +247,7 @@ void check_unknown_field_story(Context& context, const TemplateSource& source, c
     for (const json::Member& m : assignments->items()[i].members())
       if (!documented(m.key.text(), kAssignmentKeys))
         report_unknown_in_stories(context, source, assignments->items()[i], m,
-                                  story.pointer() + "/assignments/" + std::to_string(i), "assignment",
-                                  kAssignmentKeys);
+                                  story.pointer() + "/assignments/" + std::to_string(i), "assignment", kAssignmentKeys);
 }
 
 }  // namespace ptmpl::rules

@@ -26,11 +26,10 @@ void check_temp_id_duplicate(Context& context) {
       const Story& story = graph.story(i);
       const Story& earlier = graph.story(graph.find(*story.temp_id));
       const json::Value& value = *story.origin.node.find("temp_id");
-      context.report("temp-id-duplicate", Severity::Error, source, value,
-                     story.pointer() + "/temp_id",
+      context.report("temp-id-duplicate", Severity::Error, source, value, story.pointer() + "/temp_id",
                      "duplicate temp_id " + temp_id_key(*earlier.temp_id) + " (first defined at " +
-                         context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " +
-                         earlier.pointer() + "/temp_id)");
+                         context.line_of(source, *earlier.origin.node.find("temp_id")) + ", " + earlier.pointer() +
+                         "/temp_id)");
       context.relate(source, *earlier.origin.node.find("temp_id"),
                      "temp_id " + temp_id_key(*earlier.temp_id) + " first defined here");
     }
