@@ -23,8 +23,8 @@ namespace {
 // Blocks are aligned for any scalar: allocate() aligns further inside them.
 constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 
-// A large tree takes its memory in chunks mapped from the system rather than in kBlockSize
-// blocks from `memory`: once an arena holds kChunksAfter blocks, each new block is a chunk of
+// A large tree takes its memory in chunks mapped from the system rather than in blocks from
+// `memory`: once an arena's blocks hold kChunksAfter × kBlockSize bytes, each new block is a chunk of
 // kChunkSize, in huge pages where the system gives them (a 65 MiB template then faults in 2 MiB
 // at a time instead of 4 KiB: a fifth of lint's time went to page faults). Pages of a chunk
 // that are never used are never resident. Such blocks are marked by kMappedBit in their size.
@@ -100,6 +100,8 @@ Arena& Arena::operator=(Arena&& other) noexcept {
   cursor_ = std::exchange(other.cursor_, nullptr);
   left_ = std::exchange(other.left_, 0);
   total_ = std::exchange(other.total_, 0);
+  next_block_ = std::exchange(other.next_block_, kFirstBlockSize);
+  block_bytes_ = std::exchange(other.block_bytes_, 0);
   lent_ = std::exchange(other.lent_, Block{nullptr, 0});
   return *this;
 }
@@ -129,6 +131,8 @@ void Arena::release() {
   blocks_.clear();
   cursor_ = nullptr;
   left_ = 0;
+  next_block_ = kFirstBlockSize;
+  block_bytes_ = 0;
 }
 
 void* Arena::allocate(std::size_t bytes, std::size_t align) {
@@ -161,13 +165,19 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
       auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
       return data + (skew == 0 ? 0 : align - skew);
     }
-    if (blocks_.size() >= kChunksAfter) {
+    if (block_bytes_ >= kChunksAfter * kBlockSize) {
       blocks_.push_back({map_chunk(), kChunkSize | kMappedBit});
       left_ = kStep;
       populate_step(blocks_.back().data, kStep);
     } else {
-      blocks_.push_back({static_cast<std::byte*>(memory_->allocate(kBlockSize, kBlockAlign)), kBlockSize});
-      left_ = kBlockSize;
+      // Doubling from kFirstBlockSize: a request larger than the next block (at most a quarter
+      // of kBlockSize, larger ones went above) takes the first size that holds it.
+      std::size_t size = next_block_;
+      while (size < bytes + align) size *= 2;
+      blocks_.push_back({static_cast<std::byte*>(memory_->allocate(size, kBlockAlign)), size});
+      left_ = size;
+      block_bytes_ += size;
+      next_block_ = std::min(kBlockSize, size * 2);
     }
     cursor_ = blocks_.back().data;
     misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;

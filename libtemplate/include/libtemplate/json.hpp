@@ -131,13 +131,16 @@ inline std::span<const Member> Value::members() const {
 }
 
 /// Bump allocator that owns the strings and child arrays of a tree. It takes its memory from
-/// `memory` in blocks of kBlockSize (a large array gets a block of its own) and gives them back
-/// when destroyed; `memory` must outlive it. A pool that the caller keeps across files lets file
+/// `memory` in blocks, the first of kFirstBlockSize and each next twice the one before up to
+/// kBlockSize (a large array gets a block of its own), and gives them back when destroyed;
+/// `memory` must outlive it. A small tree (a service's answer, a small file) so takes a few
+/// KiB, not a 1 MiB block that the C library hands back to the system at every free. A pool that the caller keeps across files lets file
 /// after file reuse the blocks instead of faulting in fresh pages each time (lint_files keeps
 /// one for its run): a `std::pmr::synchronized_pool_resource` made with kPoolOptions.
 class Arena {
  public:
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;
+  static constexpr std::size_t kFirstBlockSize = std::size_t{4} << 10;
   /// For a pool resource that serves arenas: pools up to kBlockSize, each block taken alone
   /// from upstream (the default, chunks of several blocks, peaked 100 MiB higher when linting
   /// a 65 MiB file again and again).
@@ -195,6 +198,8 @@ class Arena {
   std::byte* cursor_ = nullptr;
   std::size_t left_ = 0;
   std::size_t total_ = 0;
+  std::size_t next_block_ = kFirstBlockSize;  // the size of the next block taken from memory_
+  std::size_t block_bytes_ = 0;               // the bytes of the blocks taken so far
   Block lent_{nullptr, 0};
 };
 
