@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -218,6 +220,42 @@ TEST_F(ApiSandboxTest, RefusesAServerItCannotVerify) {
     EXPECT_EQ(message.find("gave up"), std::string::npos) << message;  // not retried
     EXPECT_EQ(listed.error().code, ErrorCode::kInsecure) << message;
   }
+}
+
+// The client decodes a CA file once per process and keeps it (curl_transport.cpp, CaFiles): a
+// file replaced at the same path is decoded again, so what was trusted before is not trusted
+// after, and a file that no longer holds a certificate is refused, not served from the cache.
+TEST_F(ApiSandboxTest, ACaFileReplacedAtItsPathIsReadAgain) {
+  auto s = start();
+  ScratchDir other("api-sandbox-replaced");
+  SandboxProcess stranger({"--data-dir", other.file("data"), "--tokens-file", tokens});
+  ASSERT_TRUE(stranger.ready()) << stranger.first_line();
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string{std::istreambuf_iterator<char>(in), {}};
+  };
+  const std::string trusted = dir.file("trusted.pem");
+  auto replace = [&](const std::string& text) {
+    // A new file renamed over the old one, as a package manager or an editor writes it.
+    std::string next = trusted + ".next";
+    std::ofstream(next) << text;
+    ASSERT_EQ(std::rename(next.c_str(), trusted.c_str()), 0);
+  };
+  replace(read(s->ca_path()));
+  ASSERT_TRUE(client_for(*s, nullptr, trusted).list({}).ok());
+  EXPECT_FALSE(client_for(stranger, nullptr, trusted).list({}).ok());
+
+  replace(read(stranger.ca_path()));
+  auto now_stranger = client_for(stranger, nullptr, trusted).list({});
+  EXPECT_TRUE(now_stranger.ok()) << now_stranger.error().message;
+  auto now_first = client_for(*s, nullptr, trusted).list({});
+  ASSERT_FALSE(now_first.ok());
+  EXPECT_EQ(now_first.error().code, ErrorCode::kInsecure) << now_first.error().message;
+
+  replace("not a certificate\n");
+  auto none = client_for(stranger, nullptr, trusted).list({});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, ErrorCode::kInsecure) << none.error().message;
 }
 
 /// A plain-HTTP listener on 127.0.0.1 that accepts connections, records the request line of
