@@ -141,8 +141,11 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   std::string data;  // the fallback: a string that grows
   std::size_t filled = 0;
   const std::uint64_t expected = regular ? static_cast<std::uint64_t>(st.st_size) : stream_limit;
-  // Small files go to a string: a mapping per file would cost more than it saves.
-  constexpr std::uint64_t kPagesFrom = std::uint64_t{1} << 20;
+  // Small files go to a string: a mapping per file would cost more than it saves. From 64 KiB
+  // (about 100 stories) pages pay: no zeroing before the read, one call to make them resident,
+  // and the model built in them once the text is let go (a 1,000-story lint: 1,008 -> 748 page
+  // faults, at about 11 µs each on the project's virtual machine).
+  constexpr std::uint64_t kPagesFrom = std::uint64_t{64} << 10;
   if ((!regular || expected >= kPagesFrom) && expected < std::numeric_limits<std::size_t>::max()) {
     const auto reserved = static_cast<std::size_t>(expected) + 1;
     // Huge pages only for a file of known size: inputs of unknown size mostly end far below the limit.
@@ -150,7 +153,10 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
       // A file of known size is read a piece at a time while the next piece's pages are
       // populated in the background (the system zeroes them on another core meanwhile).
       constexpr std::size_t kPiece = std::size_t{1} << 24;
+      constexpr std::size_t kHugePage = std::size_t{2} << 20;
       std::size_t populated = regular ? kPiece : reserved;
+      // A small file in small pages: all of them at once, not a fault each as read() fills them.
+      if (regular && reserved < kHugePage) detail::populate_now(pages.get(), reserved);
       while (filled < reserved) {
         if (filled + kPiece >= populated && populated < reserved) {
           detail::populate_in_background(pages.get() + populated, std::min(kPiece, reserved - populated));

@@ -142,4 +142,12 @@ void populate_in_background(void* start, std::size_t size) {
   populator().ask(range);
 }
 
+void populate_now(void* start, std::size_t size) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  Range range = range_of(start, size);
+  range.start = (range.start + page - 1) / page * page;
+  if (range.start < range.end)
+    ::madvise(reinterpret_cast<void*>(range.start), range.end - range.start, MADV_POPULATE_WRITE);
+}
+
 }  // namespace ptmpl::detail

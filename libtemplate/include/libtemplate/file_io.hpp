@@ -32,7 +32,7 @@ class FileText {
   /// Whether the bytes were read whole from a regular file (which can be read again).
   [[nodiscard]] bool from_regular_file() const { return regular_; }
 
-  /// The bytes, writable, when they are held in pages of their own (an input of 1 MiB or more,
+  /// The bytes, writable, when they are held in pages of their own (an input of 64 KiB or more,
   /// or of unknown size); null otherwise (a small file, borrowed bytes). Whoever writes them
   /// owns what text() then says.
   [[nodiscard]] char* pages() { return page_bytes_ != 0 ? const_cast<char*>(view_.data()) : nullptr; }
