@@ -24,7 +24,8 @@ namespace {
 constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 
 // A large tree takes its memory in chunks mapped from the system rather than in blocks from
-// `memory`: once an arena's blocks hold kChunksAfter × kBlockSize bytes, each new block is a chunk of
+// `memory`: once an arena's blocks hold kChunksAfter × kBlockSize bytes (or at once, after
+// Arena::expect() of a large text), each new block is a chunk of
 // kChunkSize, in huge pages where the system gives them (a 65 MiB template then faults in 2 MiB
 // at a time instead of 4 KiB: a fifth of lint's time went to page faults). Pages of a chunk
 // that are never used are never resident. Such blocks are marked by kMappedBit in their size.
@@ -102,6 +103,7 @@ Arena& Arena::operator=(Arena&& other) noexcept {
   total_ = std::exchange(other.total_, 0);
   next_block_ = std::exchange(other.next_block_, kFirstBlockSize);
   block_bytes_ = std::exchange(other.block_bytes_, 0);
+  chunks_from_ = std::exchange(other.chunks_from_, kChunksAfter * kBlockSize);
   lent_ = std::exchange(other.lent_, Block{nullptr, 0});
   return *this;
 }
@@ -165,7 +167,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
       auto skew = reinterpret_cast<std::uintptr_t>(data) % align;
       return data + (skew == 0 ? 0 : align - skew);
     }
-    if (block_bytes_ >= kChunksAfter * kBlockSize) {
+    if (block_bytes_ >= chunks_from_) {
       blocks_.push_back({map_chunk(), kChunkSize | kMappedBit});
       left_ = kStep;
       populate_step(blocks_.back().data, kStep);

@@ -716,6 +716,7 @@ Document Document::parse(std::string_view text, const ParseOptions& options) {
 Document Document::read(std::string_view text, const ParseOptions& options, bool fast) {
   Document doc;
   doc.arena_ = std::make_unique<Arena>(options.memory);
+  doc.arena_->expect(text.size());
   doc.text_ = text;
   doc.lines_ = std::make_unique<LineIndex>(text);
 
@@ -741,6 +742,7 @@ Document Document::read(std::string_view text, const ParseOptions& options, bool
     doc.issues_.clear();
     doc.truncated_ = false;
     doc.arena_ = std::make_unique<Arena>(options.memory);
+    doc.arena_->expect(text.size());
   }
   // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
   std::size_t bad_utf8 = first_invalid_utf8(body);

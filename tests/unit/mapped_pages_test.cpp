@@ -170,5 +170,29 @@ TEST(MappedPages, ALargeArrayLeavesTheArenasChunkInUse) {
   EXPECT_LE(jumps, blocks + small_bytes / (std::size_t{32} << 20) + 2);
 }
 
+TEST(MappedPages, AnArenaToldOfALargeTextTakesChunksAtOnce) {
+  // Arena::expect(): from 4 MiB of text on, the tree's memory comes in huge-page chunks from the
+  // first value, not after 8 MiB of small blocks. Counted as the places where an allocation does
+  // not follow the one before (each block or chunk taken).
+  auto jumps_over = [](json::Arena& arena, std::size_t bytes) {
+    std::byte* previous_end = nullptr;
+    std::size_t jumps = 0;
+    for (std::size_t taken = 0; taken < bytes; taken += 1000) {
+      auto* at = static_cast<std::byte*>(arena.allocate(1000, 8));
+      std::memset(at, 3, 1000);
+      if (at != previous_end) ++jumps;
+      previous_end = at + 1000;
+    }
+    return jumps;
+  };
+  constexpr std::size_t kBytes = std::size_t{3} << 20;
+  json::Arena told;
+  told.expect(json::Arena::kChunksForText);
+  EXPECT_EQ(jumps_over(told, kBytes), 1u);  // one chunk, stepped through without a jump
+  json::Arena small;
+  small.expect(json::Arena::kChunksForText - 1);
+  EXPECT_GE(jumps_over(small, kBytes), 10u);  // 4 KiB, 8 KiB, ... 1 MiB, 1 MiB: a jump each
+}
+
 }  // namespace
 }  // namespace ptmpl

@@ -178,6 +178,15 @@ class Arena {
   }
   [[nodiscard]] std::size_t bytes_allocated() const { return total_; }
 
+  /// Says that about `text_bytes` of JSON text are about to be parsed into this arena. From
+  /// kChunksForText bytes on, the arena takes its memory in huge-page chunks at once instead of
+  /// after 8 MiB of blocks: a tree of a few MiB then faults in 2 MiB at a time rather than 4 KiB
+  /// (a 4 KiB fault costs about 11 µs on the project's virtual machine, a 2 MiB page 140).
+  void expect(std::size_t text_bytes) {
+    if (text_bytes >= kChunksForText) chunks_from_ = 0;
+  }
+  static constexpr std::size_t kChunksForText = std::size_t{4} << 20;
+
   /// Lends the arena `size` bytes at `data` (aligned for any scalar) to allocate from before it
   /// takes memory of its own: memory whose owner keeps it alive longer than the arena, and that
   /// the arena never gives back. TemplateFile lends the pages its text no longer needs, which
@@ -200,6 +209,7 @@ class Arena {
   std::size_t total_ = 0;
   std::size_t next_block_ = kFirstBlockSize;  // the size of the next block taken from memory_
   std::size_t block_bytes_ = 0;               // the bytes of the blocks taken so far
+  std::size_t chunks_from_ = 8 * kBlockSize;  // chunks once the blocks hold this many bytes
   Block lent_{nullptr, 0};
 };
 
