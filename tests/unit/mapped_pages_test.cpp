@@ -171,7 +171,7 @@ TEST(MappedPages, ALargeArrayLeavesTheArenasChunkInUse) {
 }
 
 TEST(MappedPages, AnArenaToldOfALargeTextTakesChunksAtOnce) {
-  // Arena::expect(): from 4 MiB of text on, the tree's memory comes in huge-page chunks from the
+  // Arena::expect(): from 16 MiB of text on, the tree's memory comes in huge-page chunks from the
   // first value, not after 8 MiB of small blocks. Counted as the places where an allocation does
   // not follow the one before (each block or chunk taken).
   auto jumps_over = [](json::Arena& arena, std::size_t bytes) {
