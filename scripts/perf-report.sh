@@ -5,10 +5,12 @@
 #                (ajv-cli 5, installed with npm into a temporary folder for this run only);
 #   growth       how each command's time and memory grow with the size of the template, as whole
 #                processes, per story above the process's fixed cost (measured on 0 stories);
+#   memory       the exact peak of lint's, fmt --check's, schedule's and stats' anonymous memory
+#                at each size, per story above the empty template's (scripts/anon-peak.sh, gdb);
 #   bench-sizes  the in-process benchmarks at each size.
 # Usage: scripts/perf-report.sh [SIZES…]
 #   SIZES: story counts for growth and bench-sizes (default: 1000 10000 100000 1000000).
-#   PERF_SECTIONS: the sections to run, in their order above (default: all four), e.g.
+#   PERF_SECTIONS: the sections to run, in their order above (default: all five), e.g.
 #     PERF_SECTIONS="ajv growth" scripts/perf-report.sh 1000 10000 100000   # whole processes only
 #   PERF_AJV_STORIES: stories of the template of section ajv (default: 100000).
 # Needs the release build, GNU time (/usr/bin/time) and date (+%N); section ajv also needs node
@@ -18,14 +20,14 @@ cd "$(dirname "$0")/.."
 ptmpl=build/release/tools/ptmpl/ptmpl
 bench=build/release/tests/ptmpl_bench
 sizes=${*:-1000 10000 100000 1000000}
-sections=${PERF_SECTIONS:-bench ajv growth bench-sizes}
+sections=${PERF_SECTIONS:-bench ajv growth memory bench-sizes}
 ajv_stories=${PERF_AJV_STORIES:-100000}
 
 for section in $sections; do
   case $section in
-    bench | ajv | growth | bench-sizes) ;;
+    bench | ajv | growth | memory | bench-sizes) ;;
     *)
-      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, bench-sizes)" >&2
+      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, memory, bench-sizes)" >&2
       exit 2
       ;;
   esac
@@ -248,6 +250,53 @@ if wanted growth; then
                bmin, bmax, spread(bmin, bmax)
       }' "$work/per-story"
   done
+  echo
+fi
+
+if wanted memory; then
+  # The growth section's peaks are resident sizes (getrusage): they include the program's code,
+  # which pages in as a run goes on, so an empty template's peak falls at its end and a large
+  # one's in its middle, and the difference hides part of a small template's cost; the kernel
+  # also keeps them per CPU in batches. Here: the anonymous memory alone, read from the page
+  # tables at every call that can shrink it (one run each; the figure does not vary by run).
+  echo "### Exact anonymous memory by size (scripts/anon-peak.sh; bytes a story above the same command on 0 stories)"
+  echo
+  if ! command -v gdb >/dev/null 2>&1; then
+    echo "_Skipped: gdb is needed._"
+  else
+    labels="lint fmt-check schedule-json stats"
+    echo '{"project_template":{"title":"t","raw_json":[]}}' >"$work/t0.json"
+    "$ptmpl" fmt --write "$work/t0.json" >/dev/null
+    echo "| stories | \`lint\` | \`fmt-check\` | \`schedule-json\` | \`stats\` |"
+    echo "|---:|---:|---:|---:|---:|"
+    : >"$work/anon"
+    for label in $labels; do
+      command_for "$label" "$work/t0.json" "$work/t0.xml"
+      echo "$label 0 $(eval "scripts/anon-peak.sh $cmd")" >>"$work/anon"
+    done
+    for n in $sizes; do
+      file="$work/t$n.json"
+      "$ptmpl" gen --stories "$n" --depth 4 --seed 1 -o "$file"
+      row="| $n |"
+      for label in $labels; do
+        command_for "$label" "$file" "$work/t$n.xml"
+        peak=$(eval "scripts/anon-peak.sh $cmd")
+        echo "$label $n $peak" >>"$work/anon"
+        row="$row $(awk -v label="$label" -v n="$n" -v peak="$peak" '$1 == label && $2 == 0 { printf "%.0f", (peak - $3) * 1024 / n }' "$work/anon") |"
+      done
+      echo "$row"
+      rm -f "$file"
+    done
+    echo
+    echo "| command | bytes / story, min – max | spread (goal: within 25%) |"
+    echo "|---|---:|---:|"
+    for label in $labels; do
+      awk -v label="$label" '
+        $1 == label && $2 == 0 { fixed = $3 }
+        $1 == label && $2 > 0 { per = ($3 - fixed) * 1024 / $2; if (!count++) lo = hi = per; if (per < lo) lo = per; if (per > hi) hi = per }
+        END { printf "| `%s` | %.0f – %.0f | %.0f%% (%s) |\n", label, lo, hi, (hi / lo - 1) * 100, hi / lo - 1 <= 0.25 ? "met" : "**not met**" }' "$work/anon"
+    done
+  fi
   echo
 fi
 
