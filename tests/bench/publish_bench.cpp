@@ -173,10 +173,14 @@ void push_unchanged(benchmark::State& state, bool bundle) {
   state.counters["templates"] = static_cast<double>(template_count());
 }
 
-void BM_Push1000Unchanged(benchmark::State& state) { push_unchanged(state, false); }
+void BM_Push1000Unchanged(benchmark::State& state) {
+  push_unchanged(state, false);
+}
 BENCHMARK(BM_Push1000Unchanged)->Apply(with_jobs);
 
-void BM_Push1000UnchangedSystemCAs(benchmark::State& state) { push_unchanged(state, true); }
+void BM_Push1000UnchangedSystemCAs(benchmark::State& state) {
+  push_unchanged(state, true);
+}
 BENCHMARK(BM_Push1000UnchangedSystemCAs)->Apply(with_jobs);
 
 }  // namespace

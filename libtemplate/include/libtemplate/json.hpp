@@ -134,9 +134,10 @@ inline std::span<const Member> Value::members() const {
 /// `memory` in blocks, the first of kFirstBlockSize and each next twice the one before up to
 /// kBlockSize (a large array gets a block of its own), and gives them back when destroyed;
 /// `memory` must outlive it. A small tree (a service's answer, a small file) so takes a few
-/// KiB, not a 1 MiB block that the C library hands back to the system at every free. A pool that the caller keeps across files lets file
-/// after file reuse the blocks instead of faulting in fresh pages each time (lint_files keeps
-/// one for its run): a `std::pmr::synchronized_pool_resource` made with kPoolOptions.
+/// KiB, not a 1 MiB block that the C library hands back to the system at every free. A pool
+/// that the caller keeps across files lets file after file reuse the blocks instead of faulting
+/// in fresh pages each time (lint_files keeps one for its run): a
+/// `std::pmr::synchronized_pool_resource` made with kPoolOptions.
 class Arena {
  public:
   static constexpr std::size_t kBlockSize = std::size_t{1} << 20;

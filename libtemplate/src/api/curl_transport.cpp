@@ -117,7 +117,7 @@ struct CaCertificates {
     if (!pem.empty()) {
       std::unique_ptr<BIO, int (*)(BIO*)> in(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
       if (in == nullptr) return nullptr;
-      auto free_infos = [](STACK_OF(X509_INFO)* list) { sk_X509_INFO_pop_free(list, X509_INFO_free); };
+      auto free_infos = [](STACK_OF(X509_INFO) * list) { sk_X509_INFO_pop_free(list, X509_INFO_free); };
       std::unique_ptr<STACK_OF(X509_INFO), decltype(free_infos)> infos(
           PEM_X509_INFO_read_bio(in.get(), nullptr, nullptr, nullptr), free_infos);
       if (infos == nullptr) return nullptr;
@@ -185,7 +185,8 @@ CaFiles& ca_files() {
 bool curl_uses_openssl() {
   static const bool openssl = [] {
     const curl_version_info_data* info = curl_version_info(CURLVERSION_NOW);
-    return info != nullptr && info->ssl_version != nullptr && std::string_view(info->ssl_version).starts_with("OpenSSL/");
+    return info != nullptr && info->ssl_version != nullptr &&
+           std::string_view(info->ssl_version).starts_with("OpenSSL/");
   }();
   return openssl;
 }
