@@ -170,6 +170,13 @@ if wanted ajv; then
   echo
 fi
 
+# The empty template of the fixed cost, $work/t0.json, and its MS Project XML copy, t0.xml.
+write_empty_template() {
+  echo '{"project_template":{"title":"t","raw_json":[]}}' >"$work/t0.json"
+  "$ptmpl" fmt --write "$work/t0.json" >/dev/null
+  "$ptmpl" convert --to mspdi "$work/t0.json" -o "$work/t0.xml" >/dev/null 2>&1
+}
+
 # The command line of a measured command on template $2 (its MS Project XML copy: $3) in $cmd.
 command_for() {
   case $1 in
@@ -188,9 +195,7 @@ if wanted growth; then
   # per-story figures of different sizes compare. More runs at the small sizes, where noise
   # weighs most.
   labels="lint fmt-check schedule-json stats convert-to-mspdi convert-from-mspdi"
-  echo '{"project_template":{"title":"t","raw_json":[]}}' >"$work/t0.json"
-  "$ptmpl" fmt --write "$work/t0.json" >/dev/null
-  "$ptmpl" convert --to mspdi "$work/t0.json" -o "$work/t0.xml" >/dev/null 2>&1
+  write_empty_template
   echo "### Whole commands by size (median wall time of 21 runs up to 1,000 stories, of 9 up to 10,000, of 3 above; largest peak resident memory)"
   echo
   echo "Fixed cost: the same command on a template of 0 stories, run in turn with it; per story: above that cost."
@@ -265,8 +270,7 @@ if wanted memory; then
     echo "_Skipped: gdb is needed._"
   else
     labels="lint fmt-check schedule-json stats"
-    echo '{"project_template":{"title":"t","raw_json":[]}}' >"$work/t0.json"
-    "$ptmpl" fmt --write "$work/t0.json" >/dev/null
+    write_empty_template
     echo "| stories | \`lint\` | \`fmt-check\` | \`schedule-json\` | \`stats\` |"
     echo "|---:|---:|---:|---:|---:|"
     : >"$work/anon"

@@ -24,12 +24,11 @@ namespace {
 constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 
 // A large tree takes its memory in chunks mapped from the system rather than in blocks from
-// `memory`: once an arena's blocks hold kChunksAfter × kBlockSize bytes (or at once, after
+// `memory`: once an arena's blocks hold Arena::kChunksAfterBlockBytes (or at once, after
 // Arena::expect() of a large text), each new block is a chunk of
 // kChunkSize, in huge pages where the system gives them (a 65 MiB template then faults in 2 MiB
 // at a time instead of 4 KiB: a fifth of lint's time went to page faults). Pages of a chunk
 // that are never used are never resident. Such blocks are marked by kMappedBit in their size.
-constexpr std::size_t kChunksAfter = 8;
 constexpr std::size_t kChunkSize = std::size_t{32} << 20;
 constexpr std::size_t kMappedBit = std::size_t{1} << 63;
 // Blocks lent by their owner (Arena::lend) are never given back by the arena.
@@ -103,7 +102,7 @@ Arena& Arena::operator=(Arena&& other) noexcept {
   total_ = std::exchange(other.total_, 0);
   next_block_ = std::exchange(other.next_block_, kFirstBlockSize);
   block_bytes_ = std::exchange(other.block_bytes_, 0);
-  chunks_from_ = std::exchange(other.chunks_from_, kChunksAfter * kBlockSize);
+  chunks_from_ = std::exchange(other.chunks_from_, kChunksAfterBlockBytes);
   lent_ = std::exchange(other.lent_, Block{nullptr, 0});
   return *this;
 }

@@ -117,6 +117,16 @@ Range range_of(void* start, std::size_t size) {
   return {at, at + size};
 }
 
+// The whole pages of `size` bytes from `start` (the system refuses a range that does not start
+// on a page); empty when there is none.
+Range whole_pages(void* start, std::size_t size) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  Range range = range_of(start, size);
+  range.start = (range.start + page - 1) / page * page;
+  if (range.start > range.end) range.start = range.end;
+  return range;
+}
+
 }  // namespace
 
 void* map_pages(std::size_t size, bool huge_pages) {
@@ -134,18 +144,12 @@ void unmap_pages(void* pages, std::size_t size) {
 }
 
 void populate_in_background(void* start, std::size_t size) {
-  // Whole pages only: the system refuses a range that does not start on one.
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  Range range = range_of(start, size);
-  range.start = (range.start + page - 1) / page * page;
-  if (range.start >= range.end) return;
-  populator().ask(range);
+  const Range range = whole_pages(start, size);
+  if (range.start < range.end) populator().ask(range);
 }
 
 void populate_now(void* start, std::size_t size) {
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  Range range = range_of(start, size);
-  range.start = (range.start + page - 1) / page * page;
+  const Range range = whole_pages(start, size);
   if (range.start < range.end)
     ::madvise(reinterpret_cast<void*>(range.start), range.end - range.start, MADV_POPULATE_WRITE);
 }

@@ -145,7 +145,7 @@ void push_unchanged(benchmark::State& state, bool bundle) {
     const char* system_bundle = "/etc/ssl/certs/ca-certificates.crt";
     std::ifstream system(system_bundle);
     if (!system) {
-      state.SkipWithError("no system CA bundle at /etc/ssl/certs/ca-certificates.crt");
+      state.SkipWithError((std::string("no system CA bundle at ") + system_bundle).c_str());
       return;
     }
     std::string file = (run->root() / "bundle.pem").string();

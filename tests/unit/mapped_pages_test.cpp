@@ -162,7 +162,8 @@ TEST(MappedPages, ALargeArrayLeavesTheArenasChunkInUse) {
   // A jump at each block and chunk taken: blocks from 4 KiB, each twice the one before up to
   // 1 MiB, until they hold 8 MiB (16 blocks), then 32 MiB chunks.
   std::size_t blocks = 0;
-  for (std::size_t size = json::Arena::kFirstBlockSize, held = 0; held < (std::size_t{8} << 20); ++blocks) {
+  for (std::size_t size = json::Arena::kFirstBlockSize, held = 0; held < json::Arena::kChunksAfterBlockBytes;
+       ++blocks) {
     held += size;
     size = std::min(size * 2, json::Arena::kBlockSize);
   }

@@ -189,6 +189,8 @@ class Arena {
     if (text_bytes >= kChunksForText) chunks_from_ = 0;
   }
   static constexpr std::size_t kChunksForText = std::size_t{16} << 20;
+  /// Without expect(), chunks come once the blocks hold this many bytes.
+  static constexpr std::size_t kChunksAfterBlockBytes = 8 * kBlockSize;
 
   /// Lends the arena `size` bytes at `data` (aligned for any scalar) to allocate from before it
   /// takes memory of its own: memory whose owner keeps it alive longer than the arena, and that
@@ -210,9 +212,9 @@ class Arena {
   std::byte* cursor_ = nullptr;
   std::size_t left_ = 0;
   std::size_t total_ = 0;
-  std::size_t next_block_ = kFirstBlockSize;  // the size of the next block taken from memory_
-  std::size_t block_bytes_ = 0;               // the bytes of the blocks taken so far
-  std::size_t chunks_from_ = 8 * kBlockSize;  // chunks once the blocks hold this many bytes
+  std::size_t next_block_ = kFirstBlockSize;          // the size of the next block taken from memory_
+  std::size_t block_bytes_ = 0;                       // the bytes of the blocks taken so far
+  std::size_t chunks_from_ = kChunksAfterBlockBytes;  // chunks once the blocks hold this many bytes
   Block lent_{nullptr, 0};
 };
 
