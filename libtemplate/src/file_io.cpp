@@ -316,6 +316,32 @@ Status still_holds(const std::string& path, std::string_view expected) {
   return Done{};
 }
 
+/// Whether `path` is a regular file of exactly `expected`'s bytes (read a piece at a time: a
+/// file of another size is not read at all).
+bool holds_exactly(const std::string& path, std::string_view expected) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              static_cast<std::uint64_t>(st.st_size) == static_cast<std::uint64_t>(expected.size());
+  char piece[1 << 14];
+  std::size_t compared = 0;
+  while (same) {
+    ssize_t n = ::read(fd, piece, sizeof piece);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      // The end (or an error) where the size promised more: not the same.
+      same = n == 0 && compared == expected.size();
+      break;
+    }
+    const auto got = static_cast<std::size_t>(n);
+    same = got <= expected.size() - compared && std::memcmp(piece, expected.data() + compared, got) == 0;
+    compared += got;
+  }
+  ::close(fd);
+  return same;
+}
+
 /// write_file_atomic, with `check` run just before the rename: when it fails, the original
 /// stays as it is and its error is returned.
 Status replace_file(const std::string& given, std::string_view content, const std::function<Status()>& check) {
@@ -388,6 +414,11 @@ bool written_in_place(const std::string& path) {
 
 Status write_file_atomic(const std::string& given, std::string_view content) {
   return replace_file(given, content, {});
+}
+
+Status write_file_atomic_if_changed(const std::string& path, std::string_view content) {
+  if (holds_exactly(path, content)) return Done{};
+  return write_file_atomic(path, content);
 }
 
 Status write_output(const std::string& path, std::string_view bytes) {

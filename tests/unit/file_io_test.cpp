@@ -49,6 +49,34 @@ TEST(WriteFileAtomic, ReplacesTheFileKeepingItsModeAndLeavesNoTemporaryFile) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
 }
 
+TEST(WriteFileAtomicIfChanged, LeavesAFileThatHoldsTheBytesAloneAndReplacesOneThatDoesNot) {
+  ScratchDir dir("atomic-if-changed");
+  std::string path = dir.write("base.json", "same bytes");
+  auto inode = [&] {
+    struct stat st {};
+    EXPECT_EQ(::stat(path.c_str(), &st), 0);
+    return st.st_ino;
+  };
+  const ino_t before = inode();
+  // The same bytes: not written again (a replacement would be a new file, a new inode).
+  ASSERT_TRUE(write_file_atomic_if_changed(path, "same bytes").ok());
+  EXPECT_EQ(inode(), before);
+  // Same size, other bytes; a prefix; a longer text: each replaces the file.
+  for (const char* content : {"SAME bytes", "same", "same bytes and more"}) {
+    ASSERT_TRUE(write_file_atomic_if_changed(path, content).ok());
+    EXPECT_EQ(slurp(path), content);
+  }
+  EXPECT_NE(inode(), before);
+  // A file that does not exist yet is written.
+  ASSERT_TRUE(write_file_atomic_if_changed(dir.file("new.json"), "fresh").ok());
+  EXPECT_EQ(slurp(dir.file("new.json")), "fresh");
+  // A FIFO of the name is never read (it would block) and is replaced as any other file.
+  std::string fifo = dir.file("fifo.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_TRUE(write_file_atomic_if_changed(fifo, "").ok());
+  EXPECT_EQ(slurp(fifo), "");
+}
+
 TEST(ExpandPaths, KeepsAFileReachedTwiceOnce) {
   ScratchDir dir("expand-twice");
   std::string a = dir.write("a.json", "[]");

@@ -1,5 +1,6 @@
 // The three-way merge of template documents (pull --merge, diff --three-way), case by case.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 
@@ -311,6 +312,19 @@ TEST(TemplateMerge, TheBaseStoreIsKeyedByAddressAndId) {
   auto kept = load_base(dir, 12);
   ASSERT_TRUE(kept.ok() && kept.value());
   EXPECT_EQ(*kept.value(), template_document(remote).value());
+
+  // The same base again (a push of an unchanged template) leaves the file as it is; another
+  // version replaces it.
+  const std::string file = dir + "/12.json";
+  struct stat first {};
+  ASSERT_EQ(::stat(file.c_str(), &first), 0);
+  ASSERT_TRUE(record_base(dir, remote).ok());
+  struct stat again {};
+  ASSERT_EQ(::stat(file.c_str(), &again), 0);
+  EXPECT_EQ(again.st_ino, first.st_ino);
+  remote.updated_at = "2026-01-02T00:00:00.000Z";
+  ASSERT_TRUE(record_base(dir, remote).ok());
+  EXPECT_EQ(*load_base(dir, 12).value(), template_document(remote).value());
 }
 
 }  // namespace

@@ -121,6 +121,12 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
 /// On failure (kOutputFailed) the original is untouched and no temporary file is left behind.
 Status write_file_atomic(const std::string& path, std::string_view content);
 
+/// write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
+/// then nothing is written (no temporary file, no flush to disk, the file keeps its inode and
+/// times). For the files a command writes again with what they mostly hold already, such as the
+/// bases that push and pull keep for every template.
+Status write_file_atomic_if_changed(const std::string& path, std::string_view content);
+
 /// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):
 ///  - "-" is standard output;
 ///  - an existing file that is not a regular file (a device such as /dev/null, a FIFO, a
