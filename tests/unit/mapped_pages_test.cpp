@@ -5,10 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cinttypes>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -17,6 +23,7 @@
 #include <unistd.h>
 
 #include "libtemplate/json.hpp"
+#include "libtemplate/large_allocations.hpp"
 
 namespace ptmpl {
 namespace {
@@ -193,6 +200,83 @@ TEST(MappedPages, AnArenaToldOfALargeTextTakesChunksAtOnce) {
   json::Arena small;
   small.expect(json::Arena::kChunksForText - 1);
   EXPECT_GE(jumps_over(small, kBytes), 10u);  // 4 KiB, 8 KiB, ... 1 MiB, 1 MiB: a jump each
+}
+
+}  // namespace
+}  // namespace ptmpl
+
+namespace ptmpl {
+namespace {
+
+// The bytes of huge pages that back [start, start + size), from /proc/self/smaps (0 where the
+// system has no such line).
+std::size_t huge_page_bytes(const void* start) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<std::uintptr_t>(start);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t from = 0;
+    std::uintptr_t to = 0;
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &from, &to) == 2 && line.find(':') > line.find(' ')) {
+      inside = from <= at && at < to;
+      continue;
+    }
+    if (inside && line.starts_with("AnonHugePages:")) return std::stoull(line.substr(14)) * 1024;
+  }
+  return 0;
+}
+
+bool huge_pages_on_advice() {
+  std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes((std::istreambuf_iterator<char>(setting)), {});
+  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
+}
+
+TEST(LargeAllocations, ALargeAllocationStartsOnAHugePageAndIsGivenBackByItsPointerOnly) {
+  // Below a huge page: not taken (the caller allocates as usual).
+  EXPECT_EQ(allocate_large(kLargeAllocation - 1), nullptr);
+  const std::size_t size = 3 * kLargeAllocation + 12345;  // a tail of small pages
+  auto* memory = static_cast<unsigned char*>(allocate_large(size));
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(memory) % kLargeAllocation, 0u);
+  // Zeroed, and every byte is ours to write.
+  EXPECT_EQ(std::count(memory, memory + size, 0), static_cast<std::ptrdiff_t>(size));
+  std::memset(memory, 0xA5, size);
+  if (huge_pages_on_advice()) {
+    // The three whole huge pages may come as such (the system may also have none free): never
+    // more than the mapping wholly covers, so the tail stays in small pages.
+    EXPECT_LE(huge_page_bytes(memory), 3 * kLargeAllocation);
+  }
+  // Only the pointer it gave is given back: not one inside it, not one of malloc, not null.
+  EXPECT_FALSE(release_large(memory + kLargeAllocation));
+  void* other = std::malloc(64);
+  EXPECT_FALSE(release_large(other));
+  std::free(other);
+  EXPECT_FALSE(release_large(nullptr));
+  EXPECT_TRUE(release_large(memory));
+  EXPECT_FALSE(release_large(memory));  // given back once
+}
+
+TEST(LargeAllocations, ManyThreadsTakeAndGiveBackWithoutLosingOne) {
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 50; ++round) {
+        const std::size_t size = kLargeAllocation + static_cast<std::size_t>(t * 4096 + round);
+        auto* memory = static_cast<unsigned char*>(allocate_large(size));
+        if (memory == nullptr) {
+          ++failures;
+          continue;
+        }
+        memory[0] = static_cast<unsigned char>(t);
+        memory[size - 1] = static_cast<unsigned char>(round);
+        if (memory[0] != t || memory[size - 1] != round || !release_large(memory)) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 }  // namespace

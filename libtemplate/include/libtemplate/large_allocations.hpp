@@ -1,0 +1,24 @@
+// Large allocations in huge pages: what a program's operator new may use for its large arrays
+// (tools/ptmpl/large_allocations.cpp does), so that such an array costs a page fault per 2 MiB
+// rather than one per 4 KiB.
+#pragma once
+
+#include <cstddef>
+
+namespace ptmpl {
+
+/// The smallest allocation allocate_large() takes: one huge page.
+inline constexpr std::size_t kLargeAllocation = std::size_t{2} << 20;
+
+/// Memory for `size` bytes (at least kLargeAllocation) of its own: a mapping that starts on a
+/// huge page and is advised to come in huge pages (those it wholly covers; the rest in small
+/// pages, so that nothing is resident that a small-page allocation would not hold). Null when
+/// `size` is smaller, the system refuses, or a few hundred are held already: the caller then
+/// allocates as usual. Never allocates through operator new. Thread-safe.
+[[nodiscard]] void* allocate_large(std::size_t size) noexcept;
+
+/// Gives back `memory` and returns true when allocate_large() gave it; returns false, leaving
+/// it alone, for any other pointer (null included). Thread-safe.
+bool release_large(void* memory) noexcept;
+
+}  // namespace ptmpl
