@@ -47,8 +47,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# One run of command line $1 (words quoted for the shell), appending "wall_ns peak_KiB" to file
-# $2. /usr/bin/time's own wall clock has 10 ms steps, too coarse for the small templates: the
+# One run of command line $1 (words quoted for the shell), appending "wall_ns peak_KiB
+# minor_page_faults" to file $2. /usr/bin/time's own wall clock has 10 ms steps, too coarse for the small templates: the
 # wall time is taken around it with a nanosecond clock, the peak resident memory comes from it.
 # The command runs without a shell in between; the starts of /usr/bin/time and of the second
 # date remain in the interval (a few ms, the same for every command). Exit statuses are ignored
@@ -57,15 +57,17 @@ run_once() {
   runs_file=$2
   eval "set -- $1"
   start=$(date +%s%N)
-  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>&1 || true
+  /usr/bin/time -f '%M %R' -o "$work/rss" "$@" >/dev/null 2>&1 || true
   end=$(date +%s%N)
   echo "$((end - start)) $(tail -n 1 "$work/rss")" >>"$runs_file"
 }
 
-# "median_wall_seconds largest_peak_KiB" of the runs in file $1 (an odd number of runs).
+# "median_wall_seconds largest_peak_KiB median_minor_page_faults" of the runs in file $1 (an odd
+# number of runs).
 summarize() {
-  sort -n "$1" | awk '{ wall[NR] = $1; if ($2 > peak) peak = $2 }
-    END { printf "%.6f %d\n", wall[int((NR + 1) / 2)] / 1e9, peak }'
+  sort -n -k 3 "$1" | awk '{ faults[NR] = $3 } END { print faults[int((NR + 1) / 2)] }' >"$work/faults"
+  sort -n "$1" | awk -v faults="$(cat "$work/faults")" '{ wall[NR] = $1; if ($2 > peak) peak = $2 }
+    END { printf "%.6f %d %d\n", wall[int((NR + 1) / 2)] / 1e9, peak, faults }'
 }
 
 echo "_Load (uptime) at start: $(uptime | sed 's/.*load average: //')_"
@@ -149,7 +151,7 @@ if wanted ajv; then
       set -- $(summarize "$work/runs.ptmpl") $(summarize "$work/runs.ajv")
       rm -f "$work"/runs.*
       awk -v n="$ajv_stories" -v bytes="$bytes" -v versions="$versions" \
-        -v wall="$1" -v peak="$2" -v ajv_wall="$3" -v ajv_peak="$4" 'BEGIN {
+        -v wall="$1" -v peak="$2" -v ajv_wall="$4" -v ajv_peak="$5" 'BEGIN {
         printf "Input: `ptmpl gen --stories %d --depth 4 --seed 1`, %.1f MiB. Validator: %s, run as\n", n,
                bytes / 1048576, versions
         print "`ajv validate --strict=false -s template.schema.json -r raw_json.schema.json -d FILE`."
@@ -196,12 +198,21 @@ if wanted growth; then
   # weighs most.
   labels="lint fmt-check schedule-json stats convert-to-mspdi convert-from-mspdi"
   write_empty_template
+  # The floor under the small sizes: what a fresh page costs on this machine, faulted in 4 KiB at
+  # a time and as a share of a 2 MiB page (tests/bench/memory_bench.cpp), medians of 3.
+  set -- $("$bench" --benchmark_filter='BM_FreshPages(Faulted|Huge)/' --benchmark_repetitions=3 \
+    --benchmark_report_aggregates_only=true --benchmark_color=false 2>/dev/null |
+    awk '$1 ~ /_median$/ { for (i = 1; i <= NF; i++) if (sub(/^us_per_4KiB=/, "", $i)) printf "%s ", $i }')
+  fault_us=${1:-0}
+  huge_us=${2:-0}
   echo "### Whole commands by size (median wall time of 21 runs up to 1,000 stories, of 9 up to 10,000, of 3 above; largest peak resident memory)"
   echo
   echo "Fixed cost: the same command on a template of 0 stories, run in turn with it; per story: above that cost."
+  printf 'A fresh 4 KiB page costs %.2f µs here faulted in alone, %.3f µs as a share of a 2 MiB page (BM_FreshPagesFaulted, BM_FreshPagesHuge, same run); page floor: the page faults a story above the fixed cost (median) times %.2f µs.\n' \
+    "$fault_us" "$huge_us" "$fault_us"
   echo
-  echo "| stories | file MiB | command | wall s | peak MiB | peak / file | fixed ms | fixed MiB | µs / story | bytes / story |"
-  echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| stories | file MiB | command | wall s | peak MiB | peak / file | fixed ms | fixed MiB | µs / story | bytes / story | faults / story | page floor µs / story |"
+  echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   : >"$work/per-story"
   for n in $sizes; do
     file="$work/t$n.json"
@@ -224,11 +235,13 @@ if wanted growth; then
       set -- $(summarize "$work/runs.fixed") $(summarize "$work/runs.sized")
       rm -f "$work"/runs.*
       awk -v n="$n" -v bytes="$bytes" -v label="$label" -v fixed_wall="$1" -v fixed_peak="$2" \
-        -v wall="$3" -v peak="$4" -v out="$work/per-story" 'BEGIN {
+        -v fixed_faults="$3" -v wall="$4" -v peak="$5" -v faults="$6" -v fault_us="$fault_us" \
+        -v out="$work/per-story" 'BEGIN {
         us = (wall - fixed_wall) * 1e6 / n; per_story_bytes = (peak - fixed_peak) * 1024 / n
-        printf "| %d | %.1f | `%s` | %.3f | %.0f | %.2f× | %.1f | %.1f | %.2f | %.0f |\n", n, bytes / 1048576,
-               label, wall, peak / 1024, peak * 1024 / bytes, fixed_wall * 1e3, fixed_peak / 1024, us,
-               per_story_bytes
+        per_story_faults = (faults - fixed_faults) / n
+        printf "| %d | %.1f | `%s` | %.3f | %.0f | %.2f× | %.1f | %.1f | %.2f | %.0f | %.3f | %.2f |\n", n,
+               bytes / 1048576, label, wall, peak / 1024, peak * 1024 / bytes, fixed_wall * 1e3, fixed_peak / 1024,
+               us, per_story_bytes, per_story_faults, per_story_faults * fault_us
         print label, n, us, per_story_bytes >>out
       }'
     done
