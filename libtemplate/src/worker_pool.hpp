@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -28,6 +31,135 @@ void for_each_on_workers(std::size_t count, unsigned jobs, MakeState make_state,
   threads.reserve(jobs - 1);
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(run);
   run();
+  for (std::thread& t : threads) t.join();
+}
+
+/// How many workers a run of requests keeps busy, decided from how fast its items complete: it
+/// starts with `first` workers and adds half as many again (at least one), up to `most`, for as
+/// long as the last step made items complete at least kGain times as fast. Each worker costs a connection (a TLS
+/// handshake on both sides); where the processors, not the network, are what the items wait
+/// for, more of them only add that cost, and a push with 16 workers was slower than with 4
+/// (docs/performance.md). A step that made items complete more slowly is taken back: the
+/// workers it added stop after their current item. Only times go in, so the decisions are
+/// testable without threads.
+class WorkerGrowth {
+ public:
+  using Clock = std::chrono::steady_clock;
+  /// How much faster items must complete after a step for the next one to be tried.
+  static constexpr double kGain = 1.2;
+  /// A measurement lasts at least this long, and this many items (or twice the workers).
+  static constexpr Clock::duration kShortestWindow = std::chrono::milliseconds(5);
+  static constexpr std::size_t kFewestItems = 8;
+
+  /// `count` items in all, `first` workers at the start (at least 1), never more than `most`.
+  WorkerGrowth(std::size_t count, unsigned first, unsigned most)
+      : count_(count), most_(std::max(1u, most)), workers_(std::clamp(first, 1u, most_)) {
+    settled_ = workers_ == most_;
+    skip_ = workers_;
+  }
+
+  /// Takes the completion of an item at `now` (in the order they complete) and returns how many
+  /// workers are wanted from now on: the ones numbered from this count stop after their item.
+  unsigned completed(Clock::time_point now) {
+    ++done_;
+    if (settled_) return workers_;
+    // The first item of each new worker includes its connection: not measured.
+    if (skip_ > 0) {
+      if (--skip_ == 0) {
+        window_start_ = now;
+        in_window_ = 0;
+      }
+      return workers_;
+    }
+    ++in_window_;
+    if (in_window_ < std::max<std::size_t>(kFewestItems, 2 * std::size_t{workers_}) ||
+        now - window_start_ < kShortestWindow)
+      return workers_;
+    const double rate = static_cast<double>(in_window_) / std::chrono::duration<double>(now - window_start_).count();
+    if (last_rate_ > 0 && rate < last_rate_) {
+      workers_ = last_workers_;  // slower than before the step: back
+      settled_ = true;
+      return workers_;
+    }
+    if (last_rate_ > 0 && rate < kGain * last_rate_) {
+      settled_ = true;  // no faster: keep what there is, try no more
+      return workers_;
+    }
+    last_rate_ = rate;
+    last_workers_ = workers_;
+    const unsigned next = std::min(most_, std::max(workers_ + 1, workers_ * 3 / 2));
+    // Another step only while enough items are left for it to be measured and to pay.
+    if (next == workers_ || count_ - done_ < 4 * std::size_t{next}) {
+      settled_ = true;
+      return workers_;
+    }
+    skip_ = next - workers_;
+    workers_ = next;
+    return workers_;
+  }
+
+  /// The workers wanted now.
+  [[nodiscard]] unsigned workers() const { return workers_; }
+  /// Whether no further step will be tried.
+  [[nodiscard]] bool settled() const { return settled_; }
+
+ private:
+  std::size_t count_;
+  unsigned most_;
+  unsigned workers_;
+  bool settled_ = false;
+  std::size_t done_ = 0;
+  unsigned skip_ = 0;
+  Clock::time_point window_start_{};
+  std::size_t in_window_ = 0;
+  double last_rate_ = 0;
+  unsigned last_workers_ = 0;
+};
+
+/// for_each_on_workers for items that wait on a service: with up to `jobs` workers, started as
+/// WorkerGrowth decides (from min(jobs, `first`)); a worker it no longer wants stops before
+/// taking another item. Every index is still called exactly once. `work` must not throw.
+template <class MakeState, class Work>
+void for_each_on_growing_workers(std::size_t count, unsigned first, unsigned jobs, MakeState make_state, Work work) {
+  if (count == 0) return;
+  jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), count));
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  WorkerGrowth growth(count, first, jobs);
+  std::atomic<unsigned> wanted{growth.workers()};
+  std::vector<std::thread> threads;
+  bool closed = false;
+  // Worker `number` (0: the calling thread) runs while the growth wants that many.
+  auto run = [&](auto& self, unsigned number) -> void {
+    auto state = make_state();
+    while (number < wanted.load(std::memory_order_relaxed)) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= count) break;
+      work(state, i);
+      std::lock_guard lock(mutex);
+      wanted = growth.completed(WorkerGrowth::Clock::now());
+      // Started here, by the worker whose item completed: the calling thread may be busy.
+      try {
+        while (!closed && threads.size() + 1 < wanted && next.load() < count) {
+          const auto worker = static_cast<unsigned>(threads.size() + 1);
+          threads.emplace_back([&self, worker] { self(self, worker); });
+        }
+      } catch (const std::system_error&) {
+        closed = true;  // no more threads to be had: the ones there carry on
+      }
+    }
+  };
+  {
+    std::lock_guard lock(mutex);
+    for (unsigned worker = 1; worker < wanted; ++worker) threads.emplace_back([&run, worker] { run(run, worker); });
+  }
+  // The calling thread is worker 0, which is always wanted: it runs until every item is taken.
+  run(run, 0);
+  // Once closed, no thread is added, so the list can be walked.
+  {
+    std::lock_guard lock(mutex);
+    closed = true;
+  }
   for (std::thread& t : threads) t.join();
 }
 

@@ -540,7 +540,8 @@ std::function<int()> setup_push(CLI::App& app) {
   app.add_option("--backup-dir", o->push.backup_dir,
                  "where the service's version of a template is saved before it is overwritten")
       ->capture_default_str();
-  app.add_option("-j,--jobs", o->push.jobs, "templates sent at a time")
+  app.add_option("-j,--jobs", o->push.jobs,
+                 "most templates sent at a time (up to 4 start; more only while they make the push faster)")
       ->capture_default_str()
       ->check(CLI::Range(1, 32));
   app.add_option("--config", o->config,

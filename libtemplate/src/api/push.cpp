@@ -330,9 +330,12 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
     outcomes[i] = std::move(outcome);
     if (done) done(i, outcomes[i]);
   };
-  // Each worker has its own client (and connection).
-  ptmpl::detail::for_each_on_workers(
-      locals.size(), std::max(1u, options.jobs), make_client, [&](std::unique_ptr<Client>& client, std::size_t i) {
+  // Each worker has its own client (and connection). Up to kSureWorkers start at once; more,
+  // up to the jobs asked for, only while they make the push faster (WorkerGrowth).
+  constexpr unsigned kSureWorkers = 4;
+  ptmpl::detail::for_each_on_growing_workers(
+      locals.size(), kSureWorkers, std::max(1u, options.jobs), make_client,
+      [&](std::unique_ptr<Client>& client, std::size_t i) {
         if (service_gone) {
           finish(i, failed(Error::network("not attempted: the service stopped answering")));
           return;
