@@ -7,10 +7,12 @@
 #                processes, per story above the process's fixed cost (measured on 0 stories);
 #   memory       the exact peak of lint's, fmt --check's, schedule's and stats' anonymous memory
 #                at each size, per story above the empty template's (scripts/anon-peak.sh, gdb);
-#   bench-sizes  the in-process benchmarks at each size.
+#   bench-sizes  the in-process benchmarks at each size;
+#   push         whole `ptmpl push --jobs N` of 1,000 unchanged templates against a sandbox run as
+#                a process of its own, N = 1, 4, 8, 16, alternating.
 # Usage: scripts/perf-report.sh [SIZES…]
 #   SIZES: story counts for growth and bench-sizes (default: 1000 10000 100000 1000000).
-#   PERF_SECTIONS: the sections to run, in their order above (default: all five), e.g.
+#   PERF_SECTIONS: the sections to run, in their order above (default: all six), e.g.
 #     PERF_SECTIONS="ajv growth" scripts/perf-report.sh 1000 10000 100000   # whole processes only
 #   PERF_AJV_STORIES: stories of the template of section ajv (default: 100000).
 # Needs the release build, GNU time (/usr/bin/time) and date (+%N); section ajv also needs node
@@ -20,14 +22,14 @@ cd "$(dirname "$0")/.."
 ptmpl=build/release/tools/ptmpl/ptmpl
 bench=build/release/tests/ptmpl_bench
 sizes=${*:-1000 10000 100000 1000000}
-sections=${PERF_SECTIONS:-bench ajv growth memory bench-sizes}
+sections=${PERF_SECTIONS:-bench ajv growth memory bench-sizes push}
 ajv_stories=${PERF_AJV_STORIES:-100000}
 
 for section in $sections; do
   case $section in
-    bench | ajv | growth | memory | bench-sizes) ;;
+    bench | ajv | growth | memory | bench-sizes | push) ;;
     *)
-      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, memory, bench-sizes)" >&2
+      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, memory, bench-sizes, push)" >&2
       exit 2
       ;;
   esac
@@ -44,7 +46,8 @@ case $(date +%N) in
 esac
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sandbox_pid=
+trap '[ -z "$sandbox_pid" ] || kill "$sandbox_pid" 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # One run of command line $1 (words quoted for the shell), appending "wall_ns peak_KiB
@@ -338,6 +341,69 @@ if wanted bench-sizes; then
                  t["BM_ReadWithModel"], t["BM_LintLargeTemplate"], t["BM_ScheduleWithGraph"]
         }'
   done
+  echo
+fi
+
+if wanted push; then
+  # As a user pushes: the whole command (read, lint, one GET a template, the base kept), against
+  # a sandbox that is a process of its own on the same machine. The templates are created by a
+  # first push; each measured push finds all of them unchanged.
+  echo "### Push of 1,000 unchanged templates, whole command (median of 5 wall times, alternating)"
+  echo
+  net=build/release/tools/ptmpl/ptmpl-net
+  mkdir -p "$work/push/files" "$work/push/data" "$work/push/home"
+  i=1
+  while [ "$i" -le 1000 ]; do
+    "$ptmpl" gen --stories 20 --depth 2 --seed "$i" -o "$work/push/files/t$i.json"
+    i=$((i + 1))
+  done
+  echo "perf-report-token 1" >"$work/push/tokens"
+  chmod 600 "$work/push/tokens"
+  "$net" sandbox --data-dir "$work/push/data" --tokens-file "$work/push/tokens" >"$work/push/sandbox.out" 2>&1 &
+  sandbox_pid=$!
+  tries=0
+  until [ -s "$work/push/sandbox.out" ] || [ "$tries" -ge 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+  done
+  base_url=$(awk 'NR == 1 { print $3 }' "$work/push/sandbox.out")
+  ca=$(awk 'NR == 1 { sub(/^ca=/, "", $4); print $4 }' "$work/push/sandbox.out")
+  push_with() {
+    HOME="$work/push/home" XDG_STATE_HOME= PTMPL_TOKEN=perf-report-token PTMPL_BASE_URL="$base_url" \
+      PTMPL_CACERT="$ca" "$ptmpl" push --jobs "$1" "$work/push/files" >"$work/push/out" 2>&1 || true
+  }
+  push_with 16
+  if ! grep -q "1000 templates: 1000 created" "$work/push/out"; then
+    echo "_Skipped: the first push did not create the 1,000 templates: $(tail -n 1 "$work/push/out")_"
+  else
+    : >"$work/push/runs"
+    for run in 1 2 3 4 5; do
+      for jobs in 1 4 8 16; do
+        start=$(date +%s%N)
+        push_with "$jobs"
+        end=$(date +%s%N)
+        tail -n 1 "$work/push/out" | grep -q "1000 unchanged" || echo "_A push with --jobs $jobs did not find 1,000 unchanged: $(tail -n 1 "$work/push/out")_"
+        echo "$jobs $((end - start))" >>"$work/push/runs"
+      done
+    done
+    echo "| --jobs | median ms | min – max ms |"
+    echo "|---:|---:|---:|"
+    for jobs in 1 4 8 16; do
+      awk -v jobs="$jobs" '$1 == jobs { print $2 / 1e6 }' "$work/push/runs" | sort -n |
+        awk -v jobs="$jobs" '{ t[NR] = $1 } END { printf "%d %.1f %.1f %.1f\n", jobs, t[int((NR + 1) / 2)], t[1], t[NR] }'
+    done >"$work/push/medians"
+    awk '{ printf "| %d | %.0f | %.0f – %.0f |\n", $1, $2, $3, $4 }' "$work/push/medians"
+    echo
+    # Never slower: the median with more workers at most 5% above 4's (the runs here vary by
+    # more than that from one to the next).
+    awk '{ median[$1] = $2 } END {
+      worst = median[8] > median[16] ? median[8] : median[16]
+      printf "More workers never slower (8 and 16 against 4, medians, within 5%%): %.2f× (%s)\n", worst / median[4],
+             worst <= median[4] * 1.05 ? "met" : "**not met**"
+    }' "$work/push/medians"
+  fi
+  kill "$sandbox_pid" 2>/dev/null || true
+  sandbox_pid=
   echo
 fi
 
