@@ -319,6 +319,9 @@ Status still_holds(const std::string& path, std::string_view expected) {
 /// Whether `path` is a regular file of exactly `expected`'s bytes (read a piece at a time: a
 /// file of another size is not read at all).
 bool holds_exactly(const std::string& path, std::string_view expected) {
+  // Only a regular file is opened (opening a device or a FIFO can do something of its own).
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode)) return false;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return false;
   struct stat st {};

@@ -179,7 +179,9 @@ std::array<LargeSlot, 512> large_slots;
 }  // namespace
 
 void* allocate_large(std::size_t size) noexcept {
-  static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  // Read each time (from the auxiliary vector, no system call): a function's static would be
+  // guarded by a lock, which a child of fork() could find held.
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   if (size < kLargeAllocation || size > (std::size_t{1} << 46)) return nullptr;
   const std::size_t bytes = (size + page - 1) / page * page;
   // Mapped with a huge page's worth to spare, then trimmed to start on a huge page: the system

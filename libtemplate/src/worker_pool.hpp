@@ -6,7 +6,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -36,12 +38,12 @@ void for_each_on_workers(std::size_t count, unsigned jobs, MakeState make_state,
 
 /// How many workers a run of requests keeps busy, decided from how fast its items complete: it
 /// starts with `first` workers and adds half as many again (at least one), up to `most`, for as
-/// long as the last step made items complete at least kGain times as fast. Each worker costs a connection (a TLS
-/// handshake on both sides); where the processors, not the network, are what the items wait
-/// for, more of them only add that cost, and a push with 16 workers was slower than with 4
-/// (docs/performance.md). A step that made items complete more slowly is taken back: the
-/// workers it added stop after their current item. Only times go in, so the decisions are
-/// testable without threads.
+/// long as the last step made items complete at least kGain times as fast. Each worker costs a
+/// connection (a TLS handshake on both sides); where the processors, not the network, are what
+/// the items wait for, more of them only add that cost, and a push with 16 workers was slower
+/// than with 4 (docs/performance.md). A step that made items complete more slowly is taken
+/// back: the workers it added stop after their current item. Only times go in, so the
+/// decisions are testable without threads.
 class WorkerGrowth {
  public:
   using Clock = std::chrono::steady_clock;
@@ -55,17 +57,20 @@ class WorkerGrowth {
   WorkerGrowth(std::size_t count, unsigned first, unsigned most)
       : count_(count), most_(std::max(1u, most)), workers_(std::clamp(first, 1u, most_)) {
     settled_ = workers_ == most_;
-    skip_ = workers_;
+    starting_ = workers_;
   }
 
-  /// Takes the completion of an item at `now` (in the order they complete) and returns how many
-  /// workers are wanted from now on: the ones numbered from this count stop after their item.
-  unsigned completed(Clock::time_point now) {
+  /// Takes the completion of an item at `now` (in the order they complete; `first_of_worker`:
+  /// the first item of the worker that did it, whose time includes its connection) and returns
+  /// how many workers are wanted from now on: the ones numbered from this count stop after
+  /// their item.
+  unsigned completed(Clock::time_point now, bool first_of_worker) {
     ++done_;
     if (settled_) return workers_;
-    // The first item of each new worker includes its connection: not measured.
-    if (skip_ > 0) {
-      if (--skip_ == 0) {
+    // Nothing is measured until every worker of the step has made its connection and finished
+    // an item: the window opens at the last of those first items.
+    if (starting_ > 0) {
+      if (first_of_worker && --starting_ == 0) {
         window_start_ = now;
         in_window_ = 0;
       }
@@ -89,11 +94,11 @@ class WorkerGrowth {
     last_workers_ = workers_;
     const unsigned next = std::min(most_, std::max(workers_ + 1, workers_ * 3 / 2));
     // Another step only while enough items are left for it to be measured and to pay.
-    if (next == workers_ || count_ - done_ < 4 * std::size_t{next}) {
+    if (next == workers_ || count_ - std::min(done_, count_) < 4 * std::size_t{next}) {
       settled_ = true;
       return workers_;
     }
-    skip_ = next - workers_;
+    starting_ = next - workers_;
     workers_ = next;
     return workers_;
   }
@@ -109,7 +114,7 @@ class WorkerGrowth {
   unsigned workers_;
   bool settled_ = false;
   std::size_t done_ = 0;
-  unsigned skip_ = 0;
+  unsigned starting_ = 0;  // workers of the current step yet to finish their first item
   Clock::time_point window_start_{};
   std::size_t in_window_ = 0;
   double last_rate_ = 0;
@@ -118,43 +123,64 @@ class WorkerGrowth {
 
 /// for_each_on_workers for items that wait on a service: with up to `jobs` workers, started as
 /// WorkerGrowth decides (from min(jobs, `first`)); a worker it no longer wants stops before
-/// taking another item. Every index is still called exactly once. `work` must not throw.
+/// taking another item. Every index is still called exactly once, by the calling thread if no
+/// other can be had: a thread that cannot be started, or whose make_state() throws, is simply
+/// not there (the calling thread's own make_state() is made first, and its exception passes
+/// to the caller before any thread starts). `work` must not throw.
 template <class MakeState, class Work>
 void for_each_on_growing_workers(std::size_t count, unsigned first, unsigned jobs, MakeState make_state, Work work) {
   if (count == 0) return;
   jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), count));
+  using State = decltype(make_state());
+  std::optional<State> own_state(make_state());
   std::atomic<std::size_t> next{0};
   std::mutex mutex;
   WorkerGrowth growth(count, first, jobs);
   std::atomic<unsigned> wanted{growth.workers()};
   std::vector<std::thread> threads;
   bool closed = false;
+  // Starts workers up to the number wanted; called with `mutex` held.
+  std::function<void()> start_wanted;
   // Worker `number` (0: the calling thread) runs while the growth wants that many.
-  auto run = [&](auto& self, unsigned number) -> void {
-    auto state = make_state();
-    while (number < wanted.load(std::memory_order_relaxed)) {
+  auto run = [&](State& state, unsigned number) {
+    for (bool first_item = true; number < wanted.load(std::memory_order_relaxed); first_item = false) {
       const std::size_t i = next.fetch_add(1);
       if (i >= count) break;
       work(state, i);
       std::lock_guard lock(mutex);
-      wanted = growth.completed(WorkerGrowth::Clock::now());
+      wanted = growth.completed(WorkerGrowth::Clock::now(), first_item);
       // Started here, by the worker whose item completed: the calling thread may be busy.
-      try {
-        while (!closed && threads.size() + 1 < wanted && next.load() < count) {
-          const auto worker = static_cast<unsigned>(threads.size() + 1);
-          threads.emplace_back([&self, worker] { self(self, worker); });
-        }
-      } catch (const std::system_error&) {
-        closed = true;  // no more threads to be had: the ones there carry on
+      start_wanted();
+    }
+  };
+  start_wanted = [&] {
+    try {
+      while (!closed && threads.size() + 1 < wanted && next.load() < count) {
+        const auto number = static_cast<unsigned>(threads.size() + 1);
+        threads.emplace_back([&run, &make_state, number] {
+          std::optional<State> state;
+          try {
+            state.emplace(make_state());
+          } catch (...) {
+            return;  // no state (no connection) to be had: the others carry on
+          }
+          run(*state, number);
+        });
       }
+    } catch (...) {
+      closed = true;  // no more threads to be had: the ones there carry on
     }
   };
   {
     std::lock_guard lock(mutex);
-    for (unsigned worker = 1; worker < wanted; ++worker) threads.emplace_back([&run, worker] { run(run, worker); });
+    start_wanted();
   }
   // The calling thread is worker 0, which is always wanted: it runs until every item is taken.
-  run(run, 0);
+  run(*own_state, 0);
+  // Its state goes before the others are waited for, as theirs do when they stop: a state may
+  // hold what another worker waits for (a client's seat in the Pacer, counted until its
+  // connection ends).
+  own_state.reset();
   // Once closed, no thread is added, so the list can be walked.
   {
     std::lock_guard lock(mutex);

@@ -70,6 +70,19 @@ TEST(WriteFileAtomicIfChanged, LeavesAFileThatHoldsTheBytesAloneAndReplacesOneTh
     EXPECT_EQ(links(), 1u);
   }
   EXPECT_EQ(slurp(witness), "same bytes");
+  // A file read in several pieces: the same bytes are left alone, a difference in the last
+  // piece only is seen.
+  const std::string large(40 << 10, 'x');
+  std::string changed_at_end = large;
+  changed_at_end.back() = 'y';
+  ASSERT_TRUE(write_file_atomic(path, large).ok());
+  ::unlink(witness.c_str());
+  ASSERT_EQ(::link(path.c_str(), witness.c_str()), 0);
+  ASSERT_TRUE(write_file_atomic_if_changed(path, large).ok());
+  EXPECT_EQ(links(), 2u);
+  ASSERT_TRUE(write_file_atomic_if_changed(path, changed_at_end).ok());
+  EXPECT_EQ(links(), 1u);
+  EXPECT_EQ(slurp(path), changed_at_end);
   // A file that does not exist yet is written.
   ASSERT_TRUE(write_file_atomic_if_changed(dir.file("new.json"), "fresh").ok());
   EXPECT_EQ(slurp(dir.file("new.json")), "fresh");
@@ -77,6 +90,9 @@ TEST(WriteFileAtomicIfChanged, LeavesAFileThatHoldsTheBytesAloneAndReplacesOneTh
   std::string fifo = dir.file("fifo.json");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   ASSERT_TRUE(write_file_atomic_if_changed(fifo, "").ok());
+  struct stat replaced {};
+  ASSERT_EQ(::stat(fifo.c_str(), &replaced), 0);
+  ASSERT_TRUE(S_ISREG(replaced.st_mode));
   EXPECT_EQ(slurp(fifo), "");
 }
 

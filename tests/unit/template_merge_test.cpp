@@ -9,6 +9,7 @@
 #include "libtemplate/publish.hpp"
 #include "libtemplate/template_file.hpp"
 #include "libtemplate/writer.hpp"
+#include "sandbox_process.hpp"
 
 namespace ptmpl::api {
 namespace {
@@ -301,7 +302,8 @@ TEST(TemplateMerge, TheBaseStoreIsKeyedByAddressAndId) {
                   .starts_with("/home/u/.local/state/ptmpl/bases/"));
   EXPECT_EQ(base_store_dir(std::nullopt, std::nullopt, "https://a/api/v1"), "");
 
-  const std::string dir = ::testing::TempDir() + "ptmpl-bases-" + std::to_string(::getpid());
+  const ptmpl::testing::ScratchDir scratch("bases");  // emptied first: a pid used before leaves nothing
+  const std::string dir = scratch.path();
   RemoteTemplate remote;
   remote.id = 12;
   remote.title = "Launch";
@@ -323,7 +325,6 @@ TEST(TemplateMerge, TheBaseStoreIsKeyedByAddressAndId) {
   struct stat again {};
   ASSERT_EQ(::stat(file.c_str(), &again), 0);
   EXPECT_EQ(again.st_nlink, 2u);
-  ::unlink(witness.c_str());
   remote.updated_at = "2026-01-02T00:00:00.000Z";
   ASSERT_TRUE(record_base(dir, remote).ok());
   EXPECT_EQ(*load_base(dir, 12).value(), template_document(remote).value());

@@ -123,8 +123,10 @@ Status write_file_atomic(const std::string& path, std::string_view content);
 
 /// write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
 /// then nothing is written (no temporary file, no flush to disk, the file keeps its inode and
-/// times). For the files a command writes again with what they mostly hold already, such as the
-/// bases that push and pull keep for every template.
+/// times), and nothing is flushed either: bytes found in place after an earlier replacement
+/// whose flush of the directory failed are taken as they are. For ptmpl's own state that a
+/// command writes again with what it mostly holds already, such as the bases that push and pull
+/// keep for every template; not for a user's files.
 Status write_file_atomic_if_changed(const std::string& path, std::string_view content);
 
 /// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):

@@ -11,8 +11,10 @@ namespace ptmpl {
 inline constexpr std::size_t kLargeAllocation = std::size_t{2} << 20;
 
 /// Memory for `size` bytes (at least kLargeAllocation) of its own: a mapping that starts on a
-/// huge page and is advised to come in huge pages (those it wholly covers; the rest in small
-/// pages, so that nothing is resident that a small-page allocation would not hold). Null when
+/// huge page and is advised to come in huge pages. Only the 2 MiB pieces it wholly covers can
+/// be huge pages, its tail is in small pages; a huge piece is resident whole once any byte of
+/// it is touched, so memory asked for and never touched (a vector's spare capacity) may hold up
+/// to 2 MiB more than small pages would. Null when
 /// `size` is smaller, the system refuses, or a few hundred are held already: the caller then
 /// allocates as usual. Never allocates through operator new. Thread-safe.
 [[nodiscard]] void* allocate_large(std::size_t size) noexcept;
