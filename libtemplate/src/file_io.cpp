@@ -153,10 +153,9 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
       // A file of known size is read a piece at a time while the next piece's pages are
       // populated in the background (the system zeroes them on another core meanwhile).
       constexpr std::size_t kPiece = std::size_t{1} << 24;
-      constexpr std::size_t kHugePage = std::size_t{2} << 20;
       std::size_t populated = regular ? kPiece : reserved;
       // A small file in small pages: all of them at once, not a fault each as read() fills them.
-      if (regular && reserved < kHugePage) detail::populate_now(pages.get(), reserved);
+      if (regular && reserved < detail::kHugePageSize) detail::populate_now(pages.get(), reserved);
       while (filled < reserved) {
         if (filled + kPiece >= populated && populated < reserved) {
           detail::populate_in_background(pages.get() + populated, std::min(kPiece, reserved - populated));
@@ -316,33 +315,15 @@ Status still_holds(const std::string& path, std::string_view expected) {
   return Done{};
 }
 
-/// Whether `path` is a regular file of exactly `expected`'s bytes (read a piece at a time: a
-/// file of another size is not read at all).
+/// Whether `path` is a regular file of exactly `expected`'s bytes (one of another size is not
+/// read; a device or a FIFO is not even opened: opening one can do something of its own).
 bool holds_exactly(const std::string& path, std::string_view expected) {
-  // Only a regular file is opened (opening a device or a FIFO can do something of its own).
-  struct stat named {};
-  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode)) return false;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) return false;
   struct stat st {};
-  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-              static_cast<std::uint64_t>(st.st_size) == static_cast<std::uint64_t>(expected.size());
-  char piece[1 << 14];
-  std::size_t compared = 0;
-  while (same) {
-    ssize_t n = ::read(fd, piece, sizeof piece);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      // The end (or an error) where the size promised more: not the same.
-      same = n == 0 && compared == expected.size();
-      break;
-    }
-    const auto got = static_cast<std::size_t>(n);
-    same = got <= expected.size() - compared && std::memcmp(piece, expected.data() + compared, got) == 0;
-    compared += got;
-  }
-  ::close(fd);
-  return same;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<std::uint64_t>(st.st_size) != static_cast<std::uint64_t>(expected.size()))
+    return false;
+  auto now = FileText::read(path);
+  return now.ok() && now.value().text() == expected;
 }
 
 /// write_file_atomic, with `check` run just before the rename: when it fails, the original

@@ -38,7 +38,7 @@ constexpr std::size_t kLentBit = std::size_t{1} << 62;
 // after it is populated in the background (detail::populate_in_background), so the system zeroes
 // those pages on another core while this one fills the step before. At most a step is made
 // resident ahead of what the arena uses.
-constexpr std::size_t kStep = std::size_t{2} << 20;
+constexpr std::size_t kStep = detail::kHugePageSize;
 static_assert(kChunkSize % kStep == 0);
 
 // Populates the step of `chunk` that starts `at` bytes in, if there is one.

@@ -165,7 +165,8 @@ namespace ptmpl {
 
 namespace {
 
-constexpr std::uintptr_t kHugePage = kLargeAllocation;
+constexpr std::uintptr_t kHugePage = detail::kHugePageSize;
+static_assert(kLargeAllocation == detail::kHugePageSize);
 
 // The large allocations held: where each starts (0: a free slot) and how many bytes it maps.
 // Slots are claimed and freed with atomic operations only, without a lock, so that a child of

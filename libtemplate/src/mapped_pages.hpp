@@ -6,6 +6,9 @@
 
 namespace ptmpl::detail {
 
+/// A huge page: the unit in which the system backs memory advised MADV_HUGEPAGE.
+inline constexpr std::size_t kHugePageSize = std::size_t{2} << 20;
+
 /// `size` bytes of zeroed address space whose pages become resident only when touched; with
 /// `huge_pages`, advised to come in huge pages (advice: ignored where the system has none).
 /// Null when the system refuses. Given back with unmap_pages().

@@ -16,21 +16,8 @@ bool on_huge_page(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % ptmpl::kLargeAllocation == 0;
 }
 
-// As large_allocations.cpp tells it: under a sanitizer the programs keep its operator new.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kReplaced = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-constexpr bool kReplaced = false;
-#else
-constexpr bool kReplaced = true;
-#endif
-#else
-constexpr bool kReplaced = true;
-#endif
-
 TEST(ProgramsOperatorNew, LargeAllocationsComeOnHugePagesInEveryForm) {
-  if (!kReplaced) GTEST_SKIP() << "a sanitizer's operator new is in use";
+  if (!ptmpl::kProgramsReplaceOperatorNew) GTEST_SKIP() << "a sanitizer's operator new is in use";
   constexpr std::size_t kLarge = 3 * (std::size_t{1} << 20) + 17;
   auto* array = new char[kLarge];
   EXPECT_TRUE(on_huge_page(array));

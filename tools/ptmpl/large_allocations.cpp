@@ -11,16 +11,7 @@
 
 #include "libtemplate/large_allocations.hpp"
 
-// GCC says a sanitizer is on with __SANITIZE_*__, clang (before 17) only with __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PTMPL_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define PTMPL_SANITIZED 1
-#endif
-#endif
-
-#ifndef PTMPL_SANITIZED
+#ifndef PTMPL_SANITIZER_ALLOCATOR
 
 namespace {
 

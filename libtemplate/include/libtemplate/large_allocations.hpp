@@ -5,7 +5,24 @@
 
 #include <cstddef>
 
+// Whether a sanitizer replaces operator new itself (GCC says so with __SANITIZE_*__, clang
+// before 17 only through __has_feature): the programs then keep its.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PTMPL_SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define PTMPL_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+
 namespace ptmpl {
+
+/// Whether tools/ptmpl/large_allocations.cpp replaces operator new in this build.
+#ifdef PTMPL_SANITIZER_ALLOCATOR
+inline constexpr bool kProgramsReplaceOperatorNew = false;
+#else
+inline constexpr bool kProgramsReplaceOperatorNew = true;
+#endif
 
 /// The smallest allocation allocate_large() takes: one huge page.
 inline constexpr std::size_t kLargeAllocation = std::size_t{2} << 20;
