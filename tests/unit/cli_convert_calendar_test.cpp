@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "cli_run.hpp"
-#include "convert/mspdi_calendar.hpp"
+#include "convert/mspdi_reader.hpp"
+#include "convert/plan/work_calendar.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -75,7 +76,7 @@ TEST_F(CliConvertCalendar, RecurringExceptionsBecomeTheirDates) {
 // the Project 2007 ones, "WeekDay0" for the DayType 0 periods older versions read) and returns
 // the dates from `from` to `to` on which it works other than its week says.
 std::vector<Date> exception_days(const std::string& path, const std::string& drop, Date from, Date to,
-                                 std::vector<mspdi::CalendarNote>& notes) {
+                                 std::vector<plan::CalendarNote>& notes) {
   pugi::xml_document xml;
   EXPECT_TRUE(xml.load_file(path.c_str())) << path;
   const pugi::xml_node project = xml.child("Project");
@@ -89,8 +90,8 @@ std::vector<Date> exception_days(const std::string& path, const std::string& dro
       day = next;
     }
   }
-  auto calendar =
-      mspdi::WorkCalendar::read(project.child("Calendars"), project.child("CalendarUID").text().as_llong(), notes);
+  const std::vector<plan::Calendar> calendars = mspdi::read_calendars(project.child("Calendars"));
+  auto calendar = plan::WorkCalendar::read(calendars, project.child("CalendarUID").text().as_llong(), notes);
   calendar.expand(from, to, notes);
   std::vector<Date> out;
   for (Date d = from; d <= to; d += std::chrono::days{1})
@@ -107,7 +108,7 @@ TEST_F(CliConvertCalendar, RecurringExceptionsAreTheDatesMsProjectWrites) {
       source_path("tests/data/mspdi/twins/mpxj__calendar-recurring-exceptions-project2016-mspdi.xml");
   const Date from = std::chrono::sys_days{std::chrono::year{1999} / 1 / 1};
   const Date to = std::chrono::sys_days{std::chrono::year{2011} / 12 / 31};
-  std::vector<mspdi::CalendarNote> notes;
+  std::vector<plan::CalendarNote> notes;
   const std::vector<Date> expanded = exception_days(path, "WeekDay0", from, to, notes);
   EXPECT_TRUE(notes.empty()) << notes.front().message;
   const std::vector<Date> written = exception_days(path, "Exceptions", from, to, notes);

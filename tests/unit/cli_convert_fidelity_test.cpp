@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "cli_run.hpp"
-#include "convert/mspdi_calendar.hpp"
+#include "convert/mspdi_reader.hpp"
+#include "convert/plan/work_calendar.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -127,9 +128,9 @@ std::vector<bool> working_days(const std::string& path, Date from, Date to, Work
   pugi::xml_document xml;
   EXPECT_TRUE(xml.load_file(path.c_str())) << path;
   const pugi::xml_node project = xml.child("Project");
-  std::vector<mspdi::CalendarNote> notes;
-  auto calendar =
-      mspdi::WorkCalendar::read(project.child("Calendars"), project.child("CalendarUID").text().as_llong(), notes);
+  std::vector<plan::CalendarNote> notes;
+  const std::vector<plan::Calendar> calendars = mspdi::read_calendars(project.child("Calendars"));
+  auto calendar = plan::WorkCalendar::read(calendars, project.child("CalendarUID").text().as_llong(), notes);
   calendar.expand(from, to, notes);
   if (week != nullptr) *week = calendar.week();
   std::vector<bool> out;

@@ -1,5 +1,5 @@
 // The calendars of .mpp files (src/convert/mpp/calendars.cpp): read from TBkndCal of MPP9, MPP12
-// and MPP14 files, written into the in-memory MSPDI, and compared with the MSPDI twins saved by
+// and MPP14 files, turned into the plan model, and compared with the MSPDI twins saved by
 // the same Project version — day by day over the calendars, and as the template's calendar
 // block where the file converts.
 #include <gtest/gtest.h>
@@ -15,7 +15,8 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
-#include "convert/mspdi_calendar.hpp"
+#include "convert/mspdi_reader.hpp"
+#include "convert/plan/work_calendar.hpp"
 #include "libtemplate/convert.hpp"
 #include "test_files.hpp"
 
@@ -48,17 +49,18 @@ const CalendarException* exception_named(const Calendar& calendar, const std::st
   return nullptr;
 }
 
-std::string hours(const mspdi::DayRule& rule) {
+std::string hours(const plan::DayRule& rule) {
   if (!rule.working) return "off";
   return std::to_string(rule.start) + "-" + std::to_string(rule.end);
 }
 
-// The first day from 1995 to 2035 on which calendar `uid` of the two MSPDI documents differs
+// The first day from 1995 to 2035 on which calendar `uid` of the two plans' calendars differs
 // (working or not, first and last working minute), as "yyyy-mm-dd: a / b"; empty when none.
-std::string first_difference(pugi::xml_node ours, pugi::xml_node twin, std::int64_t uid) {
-  std::vector<mspdi::CalendarNote> notes;
-  mspdi::WorkCalendar a = mspdi::WorkCalendar::read(ours.child("Calendars"), uid, notes);
-  mspdi::WorkCalendar b = mspdi::WorkCalendar::read(twin.child("Calendars"), uid, notes);
+std::string first_difference(const std::vector<plan::Calendar>& ours, const std::vector<plan::Calendar>& twin,
+                             std::int64_t uid) {
+  std::vector<plan::CalendarNote> notes;
+  plan::WorkCalendar a = plan::WorkCalendar::read(ours, uid, notes);
+  plan::WorkCalendar b = plan::WorkCalendar::read(twin, uid, notes);
   const Date first = std::chrono::year_month_day{std::chrono::year{1995}, std::chrono::January, std::chrono::day{1}};
   const Date last = std::chrono::year_month_day{std::chrono::year{2035}, std::chrono::December, std::chrono::day{31}};
   a.expand(first, last, notes);
@@ -153,7 +155,7 @@ TEST(MppCalendar, BaseAndResourceCalendarsAreReadInEveryFormat) {
   }
 }
 
-// The MSPDI written from each copied file works day by day as its twin's calendars do, and an
+// The plan read from each copied file works day by day as its twin's calendars do, and an
 // MPP14 file converts to its twin's calendar block without the mpp-calendar finding.
 TEST(MppCalendar, CopiedFilesWorkAsTheirTwinsCalendars) {
   const std::map<std::string, std::string> pairs = {
@@ -167,17 +169,15 @@ TEST(MppCalendar, CopiedFilesWorkAsTheirTwinsCalendars) {
     const std::string bytes = testing::slurp(path);
     Result<Plan> plan = read_calendars_of(bytes, path);
     ASSERT_TRUE(plan.ok()) << mpp << ": " << plan.error().message;
-    pugi::xml_document ours;
+    const plan::Plan ours = detail::mpp::to_plan(plan.value());
     pugi::xml_document theirs;
-    ASSERT_TRUE(ours.load_string(detail::mpp::write_mspdi(plan.value()).c_str()));
     ASSERT_TRUE(theirs.load_file(testing::source_path(kCorpus + twin).c_str()));
-    const pugi::xml_node a = ours.child("Project");
     const pugi::xml_node b = theirs.child("Project");
-    EXPECT_EQ(a.child("CalendarUID").text().as_int(), b.child("CalendarUID").text().as_int()) << mpp;
-    for (pugi::xml_node calendar : b.child("Calendars").children("Calendar")) {
-      const std::int64_t uid = calendar.child("UID").text().as_llong();
-      EXPECT_EQ(first_difference(a, b, uid), "") << mpp << ", calendar " << uid;
-    }
+    const std::vector<plan::Calendar> twin_calendars = mspdi::read_calendars(b.child("Calendars"));
+    EXPECT_EQ(ours.project.calendar_uid.value_or(-1), b.child("CalendarUID").text().as_int()) << mpp;
+    for (const plan::Calendar& calendar : twin_calendars)
+      EXPECT_EQ(first_difference(ours.calendars, twin_calendars, calendar.uid), "")
+          << mpp << ", calendar " << calendar.uid;
     if (mpp.find("mpp14") == std::string::npos) continue;
     Result<Conversion> from_mpp = convert_plan(bytes, mpp);
     Result<Conversion> from_twin = convert_plan(testing::slurp(testing::source_path(kCorpus + twin)), twin);
@@ -210,7 +210,7 @@ TEST(MppCalendar, AFileWithoutCalendarsIsReadOnTheStandardCalendarWithAFinding) 
   EXPECT_TRUE(found);
 }
 
-// Every pair of the shared corpus: the project calendar of the MSPDI written from the .mpp
+// Every pair of the shared corpus: the project calendar of the plan read from the .mpp
 // works day by day as the twin's, per format; and the MPP14 files give their twin's calendar
 // block.
 TEST(MppCalendarSweep, ProjectCalendarsAgreeWithTheTwinsPerFormat) {
@@ -230,24 +230,24 @@ TEST(MppCalendarSweep, ProjectCalendarsAgreeWithTheTwinsPerFormat) {
                                                                         : "other";
     ++days[format].second;
     Result<Plan> plan = read_calendars_of(bytes, mpp);
-    pugi::xml_document ours;
     pugi::xml_document theirs;
-    if (plan.ok() && ours.load_string(detail::mpp::write_mspdi(plan.value()).c_str()) &&
-        theirs.load_file((folder / twin).c_str())) {
-      const pugi::xml_node a = ours.child("Project");
+    if (plan.ok() && theirs.load_file((folder / twin).c_str())) {
+      const plan::Plan a = detail::mpp::to_plan(plan.value());
       const pugi::xml_node b = theirs.child("Project");
+      const std::vector<plan::Calendar> twin_calendars = mspdi::read_calendars(b.child("Calendars"));
       const std::int64_t uid = b.child("CalendarUID").text().as_llong();
-      std::string difference = a.child("CalendarUID").text().as_llong() != uid ? std::string("another project calendar")
-                                                                               : first_difference(a, b, uid);
+      std::string difference = a.project.calendar_uid.value_or(-1) != uid
+                                   ? std::string("another project calendar")
+                                   : first_difference(a.calendars, twin_calendars, uid);
       if (difference.empty())
         ++days[format].first;
       else
         differ += "\n  " + mpp + ": " + difference;
       // Every other calendar of the twin (base and resource calendars), by UID.
       ++all[format].second;
-      for (pugi::xml_node calendar : b.child("Calendars").children("Calendar")) {
-        const std::int64_t other = calendar.child("UID").text().as_llong();
-        if (difference.empty()) difference = first_difference(a, b, other);
+      for (const plan::Calendar& calendar : twin_calendars) {
+        const std::int64_t other = calendar.uid;
+        if (difference.empty()) difference = first_difference(a.calendars, twin_calendars, other);
         if (!difference.empty()) {
           differ += "\n  " + mpp + ", calendar " + std::to_string(other) + ": " + difference;
           break;
@@ -255,10 +255,7 @@ TEST(MppCalendarSweep, ProjectCalendarsAgreeWithTheTwinsPerFormat) {
       }
       if (difference.empty()) ++all[format].first;
       // What the standard calendar (the fallback) would give: how many twins it differs from.
-      pugi::xml_document standard;
-      Plan none;
-      if (standard.load_string(detail::mpp::write_mspdi(none).c_str()) &&
-          !first_difference(standard.child("Project"), b, uid).empty())
+      if (!first_difference(detail::mpp::to_plan(Plan{}).calendars, twin_calendars, uid).empty())
         ++not_standard[format];
     } else {
       differ += "\n  " + mpp + ": " + (plan.ok() ? "unreadable twin" : plan.error().message);

@@ -96,15 +96,17 @@ TEST(MppTaskFields, ATasksRtfNoteIsItsStorysDescription) {
   EXPECT_TRUE(must_start_on);
 }
 
-// The in-memory MSPDI holds the fields in the schema's order, as MS Project writes them.
-TEST(MppTaskFields, TheFieldsAreWrittenInMspdisOrder) {
-  detail::mpp::Plan plan;
+// A task's fields become the plan model's, in its units: minutes, cents with their spelling as
+// MS Project's XML has it, dates; a constraint's date only with a constraint, no absent amount.
+TEST(MppTaskFields, TheFieldsBecomeThePlanModels) {
+  detail::mpp::Plan tables;
   detail::mpp::Task task;
   task.uid = 3;
+  task.row = 7;
   task.name = "T";
   task.start = "2024-01-08T08:00:00";
   task.finish = "2024-01-08T17:00:00";
-  task.duration_tenths = 4800;
+  task.duration_tenths = 4801;
   task.work_tenths = 9000;
   task.estimated = true;
   task.percent_complete = 50;
@@ -114,44 +116,44 @@ TEST(MppTaskFields, TheFieldsAreWrittenInMspdisOrder) {
   task.actual_cost = 100;
   task.actual_work_tenths = 600;
   task.constraint_type = 2;
-  task.constraint_date = "2024-01-08T08:00:00";
+  task.constraint_date = "2024-01-09T08:00:00";
   task.calendar_uid = -1;
   task.deadline = "2024-02-01T17:00:00";
   task.notes = "a <note>";
   task.active = false;
-  plan.tasks.push_back(task);
-  const std::string xml = detail::mpp::write_mspdi(plan);
-  std::size_t at = 0;
-  for (const char* element : {"<Name>T</Name>",
-                              "<Active>0</Active>",
-                              "<Manual>0</Manual>",
-                              "<Start>",
-                              "<Duration>PT8H0M0S</Duration>",
-                              "<Work>PT15H0M0S</Work>",
-                              "<Estimated>1</Estimated>",
-                              "<Milestone>0</Milestone>",
-                              "<PercentComplete>50</PercentComplete>",
-                              "<PercentWorkComplete>0</PercentWorkComplete>",
-                              "<Cost>12345.50</Cost>",
-                              "<ActualStart>2024-01-08T08:00:00</ActualStart>",
-                              "<ActualDuration>PT4H0M0S</ActualDuration>",
-                              "<ActualCost>100</ActualCost>",
-                              "<ActualWork>PT1H0M0S</ActualWork>",
-                              "<ConstraintType>2</ConstraintType>",
-                              "<CalendarUID>-1</CalendarUID>",
-                              "<ConstraintDate>2024-01-08T08:00:00</ConstraintDate>",
-                              "<Deadline>2024-02-01T17:00:00</Deadline>",
-                              "<Notes>a &lt;note&gt;</Notes>"}) {
-    const std::size_t found = xml.find(element, at);
-    ASSERT_NE(found, std::string::npos) << element << " after offset " << at << " in " << xml;
-    at = found;
-  }
-  // As soon as possible has no date; absent amounts are not written.
-  plan.tasks[0].constraint_type = 0;
-  plan.tasks[0].cost.reset();
-  const std::string plain = detail::mpp::write_mspdi(plan);
-  EXPECT_EQ(plain.find("<ConstraintDate>"), std::string::npos);
-  EXPECT_EQ(plain.find("<Cost>"), std::string::npos);
+  tables.tasks.push_back(task);
+  plan::Plan model = detail::mpp::to_plan(tables);
+  ASSERT_EQ(model.tasks.size(), 1u);
+  const plan::Task& t = model.tasks[0];
+  EXPECT_EQ(t.uid, 3);
+  EXPECT_EQ(t.name, "T");
+  EXPECT_FALSE(t.active);
+  EXPECT_FALSE(t.manual);
+  EXPECT_EQ(t.start, (plan::DateTime{*parse_date("2024-01-08"), 8 * 60}));
+  EXPECT_EQ(t.finish, (plan::DateTime{*parse_date("2024-01-08"), 17 * 60}));
+  EXPECT_DOUBLE_EQ(t.duration.value_or(-1), 480.1);
+  EXPECT_FALSE(t.duration_format.elapsed);
+  EXPECT_DOUBLE_EQ(t.work.value_or(-1), 900);
+  EXPECT_EQ(t.percent_complete, 50);
+  EXPECT_DOUBLE_EQ(t.cost.value_or(-1), 12345.5);
+  EXPECT_EQ(t.cost_text, "12345.50");
+  EXPECT_TRUE(t.actual_start_is_start);
+  EXPECT_FALSE(t.actual_finish_is_finish);
+  EXPECT_DOUBLE_EQ(t.actual_duration, 240);
+  EXPECT_DOUBLE_EQ(t.actual_cost, 100);
+  EXPECT_DOUBLE_EQ(t.actual_work, 60);
+  EXPECT_EQ(t.constraint_type, 2);
+  EXPECT_EQ(t.constraint_date, parse_date("2024-01-09"));
+  EXPECT_EQ(t.calendar_uid, -1);
+  EXPECT_EQ(t.notes, "a <note>");
+  // Every finding on the task names its row of the task table.
+  EXPECT_EQ(plan::describe(t.place(plan::TaskField::Constraint)), "the task table's row 7");
+  // As soon as possible has no date; absent amounts are none.
+  tables.tasks[0].constraint_type = 0;
+  tables.tasks[0].cost.reset();
+  model = detail::mpp::to_plan(tables);
+  EXPECT_FALSE(model.tasks[0].constraint_date);
+  EXPECT_FALSE(model.tasks[0].cost);
 }
 
 // A hand-built task table: the field map places cost at 0, work at 8, constraint type at 16,
@@ -256,8 +258,10 @@ TEST(MppTaskFieldsSweep, TasksNamedInactiveAreTheInactiveOnes) {
   std::vector<std::string> inactive;
   for (const Diagnostic& d : out.diagnostics)
     if (d.rule == "mspdi-inactive-task") inactive.push_back(d.message);
-  EXPECT_EQ(inactive, (std::vector<std::string>{"task 64 \"Active: Off\" is inactive and is skipped",
-                                                "task 66 \"Active: Off\" is inactive and is skipped"}));
+  // Each names its row of the task table.
+  EXPECT_EQ(inactive,
+            (std::vector<std::string>{"task 64 \"Active: Off\" is inactive and is skipped (the task table's row 67)",
+                                      "task 66 \"Active: Off\" is inactive and is skipped (the task table's row 69)"}));
   std::size_t on = 0;
   for (std::size_t at = 0; (at = out.document.find("\"title\": \"Active: On\"", at)) != std::string::npos; ++at) ++on;
   EXPECT_EQ(on, 2u);

@@ -50,15 +50,16 @@ TaskModes modes_of(const pugi::xml_node project) {
   return out;
 }
 
-// The .mpp's task modes, as the reader writes them into its in-memory MSPDI document.
+// The .mpp's task modes, as its tables and the plan model read from them hold them.
 TaskModes modes_of_mpp(const fs::path& mpp) {
   const std::string bytes = testing::slurp(mpp.string());
   Result<Plan> plan = read_tasks_of(bytes, mpp.filename().string());
   EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
   if (!plan.ok()) return {};
-  pugi::xml_document doc;
-  EXPECT_TRUE(doc.load_string(detail::mpp::write_mspdi(plan.value()).c_str()));
-  return modes_of(doc.child("Project"));
+  TaskModes out;
+  if (const auto manual = plan.value().project.new_tasks_manual) out.new_tasks_manual = *manual ? "1" : "0";
+  for (const plan::Task& task : detail::mpp::to_plan(plan.value()).tasks) out.manual[task.uid] = task.manual;
+  return out;
 }
 
 TaskModes modes_of_twin(const fs::path& xml) {

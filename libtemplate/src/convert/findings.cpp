@@ -298,11 +298,49 @@ void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string
   diagnostics_.push_back(std::move(d));
 }
 
+void FindingSink::report(std::string_view id, const plan::Place& place, std::string message,
+                         std::vector<std::string> topics) {
+  if (place.table == plan::Place::Table::None) {
+    report(id, static_cast<std::ptrdiff_t>(place.at), std::move(message), std::move(topics));
+  } else {
+    binary_ = true;
+    if (place.known()) message += " (" + plan::describe(place) + ")";
+    report(id, -1, std::move(message), std::move(topics));
+  }
+  // The order of the plan's parts: the project's, calendars, tasks with the links into them,
+  // resources, assignments.
+  static constexpr int kRank[] = {0, 2, 2, 3, 4, 1};
+  plan_order_.resize(diagnostics_.size() - 1);
+  plan_order_.emplace_back(place.known() ? kRank[static_cast<std::size_t>(place.table)] : 0, place.order);
+}
+
+std::string FindingSink::place_text(const plan::Place& place) const {
+  if (place.table != plan::Place::Table::None) return path_ + (place.known() ? " (" + plan::describe(place) + ")" : "");
+  if (!place.known()) return path_;
+  const json::Position p = lines_.position(static_cast<std::uint64_t>(place.at));
+  return format_place(path_, p.line, p.column);
+}
+
 std::vector<Diagnostic> FindingSink::take() {
   std::vector<Diagnostic> out = std::move(diagnostics_);
   diagnostics_.clear();
-  std::sort(out.begin(), out.end());
-  return out;
+  if (!binary_) {
+    std::sort(out.begin(), out.end());
+    plan_order_.clear();
+    return out;
+  }
+  // A binary source has no lines: its findings keep the order of the plan they are about.
+  plan_order_.resize(out.size());
+  std::vector<std::size_t> order(out.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return plan_order_[a] < plan_order_[b]; });
+  std::vector<Diagnostic> sorted;
+  sorted.reserve(out.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(out[i]));
+  plan_order_.clear();
+  binary_ = false;
+  return sorted;
 }
 
 }  // namespace detail

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "convert/plan/plan.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/diagnostic.hpp"
 #include "libtemplate/json.hpp"
@@ -58,8 +59,16 @@ class FindingSink {
   /// the same in each repeat (Diagnostic::topics), for the rules whose group message lists them.
   void report(std::string_view id, std::ptrdiff_t offset, std::string message, std::vector<std::string> topics = {});
 
+  /// A finding at `place`: a byte of the text as above, or a row of a binary file's table,
+  /// which the message names after what it says (`… (the task table's row 12)`).
+  void report(std::string_view id, const plan::Place& place, std::string message, std::vector<std::string> topics = {});
+  /// `path:line:column` of a place in the text; `path (the task table's row 12)` of a row.
+  [[nodiscard]] std::string place_text(const plan::Place& place) const;
+
   [[nodiscard]] json::Position position(std::uint64_t offset) const { return lines_.position(offset); }
-  /// The findings, sorted (path, line, column, rule); the sink is left empty.
+  /// The findings, sorted (path, line, column, rule), or for a binary source in the order of
+  /// the plan (the project's, then its calendars', tasks' with their links, resources' and
+  /// assignments'; in the order reported within one); the sink is left empty.
   [[nodiscard]] std::vector<Diagnostic> take();
 
  private:
@@ -68,6 +77,9 @@ class FindingSink {
   ConvertOptions options_;
   json::LineIndex lines_;
   std::vector<Diagnostic> diagnostics_;
+  /// For a binary source's findings: each one's place in the plan's order (see take()).
+  std::vector<std::pair<int, std::uint32_t>> plan_order_;
+  bool binary_ = false;
 };
 
 }  // namespace ptmpl::detail

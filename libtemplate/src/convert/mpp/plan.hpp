@@ -1,5 +1,6 @@
-// What the .mpp reader takes out of a file, before it is written as MSPDI (mspdi_out.cpp): one
-// struct per table, in the file's own units (tenths of a minute, MSPDI's date text).
+// What the .mpp reader takes out of a file's tables, before it becomes the plan model
+// (to_plan.cpp): one struct per table, in the file's own units (tenths of a minute, dates as
+// yyyy-mm-ddThh:mm:ss).
 #pragma once
 
 #include <array>
@@ -13,6 +14,7 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/table.hpp"
+#include "convert/plan/plan.hpp"
 #include "libtemplate/result.hpp"
 
 namespace ptmpl::detail::mpp {
@@ -80,6 +82,7 @@ struct Task {
   std::optional<std::string> start;
   std::optional<std::string> finish;
   std::uint64_t order = 0;  ///< the row's place on screen
+  std::uint32_t row = 0;    ///< its row in the task table (TBkndTask)
   // read_task_fields (task_fields.cpp):
   std::string notes;                               ///< plain text (the file keeps RTF)
   std::optional<double> cost;                      ///< hundredths of the currency unit
@@ -106,6 +109,7 @@ struct Link {
   std::int64_t type = 1;  ///< MSPDI's numbering: 0 FF, 1 FS, 2 SF, 3 SS
   std::int32_t lag_tenths = 0;
   std::uint16_t lag_units = 7;
+  std::uint32_t row = 0;  ///< its row in the link table (TBkndCons)
 };
 
 /// Working times of one day: each a start and an end in 6-second units since midnight (an end
@@ -169,6 +173,7 @@ struct Resource {
   double overtime_rate = 0;
   double cost_per_use = 0;
   std::optional<std::int32_t> calendar_uid;  ///< its own calendar, from the calendar table
+  std::uint32_t row = 0;                     ///< its row in the resource table (TBkndRsc)
 };
 
 /// A period of an assignment's timephased work: the work done in it and the working time of the
@@ -193,6 +198,7 @@ struct Assignment {
   std::optional<std::string> finish;
   std::vector<WorkPeriod> planned_work;  ///< timephased work still to do (MSPDI's Type 1), from `start`
   std::vector<WorkPeriod> actual_work;   ///< timephased work done (MSPDI's Type 2), from `start`
+  std::uint32_t row = 0;                 ///< its row in the assignment table (TBkndAssn)
 };
 
 /// An assignment's timephased work from its var data item (resources.cpp): `planned` for the
@@ -283,7 +289,9 @@ struct ReadPlan {
 /// The same for the bytes of a compound file (reader.cpp).
 [[nodiscard]] Result<ReadPlan> read_plan(std::string_view bytes, const std::string& path);
 
-/// The plan as an MS Project XML (MSPDI) document (mspdi_out.cpp).
-[[nodiscard]] std::string write_mspdi(const Plan& plan);
+/// The tables as the plan model (to_plan.cpp), whose views point into `tables` (which must
+/// outlive it). Timephased work is placed on the assignments' calendars, in the pieces MS
+/// Project's own XML shows.
+[[nodiscard]] plan::Plan to_plan(const Plan& tables);
 
 }  // namespace ptmpl::detail::mpp

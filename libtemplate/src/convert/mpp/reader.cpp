@@ -17,6 +17,7 @@
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
+#include "convert/plan/builder.hpp"
 #include "libtemplate/convert.hpp"
 #include "libtemplate/diagnostic.hpp"
 
@@ -138,19 +139,14 @@ Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppForma
                                        const ConvertOptions& options) {
   Result<mpp::ReadPlan> read = mpp::read_plan(streams, format, path);
   if (!read.ok()) return read.error();
-  const mpp::Plan& plan = read.value().plan;
+  const mpp::Plan& tables = read.value().plan;
   const std::optional<std::string>& calendars_unread = read.value().calendars_unread;
-  Result<Conversion> converted = convert_mspdi(mpp::write_mspdi(plan), path, options);
+  const plan::Plan plan = mpp::to_plan(tables);
+  FindingSink findings("", path, options);
+  Result<Conversion> converted = plan::build_template(plan, path, findings, 256 * plan.tasks.size() + 4096);
   if (!converted.ok()) return converted.error();
   Conversion out = std::move(converted).value();
-  // The MSPDI reader's places are lines of the in-memory document: the findings concern the
-  // .mpp file, and name their task in the message.
-  for (Diagnostic& d : out.diagnostics) {
-    d.line = 0;
-    d.column = 0;
-    d.excerpt.clear();
-    d.excerpt_column = 0;
-  }
+  out.diagnostics = findings.take();
   if (calendars_unread) {
     Diagnostic calendar;
     const ConversionRule& rule = conversion_rule("mpp-calendar");

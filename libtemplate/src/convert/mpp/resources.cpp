@@ -112,6 +112,7 @@ Status read_resource_table(Source& source, const Properties& properties, Plan& p
     if (!uid || *uid < 0 || !seen.insert(static_cast<std::int32_t>(*uid)).second) continue;
     Resource r;
     r.uid = static_cast<std::int32_t>(*uid);
+    r.row = static_cast<std::uint32_t>(i);
     r.id = static_cast<std::int32_t>(table.int32(kResourceId, i).value_or(r.uid));
     r.name = table.text(kResourceName, r.uid);
     r.type = table.int16(kWorkGroup, i).value_or(0) == 0 ? 1 : 0;
@@ -154,6 +155,7 @@ Status read_assignment_table(Source& source, const Properties& properties, Plan&
     if (!uid || !task || !resource) continue;
     Assignment a;
     a.uid = static_cast<std::int32_t>(*uid);
+    a.row = static_cast<std::uint32_t>(i);
     if (live.count(a.uid) == 0 || !seen.insert(a.uid).second) continue;
     a.task_uid = static_cast<std::int32_t>(*task);
     a.resource_uid = static_cast<std::int32_t>(*resource);

@@ -72,6 +72,7 @@ Status read_tasks(Source& source, const Properties& properties, Plan& plan) {
     if (!uid) continue;
     Task task;
     task.uid = static_cast<std::int32_t>(*uid);
+    task.row = static_cast<std::uint32_t>(i);
     task.name = table.text(kName, task.uid);
     if (task.uid == 0) {  // the project summary task: its name and start are the project's
       plan.project.title = task.name;
@@ -121,9 +122,11 @@ Status read_links(Source& source, Plan& plan) {
   if (!meta.value() || !data.value()) return Done{};  // a plan without links may have no table
   const std::vector<Row> rows = read_rows(*meta.value(), *data.value(), source.layout().link_meta_size);
   const bool late_layout = source.layout().written_2013_or_later;
-  for (const Row& row : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
     if ((u8(row.meta, 0) & 0x02) != 0 || row.data.size() < kLinkRecordSize) continue;
     Link link;
+    link.row = static_cast<std::uint32_t>(i);
     link.predecessor = static_cast<std::int32_t>(u32(row.data, 4));
     link.successor = static_cast<std::int32_t>(u32(row.data, 8));
     link.type = u16(row.data, 12);

@@ -1,16 +1,15 @@
-// A .mpp plan as an MS Project XML (MSPDI) document (plan.hpp), which the MSPDI reader then
-// converts: one builder of stories, one place that turns dates into working days, one set of
-// findings for both formats.
+// A .mpp plan's tables as the plan model (plan.hpp), which the one builder turns into a
+// template: each table's records become the model's tasks, links, calendars, resources and
+// assignments, each with its table and row as its place. Values are taken as MS Project's own
+// XML of the same plan spells them (costs to the cent, durations to the second, rates to two
+// decimals), so that a .mpp file and its MSPDI twin give the same template.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <pugixml.hpp>
 
 #include "convert/mpp/plan.hpp"
 
@@ -18,46 +17,10 @@ namespace ptmpl::detail::mpp {
 
 namespace {
 
-void text(pugi::xml_node parent, const char* name, const std::string& value) {
-  parent.append_child(name).text().set(value.c_str());
-}
+using plan::Place;
 
 std::string whole(double value) {
   return std::to_string(static_cast<long long>(std::llround(value)));
-}
-
-void write_project(pugi::xml_node project, const Project& p) {
-  if (!p.title.empty()) text(project, "Title", p.title);
-  if (p.start) text(project, "StartDate", *p.start);
-  if (!p.currency.empty()) text(project, "CurrencyCode", p.currency);
-  text(project, "MinutesPerDay", whole(p.minutes_per_day));
-  text(project, "MinutesPerWeek", whole(p.minutes_per_week));
-  text(project, "DaysPerMonth", whole(p.days_per_month));
-  if (p.new_tasks_manual) text(project, "NewTasksAreManual", *p.new_tasks_manual ? "1" : "0");
-}
-
-// The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's: for
-// a file whose calendars cannot be read.
-void write_standard_calendar(pugi::xml_node project) {
-  text(project, "CalendarUID", "1");
-  pugi::xml_node calendar = project.append_child("Calendars").append_child("Calendar");
-  text(calendar, "UID", "1");
-  text(calendar, "Name", "Standard");
-  text(calendar, "IsBaseCalendar", "1");
-  pugi::xml_node week = calendar.append_child("WeekDays");
-  for (int day = 1; day <= 7; ++day) {
-    pugi::xml_node weekday = week.append_child("WeekDay");
-    text(weekday, "DayType", std::to_string(day));
-    const bool working = day >= 2 && day <= 6;
-    text(weekday, "DayWorking", working ? "1" : "0");
-    if (!working) continue;
-    pugi::xml_node times = weekday.append_child("WorkingTimes");
-    for (auto [from, to] : {std::pair{"08:00:00", "12:00:00"}, std::pair{"13:00:00", "17:00:00"}}) {
-      pugi::xml_node time = times.append_child("WorkingTime");
-      text(time, "FromTime", from);
-      text(time, "ToTime", to);
-    }
-  }
 }
 
 // MSPDI: Cost in hundredths of the currency unit, as the file keeps it.
@@ -66,156 +29,6 @@ std::string amount_text(double value) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.2f", value);
   return buffer;
-}
-
-// The elements from PercentComplete to Notes, in the schema's order.
-void write_progress_and_constraint(pugi::xml_node node, const Task& task) {
-  text(node, "PercentComplete", std::to_string(task.percent_complete));
-  text(node, "PercentWorkComplete", std::to_string(task.percent_work_complete));
-  if (task.cost) text(node, "Cost", amount_text(*task.cost));
-  if (task.actual_start) text(node, "ActualStart", *task.actual_start);
-  if (task.actual_finish) text(node, "ActualFinish", *task.actual_finish);
-  if (task.actual_duration_tenths) text(node, "ActualDuration", duration_text(*task.actual_duration_tenths));
-  if (task.actual_cost) text(node, "ActualCost", amount_text(*task.actual_cost));
-  if (task.actual_work_tenths) text(node, "ActualWork", duration_text(*task.actual_work_tenths));
-  text(node, "ConstraintType", std::to_string(task.constraint_type));
-  if (task.calendar_uid) text(node, "CalendarUID", std::to_string(*task.calendar_uid));
-  if (task.constraint_type != 0 && task.constraint_date) text(node, "ConstraintDate", *task.constraint_date);
-  if (task.deadline) text(node, "Deadline", *task.deadline);
-  if (!task.notes.empty()) text(node, "Notes", task.notes);
-}
-
-void write_working_times(pugi::xml_node parent, const WorkingTimes& times) {
-  text(parent, "DayWorking", times.empty() ? "0" : "1");
-  if (times.empty()) return;
-  pugi::xml_node list = parent.append_child("WorkingTimes");
-  for (auto [from, to] : times) {
-    pugi::xml_node time = list.append_child("WorkingTime");
-    text(time, "FromTime", time_text(from));
-    text(time, "ToTime", time_text(to));
-  }
-}
-
-// <WeekDays> with the days a calendar sets itself (MSPDI leaves out the inherited ones).
-void write_week_days(pugi::xml_node parent, const std::array<CalendarDay, 7>& days) {
-  if (std::all_of(days.begin(), days.end(), [](const CalendarDay& d) { return d.inherited; })) return;
-  pugi::xml_node week = parent.append_child("WeekDays");
-  for (std::size_t d = 0; d < days.size(); ++d) {
-    if (days[d].inherited) continue;
-    pugi::xml_node weekday = week.append_child("WeekDay");
-    text(weekday, "DayType", std::to_string(d + 1));
-    write_working_times(weekday, days[d].times);
-  }
-}
-
-void write_period(pugi::xml_node parent, const std::string& from, const std::string& to) {
-  pugi::xml_node period = parent.append_child("TimePeriod");
-  text(period, "FromDate", from + "T00:00:00");
-  text(period, "ToDate", to + "T23:59:00");
-}
-
-void write_exception(pugi::xml_node list, const CalendarException& e) {
-  pugi::xml_node node = list.append_child("Exception");
-  write_period(node, e.from, e.to);
-  text(node, "Occurrences", std::to_string(e.occurrences));
-  if (!e.name.empty()) text(node, "Name", e.name);
-  text(node, "Type", std::to_string(e.type));
-  auto number = [&](const char* name, int value) { text(node, name, std::to_string(value)); };
-  switch (e.type) {
-    case 2:
-      number("Month", e.month);
-      number("MonthDay", e.month_day);
-      break;
-    case 3:
-      number("Month", e.month);
-      number("MonthItem", e.month_item);
-      number("MonthPosition", e.month_position);
-      break;
-    case 4:
-      number("Period", e.period);
-      number("MonthDay", e.month_day);
-      break;
-    case 5:
-      number("Period", e.period);
-      number("MonthItem", e.month_item);
-      number("MonthPosition", e.month_position);
-      break;
-    case 6:
-      number("Period", e.period);
-      number("DaysOfWeek", e.days_of_week);
-      break;
-    case 7:
-      number("Period", e.period);
-      break;
-    default:
-      break;
-  }
-  write_working_times(node, e.times);
-}
-
-// Every calendar as MSPDI's <Calendars> holds it, and the project's; the standard calendar
-// when the file has no readable one.
-void write_calendars(pugi::xml_node project, const Plan& plan) {
-  if (plan.calendars.empty()) {
-    write_standard_calendar(project);
-    return;
-  }
-  if (plan.project.calendar_uid) text(project, "CalendarUID", std::to_string(*plan.project.calendar_uid));
-  pugi::xml_node calendars = project.append_child("Calendars");
-  for (const Calendar& c : plan.calendars) {
-    pugi::xml_node calendar = calendars.append_child("Calendar");
-    text(calendar, "UID", std::to_string(c.uid));
-    if (!c.name.empty()) text(calendar, "Name", c.name);
-    text(calendar, "IsBaseCalendar", c.base_uid ? "0" : "1");
-    text(calendar, "BaseCalendarUID", std::to_string(c.base_uid.value_or(-1)));
-    write_week_days(calendar, c.days);
-    if (!c.exceptions.empty()) {
-      pugi::xml_node list = calendar.append_child("Exceptions");
-      for (const CalendarException& e : c.exceptions) write_exception(list, e);
-    }
-    if (!c.work_weeks.empty()) {
-      pugi::xml_node list = calendar.append_child("WorkWeeks");
-      for (const CalendarWorkWeek& w : c.work_weeks) {
-        pugi::xml_node week = list.append_child("WorkWeek");
-        write_period(week, w.from, w.to);
-        if (!w.name.empty()) text(week, "Name", w.name);
-        write_week_days(week, w.days);
-      }
-    }
-  }
-}
-
-void write_tasks(pugi::xml_node project, const Plan& plan) {
-  std::unordered_map<std::int32_t, std::vector<const Link*>> into;
-  for (const Link& link : plan.links) into[link.successor].push_back(&link);
-  pugi::xml_node tasks = project.append_child("Tasks");
-  std::int64_t id = 1;
-  for (const Task& task : plan.tasks) {
-    pugi::xml_node node = tasks.append_child("Task");
-    text(node, "UID", std::to_string(task.uid));
-    text(node, "ID", std::to_string(id++));
-    text(node, "Name", task.name);
-    text(node, "Active", task.active ? "1" : "0");
-    text(node, "Manual", task.manual ? "1" : "0");
-    text(node, "OutlineLevel", std::to_string(task.level));
-    if (task.start) text(node, "Start", *task.start);
-    if (task.finish) text(node, "Finish", *task.finish);
-    text(node, "Duration", duration_text(task.duration_tenths));
-    text(node, "DurationFormat", std::to_string(mspdi_format(task.duration_units)));
-    if (task.work_tenths) text(node, "Work", duration_text(*task.work_tenths));
-    text(node, "Estimated", task.estimated ? "1" : "0");
-    text(node, "Milestone", task.milestone ? "1" : "0");
-    write_progress_and_constraint(node, task);
-    if (auto it = into.find(task.uid); it != into.end()) {
-      for (const Link* link : it->second) {
-        pugi::xml_node l = node.append_child("PredecessorLink");
-        text(l, "PredecessorUID", std::to_string(link->predecessor));
-        text(l, "Type", std::to_string(link->type));
-        text(l, "LinkLag", std::to_string(link->lag_tenths));
-        text(l, "LagFormat", std::to_string(mspdi_format(link->lag_units)));
-      }
-    }
-  }
 }
 
 // A number as MSPDI writes units and amounts: up to two decimals, no trailing zeros.
@@ -229,37 +42,49 @@ std::string decimal(double value) {
   return out == "-0" ? "0" : out;
 }
 
-// Minutes as an MSPDI duration (PT#H#M#S), to the nearest tenth of a minute.
-std::string minutes_text(double minutes) {
-  const double tenths = std::isfinite(minutes) ? std::clamp(minutes * 10, -9.0e15, 9.0e15) : 0;
-  return duration_text(std::llround(tenths));
+// Tenths of a minute in minutes, as the duration MSPDI writes of them (PT#H#M#S) reads: whole
+// minutes, then the seconds.
+double tenths_to_minutes(std::int64_t tenths) {
+  const std::int64_t magnitude = tenths < 0 ? -tenths : tenths;
+  const double minutes = static_cast<double>(magnitude / 10) + static_cast<double>(magnitude % 10 * 6) / 60;
+  return tenths < 0 ? -minutes : minutes;
 }
 
-// MSPDI's <Resources>, after <Tasks>. A resource names its own calendar only when the document
-// holds that calendar: one it cannot find would read as a calendar without working time.
-void write_resources(pugi::xml_node project, const Plan& plan) {
-  if (plan.resources.empty()) return;
-  std::unordered_set<long long> calendars;
-  for (pugi::xml_node calendar : project.child("Calendars").children("Calendar"))
-    calendars.insert(calendar.child("UID").text().as_llong(-1));
-  pugi::xml_node resources = project.append_child("Resources");
-  for (const Resource& r : plan.resources) {
-    pugi::xml_node node = resources.append_child("Resource");
-    text(node, "UID", std::to_string(r.uid));
-    text(node, "ID", std::to_string(r.id));
-    if (!r.name.empty()) text(node, "Name", r.name);
-    text(node, "Type", std::to_string(r.type));
-    text(node, "IsNull", "0");
-    if (!r.initials.empty()) text(node, "Initials", r.initials);
-    if (!r.email.empty()) text(node, "EmailAddress", r.email);
-    if (r.max_units) text(node, "MaxUnits", decimal(*r.max_units));
-    text(node, "StandardRate", decimal(r.standard_rate));
-    text(node, "OvertimeRate", decimal(r.overtime_rate));
-    text(node, "CostPerUse", decimal(r.cost_per_use));
-    if (r.calendar_uid && calendars.count(*r.calendar_uid) != 0)
-      text(node, "CalendarUID", std::to_string(*r.calendar_uid));
-    if (r.cost_resource) text(node, "IsCostResource", "1");
+// Minutes to the nearest tenth of a minute.
+double rounded_minutes(double minutes) {
+  const double tenths = std::isfinite(minutes) ? std::clamp(minutes * 10, -9.0e15, 9.0e15) : 0;
+  return tenths_to_minutes(std::llround(tenths));
+}
+
+// An amount as MSPDI spells it, read back: whole, or to the cent.
+double amount_value(const std::string& text) {
+  return std::strtod(text.c_str(), nullptr);
+}
+
+// A time of day in 6-second units in minutes (seconds dropped; 0 as an end is midnight).
+int minute_of(std::uint32_t six_seconds) {
+  return static_cast<int>(std::min<std::uint32_t>(six_seconds * 6, 24 * 3600) / 60);
+}
+
+plan::DayRule day_rule(const WorkingTimes& times) {
+  plan::DayRule rule;
+  rule.working = !times.empty();
+  int first = 24 * 60;
+  int last = 0;
+  for (auto [from, to] : times) {
+    first = std::min(first, minute_of(from));
+    const int end = minute_of(to);
+    last = std::max(last, end == 0 ? 24 * 60 : end);
   }
+  if (first < last) {
+    rule.start = first;
+    rule.end = last;
+  }
+  return rule;
+}
+
+std::optional<plan::DateTime> date_time(const std::optional<std::string>& text) {
+  return text ? plan::parse_datetime(*text) : std::nullopt;
 }
 
 // The working time of a calendar of the plan, to place timephased work: its week days (inherited
@@ -394,16 +219,6 @@ class WorkClock {
   std::vector<Layer> layers_;
 };
 
-std::string datetime_text(std::chrono::sys_days day, double minute) {
-  const std::chrono::year_month_day ymd{day};
-  const long long seconds = std::llround(minute * 60);
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02uT%02lld:%02lld:%02lld", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), seconds / 3600, seconds / 60 % 60,
-                seconds % 60);
-  return buffer;
-}
-
 // A point in time: a day and a minute of it (below 24 * 60).
 struct Moment {
   std::chrono::sys_days day;
@@ -423,6 +238,14 @@ struct Moment {
 
 Moment normal(std::chrono::sys_days day, double minute) {
   return Moment{day, 0}.plus(minute);
+}
+
+// A moment as a date and a minute, to the nearest second as MS Project's XML writes it (an hour
+// of 24 is the day's end).
+std::optional<plan::DateTime> date_time(const Moment& at) {
+  const long long seconds = std::llround(at.minute * 60);
+  if (seconds / 3600 > 24) return std::nullopt;
+  return plan::DateTime{at.day, static_cast<int>(std::min<long long>(seconds / 60, 24 * 60))};
 }
 
 // The working minutes of `clock` between `from` and `to`, walked day by day (ten years at most).
@@ -474,16 +297,10 @@ std::vector<Block> blocks_of(const std::vector<WorkPeriod>& periods, const WorkC
 // the block is the only one or had a whole day, else an hour at a time (and the last hour, when
 // it runs past the top of an hour, a minute at a time). A piece holds the block's work on its
 // working time. Past `budget` pieces, a block is one piece.
-void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clock, int type,
-                  const std::vector<Block>& blocks, std::size_t& budget) {
+void write_blocks(plan::Assignment& out, const WorkClock& clock, int type, const std::vector<Block>& blocks,
+                  std::size_t& budget) {
   auto piece = [&](Moment from, Moment to, double work) {
-    pugi::xml_node data = node.append_child("TimephasedData");
-    text(data, "Type", std::to_string(type));
-    text(data, "UID", std::to_string(a.uid));
-    text(data, "Start", datetime_text(from.day, from.minute));
-    text(data, "Finish", datetime_text(to.day, to.minute));
-    text(data, "Unit", "2");
-    text(data, "Value", minutes_text(work));
+    out.periods.push_back({type, date_time(from), date_time(to), rounded_minutes(work), out.place});
   };
   for (const Block& block : blocks) {
     if (!std::isfinite(block.work)) continue;
@@ -522,7 +339,7 @@ void write_blocks(pugi::xml_node node, const Assignment& a, const WorkClock& clo
 
 // The assignment's timephased work: the work done from its start, then the work still to do
 // from where the work done ends (from its start when none is done).
-void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock& clock, std::size_t& budget) {
+void write_timephased(plan::Assignment& out, const Assignment& a, const WorkClock& clock, std::size_t& budget) {
   if (!a.start || (a.planned_work.empty() && a.actual_work.empty())) return;
   auto moment = [](const std::string& text) -> std::optional<Moment> {
     const auto day = WorkClock::day_of(text);
@@ -539,9 +356,9 @@ void write_timephased(pugi::xml_node node, const Assignment& a, const WorkClock&
   // 5,000 pieces an assignment (13 years of days), within the plan's budget.
   std::size_t own = std::min<std::size_t>(budget, 5000);
   budget -= own;
-  write_blocks(node, a, clock, 2, done, own);
+  write_blocks(out, clock, 2, done, own);
   if (a.actual_work.empty()) from = *start;
-  write_blocks(node, a, clock, 1, blocks_of(a.planned_work, clock, finish, from), own);
+  write_blocks(out, clock, 1, blocks_of(a.planned_work, clock, finish, from), own);
   budget += own;
 }
 
@@ -569,53 +386,205 @@ AssignmentCalendars assignment_calendars(const Plan& plan, const Assignment& a,
   return out;
 }
 
-// MSPDI's <Assignments>, after <Resources>.
-void write_assignments(pugi::xml_node project, const Plan& plan) {
-  if (plan.assignments.empty()) return;
-  pugi::xml_node assignments = project.append_child("Assignments");
+// The standard calendar (Monday to Friday, 08:00–12:00 and 13:00–17:00), as the project's: for
+// a file whose calendars cannot be read.
+plan::Calendar standard_calendar() {
+  plan::Calendar calendar;
+  calendar.uid = 1;
+  calendar.is_base = true;
+  for (int day = 1; day <= 7; ++day) {
+    plan::WeekDay& weekday = calendar.week_days.emplace_back();
+    weekday.type = day;
+    weekday.rule.working = day >= 2 && day <= 6;
+  }
+  return calendar;
+}
+
+void add_week_days(plan::Calendar& out, const std::array<CalendarDay, 7>& days) {
+  for (std::size_t d = 0; d < days.size(); ++d) {
+    if (days[d].inherited) continue;
+    plan::WeekDay& weekday = out.week_days.emplace_back();
+    weekday.type = static_cast<std::int64_t>(d + 1);
+    weekday.rule = day_rule(days[d].times);
+  }
+}
+
+plan::RecurrenceField number(int value) {
+  return {true, value, {}};
+}
+
+plan::CalendarException exception_of(const CalendarException& e) {
+  plan::CalendarException out;
+  out.from = parse_date(e.from);
+  out.to = parse_date(e.to);
+  out.rule = day_rule(e.times);
+  out.name = e.name;
+  out.type = e.type;
+  switch (e.type) {
+    case 2:
+      out.month = number(e.month);
+      out.month_day = number(e.month_day);
+      break;
+    case 3:
+      out.month = number(e.month);
+      out.month_item = number(e.month_item);
+      out.month_position = number(e.month_position);
+      break;
+    case 4:
+      out.period = number(e.period);
+      out.month_day = number(e.month_day);
+      break;
+    case 5:
+      out.period = number(e.period);
+      out.month_item = number(e.month_item);
+      out.month_position = number(e.month_position);
+      break;
+    case 6:
+      out.period = number(e.period);
+      out.days_of_week = number(e.days_of_week);
+      break;
+    case 7:
+      out.period = number(e.period);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+void add_calendars(plan::Plan& out, const Plan& tables) {
+  if (tables.calendars.empty()) {
+    out.project.calendar_uid = 1;
+    out.calendars.push_back(standard_calendar());
+    return;
+  }
+  out.project.calendar_uid = tables.project.calendar_uid;
+  for (const Calendar& c : tables.calendars) {
+    plan::Calendar& calendar = out.calendars.emplace_back();
+    calendar.uid = c.uid;
+    calendar.is_base = !c.base_uid;
+    calendar.base_uid = c.base_uid.value_or(-1);
+    add_week_days(calendar, c.days);
+    for (const CalendarException& e : c.exceptions) calendar.exceptions.push_back(exception_of(e));
+    calendar.has_work_weeks = !c.work_weeks.empty();
+  }
+}
+
+void add_task(plan::Plan& out, const Task& task) {
+  plan::Task& t = out.tasks.emplace_back();
+  t.uid = task.uid;
+  t.name = task.name;
+  t.level = task.level;
+  t.milestone = task.milestone;
+  t.active = task.active;
+  t.manual = task.manual;
+  t.duration = tenths_to_minutes(task.duration_tenths);
+  t.duration_format = plan::Format::ms_project(mspdi_format(task.duration_units));
+  t.start = date_time(task.start);
+  t.finish = date_time(task.finish);
+  t.notes = task.notes;
+  if (task.cost) {
+    t.cost_text = out.keep(amount_text(*task.cost));
+    t.cost = amount_value(std::string(t.cost_text));
+  }
+  if (task.work_tenths) t.work = tenths_to_minutes(*task.work_tenths);
+  t.constraint_type = task.constraint_type;
+  if (task.constraint_type != 0 && task.constraint_date)
+    t.constraint_date = parse_date(task.constraint_date->substr(0, 10));
+  t.percent_complete = task.percent_complete;
+  t.percent_work_complete = task.percent_work_complete;
+  if (task.actual_duration_tenths) t.actual_duration = tenths_to_minutes(*task.actual_duration_tenths);
+  if (task.actual_work_tenths) t.actual_work = tenths_to_minutes(*task.actual_work_tenths);
+  if (task.actual_cost) t.actual_cost = amount_value(amount_text(*task.actual_cost));
+  t.actual_start_is_start = task.actual_start && task.start && *task.actual_start == *task.start;
+  t.actual_finish_is_finish = task.actual_finish && task.finish && *task.actual_finish == *task.finish;
+  t.calendar_uid = task.calendar_uid;
+  for (Place& place : t.places) place = Place::row(Place::Table::Task, task.row, out.tasks.size() - 1);
+}
+
+// Links sit on their successors, in the order of the tasks; a link into no task of the plan is
+// none of its links.
+void add_tasks_and_links(plan::Plan& out, const Plan& tables) {
+  std::unordered_map<std::int32_t, std::vector<const Link*>> into;
+  for (const Link& link : tables.links) into[link.successor].push_back(&link);
+  out.tasks.reserve(tables.tasks.size());
+  out.links.reserve(tables.links.size());
+  for (const Task& task : tables.tasks) {
+    if (task.uid == 0 || task.level == 0) continue;  // the project summary task
+    add_task(out, task);
+    plan::Task& t = out.tasks.back();
+    t.first_link = out.links.size();
+    if (auto it = into.find(task.uid); it != into.end()) {
+      for (const Link* link : it->second) {
+        plan::Link& l = out.links.emplace_back();
+        l.predecessor = link->predecessor;
+        l.type = link->type;
+        l.lag = link->lag_tenths / 10.0;
+        l.lag_format = plan::Format::ms_project(mspdi_format(link->lag_units));
+        l.place = l.type_place = l.lag_place = Place::row(Place::Table::Link, link->row, out.tasks.size() - 1);
+      }
+    }
+    t.link_count = out.links.size() - t.first_link;
+  }
+}
+
+// A resource names its own calendar only when the plan holds that calendar: one it cannot find
+// would read as a calendar without working time.
+void add_resources(plan::Plan& out, const Plan& tables) {
+  std::unordered_set<std::int64_t> calendars;
+  for (const plan::Calendar& calendar : out.calendars) calendars.insert(calendar.uid);
+  for (const Resource& r : tables.resources) {
+    if (r.uid < 0 || r.name.empty()) continue;
+    plan::Resource& resource = out.resources.emplace_back();
+    resource.uid = r.uid;
+    resource.name = r.name;
+    resource.has_rates =
+        decimal(r.standard_rate) != "0" || decimal(r.overtime_rate) != "0" || decimal(r.cost_per_use) != "0";
+    if (r.calendar_uid && calendars.count(*r.calendar_uid) != 0) resource.calendar_uid = *r.calendar_uid;
+    resource.place = resource.calendar_place = Place::row(Place::Table::Resource, r.row, out.resources.size() - 1);
+  }
+}
+
+void add_assignments(plan::Plan& out, const Plan& tables) {
   std::unordered_map<std::int32_t, const Task*> tasks;
-  for (const Task& t : plan.tasks) tasks.emplace(t.uid, &t);
+  for (const Task& t : tables.tasks) tasks.emplace(t.uid, &t);
   std::unordered_map<std::int32_t, const Resource*> resources;
-  for (const Resource& r : plan.resources) resources.emplace(r.uid, &r);
+  for (const Resource& r : tables.resources) resources.emplace(r.uid, &r);
   std::map<AssignmentCalendars, WorkClock> clocks;
-  // The pieces of the plan's timephased work (a day each mostly): 550 years of days.
   std::size_t budget = 200'000;
-  for (const Assignment& a : plan.assignments) {
-    pugi::xml_node node = assignments.append_child("Assignment");
-    text(node, "UID", std::to_string(a.uid));
-    text(node, "TaskUID", std::to_string(a.task_uid));
-    text(node, "ResourceUID", std::to_string(a.resource_uid));
-    if (a.cost) text(node, "Cost", decimal(*a.cost));
-    if (a.finish) text(node, "Finish", *a.finish);
-    if (a.start) text(node, "Start", *a.start);
-    if (a.units) text(node, "Units", decimal(*a.units));
-    if (a.work_minutes) text(node, "Work", minutes_text(*a.work_minutes));
+  out.assignments.reserve(tables.assignments.size());
+  for (const Assignment& a : tables.assignments) {
+    plan::Assignment& assignment = out.assignments.emplace_back();
+    assignment.task_uid = a.task_uid;
+    assignment.resource_uid = a.resource_uid;
+    assignment.place = Place::row(Place::Table::Assignment, a.row, out.assignments.size() - 1);
     if (a.planned_work.empty() && a.actual_work.empty()) continue;
-    const AssignmentCalendars calendars = assignment_calendars(plan, a, tasks, resources);
+    const AssignmentCalendars calendars = assignment_calendars(tables, a, tasks, resources);
     auto clock = clocks.find(calendars);
     if (clock == clocks.end())
       clock = clocks
-                  .emplace(calendars, WorkClock(plan, calendars.task ? calendars.task : calendars.resource,
+                  .emplace(calendars, WorkClock(tables, calendars.task ? calendars.task : calendars.resource,
                                                 calendars.task ? calendars.resource : nullptr))
                   .first;
-    write_timephased(node, a, clock->second, budget);
+    write_timephased(assignment, a, clock->second, budget);
   }
 }
 
 }  // namespace
 
-std::string write_mspdi(const Plan& plan) {
-  pugi::xml_document doc;
-  pugi::xml_node project = doc.append_child("Project");
-  project.append_attribute("xmlns") = "http://schemas.microsoft.com/project";
-  write_project(project, plan.project);
-  write_calendars(project, plan);
-  write_tasks(project, plan);
-  write_resources(project, plan);
-  write_assignments(project, plan);
-  std::ostringstream out;
-  doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
-  return out.str();
+plan::Plan to_plan(const Plan& tables) {
+  plan::Plan out;
+  const Project& project = tables.project;
+  out.project.title = project.title;
+  out.project.start = date_time(project.start);
+  // MS Project's XML holds whole minutes a day.
+  out.project.minutes_per_day = static_cast<double>(std::llround(project.minutes_per_day));
+  out.project.currency = project.currency;
+  add_calendars(out, tables);
+  add_tasks_and_links(out, tables);
+  add_resources(out, tables);
+  add_assignments(out, tables);
+  return out;
 }
 
 }  // namespace ptmpl::detail::mpp

@@ -1,186 +1,83 @@
-#include "convert/mspdi_calendar.hpp"
+#include "convert/plan/work_calendar.hpp"
 
 #include <algorithm>
-#include <charconv>
 
-namespace ptmpl::mspdi {
+namespace ptmpl::plan {
 
-namespace {
-
-std::optional<int> two_digits(std::string_view text, std::size_t at) {
-  if (at + 2 > text.size() || text[at] < '0' || text[at] > '9' || text[at + 1] < '0' || text[at + 1] > '9')
-    return std::nullopt;
-  return (text[at] - '0') * 10 + (text[at + 1] - '0');
-}
-
-// "08:00:00" → minutes since midnight (24:00:00 is the end of the day).
-std::optional<int> parse_time(std::string_view text) {
-  const auto h = two_digits(text, 0);
-  const auto m = two_digits(text, 3);
-  if (!h || !m || text.size() < 5 || text[2] != ':' || *h > 24 || *m > 59) return std::nullopt;
-  return *h * 60 + *m;
-}
-
-std::string_view child_text(pugi::xml_node node, const char* name) {
-  return node.child(name).text().as_string();
-}
-
-std::optional<std::int64_t> child_int(pugi::xml_node node, const char* name) {
-  const std::string_view text = child_text(node, name);
-  std::int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-pugi::xml_node find_calendar(pugi::xml_node calendars, std::int64_t uid) {
-  for (pugi::xml_node c : calendars.children("Calendar"))
-    if (child_int(c, "UID") == uid) return c;
-  return {};
-}
-
-// The working day a <WeekDay> or <Exception> describes: DayWorking and its working times.
-DayRule day_rule(pugi::xml_node node) {
-  DayRule rule;
-  rule.working = child_int(node, "DayWorking").value_or(0) == 1;
-  int first = 24 * 60;
-  int last = 0;
-  for (pugi::xml_node time : node.child("WorkingTimes").children("WorkingTime")) {
-    const auto from = parse_time(child_text(time, "FromTime"));
-    const auto to = parse_time(child_text(time, "ToTime"));
-    if (!from || !to) continue;
-    first = std::min(first, *from);
-    last = std::max(last, *to == 0 ? 24 * 60 : *to);  // 00:00 as an end is midnight
-  }
-  if (first < last) {
-    rule.start = first;
-    rule.end = last;
-  }
-  return rule;
-}
-
-std::optional<DateRule> period_rule(pugi::xml_node period, DayRule rule) {
-  const auto from = parse_datetime(child_text(period, "FromDate"));
-  const auto to = parse_datetime(child_text(period, "ToDate"));
-  if (!from || !to || to->date < from->date) return std::nullopt;
-  return DateRule{from->date, to->date, rule};
-}
-
-// The shape MSPDI writes, `YYYY-MM-DDTHH:MM:SS`, read in one go (two date-times per task); a
-// text of any other shape, or not a valid date and time, goes the general way.
-std::optional<DateTime> parse_plain_datetime(std::string_view text) {
-  if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
-    return std::nullopt;
-  int field[6] = {};
-  constexpr std::size_t kAt[6] = {0, 5, 8, 11, 14, 17};
-  constexpr std::size_t kDigits[6] = {4, 2, 2, 2, 2, 2};
-  for (std::size_t f = 0; f < 6; ++f)
-    for (std::size_t i = kAt[f]; i < kAt[f] + kDigits[f]; ++i) {
-      if (text[i] < '0' || text[i] > '9') return std::nullopt;
-      field[f] = field[f] * 10 + (text[i] - '0');
-    }
-  const std::chrono::year_month_day date{std::chrono::year{field[0]},
-                                         std::chrono::month{static_cast<unsigned>(field[1])},
-                                         std::chrono::day{static_cast<unsigned>(field[2])}};
-  if (field[0] < 1 || !date.ok() || field[3] > 24 || field[4] > 59) return std::nullopt;
-  return DateTime{Date{date}, std::min(field[3] * 60 + field[4], 24 * 60)};
-}
-
-}  // namespace
-
-std::optional<DateTime> parse_datetime(std::string_view text) {
-  if (auto plain = parse_plain_datetime(text)) return plain;
-  if (text.size() < 10) return std::nullopt;
-  const std::optional<Date> date = parse_date(text.substr(0, 10));
-  if (!date) return std::nullopt;
-  DateTime out{*date, 0};
-  if (text.size() == 10) return out;
-  if (text[10] != 'T') return std::nullopt;
-  const auto minute = parse_time(text.substr(11));
-  if (!minute) return std::nullopt;
-  out.minute = std::min(*minute, 24 * 60);
-  return out;
+const Calendar* find_calendar(const std::vector<Calendar>& calendars, std::int64_t uid) {
+  for (const Calendar& c : calendars)
+    if (c.uid == uid) return &c;
+  return nullptr;
 }
 
 WorkCalendar::WorkCalendar() {
   for (std::size_t d = 0; d < 7; ++d) week_[d].working = d >= 1 && d <= 5;
 }
 
-WorkCalendar WorkCalendar::read(pugi::xml_node calendars, std::int64_t uid, std::vector<CalendarNote>& notes) {
+WorkCalendar WorkCalendar::read(const std::vector<Calendar>& calendars, std::int64_t uid,
+                                std::vector<CalendarNote>& notes) {
   // The chain of base calendars, the calendar itself last.
-  std::vector<pugi::xml_node> chain;
+  std::vector<const Calendar*> chain;
   for (std::int64_t next = uid; chain.size() < 16;) {
-    pugi::xml_node found = find_calendar(calendars, next);
-    if (!found || std::find(chain.begin(), chain.end(), found) != chain.end()) break;
+    const Calendar* found = find_calendar(calendars, next);
+    if (found == nullptr || std::find(chain.begin(), chain.end(), found) != chain.end()) break;
     chain.push_back(found);
-    const auto base = child_int(found, "BaseCalendarUID");
-    if (!base || *base < 0 || child_int(found, "IsBaseCalendar").value_or(0) == 1) break;
+    const std::optional<std::int64_t> base = found->base_uid;
+    if (!base || *base < 0 || found->is_base) break;
     next = *base;
   }
   WorkCalendar calendar;
   int level = 0;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) calendar.apply(*it, level++, notes);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) calendar.apply(**it, level++, notes);
   return calendar;
 }
 
-bool WorkCalendar::plain_child_of(pugi::xml_node calendars, std::int64_t uid, std::int64_t base) {
-  const pugi::xml_node calendar = find_calendar(calendars, uid);
-  return calendar && child_int(calendar, "BaseCalendarUID") == base &&
-         child_int(calendar, "IsBaseCalendar").value_or(0) != 1 && !calendar.child("WeekDays").child("WeekDay") &&
-         !calendar.child("Exceptions").child("Exception") && !calendar.child("WorkWeeks").child("WorkWeek");
+bool WorkCalendar::plain_child_of(const std::vector<Calendar>& calendars, std::int64_t uid, std::int64_t base) {
+  const Calendar* calendar = find_calendar(calendars, uid);
+  return calendar != nullptr && calendar->base_uid == base && !calendar->is_base && calendar->week_days.empty() &&
+         calendar->exceptions.empty() && !calendar->has_work_weeks;
 }
 
-void WorkCalendar::apply(pugi::xml_node calendar, int level, std::vector<CalendarNote>& notes) {
-  for (pugi::xml_node weekday : calendar.child("WeekDays").children("WeekDay")) {
-    const auto type = child_int(weekday, "DayType");
-    if (!type) continue;
-    if (*type >= 1 && *type <= 7) {
-      week_[static_cast<std::size_t>(*type - 1)] = day_rule(weekday);
-    } else if (*type == 0) {  // Project 2003 and older: an exception as a week day with a period
-      if (auto rule = period_rule(weekday.child("TimePeriod"), day_rule(weekday))) {
-        rule->level = level;
-        exceptions_.push_back(*rule);
-      }
+void WorkCalendar::apply(const Calendar& calendar, int level, std::vector<CalendarNote>& notes) {
+  for (const WeekDay& weekday : calendar.week_days) {
+    if (weekday.type >= 1 && weekday.type <= 7) {
+      week_[static_cast<std::size_t>(weekday.type - 1)] = weekday.rule;
+    } else if (weekday.type == 0 && weekday.from && weekday.to && *weekday.from <= *weekday.to) {
+      // Project 2003 and older: an exception as a week day with a period
+      exceptions_.push_back(DateRule{*weekday.from, *weekday.to, weekday.rule, level});
     }
   }
-  for (pugi::xml_node exception : calendar.child("Exceptions").children("Exception")) {
-    auto rule = period_rule(exception.child("TimePeriod"), day_rule(exception));
-    if (!rule) continue;
-    rule->level = level;
+  for (const CalendarException& exception : calendar.exceptions) {
+    if (!exception.from || !exception.to || *exception.to < *exception.from) continue;
+    const DateRule rule{*exception.from, *exception.to, exception.rule, level};
     auto note = [&](const std::string& what) {
-      notes.push_back({exception, "calendar exception \"" + std::string(child_text(exception, "Name")) + "\" " + what});
+      notes.push_back({exception.place, "calendar exception \"" + std::string(exception.name) + "\" " + what});
     };
     // Type 1 (daily) every day of the range is a plain exception, as is one without a Type.
-    const std::int64_t type = child_int(exception, "Type").value_or(1);
+    const std::int64_t type = exception.type.value_or(1);
     if (type < 1 || type > 7) {
       note("recurs in a way ptmpl does not read (Type " + std::to_string(type) + "); it is applied to every day from " +
-           format_date(rule->from) + " to " + format_date(rule->to));
-      exceptions_.push_back(*rule);
+           format_date(rule.from) + " to " + format_date(rule.to));
+      exceptions_.push_back(rule);
       continue;
     }
     Recurrence r;
-    r.from = rule->from;
-    r.to = rule->to;
-    r.rule = rule->rule;
+    r.from = rule.from;
+    r.to = rule.to;
+    r.rule = rule.rule;
     r.level = level;
-    r.node = exception;
+    r.source = &exception;
     // No period, or one below 1, is every day, week or month (as MS Project reads it); one
     // beyond any span a calendar covers recurs no second time, as a billion days do.
-    const auto period = child_int(exception, "Period");
-    r.period = std::clamp<std::int64_t>(period.value_or(1), 1, 1'000'000'000);
-    const auto in = [&](const char* name, std::int64_t lo, std::int64_t hi) -> std::optional<unsigned> {
-      const auto value = child_int(exception, name);
-      if (!value || *value < lo || *value > hi) return std::nullopt;
-      return static_cast<unsigned>(*value);
-    };
+    r.period = std::clamp<std::int64_t>(exception.period.value.value_or(1), 1, 1'000'000'000);
     std::string missing;  // the field that names no date, if any
-    auto need = [&](const char* name, std::int64_t lo, std::int64_t hi, unsigned& out) {
-      if (auto value = in(name, lo, hi)) {
-        out = *value;
+    auto need = [&](const char* name, const RecurrenceField& field, std::int64_t lo, std::int64_t hi, unsigned& out) {
+      if (field.value && *field.value >= lo && *field.value <= hi) {
+        out = static_cast<unsigned>(*field.value);
       } else if (missing.empty()) {
-        missing =
-            std::string(name) + " " +
-            (exception.child(name) ? "\"" + std::string(child_text(exception, name)) + "\"" : std::string("missing"));
+        const std::string text =
+            !field.text.empty() || !field.value ? std::string(field.text) : std::to_string(*field.value);
+        missing = std::string(name) + " " + (field.written ? "\"" + text + "\"" : std::string("missing"));
       }
     };
     switch (type) {
@@ -191,7 +88,7 @@ void WorkCalendar::apply(pugi::xml_node calendar, int level, std::vector<Calenda
       case 2:
       case 3:
         r.kind = Recurrence::Kind::yearly;
-        need("Month", 0, 11, r.month);
+        need("Month", exception.month, 0, 11, r.month);
         ++r.month;
         break;
       case 4:
@@ -200,23 +97,23 @@ void WorkCalendar::apply(pugi::xml_node calendar, int level, std::vector<Calenda
         break;
       default:
         r.kind = Recurrence::Kind::weekly;
-        need("DaysOfWeek", 1, 127, r.days_of_week);
+        need("DaysOfWeek", exception.days_of_week, 1, 127, r.days_of_week);
         break;
     }
     r.relative = type == 3 || type == 5;
-    if (type == 2 || type == 4) need("MonthDay", 1, 31, r.month_day);
+    if (type == 2 || type == 4) need("MonthDay", exception.month_day, 1, 31, r.month_day);
     if (r.relative) {
-      need("MonthItem", 0, 9, r.item);
-      need("MonthPosition", 0, 4, r.position);
+      need("MonthItem", exception.month_item, 0, 9, r.item);
+      need("MonthPosition", exception.month_position, 0, 4, r.position);
     }
-    if (exception.child("Period") && !period && missing.empty())
-      missing = "Period \"" + std::string(child_text(exception, "Period")) + "\"";
+    if (exception.period.written && !exception.period.value && missing.empty())
+      missing = "Period \"" + std::string(exception.period.text) + "\"";
     if (!missing.empty()) {
       note("recurs (Type " + std::to_string(type) + ") on no date it names (" + missing + "); it is not applied");
       continue;
     }
     if (r.kind == Recurrence::Kind::daily && r.period == 1) {
-      exceptions_.push_back(*rule);  // every day of its range: a plain exception
+      exceptions_.push_back(rule);  // every day of its range: a plain exception
       continue;
     }
     recurrences_.push_back(r);
@@ -349,11 +246,12 @@ void WorkCalendar::expand(Date first, Date last, std::vector<CalendarNote>& note
       expanded_[static_cast<std::size_t>((d - first).count())] = static_cast<std::int32_t>(i);
     });
     if (!whole) {
-      notes.push_back({r.node, "calendar exception \"" + std::string(child_text(r.node, "Name")) +
-                                   "\" recurs more often than ptmpl expands (" + std::to_string(kMaxOccurrences) +
-                                   " occurrences of all recurring exceptions together, from " + format_date(first) +
-                                   " to " + format_date(last) + "); from " + format_date(stopped) +
-                                   " on, it and the recurring exceptions after it are not applied"});
+      notes.push_back(
+          {r.source->place, "calendar exception \"" + std::string(r.source->name) +
+                                "\" recurs more often than ptmpl expands (" + std::to_string(kMaxOccurrences) +
+                                " occurrences of all recurring exceptions together, from " + format_date(first) +
+                                " to " + format_date(last) + "); from " + format_date(stopped) +
+                                " on, it and the recurring exceptions after it are not applied"});
       break;
     }
   }
@@ -384,4 +282,4 @@ DayRule WorkCalendar::day(Date date) const {
   return week_[weekday];
 }
 
-}  // namespace ptmpl::mspdi
+}  // namespace ptmpl::plan

@@ -1,6 +1,6 @@
-// The working calendar of an MS Project XML file: which days work and when a working day
-// begins and ends, from the project's calendar (week days, working times, exceptions old and
-// new style, recurring exceptions, base calendars). Private to the MSPDI reader.
+// The working calendar of a plan: which days work and when a working day begins and ends,
+// from the plan's calendar (week days, working times, exceptions old and new style, recurring
+// exceptions, base calendars), as MS Project reads them. Private to the converters.
 #pragma once
 
 #include <array>
@@ -9,26 +9,10 @@
 #include <string>
 #include <vector>
 
-#include <pugixml.hpp>
-
+#include "convert/plan/plan.hpp"
 #include "libtemplate/calendar.hpp"
 
-namespace ptmpl::mspdi {
-
-/// A date and a time of day, as MSPDI writes them (`2024-10-21T08:00:00`).
-struct DateTime {
-  Date date;
-  int minute = 0;  ///< minutes since midnight
-};
-
-[[nodiscard]] std::optional<DateTime> parse_datetime(std::string_view text);
-
-/// What a calendar says about one kind of day.
-struct DayRule {
-  bool working = false;
-  int start = 8 * 60;  ///< first working minute
-  int end = 17 * 60;   ///< last working minute (exclusive)
-};
+namespace ptmpl::plan {
 
 /// A range of dates with its own rule (an exception, or an old-style `DayType` 0 period).
 struct DateRule {
@@ -38,8 +22,8 @@ struct DateRule {
   int level = 0;  ///< its calendar's place in the chain of base calendars (0 = the first base)
 };
 
-/// A recurring exception (`Exception` of `Type` 2 to 7, or 1 with a `Period` above 1): one day
-/// each time it recurs, from `from` to `to`.
+/// A recurring exception (Type 2 to 7, or 1 with a period above 1): one day each time it
+/// recurs, from `from` to `to`.
 struct Recurrence {
   enum class Kind : std::uint8_t { weekly, monthly, yearly, daily };  ///< in MS Project's order of precedence
   Kind kind = Kind::daily;
@@ -54,14 +38,17 @@ struct Recurrence {
   unsigned position = 0;      ///< relative: 0…3 the first…fourth, 4 the last
   DayRule rule;
   int level = 0;
-  pugi::xml_node node;  ///< the <Exception>, for findings
+  const CalendarException* source = nullptr;  ///< for findings
 };
 
 /// What the calendar could not take as the file says: a message and where.
 struct CalendarNote {
-  pugi::xml_node at;
+  Place at;
   std::string message;
 };
+
+/// The calendar `uid` of `calendars` (the first of that UID), or nullptr.
+[[nodiscard]] const Calendar* find_calendar(const std::vector<Calendar>& calendars, std::int64_t uid);
 
 class WorkCalendar {
  public:
@@ -71,19 +58,21 @@ class WorkCalendar {
   /// At most this many occurrences of recurring exceptions are expanded, all together.
   static constexpr std::int64_t kMaxOccurrences = 1'000'000;
 
-  /// Reads calendar `uid` from `<Calendars>`, its base calendars first (at most 16 deep).
-  /// `notes` receives what cannot be taken as the file says (a recurrence of an unknown type,
-  /// or one that names no date). Recurring exceptions apply once `expand` has placed them.
-  static WorkCalendar read(pugi::xml_node calendars, std::int64_t uid, std::vector<CalendarNote>& notes);
+  /// Calendar `uid` of `calendars`, its base calendars first (at most 16 deep). `notes`
+  /// receives what cannot be taken as the file says (a recurrence of an unknown type, or one
+  /// that names no date). Recurring exceptions apply once `expand` has placed them. The
+  /// calendars must outlive the WorkCalendar.
+  static WorkCalendar read(const std::vector<Calendar>& calendars, std::int64_t uid, std::vector<CalendarNote>& notes);
 
   /// Places the recurring exceptions' occurrences from `first` to `last` (a later call
   /// replaces the earlier one); a span of more than 403 years (the 400 a plan may span, and
   /// margins) places none. `notes` receives a recurrence cut short by kMaxOccurrences.
   void expand(Date first, Date last, std::vector<CalendarNote>& notes);
 
-  /// Whether the calendar has no week days or exceptions of its own beyond its base calendar
-  /// `base` (so it works exactly as `base` does): MS Project's resource calendars, mostly.
-  [[nodiscard]] static bool plain_child_of(pugi::xml_node calendars, std::int64_t uid, std::int64_t base);
+  /// Whether calendar `uid` has no week days, exceptions or work weeks of its own beyond its
+  /// base calendar `base` (so it works exactly as `base` does): MS Project's resource
+  /// calendars, mostly.
+  [[nodiscard]] static bool plain_child_of(const std::vector<Calendar>& calendars, std::int64_t uid, std::int64_t base);
 
   [[nodiscard]] DayRule day(Date date) const;
   [[nodiscard]] bool working(Date date) const { return day(date).working; }
@@ -91,8 +80,8 @@ class WorkCalendar {
   [[nodiscard]] WorkWeek week() const;
 
  private:
-  void apply(pugi::xml_node calendar, int level, std::vector<CalendarNote>& notes);
-  std::array<DayRule, 7> week_;       ///< index 0 = Sunday (MSPDI DayType 1)
+  void apply(const Calendar& calendar, int level, std::vector<CalendarNote>& notes);
+  std::array<DayRule, 7> week_;       ///< index 0 = Sunday (DayType 1)
   std::vector<DateRule> exceptions_;  ///< later ones win
   std::vector<Recurrence> recurrences_;
   // The expanded recurrences: for each day from expanded_first_, the recurrence in force
@@ -101,4 +90,4 @@ class WorkCalendar {
   std::vector<std::int32_t> expanded_;
 };
 
-}  // namespace ptmpl::mspdi
+}  // namespace ptmpl::plan

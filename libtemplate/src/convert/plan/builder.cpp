@@ -1,0 +1,950 @@
+// The one builder: a plan becomes a template document (builder.hpp).
+#include "convert/plan/builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <span>
+#include <unordered_map>
+
+#include "convert/day_counter.hpp"
+#include "convert/plan/work_calendar.hpp"
+#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/lint.hpp"
+#include "libtemplate/model.hpp"
+#include "libtemplate/rollup.hpp"
+#include "libtemplate/writer.hpp"
+
+namespace ptmpl::plan {
+
+namespace {
+
+// MS Project's link types (0 = FF, 1 = FS, 2 = SF, 3 = SS) in the service's numbering (SPEC §5).
+constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
+constexpr std::int64_t kNoResource = -65535;
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+// Sums of costs never wrap: a plan whose costs leave int64 saturates (lint reports the budget).
+std::int64_t add_cents(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
+}
+
+std::string_view constraint_name(std::int64_t type) {
+  static constexpr std::string_view kNames[] = {
+      "As Soon As Possible",   "As Late As Possible", "Must Start On",          "Must Finish On",
+      "Start No Earlier Than", "Start No Later Than", "Finish No Earlier Than", "Finish No Later Than"};
+  return type >= 0 && type < 8 ? kNames[type] : "an unknown constraint";
+}
+
+bool blank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// A link into a task, as the template will write it (on its predecessor).
+struct LinkIn {
+  const Link* in = nullptr;
+  std::int64_t predecessor = 0;
+  std::int64_t successor = 0;  // the UID of the task the link leads into
+  std::size_t from = kNone;    // the predecessor's index in the task list, once known
+  std::int64_t type = 1;       // MS Project's numbering
+  double lag = 0;              // minutes, or a percentage
+  std::int64_t lag_days = 0;
+};
+
+struct Task {
+  const plan::Task* in = nullptr;
+  std::int64_t uid = 0;
+  std::string_view title;  // the plan's, or a name made up in Builder::names_
+  std::int64_t level = 1;
+  bool milestone = false;
+  bool has_children = false;
+  bool elapsed = false;        // its Duration is elapsed time (reported apart)
+  double elapsed_days = 0;     // that time in 24-hour days (a leaf's, not a milestone's)
+  bool split = false;          // its work has a gap (reported apart)
+  std::size_t parent = kNone;  // index in the task list
+  std::optional<std::int64_t> start;
+  std::optional<std::int64_t> due;
+  std::optional<std::int64_t> duration;
+  std::optional<std::int64_t> cost_cents;
+  std::optional<std::int64_t> work_minutes;
+  std::vector<std::int64_t> resources;
+  double duration_days = 0;  // for percentage lags
+  std::optional<DateTime> start_at;
+  std::optional<DateTime> finish_at;
+
+  [[nodiscard]] const Place& place(TaskField field) const { return in->place(field); }
+};
+
+// Task UIDs → indices in the task list. MS Project numbers tasks 1, 2, 3…: a table indexed by
+// UID holds those; a UID that is negative or far beyond the tasks read so far goes to a map
+// (so a hostile UID costs no memory).
+class UidIndex {
+ public:
+  [[nodiscard]] std::size_t find(std::int64_t uid) const {
+    if (uid >= 0 && static_cast<std::uint64_t>(uid) < table_.size()) return table_[static_cast<std::size_t>(uid)];
+    auto it = others_.find(uid);
+    return it == others_.end() ? kNone : it->second;
+  }
+  [[nodiscard]] bool contains(std::int64_t uid) const { return find(uid) != kNone; }
+  /// Precondition: `uid` is not in the index yet.
+  void insert(std::int64_t uid, std::size_t index) {
+    const std::uint64_t bound = 2 * (static_cast<std::uint64_t>(count_) + 1024);
+    ++count_;
+    if (uid >= 0 && static_cast<std::uint64_t>(uid) < bound) {
+      // Grown to at least twice the size, so growing costs each UID a constant time.
+      if (static_cast<std::uint64_t>(uid) >= table_.size())
+        grow(std::max<std::size_t>(static_cast<std::size_t>(uid) + 1, 2 * table_.size()));
+      table_[static_cast<std::size_t>(uid)] = index;
+      return;
+    }
+    others_.emplace(uid, index);
+  }
+
+ private:
+  void grow(std::size_t size) {
+    table_.resize(size, kNone);
+    // UIDs the map held that the table covers now move to it, so each UID has one home.
+    for (auto it = others_.begin(); it != others_.end();) {
+      if (it->first >= 0 && static_cast<std::uint64_t>(it->first) < table_.size()) {
+        table_[static_cast<std::size_t>(it->first)] = it->second;
+        it = others_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  std::vector<std::size_t> table_;
+  std::unordered_map<std::int64_t, std::size_t> others_;
+  std::size_t count_ = 0;
+};
+
+class Builder {
+ public:
+  Builder(const Plan& plan, const std::string& path, detail::FindingSink& findings, std::size_t size_hint)
+      : plan_(plan), path_(path), findings_(findings), size_hint_(size_hint) {}
+
+  Result<Conversion> run();
+
+ private:
+  void report(std::string_view rule, const Place& at, std::string message) {
+    findings_.report(rule, at, std::move(message));
+  }
+  [[nodiscard]] std::string task_name(const Task& task) const {
+    return "task " + std::to_string(task.uid) + " \"" + std::string(task.title) + "\"";
+  }
+  void read_project();
+  void read_tasks();
+  void read_task(const plan::Task& in);
+  // The parts of read_task: what a template does not keep of a task, said as findings; its
+  // duration in working days; its cost and work; the links into it.
+  void report_scheduling_losses(const plan::Task& in, const Task& task);
+  void read_duration(const plan::Task& in, Task& task);
+  void read_amounts(const plan::Task& in, Task& task);
+  void read_links(const plan::Task& in, const Task& task);
+  void read_resources();
+  void read_assignments();
+  // The project calendar's recurring exceptions, over the dates the calendar block records.
+  void expand_calendar();
+  // An assigned resource whose calendar works other days or hours than the project's, over
+  // the dates of its tasks.
+  void report_resource_calendars();
+  void report_calendar_notes(std::vector<CalendarNote>& notes);
+  // A gap in the work of an assignment (a split task) is reported on its task, once.
+  void report_split(Task& task, const Assignment& assignment);
+  void place_tasks();
+  // A leaf whose Duration differs from the working days its Start and Finish span.
+  void report_duration_spans();
+  void report_elapsed(const Task& task, double days, std::optional<std::int64_t> span = std::nullopt);
+  void place_elapsed(Task& task);
+  [[nodiscard]] Status nest_tasks();
+  // Writing the template: the links out of each task; the parents' dates and the template's
+  // figures, rolled up from the tasks; then the document in its canonical order.
+  struct Successors {
+    std::vector<std::size_t> first;  // by task: where its links start in `links`; one more at the end
+    std::vector<std::size_t> links;  // indices in links_, grouped by predecessor
+  };
+  struct Totals {
+    std::optional<std::int64_t> min_start;
+    std::optional<std::int64_t> max_due;
+    std::int64_t cents = 0;
+    bool any_cost = false;
+  };
+  [[nodiscard]] Successors successors_by_task() const;
+  [[nodiscard]] Totals roll_up_parents();
+  std::string write_document();
+  void write_template_figures(JsonEmitter& json, const Totals& totals);
+  void write_stories(JsonEmitter& json, const Successors& successors);
+  void write_assignments(JsonEmitter& json) const;
+  // The task a link leads into (for messages: it is looked up).
+  [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
+  void write_story_head(JsonEmitter& json, std::size_t index);
+  void write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors);
+
+  const Plan& plan_;
+  const std::string& path_;
+  detail::FindingSink& findings_;
+  std::size_t size_hint_;
+
+  double minutes_per_day_ = 480;
+  std::optional<DateTime> project_start_;
+  std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
+  std::optional<Date> last_date_;
+  std::optional<std::int64_t> calendar_uid_;  // the project calendar's
+  WorkCalendar calendar_;
+  std::optional<CalendarBlock> calendar_block_;  // what the template records of the calendar
+  std::vector<Task> tasks_;
+  std::vector<LinkIn> links_;      // every task's, in the order of the tasks
+  std::deque<std::string> names_;  // titles made up for tasks without a name
+  UidIndex by_uid_;
+  std::map<std::int64_t, std::string_view> resources_;  // by UID, named resources only
+  struct ResourceCalendar {
+    std::int64_t uid = 0;
+    Place at;
+  };
+  std::map<std::int64_t, ResourceCalendar> resource_calendars_;  // by resource UID: a calendar not the project's
+};
+
+Result<Conversion> Builder::run() {
+  read_project();
+  read_tasks();
+  expand_calendar();
+  read_resources();
+  read_assignments();
+  report_resource_calendars();
+  place_tasks();
+  if (Status nested = nest_tasks(); !nested.ok()) return nested.error();
+  report_duration_spans();
+  Conversion out;
+  out.document = write_document();
+  if (calendar_block_) {
+    out.day_zero = calendar_block_->start;
+    out.day_zero_source = project_start_ ? "the plan's start" : "the earliest task's start; the file has no StartDate";
+  }
+  return out;
+}
+
+void Builder::read_project() {
+  if (const auto mpd = plan_.project.minutes_per_day; mpd && *mpd > 0) minutes_per_day_ = *mpd;
+  project_start_ = plan_.project.start;
+  std::vector<CalendarNote> notes;
+  calendar_uid_ = plan_.project.calendar_uid;
+  if (calendar_uid_) calendar_ = WorkCalendar::read(plan_.calendars, *calendar_uid_, notes);
+  report_calendar_notes(notes);
+}
+
+void Builder::report_calendar_notes(std::vector<CalendarNote>& notes) {
+  for (CalendarNote& note : notes)
+    report("mspdi-calendar-recurrence", note.at.known() ? note.at : plan_.project.calendars_place,
+           std::move(note.message));
+  notes.clear();
+}
+
+void Builder::expand_calendar() {
+  // The days DayCounter's table covers (place_tasks), one more on each side: day 0 may be the
+  // day after the project start.
+  const std::optional<Date> start = project_start_ ? std::optional<Date>(project_start_->date) : first_date_;
+  if (!start) return;
+  const std::chrono::days margin{detail::DayCounter::kMarginDays + 1};
+  std::vector<CalendarNote> notes;
+  calendar_.expand(std::min(first_date_.value_or(*start), *start) - margin,
+                   std::max(last_date_.value_or(*start), *start) + margin, notes);
+  report_calendar_notes(notes);
+}
+
+void Builder::read_tasks() {
+  tasks_.reserve(plan_.tasks.size());
+  links_.reserve(plan_.links.size());
+  for (const plan::Task& in : plan_.tasks) read_task(in);
+}
+
+void Builder::read_task(const plan::Task& in) {
+  Task task;
+  task.in = &in;
+  task.uid = in.uid;
+  task.level = std::max<std::int64_t>(in.level, 1);
+  task.title = in.name;
+  if (!in.active) {
+    report("mspdi-inactive-task", in.place(TaskField::Task), task_name(task) + " is inactive and is skipped");
+    return;
+  }
+  if (by_uid_.contains(task.uid)) {
+    report("mspdi-link-invalid", in.place(TaskField::Task),
+           "a second task with UID " + std::to_string(task.uid) + " is skipped");
+    return;
+  }
+  if (blank(task.title)) {
+    task.title = names_.emplace_back("Task " + std::to_string(task.uid));
+    report("mspdi-untitled-task", in.place(TaskField::Task),
+           "task " + std::to_string(task.uid) + " has no name; it is called \"" + std::string(task.title) + "\"");
+  }
+  // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
+  task.milestone = in.milestone || in.duration == 0.0;
+
+  report_scheduling_losses(in, task);
+  read_duration(in, task);
+  read_amounts(in, task);
+  read_links(in, task);
+  task.start_at = in.start;
+  task.finish_at = in.finish;
+  for (const bool start : {true, false}) {
+    const std::string_view text = start ? in.start_text : in.finish_text;
+    if ((start ? in.start : in.finish) || blank(text)) continue;
+    report("mspdi-date-invalid", in.place(start ? TaskField::Start : TaskField::Finish),
+           task_name(task) + " has the " + (start ? "Start" : "Finish") + " \"" + std::string(text) +
+               "\", which is not a date and time (yyyy-mm-ddThh:mm:ss); it is not read");
+  }
+  for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
+    if (!d) continue;
+    first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
+    last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
+  }
+  by_uid_.insert(task.uid, tasks_.size());
+  tasks_.push_back(std::move(task));
+}
+
+void Builder::report_scheduling_losses(const plan::Task& in, const Task& task) {
+  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
+  const std::int64_t constraint = in.constraint_type;
+  const bool start_no_earlier_than_start =
+      constraint == 4 &&
+      (in.constraint_date ? in.start && in.start->date == *in.constraint_date : !in.start && in.start_text.empty());
+  if (constraint != 0 && !start_no_earlier_than_start)
+    report("mspdi-constraint", in.place(TaskField::Constraint),
+           task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
+               "\"; only its start is kept (as a start-no-earlier-than)");
+  if (in.manual)
+    report("mspdi-manual-task", in.place(TaskField::Manual),
+           task_name(task) + " is manually scheduled; its dates are kept as declared");
+  if (in.percent_complete > 0 || in.percent_work_complete > 0 || in.actual_duration > 0 || in.actual_work > 0 ||
+      in.actual_cost != 0 || in.actual_start_is_start || in.actual_finish_is_finish)
+    report("mspdi-progress", in.place(TaskField::Task),
+           task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
+  if (const auto calendar = in.calendar_uid; calendar && *calendar >= 0 && calendar != calendar_uid_)
+    report("mspdi-task-calendar", in.place(TaskField::Calendar),
+           task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
+               "); the project calendar is used");
+}
+
+void Builder::read_duration(const plan::Task& in, Task& task) {
+  const std::string_view text = in.duration_text;
+  auto invalid = [&](std::string_view why) {
+    report("mspdi-duration-invalid", in.place(TaskField::Duration),
+           task_name(task) + " has the duration \"" + std::string(text) + "\", " + std::string(why) +
+               "; the story has no duration");
+  };
+  if (!in.duration) {
+    // Years and months have no fixed length; an infinite number is none either.
+    if (!text.empty()) invalid("which is not a duration ptmpl reads (PT…H…M…S or P…D, finite)");
+    return;
+  }
+  const bool elapsed = in.duration_format.elapsed;
+  task.elapsed = elapsed;
+  const double days = *in.duration / (elapsed ? 24 * 60 : minutes_per_day_);
+  const double whole = std::ceil(days - 1e-9);
+  const bool in_range = days >= 0 && whole < 1e12;
+  if (task.milestone) {
+    if (elapsed && in_range) report_elapsed(task, days);
+    task.duration_days = days;
+    return;
+  }
+  if (!in_range) {
+    invalid("which no story can hold (0 to 10^12 working days)");
+    return;
+  }
+  task.duration_days = days;
+  // An elapsed duration is reported once the task is placed (place_tasks): its Start and
+  // Finish say how many working days it covers.
+  if (elapsed) {
+    task.elapsed_days = days;
+    task.duration = static_cast<std::int64_t>(whole);
+    return;
+  }
+  if (std::fabs(whole - days) > 1e-9)
+    report("mspdi-fractional-duration", in.place(TaskField::Duration),
+           task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
+               " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
+  task.duration = static_cast<std::int64_t>(whole);
+}
+
+// Cost (hundredths of the currency unit: cents) and work.
+void Builder::read_amounts(const plan::Task& in, Task& task) {
+  if (const auto cost = in.cost) {
+    const double rounded = std::round(*cost);
+    if (std::fabs(rounded - *cost) > 1e-6)
+      report("mspdi-cost-fraction", in.place(TaskField::Cost),
+             task_name(task) + " costs " + std::string(in.cost_text) + " hundredths; rounded to a whole cent");
+    if (rounded > 0 && rounded < 9.2e18)
+      task.cost_cents = static_cast<std::int64_t>(rounded);
+    else if (rounded != 0)  // also NaN
+      report("mspdi-cost-invalid", in.place(TaskField::Cost),
+             task_name(task) + " costs " + std::string(in.cost_text) +
+                 " hundredths, which a budget estimate cannot hold (0 to 9.2·10^18 cents); the story has no budget");
+  }
+  if (const auto work = in.work; work && *work > 0) {
+    const double minutes = std::round(*work);
+    if (minutes <= 2147483647.0)
+      task.work_minutes = static_cast<std::int64_t>(minutes);
+    else
+      report("mspdi-work-overflow", in.place(TaskField::Work),
+             task_name(task) + " has more work than a time estimate holds");
+  }
+}
+
+void Builder::read_links(const plan::Task& in, const Task& task) {
+  for (std::size_t i = in.first_link; i < in.first_link + in.link_count; ++i) {
+    const Link& link = plan_.links[i];
+    LinkIn out;
+    out.in = &link;
+    if (!link.predecessor) {
+      report("mspdi-link-invalid", link.place,
+             "a link into " + task_name(task) + " names no predecessor; it is dropped");
+      continue;
+    }
+    out.predecessor = *link.predecessor;
+    out.successor = task.uid;
+    out.type = link.type;
+    if (out.type < 0 || out.type > 3) {
+      report(
+          "mspdi-link-invalid", link.type_place,
+          "a link into " + task_name(task) + " has the unknown type " + std::to_string(out.type) + "; it is dropped");
+      continue;
+    }
+    if (link.cross_project) {
+      report("mspdi-cross-project-link", link.place,
+             "a link into " + task_name(task) + " comes from another project (" + std::string(link.cross_project_name) +
+                 "); it is dropped");
+      continue;
+    }
+    if (!link.lag && !link.lag_text.empty())
+      report("mspdi-lag-invalid", link.lag_place,
+             "a link into " + task_name(task) + " has the LinkLag \"" + std::string(link.lag_text) +
+                 "\", which is not a finite number; the link is written with lag 0");
+    out.lag = link.lag.value_or(0);
+    links_.push_back(out);
+  }
+}
+
+void Builder::read_resources() {
+  for (const Resource& resource : plan_.resources) {
+    resources_.emplace(resource.uid, resource.name);
+    if (const auto calendar = resource.calendar_uid; calendar && *calendar >= 0 && calendar != calendar_uid_)
+      resource_calendars_.emplace(resource.uid, ResourceCalendar{*calendar, resource.calendar_place});
+    if (resource.has_rates)
+      report("mspdi-resource-rates", resource.place,
+             "resource " + std::to_string(resource.uid) + " \"" + std::string(resource.name) +
+                 "\" has rates, which a template does not keep");
+  }
+}
+
+void Builder::read_assignments() {
+  for (const Assignment& assignment : plan_.assignments) {
+    const std::size_t t = by_uid_.find(assignment.task_uid);
+    if (t != kNone && !tasks_[t].split) report_split(tasks_[t], assignment);
+    if (t == kNone || assignment.resource_uid == kNoResource || resources_.count(assignment.resource_uid) == 0)
+      continue;
+    std::vector<std::int64_t>& list = tasks_[t].resources;
+    if (std::find(list.begin(), list.end(), assignment.resource_uid) == list.end())
+      list.push_back(assignment.resource_uid);
+  }
+}
+
+void Builder::report_resource_calendars() {
+  if (resource_calendars_.empty()) return;
+  // The dates of each resource's tasks.
+  std::map<std::int64_t, std::pair<Date, Date>> spans;
+  for (const Task& task : tasks_) {
+    if (!task.start_at) continue;
+    const Date from = task.start_at->date;
+    const Date to = task.finish_at ? std::max(task.finish_at->date, from) : from;
+    for (const std::int64_t resource : task.resources) {
+      if (resource_calendars_.count(resource) == 0) continue;
+      auto [it, added] = spans.try_emplace(resource, from, to);
+      if (!added) it->second = {std::min(it->second.first, from), std::max(it->second.second, to)};
+    }
+  }
+  auto hours = [](const DayRule& day) {
+    if (!day.working) return std::string("does not work");
+    auto clock = [](int minute) {
+      const std::string h = std::to_string(minute / 60);
+      const std::string m = std::to_string(minute % 60);
+      return (h.size() < 2 ? "0" + h : h) + ":" + (m.size() < 2 ? "0" + m : m);
+    };
+    return "works between " + clock(day.start) + " and " + clock(day.end);
+  };
+  // Each day compared costs a look at both calendars: a file of many resources over centuries
+  // is compared up to a bound, then said to differ by its definition alone.
+  std::int64_t budget = 4'000'000;
+  for (const auto& [resource, span] : spans) {
+    const auto& [uid, at] = resource_calendars_.at(resource);
+    if (calendar_uid_ && WorkCalendar::plain_child_of(plan_.calendars, uid, *calendar_uid_)) continue;
+    const std::string who = "resource " + std::to_string(resource) + " \"" + std::string(resources_.at(resource)) +
+                            "\" works on a calendar of its own (UID " + std::to_string(uid) + ")";
+    const std::string kept = "; the tasks it works on keep their dates as working days of the project calendar";
+    const std::int64_t length = (span.second - span.first).count() + 1;
+    if ((budget -= length) < 0) {
+      report("mspdi-resource-calendar", at,
+             who + ", not compared day by day with the project calendar (too many days of resource calendars)" + kept);
+      continue;
+    }
+    std::vector<CalendarNote> ignored;  // its own recurrences' notes: the finding covers them
+    WorkCalendar own = WorkCalendar::read(plan_.calendars, uid, ignored);
+    own.expand(span.first, span.second, ignored);
+    std::optional<Date> first_difference;
+    std::int64_t differences = 0;
+    for (Date d = span.first; d <= span.second; d += std::chrono::days{1}) {
+      const DayRule mine = own.day(d);
+      const DayRule project = calendar_.day(d);
+      const bool same = mine.working == project.working &&
+                        (!mine.working || (mine.start == project.start && mine.end == project.end));
+      if (same) continue;
+      if (!first_difference) first_difference = d;
+      ++differences;
+    }
+    if (!first_difference) continue;
+    report("mspdi-resource-calendar", at,
+           who + ", which differs from the project calendar over its tasks' dates (" + format_date(span.first) +
+               " to " + format_date(span.second) + "): on " + format_date(*first_difference) + " the resource " +
+               hours(own.day(*first_difference)) + " and the project " + hours(calendar_.day(*first_difference)) +
+               (differences > 1 ? " (" + std::to_string(differences) + " days differ)" : std::string()) + kept);
+  }
+}
+
+// MS Project keeps a split task's pieces in its assignments' timephased work (Type 1, work
+// still to do; Type 2, work done): a period without work, on working time of the project
+// calendar, between periods with work, is a gap the task's one stretch of days cannot hold.
+void Builder::report_split(Task& task, const Assignment& assignment) {
+  // Whether [from, to) holds working time of the project calendar; a period longer than
+  // 400 days is taken to (it is no gap MS Project writes, and walking it would cost).
+  auto working_time = [&](const DateTime& from, const DateTime& to) {
+    if ((to.date - from.date).count() > 400) return true;
+    for (Date d = from.date; d <= to.date; d += std::chrono::days{1}) {
+      const DayRule day = calendar_.day(d);
+      const int lo = d == from.date ? from.minute : 0;
+      const int hi = d == to.date ? to.minute : 24 * 60;
+      if (day.working && std::max(lo, day.start) < std::min(hi, day.end)) return true;
+    }
+    return false;
+  };
+  // The day a period's working time is on: its own, or the next when it begins at or after
+  // the end of the day's work (MS Project's periods run from 17:00 to 17:00).
+  auto first_working = [&](DateTime at) {
+    if (const DayRule day = calendar_.day(at.date); day.working && at.minute < day.end) return at;
+    for (int i = 0; i < 400; ++i)  // a week, unless exceptions close more days
+      if (calendar_.working(at.date += std::chrono::days{1})) break;
+    at.minute = 0;
+    return at;
+  };
+  for (const std::int64_t type : {1, 2}) {
+    bool worked = false;               // a period with work came before
+    std::optional<DateTime> gap_from;  // the first idle working time since
+    Place gap_at;
+    for (const WorkPeriod& period : assignment.periods) {
+      if (period.type != type) continue;
+      const std::optional<DateTime>& from = period.from;
+      const std::optional<DateTime>& to = period.to;
+      if (!from || !to || to->date < from->date) continue;
+      if (period.work > 0) {
+        if (worked && gap_from) {
+          task.split = true;
+          report("mspdi-split-task", gap_at,
+                 task_name(task) + " is split: it does no work from " + format_date(gap_from->date) +
+                     " and resumes on " + format_date(first_working(*from).date) +
+                     "; a story is one stretch of working days: it keeps its Start and Finish and lasts "
+                     "their span, pause included");
+          return;
+        }
+        worked = true;
+      } else if (worked && !gap_from && working_time(*from, *to)) {
+        gap_from = first_working(*from);
+        gap_at = period.place;
+      }
+    }
+  }
+}
+
+// An elapsed duration runs through nights, weekends and holidays: the working days it covers
+// depend on where it lies. Placed by MS Project, its Start and Finish say which: the story lasts
+// that span, so that it keeps its dates (mspdiduration.xml: 7 elapsed days from a Wednesday
+// cover 5 working days). Without both dates, its calendar days count as working days.
+void Builder::place_elapsed(Task& task) {
+  const bool placed = task.start && task.due;
+  if (placed) task.duration = *task.due - *task.start + 1;
+  report_elapsed(task, task.elapsed_days, placed ? task.duration : std::nullopt);
+  if (!placed && std::fabs(static_cast<double>(*task.duration) - task.elapsed_days) > 1e-9)
+    report("mspdi-fractional-duration", task.place(TaskField::Duration),
+           task_name(task) + " lasts " +
+               std::to_string(task.elapsed_days).substr(0, std::to_string(task.elapsed_days).find('.') + 3) +
+               " days; it is rounded up to " + std::to_string(*task.duration));
+}
+
+void Builder::report_elapsed(const Task& task, double days, std::optional<std::int64_t> span) {
+  const std::string calendar_days = std::to_string(static_cast<long long>(std::ceil(days - 1e-9)));
+  report("mspdi-elapsed-duration", task.place(TaskField::Duration),
+         task_name(task) + " has an elapsed duration (" + calendar_days + " calendar day" +
+             (calendar_days == "1" ? "" : "s") + "); " +
+             (span ? "the story lasts the " + std::to_string(*span) + " working day" + (*span == 1 ? "" : "s") +
+                         " its Start and Finish span"
+                   : "its calendar days are counted as working days"));
+}
+
+// A leaf keeps MS Project's Start and Finish: its `duration` is the working days they span, so
+// that a schedule reproduces them (SPEC §5 takes the duration). When its Duration says
+// otherwise (MPXJ's `sample.xml` "Second Task": 100 days over 50; a resource calendar or
+// assignment units stretch or squeeze the task; a fraction of a day rounded up), the span wins
+// and the finding names the Duration it replaces. Split tasks and elapsed durations have
+// findings of their own; a milestone has no length.
+void Builder::report_duration_spans() {
+  for (Task& task : tasks_) {
+    if (task.has_children || task.milestone || task.elapsed) continue;
+    if (!task.start || !task.due || !task.duration) continue;
+    const std::int64_t span = *task.due - *task.start + 1;
+    if (span == *task.duration) continue;
+    const std::int64_t duration = *task.duration;
+    task.duration = span;
+    if (task.split) continue;
+    const Place& written = task.place(TaskField::Duration);
+    report("mspdi-duration-span", written.known() ? written : task.place(TaskField::Task),
+           task_name(task) + " lasts " + std::to_string(duration) + " working day" + (duration == 1 ? "" : "s") +
+               " (its Duration), but its Start and Finish (" + format_date(task.start_at->date) + " to " +
+               format_date(task.finish_at->date) + ") span " + std::to_string(span) +
+               "; the story keeps the dates and lasts " + std::to_string(span));
+  }
+}
+
+// Start and Finish → working-day offsets; lags → working days.
+void Builder::place_tasks() {
+  const std::optional<Date>& first = first_date_;
+  const std::optional<Date>& last = last_date_;
+  const Date start = project_start_ ? project_start_->date : first.value_or(Date{});
+  // Day 0: the project start, moved to the next working day when it is not one (or when the
+  // project starts after the end of its first day's working time).
+  Date zero = start;
+  if (project_start_ && project_start_->minute >= calendar_.day(zero).end) zero += std::chrono::days{1};
+  const Date lo = first ? std::min(*first, zero) : zero;
+  const Date hi = last ? std::max(*last, zero) : zero;
+  if ((hi - lo).count() > 366 * 400) {
+    report("mspdi-task-calendar", plan_.project.place,
+           "the plan's dates span more than 400 years; dates are not converted");
+    return;
+  }
+  const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
+  // SPEC §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
+  // A file with neither a StartDate nor a dated task has no day 0 to record.
+  if ((project_start_ || first) && !calendar_.week().empty())
+    calendar_block_ = counter.calendar_block(counter.day_zero(), calendar_.week());
+
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    Task& task = tasks_[i];
+    const std::optional<DateTime>& s = task.start_at;
+    const std::optional<DateTime>& f = task.finish_at;
+    if (!s) continue;
+    const DayRule day = calendar_.day(s->date);
+    const bool after_hours = !day.working || s->minute >= day.end;
+    if (!day.working)
+      report("mspdi-off-calendar", task.place(TaskField::Start),
+             task_name(task) + " starts on " + format_date(s->date) +
+                 ", not a working day of the project calendar; it starts on the next working day");
+    task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
+                             : counter.offset_on_or_after(s->date);
+    if (task.milestone) {
+      task.due = task.start;
+      continue;
+    }
+    if (!f) continue;
+    const DayRule finish_day = calendar_.day(f->date);
+    const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
+    if (!finish_day.working)
+      report("mspdi-off-calendar", task.place(TaskField::Finish),
+             task_name(task) + " finishes on " + format_date(f->date) +
+                 ", not a working day of the project calendar; it finishes on the previous working day");
+    std::int64_t due = before_hours
+                           ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
+                           : counter.offset_on_or_before(f->date);
+    if (due < *task.start) {  // zero-length task: no day of its own
+      task.duration = task.duration.value_or(0);
+      continue;
+    }
+    task.due = due;
+  }
+  for (Task& task : tasks_)
+    if (task.elapsed && !task.milestone && task.duration) place_elapsed(task);
+
+  // Lags in working days (percentages against the predecessor's duration).
+  for (LinkIn& link : links_) {
+    const Format format = link.in->lag_format;
+    double days = link.lag / minutes_per_day_;
+    if (format.percent()) {
+      const std::size_t predecessor = by_uid_.find(link.predecessor);
+      days = predecessor == kNone ? 0 : link.lag / 100 * tasks_[predecessor].duration_days;
+    } else if (format.elapsed) {
+      days = link.lag / (24 * 60);
+      if (link.lag != 0)
+        report("mspdi-elapsed-lag", link.in->lag_place,
+               "the lag of a link into " + task_name(successor_of(link)) +
+                   " is elapsed time; its calendar days count as working days");
+    }
+    const double whole = std::round(days);
+    if (!(std::fabs(whole) < 1e12)) {
+      report("mspdi-lag-invalid", link.in->lag_place,
+             "the lag of a link into " + task_name(successor_of(link)) + " (LinkLag " + std::string(link.in->lag_text) +
+                 ") is beyond a lag's range (10^12 working days either way); the link is written with lag 0");
+      link.lag_days = 0;
+      continue;
+    }
+    if (std::fabs(whole - days) > 1e-9)
+      report("mspdi-fractional-lag", link.in->lag_place,
+             "the lag of a link into " + task_name(successor_of(link)) +
+                 " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
+    link.lag_days = static_cast<std::int64_t>(whole);
+  }
+}
+
+// The outline: each task becomes a child of the nearest task above it with a lower level.
+Status Builder::nest_tasks() {
+  std::vector<std::size_t> open;  // the chain of parents above the current task
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    Task& task = tasks_[i];
+    while (!open.empty() && tasks_[open.back()].level >= task.level) open.pop_back();
+    if (open.size() >= detail::kMaxStoryLevels) {
+      const Place& level = task.place(TaskField::OutlineLevel);
+      return detail::too_deep_error(findings_.place_text(level.known() ? level : task.place(TaskField::Task)),
+                                    task_name(task), open.size() + 1);
+    }
+    if (!open.empty() && task.level > tasks_[open.back()].level + 1)
+      report("mspdi-outline-gap", task.place(TaskField::OutlineLevel),
+             task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
+                 task_name(tasks_[open.back()]) + "; it becomes its sub-story");
+    else if (open.empty() && task.level > 1)
+      report("mspdi-outline-gap", task.place(TaskField::OutlineLevel),
+             task_name(task) + " is at outline level " + std::to_string(task.level) +
+                 " with no task above it; it becomes a top-level story");
+    if (!open.empty()) {
+      task.parent = open.back();
+      // A parent's dates become its children's span (see write_document()).
+      Task& parent = tasks_[open.back()];
+      parent.has_children = true;
+      parent.start.reset();
+      parent.due.reset();
+    }
+    open.push_back(i);
+  }
+  // Links, with the names of their ends known.
+  for (LinkIn& link : links_) {
+    link.from = by_uid_.find(link.predecessor);
+    if (link.from == kNone)
+      report("mspdi-link-invalid", link.in->place,
+             "a link into " + task_name(successor_of(link)) + " names task " + std::to_string(link.predecessor) +
+                 ", which is not in the plan; it is dropped");
+  }
+  return Done{};
+}
+
+// Outgoing links by predecessor, in the order the successors come: counted, then placed.
+Builder::Successors Builder::successors_by_task() const {
+  Successors out;
+  out.first.assign(tasks_.size() + 1, 0);
+  for (const LinkIn& link : links_)
+    if (link.from != kNone) ++out.first[link.from + 1];
+  for (std::size_t i = 0; i < tasks_.size(); ++i) out.first[i + 1] += out.first[i];
+  out.links.resize(out.first.back());
+  std::vector<std::size_t> next(out.first.begin(), out.first.end() - 1);
+  for (std::size_t l = 0; l < links_.size(); ++l)
+    if (links_[l].from != kNone) out.links[next[links_[l].from]++] = l;
+  return out;
+}
+
+// A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
+// a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
+// nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
+// backwards, a task is complete when it is reached, and adds itself to its parent. The
+// template's figures, which come before raw_json in canonical order, are added up on the way.
+// Costs are positive: their saturating sums do not depend on the order of the terms.
+Builder::Totals Builder::roll_up_parents() {
+  Totals totals;
+  std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);
+  for (std::size_t i = tasks_.size(); i-- > 0;) {
+    const Task& task = tasks_[i];
+    if (task.has_children) {
+      if (task.cost_cents.value_or(0) != subtree_cents[i])
+        report("mspdi-summary-cost", task.place(TaskField::Cost),
+               task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
+                   std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+    } else {
+      subtree_cents[i] = task.cost_cents.value_or(0);
+      if (task.cost_cents) {
+        totals.cents = add_cents(totals.cents, *task.cost_cents);
+        totals.any_cost = true;
+      }
+      if (task.start) {
+        const std::int64_t due = task.due.value_or(*task.start);
+        totals.min_start = totals.min_start ? std::min(*totals.min_start, *task.start) : *task.start;
+        totals.max_due = totals.max_due ? std::max(*totals.max_due, due) : due;
+      }
+    }
+    if (task.parent == kNone) continue;
+    Task& parent = tasks_[task.parent];
+    subtree_cents[task.parent] = add_cents(subtree_cents[task.parent], subtree_cents[i]);
+    if (!task.start) continue;
+    // A zero-length task occupies its start day, like a milestone (SPEC §4).
+    const std::int64_t due = task.due.value_or(*task.start);
+    parent.start = parent.start ? std::min(*parent.start, *task.start) : *task.start;
+    parent.due = parent.due ? std::max(*parent.due, due) : due;
+  }
+  return totals;
+}
+
+std::string Builder::write_document() {
+  const Successors successors = successors_by_task();
+  const Totals totals = roll_up_parents();
+  // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
+  // size of the file is room enough for the template, made at once.
+  JsonEmitter json(JsonLayout::Pretty, size_hint_);
+  json.begin_object();
+  json.key("project_template");
+  json.begin_object();
+  write_template_figures(json, totals);
+  json.key("raw_json");
+  json.begin_array();
+  write_stories(json, successors);
+  json.end_array();
+  json.end_object();
+  write_assignments(json);
+  if (calendar_block_) {
+    json::Arena arena;
+    json.key("calendar");
+    write_value(json, to_json(*calendar_block_, json::Builder(arena)));
+  }
+  json.end_object();
+  return json.finish();
+}
+
+// The project_template's keys before raw_json: title, budget, currency, duration, item_count.
+void Builder::write_template_figures(JsonEmitter& json, const Totals& totals) {
+  std::string_view title = plan_.project.title;
+  std::string file_title;  // `title` may point into it: it lives as long as `title` is used
+  if (title.empty()) {
+    file_title = path_.substr(path_.find_last_of('/') + 1);
+    title = file_title = file_title.substr(0, file_title.find_last_of('.'));
+  }
+  json.member("title", title);
+  if (totals.any_cost) {
+    json.key("is_budgeted");
+    json.boolean(true);
+    json.key("budget");
+    json.number(cents_to_budget(totals.cents));
+  }
+  const std::string_view currency = plan_.project.currency;
+  if (!currency.empty()) {
+    if (is_currency_code(currency))
+      json.member("currency", currency);
+    else
+      report("mspdi-currency", plan_.project.currency_place,
+             "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
+  }
+  if (totals.min_start && totals.max_due) json.member("duration", *totals.max_due - *totals.min_start + 1);
+  json.member("item_count", static_cast<std::int64_t>(tasks_.size()));
+}
+
+// The stories in outline order, which is the order of the tasks: a story's keys up to
+// sub_stories, its children, then the keys after sub_stories once the next task is not among
+// its children. `open` is the chain of stories being written (outline levels can be as deep as
+// a file makes them).
+void Builder::write_stories(JsonEmitter& json, const Successors& successors) {
+  std::vector<std::size_t> open;
+  auto close_story = [&] {
+    const std::size_t t = open.back();
+    write_story_tail(json, t,
+                     std::span<const std::size_t>(successors.links)
+                         .subspan(successors.first[t], successors.first[t + 1] - successors.first[t]));
+    open.pop_back();
+  };
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    // Titles point into the XML text, long out of the cache by now: fetched a few stories ahead.
+    if (i + 8 < tasks_.size()) __builtin_prefetch(tasks_[i + 8].title.data());
+    while (!open.empty() && open.back() != tasks_[i].parent) close_story();
+    write_story_head(json, i);
+    open.push_back(i);
+  }
+  while (!open.empty()) close_story();
+}
+
+// The plan's named resources as the template's assignees.
+void Builder::write_assignments(JsonEmitter& json) const {
+  if (resources_.empty()) return;
+  json.key("project_template_assignments");
+  json.begin_array();
+  for (const auto& [uid, name] : resources_) {
+    json.begin_object();
+    json.member("id", uid);
+    json.member("name", name);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+// A story's keys before its sub-stories, and the opening of sub_stories when it has some.
+void Builder::write_story_head(JsonEmitter& json, std::size_t index) {
+  const Task& task = tasks_[index];
+  const bool parent = task.has_children;
+  json.begin_object();
+  if (task.milestone && !parent) json.member("story_type", "milestone");
+  json.member("title", task.title);
+  json.member("temp_id", task.uid);
+  if (task.start) json.member("relative_start_date", *task.start);
+  if (task.due) json.member("relative_due_date", *task.due);
+  std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
+  if (parent && task.start && task.due) duration = *task.due - *task.start + 1;
+  if (duration) json.member("duration", *duration);
+  if (!task.in->notes.empty()) json.member("description", task.in->notes);
+  if (!parent && task.cost_cents) json.member("budget_estimate_in_cents", *task.cost_cents);
+  if (!parent && task.work_minutes) json.member("time_estimate_in_minutes", *task.work_minutes);
+  if (parent) {
+    json.key("sub_stories");
+    json.begin_array();
+  }
+}
+
+// The keys after sub_stories (assignments, dependencies), and the story's end. `successors`:
+// the links out of the task, as indices in links_.
+void Builder::write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors) {
+  const Task& task = tasks_[index];
+  if (task.has_children) json.end_array();
+  if (!task.resources.empty()) {
+    json.key("assignments");
+    json.begin_array();
+    for (std::int64_t r : task.resources) {
+      json.begin_object();
+      json.member("assignee_id", r);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  if (!successors.empty()) {
+    json.key("dependencies");
+    json.begin_array();
+    for (std::size_t l : successors) {
+      const LinkIn& link = links_[l];
+      json.begin_object();
+      json.member("source_id", task.uid);
+      json.member("target_id", link.successor);
+      json.member("type", kServiceLinkType[link.type]);
+      json.member("lag", link.lag_days);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  json.end_object();
+}
+
+}  // namespace
+
+Result<Conversion> build_template(const Plan& plan, const std::string& path, detail::FindingSink& findings,
+                                  std::size_t size_hint) {
+  return Builder(plan, path, findings, size_hint).run();
+}
+
+}  // namespace ptmpl::plan
