@@ -1,7 +1,7 @@
 # The test Layout.CoreIncludesNoOptionalPart, run as `cmake -P` with:
 #   FILES_LIST   a file naming every source and public header of ptmpl::core, one per line
-#   HEADERS      the public headers of the other parts (convert.hpp;api_client.hpp;…)
-#   FOLDERS      their private folders under libtemplate/src (convert;api;sandbox)
+#   HEADERS      the public headers of the other parts (convert/convert.hpp;publish/api_client.hpp;…)
+#   FOLDERS      their private folders under libtemplate/src (convert;publish;sandbox;lsp)
 # ptmpl::core must build and link without the other parts and their libraries (docs/design.md,
 # "The map"): none of its files may include a header of another part, public or private, or of
 # pugixml, libcurl, cpp-httplib or OpenSSL. Every offending line is reported.

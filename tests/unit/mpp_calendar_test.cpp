@@ -16,7 +16,7 @@
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
 #include "convert/mspdi_calendar.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

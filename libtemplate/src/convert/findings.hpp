@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/result.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/result.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::detail {
 

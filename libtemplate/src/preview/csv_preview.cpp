@@ -2,7 +2,7 @@
 // written by detail::append_csv_cell (RFC 4180 quoting, the spreadsheet guard).
 #include <array>
 
-#include "csv_cell.hpp"
+#include "output/csv_cell.hpp"
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
 

@@ -6,8 +6,8 @@
 
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
 #include "preview/ticks.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

@@ -6,7 +6,7 @@
 
 #include "preview/renderers.hpp"
 #include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

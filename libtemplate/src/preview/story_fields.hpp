@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/preview.hpp"
 
 namespace ptmpl::preview {
 

@@ -10,11 +10,11 @@
 #include <memory>
 #include <mutex>
 
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/intervals.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/story_index.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/intervals.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/story_index.hpp"
 
 namespace ptmpl::rules {
 

@@ -1,7 +1,7 @@
 // Working days ↔ dates. Weekday counting is closed-form (whole weeks plus a remainder, from a
 // Monday), holidays are a sorted list counted by binary search, so neither direction walks
 // day by day.
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 #include <algorithm>
 #include <array>

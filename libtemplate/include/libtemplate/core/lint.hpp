@@ -1,0 +1,108 @@
+// The lint engine: the rule catalogue and linting of parsed files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/template_file.hpp"
+
+namespace ptmpl {
+
+/// What `lint --fix` can do about a rule's findings (SPEC §6).
+enum class FixKind {
+  None,    ///< the rule offers no fix
+  Safe,    ///< applied by `--fix`: the fix restates what the file already says
+  Unsafe,  ///< applied by `--fix --unsafe-fixes` only: the fix changes what the author declared
+};
+
+/// "none", "safe" or "unsafe".
+[[nodiscard]] std::string_view to_string(FixKind kind);
+
+/// A registered rule: stable kebab-case id, default severity, one line of summary, and the kind
+/// of fix its findings carry (when they carry one: a fix is withheld where it cannot be sure).
+struct RuleInfo {
+  std::string_view id;
+  Severity severity;
+  std::string_view summary;
+  FixKind fix = FixKind::None;
+};
+
+/// Every rule, sorted by id.
+[[nodiscard]] std::span<const RuleInfo> rule_catalogue();
+/// The rule with this id, or nullptr.
+[[nodiscard]] const RuleInfo* find_rule(std::string_view id);
+/// The message for an id that names no rule: `unknown rule "x" (did you mean "y"?); ptmpl rules
+/// lists them`, the suggestion (spelling.hpp's closest()) only when one is near.
+[[nodiscard]] std::string unknown_rule_message(std::string_view id);
+
+class LintConfig;
+
+struct LintOptions {
+  /// Containers nested deeper than this are not read and reported by `nesting-depth`.
+  std::uint32_t max_depth = 256;
+  /// Severities, rule options and ignores (`.ptmpl.json`); none when null.
+  const LintConfig* config = nullptr;
+  /// Threads the rules of a large file may take (at most two are used: the rules are split in
+  /// two halves); 1 runs them all on the calling thread. The findings are the same either way.
+  unsigned threads = 1;
+};
+
+/// Runs every rule on a parsed file. Findings are sorted (see Diagnostic's operator<).
+[[nodiscard]] std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& options = {});
+
+/// How to lint many files.
+struct LintSettings {
+  /// One configuration for every file (`--config`); otherwise each file uses the nearest
+  /// `.ptmpl.json` at or above its directory, when `discover_config` is set.
+  std::optional<std::string> config_path;
+  bool discover_config = true;
+  std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
+  std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)
+  unsigned jobs = 0;                       ///< threads; 0 = one per core
+  /// Record a fingerprint of the bytes each file was linted in (`LintRun::fingerprints`), so
+  /// that fixes are applied only to those bytes (`lint --fix`).
+  bool fingerprint = false;
+  /// Parallel to the paths (or empty): true for a file found below a directory, which is
+  /// skipped, not linted, when it is valid JSON of none of the template shapes (a
+  /// package.json): it is listed in `LintRun::not_templates`.
+  std::vector<bool> found_in_directory;
+};
+
+/// A fingerprint of file contents: equal bytes give equal fingerprints.
+[[nodiscard]] std::uint64_t fingerprint(std::string_view bytes);
+
+/// What linting many files found.
+struct LintRun {
+  std::vector<std::string> paths;       ///< files read and linted, in the order given
+  std::vector<Diagnostic> diagnostics;  ///< sorted by path, line, column
+  std::vector<std::string> errors;      ///< unreadable files and invalid configurations
+  bool failed = false;                  ///< a finding at or above its file's fail-on severity
+  /// With LintSettings::fingerprint, parallel to `paths`: the fingerprint of the bytes linted.
+  std::vector<std::uint64_t> fingerprints;
+  /// Files found below a directory that hold JSON but no template (see found_in_directory).
+  std::vector<std::string> not_templates;
+};
+
+/// Reads and lints `paths` (files, in the order given) in parallel. The result does not
+/// depend on the number of threads.
+[[nodiscard]] LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings = {});
+
+/// lint_files for bytes already read: `texts[i]` holds the bytes of `paths[i]` (which names
+/// the file in findings and finds its configuration). The caller keeps `texts` alive.
+[[nodiscard]] LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                                 const LintSettings& settings = {});
+
+/// Parses `text` as the file `path` and lints it.
+[[nodiscard]] std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text,
+                                                const LintOptions& options = {});
+
+/// True for an ISO 4217 code a template's budget can be in: the list `currency-invalid` checks
+/// against (converters use it to decide whether a plan's currency can be carried over).
+[[nodiscard]] bool is_currency_code(std::string_view code);
+
+}  // namespace ptmpl
