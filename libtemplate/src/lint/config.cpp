@@ -7,7 +7,7 @@
 
 #include <fnmatch.h>
 
-#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/rules.hpp"
 #include "libtemplate/core/spelling.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "rules/rule.hpp"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "lsp/features.hpp"
 #include "lsp/features_document.hpp"
-#include "preview/story_fields.hpp"
 #include "text/text_width.hpp"
 
 namespace ptmpl::lsp {

@@ -138,12 +138,6 @@ std::vector<CalendarProblem> calendar_block_problems(const json::Value& block) {
   return problems;
 }
 
-Calendar calendar_of(const CalendarBlock& block, Date fallback_start) {
-  WorkWeek week = block.week.value_or(WorkWeek::monday_to_friday());
-  if (week.empty()) week = WorkWeek::monday_to_friday();
-  return Calendar(week, block.start.value_or(fallback_start), block.holidays, block.working);
-}
-
 json::Value to_json(const CalendarBlock& block, const json::Builder& build) {
   std::vector<json::Member> fields;
   if (block.start) fields.push_back(build.member("start", build.string(format_date(*block.start))));

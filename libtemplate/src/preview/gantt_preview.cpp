@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 #include "preview/ticks.hpp"
 #include "text/text_width.hpp"
 

@@ -4,8 +4,8 @@
 #include <array>
 #include <chrono>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 #include "text/text_width.hpp"
 
 namespace ptmpl::preview {

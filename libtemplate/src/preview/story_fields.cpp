@@ -1,4 +1,4 @@
-#include "preview/story_fields.hpp"
+#include "libtemplate/core/story_fields.hpp"
 
 #include "text/text_width.hpp"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 #include "text/text_width.hpp"
 
 namespace ptmpl::preview {

@@ -13,17 +13,11 @@
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/result.hpp"
+#include "libtemplate/core/rules.hpp"
 
 namespace ptmpl {
 
 class TemplateFile;
-
-/// How one rule is configured: `"off"`, a severity, or `{"severity": …, "options": {…}}`.
-struct RuleSetting {
-  bool off = false;
-  std::optional<Severity> severity;      ///< when set, replaces the rule's own severity
-  const json::Value* options = nullptr;  ///< the rule's options object, owned by the LintConfig
-};
 
 /// Silences findings: of `rule`, in files matching `files`, at or below `pointer`, about the
 /// story with `temp_id`. Fields that are absent match everything. An entry with `files` alone
@@ -49,6 +43,8 @@ class LintConfig {
 
   /// The setting of `rule`, or nullptr when the file does not mention it.
   [[nodiscard]] const RuleSetting* rule(std::string_view id) const;
+  /// Every rule the file mentions, by id.
+  [[nodiscard]] const RuleSettings& rules() const { return rules_; }
   [[nodiscard]] const std::vector<IgnoreEntry>& ignore() const { return ignore_; }
   [[nodiscard]] std::optional<std::uint32_t> max_depth() const { return max_depth_; }
   [[nodiscard]] std::optional<Severity> fail_on() const { return fail_on_; }
@@ -74,7 +70,7 @@ class LintConfig {
   std::string path_;
   std::string directory_;
   std::unique_ptr<TemplateFile> source_;  // keeps the option values alive
-  std::map<std::string, RuleSetting, std::less<>> rules_;
+  RuleSettings rules_;
   std::vector<IgnoreEntry> ignore_;
   std::optional<std::uint32_t> max_depth_;
   std::optional<Severity> fail_on_;

@@ -1,4 +1,4 @@
-// The lint engine: the rule catalogue and linting of parsed files.
+// The lint engine: linting parsed files and many files, with their configurations.
 #pragma once
 
 #include <cstdint>
@@ -9,36 +9,10 @@
 #include <vector>
 
 #include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/rules.hpp"
 #include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
-
-/// What `lint --fix` can do about a rule's findings (SPEC §6).
-enum class FixKind {
-  None,    ///< the rule offers no fix
-  Safe,    ///< applied by `--fix`: the fix restates what the file already says
-  Unsafe,  ///< applied by `--fix --unsafe-fixes` only: the fix changes what the author declared
-};
-
-/// "none", "safe" or "unsafe".
-[[nodiscard]] std::string_view to_string(FixKind kind);
-
-/// A registered rule: stable kebab-case id, default severity, one line of summary, and the kind
-/// of fix its findings carry (when they carry one: a fix is withheld where it cannot be sure).
-struct RuleInfo {
-  std::string_view id;
-  Severity severity;
-  std::string_view summary;
-  FixKind fix = FixKind::None;
-};
-
-/// Every rule, sorted by id.
-[[nodiscard]] std::span<const RuleInfo> rule_catalogue();
-/// The rule with this id, or nullptr.
-[[nodiscard]] const RuleInfo* find_rule(std::string_view id);
-/// The message for an id that names no rule: `unknown rule "x" (did you mean "y"?); ptmpl rules
-/// lists them`, the suggestion (spelling.hpp's closest()) only when one is near.
-[[nodiscard]] std::string unknown_rule_message(std::string_view id);
 
 class LintConfig;
 
@@ -100,9 +74,5 @@ struct LintRun {
 /// Parses `text` as the file `path` and lints it.
 [[nodiscard]] std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text,
                                                 const LintOptions& options = {});
-
-/// True for an ISO 4217 code a template's budget can be in: the list `currency-invalid` checks
-/// against (converters use it to decide whether a plan's currency can be carried over).
-[[nodiscard]] bool is_currency_code(std::string_view code);
 
 }  // namespace ptmpl

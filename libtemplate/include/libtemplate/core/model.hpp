@@ -11,8 +11,8 @@
 #include <variant>
 #include <vector>
 
-#include "libtemplate/core/calendar.hpp"
 #include "libtemplate/core/compact_optional.hpp"
+#include "libtemplate/core/dates.hpp"
 #include "libtemplate/core/json.hpp"
 
 namespace ptmpl {
@@ -231,10 +231,6 @@ struct CalendarProblem {
 /// twice, a week with no working day, a date that is both a holiday and a working date. Empty
 /// when the block is sound. Of duplicate keys, the last is checked (the one read).
 [[nodiscard]] std::vector<CalendarProblem> calendar_block_problems(const json::Value& block);
-
-/// The calendar a block describes, with `fallback_start` when it has no start and Monday to
-/// Friday when it has no week.
-[[nodiscard]] Calendar calendar_of(const CalendarBlock& block, Date fallback_start);
 
 /// A template document (SPEC §2). Fields are absent when not written.
 struct Template {

@@ -11,20 +11,9 @@
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/model.hpp"
 #include "libtemplate/core/result.hpp"
+#include "libtemplate/core/shape.hpp"
 
 namespace ptmpl {
-
-/// The shape of a file, detected by content (SPEC §2).
-enum class Shape {
-  StoryList,         ///< a JSON array of stories (the canonical content of raw_json)
-  StoriesObject,     ///< an object with a "stories" array (read, reported by raw-json-shape)
-  TemplateDocument,  ///< {"project_template": {…}}
-  Envelope,          ///< an API response: count, results, project_templates map
-  Unknown,           ///< valid JSON that is none of the above
-};
-
-[[nodiscard]] std::string_view to_string(Shape shape);
-[[nodiscard]] Shape detect_shape(const json::Value& root);
 
 /// One template found in a file: its model and where its parts are.
 struct TemplateSource {

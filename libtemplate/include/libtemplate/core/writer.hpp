@@ -6,7 +6,7 @@
 
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
-#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/shape.hpp"
 
 namespace ptmpl {
 

@@ -1,4 +1,5 @@
-// What every preview prints about a story and about the project, phrased once.
+// What every preview, and the editor's hover and outline (ptmpl::lsp), print about a story and
+// about the project, phrased once.
 #pragma once
 
 #include <cstdint>
