@@ -6,8 +6,8 @@
 #include <memory_resource>
 #include <string>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::bench {
 

@@ -10,9 +10,9 @@
 
 #include <pugixml.hpp>
 
-#include "libtemplate/convert.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bench_input.hpp"
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/lint.hpp"
 
 namespace {
 

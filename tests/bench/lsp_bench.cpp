@@ -14,10 +14,10 @@
 #include <string>
 #include <thread>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/lsp.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/lsp/lsp.hpp"
 #include "lsp/framing.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <chrono>
 #include <cstddef>
 
-#include "libtemplate/large_allocations.hpp"
+#include "libtemplate/core/large_allocations.hpp"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "convert/cfb/compound_file.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 
 namespace {
 

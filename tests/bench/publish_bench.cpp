@@ -14,10 +14,10 @@
 #include <string>
 #include <thread>
 
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/publish.hpp"
-#include "libtemplate/sandbox.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/publish.hpp"
+#include "libtemplate/sandbox/sandbox.hpp"
 
 namespace {
 
@@ -61,7 +61,7 @@ class PushRun {
     for (std::size_t i = 0; i < documents().size(); ++i) {
       std::string path = (root_ / "files" / ("t" + std::to_string(10000 + i) + ".json")).string();
       std::ofstream(path) << documents()[i];
-      locals_.push_back(ptmpl::api::read_local_template(path, documents()[i]).value());
+      locals_.push_back(ptmpl::publish::read_local_template(path, documents()[i]).value());
     }
   }
   ~PushRun() {
@@ -77,22 +77,22 @@ class PushRun {
 
   /// Pushes every document with `jobs` workers; false if any failed.
   bool push(unsigned jobs) {
-    ptmpl::api::PushOptions options;
+    ptmpl::publish::PushOptions options;
     options.jobs = jobs;
     options.backup_dir = (root_ / "backups").string();
-    auto pacer = std::make_shared<ptmpl::api::Pacer>();
+    auto pacer = std::make_shared<ptmpl::publish::Pacer>();
     auto make = [&] {
-      ptmpl::api::ClientOptions client;
+      ptmpl::publish::ClientOptions client;
       client.base_url = sandbox_->base_url();
       client.token = kToken;
       client.pacer = pacer;
-      ptmpl::api::TransportOptions transport;
+      ptmpl::publish::TransportOptions transport;
       transport.cacert = ca_file_.empty() ? sandbox_->ca_path() : ca_file_;
-      return std::make_unique<ptmpl::api::Client>(client, ptmpl::api::make_curl_transport(transport));
+      return std::make_unique<ptmpl::publish::Client>(client, ptmpl::publish::make_curl_transport(transport));
     };
-    auto outcomes = ptmpl::api::push_templates(locals_, options, make);
+    auto outcomes = ptmpl::publish::push_templates(locals_, options, make);
     for (const auto& o : outcomes)
-      if (o.action == ptmpl::api::PushAction::Failed) return false;
+      if (o.action == ptmpl::publish::PushAction::Failed) return false;
     return true;
   }
 
@@ -101,7 +101,7 @@ class PushRun {
     for (auto& local : locals_) {
       std::ifstream in(local.path);
       std::string text{std::istreambuf_iterator<char>(in), {}};
-      local = ptmpl::api::read_local_template(local.path, text).value();
+      local = ptmpl::publish::read_local_template(local.path, text).value();
     }
   }
 
@@ -109,7 +109,7 @@ class PushRun {
   fs::path root_;
   std::unique_ptr<ptmpl::Sandbox> sandbox_;
   std::thread serving_;
-  std::vector<ptmpl::api::LocalTemplate> locals_;
+  std::vector<ptmpl::publish::LocalTemplate> locals_;
   std::string ca_file_;
 };
 

@@ -11,8 +11,8 @@
 #include <rapidjson/document.h>
 
 #include "bench_input.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace {
 

@@ -10,10 +10,10 @@
 
 #include <rapidjson/document.h>
 
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace {
 

@@ -2,9 +2,9 @@
 // MS Project plan (convert, pugixml), makes a libcurl transport and encodes a URL (publish),
 // and has the sandbox refuse options without a data directory (sandbox). It also compiles
 // every installed header (all_headers.cpp, written by CMakeLists.txt). Usage: every_part.
-#include <libtemplate/api_client.hpp>
-#include <libtemplate/convert.hpp>
-#include <libtemplate/sandbox.hpp>
+#include <libtemplate/convert/convert.hpp>
+#include <libtemplate/publish/api_client.hpp>
+#include <libtemplate/sandbox/sandbox.hpp>
 
 #include <iostream>
 #include <string>
@@ -28,8 +28,8 @@ int main() {
   if (converted.value().document.find("\"Kick-off\"") == std::string::npos)
     return fail("the converted template has no story Kick-off:\n" + converted.value().document);
 
-  if (ptmpl::api::make_curl_transport({}) == nullptr) return fail("no libcurl transport");
-  if (ptmpl::api::url_encode("a b") != "a%20b") return fail("url_encode(\"a b\") is not a%20b");
+  if (ptmpl::publish::make_curl_transport({}) == nullptr) return fail("no libcurl transport");
+  if (ptmpl::publish::url_encode("a b") != "a%20b") return fail("url_encode(\"a b\") is not a%20b");
 
   auto sandbox = ptmpl::Sandbox::start({});
   if (sandbox.ok()) return fail("the sandbox started without a data directory");

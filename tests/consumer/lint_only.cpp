@@ -1,9 +1,9 @@
 // Uses the installed libtemplate's core alone (ptmpl::core): lints a template file and a story
 // list given as text, and checks what the library found. Usage: lint_only TEMPLATE (a file with
 // a duplicate temp_id).
-#include <libtemplate/diagnostic.hpp>
-#include <libtemplate/lint.hpp>
-#include <libtemplate/template_file.hpp>
+#include <libtemplate/core/diagnostic.hpp>
+#include <libtemplate/core/lint.hpp>
+#include <libtemplate/core/template_file.hpp>
 
 #include <algorithm>
 #include <iostream>

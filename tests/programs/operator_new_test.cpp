@@ -8,7 +8,7 @@
 #include <new>
 #include <vector>
 
-#include "libtemplate/large_allocations.hpp"
+#include "libtemplate/core/large_allocations.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/lint.hpp"
 
 namespace ptmpl {
 namespace {

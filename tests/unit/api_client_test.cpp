@@ -1,8 +1,8 @@
 // The templates client without sockets: retries, backoff, unknown outcomes, envelopes, errors,
 // URL and token rules, redaction.
-#include "libtemplate/api_client.hpp"
+#include "libtemplate/publish/api_client.hpp"
 #include "fake_clock.hpp"
-#include "libtemplate/oauth.hpp"
+#include "libtemplate/publish/oauth.hpp"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@
 
 #include "sandbox_process.hpp"
 
-namespace ptmpl::api {
+namespace ptmpl::publish {
 namespace {
 
 using std::chrono::milliseconds;
@@ -590,4 +590,4 @@ TEST(OAuth, TheLastOfDuplicateKeysInTheAnswerIsUsed) {
 }
 
 }  // namespace
-}  // namespace ptmpl::api
+}  // namespace ptmpl::publish

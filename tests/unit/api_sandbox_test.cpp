@@ -13,13 +13,13 @@
 #include <set>
 #include <thread>
 
-#include "libtemplate/api_client.hpp"
+#include "libtemplate/publish/api_client.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
 namespace {
 
-using namespace ptmpl::api;
+using namespace ptmpl::publish;
 
 constexpr const char* kToken = "client-test-token-9f2c";
 

@@ -1,7 +1,7 @@
-// Calendars (libtemplate/calendar.hpp): strict dates, working-day offsets ↔ dates both ways for
+// Calendars (libtemplate/core/calendar.hpp): strict dates, working-day offsets ↔ dates both ways for
 // `workweek` and `7day` with holidays, across years and leap days, checked against a day-by-day
 // walk; the holidays file.
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "cli_run.hpp"
-#include "libtemplate/oauth.hpp"
+#include "libtemplate/publish/oauth.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
@@ -48,7 +48,7 @@ TEST_F(CliAuthTest, PrintsTheAuthorizationUrl) {
   EXPECT_EQ(run.out, sandbox.origin() +
                          "/oauth/authorize?client_id=ci-app&response_type=code&redirect_uri=https%3A%2F%2Fci.example%2F"
                          "callback&state=a%20b\n");
-  EXPECT_EQ(api::app_url_of("https://svc.example/api/v1/"), "https://svc.example");
+  EXPECT_EQ(publish::app_url_of("https://svc.example/api/v1/"), "https://svc.example");
 }
 
 TEST_F(CliAuthTest, ExchangesTheCodeIntoAPrivateTokenFileThatListUses) {

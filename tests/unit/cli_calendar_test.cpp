@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "libtemplate/publish.hpp"
+#include "libtemplate/publish/publish.hpp"
 
 namespace ptmpl {
 namespace {
@@ -195,7 +195,7 @@ TEST_F(CliCalendar, PushNeverSendsTheBlock) {
   "calendar": {"start": "2027-01-04", "holidays": ["2027-12-24"]}
 }
 )");
-  auto local = api::read_local_template(path, read_file(path));
+  auto local = publish::read_local_template(path, read_file(path));
   ASSERT_TRUE(local.ok());
   EXPECT_EQ(local.value().body, R"({"project_template":{"title":"Plan","raw_json":"[]"}})");
   // The misplaced one is a finding of its own (and not also an unknown key).

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 
 namespace ptmpl {
 namespace {

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "cli_run.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/publish/api_client.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
@@ -36,13 +36,13 @@ class CliMergeTest : public ::testing::Test {
   static constexpr const char* kStories =
       R"([{"temp_id":1,"title":"Plan","story_type":"task","duration":3},{"temp_id":2,"title":"Build","story_type":"task","duration":4}])";
 
-  api::Client client() const {
-    api::ClientOptions options;
+  publish::Client client() const {
+    publish::ClientOptions options;
     options.base_url = sandbox.base_url();
     options.token = kToken;
-    api::TransportOptions transport;
+    publish::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
-    return api::Client(options, api::make_curl_transport(transport));
+    return publish::Client(options, publish::make_curl_transport(transport));
   }
   /// A colleague saves `stories` on the service, in the web application.
   void colleague_saves(const std::string& stories) const {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "libtemplate/foreign_plan.hpp"
+#include "libtemplate/core/foreign_plan.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

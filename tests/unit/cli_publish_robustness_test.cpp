@@ -18,10 +18,10 @@
 #include <thread>
 
 #include "cli_run.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/oauth.hpp"
-#include "libtemplate/publish.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/oauth.hpp"
+#include "libtemplate/publish/publish.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
@@ -205,9 +205,9 @@ TEST(CliPublishRobustness, AResponseGrowingPastTheCapWithoutALengthIsCut) {
   int port = server.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { server.listen_after_bind(); });
   while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  api::TransportOptions options;
+  publish::TransportOptions options;
   options.max_response_bytes = 100'000;
-  auto transport = api::make_curl_transport(options);
+  auto transport = publish::make_curl_transport(options);
   auto got = transport->send({"GET", "http://127.0.0.1:" + std::to_string(port) + "/big", {}, ""});
   server.stop();
   serving.join();
@@ -319,9 +319,9 @@ TEST(CliPublishRobustness, AShortClientSecretIsNotRedactedOutOfProse) {
             "ptmpl auth token: exchanging the code: HTTP 401: invalid_client: unknown client_id or wrong "
             "client_secret\n");
   // The rule (api_client.hpp): long secrets anywhere, short ones where they stand as a value.
-  EXPECT_EQ(api::redact("a=wrong&b \"wrong\" Bearer wrong\nor wrong client_secret; wrongly", "wrong"),
+  EXPECT_EQ(publish::redact("a=wrong&b \"wrong\" Bearer wrong\nor wrong client_secret; wrongly", "wrong"),
             "a=[REDACTED]&b \"[REDACTED]\" Bearer [REDACTED]\nor wrong client_secret; wrongly");
-  EXPECT_EQ(api::redact("xx-s3cr3t-value-yy", "s3cr3t-value"), "xx-[REDACTED]-yy");
+  EXPECT_EQ(publish::redact("xx-s3cr3t-value-yy", "s3cr3t-value"), "xx-[REDACTED]-yy");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ TEST(TokenFile, ATokenThatCannotBePutInPlaceIsKeptBesideItOrReportedLost) {
   // The rename fails (a directory appeared at the target meanwhile): the token stays in the
   // temporary file, which the error names.
   std::string target = dir.file("token");
-  auto file = api::TokenFile::prepare(target);
+  auto file = publish::TokenFile::prepare(target);
   ASSERT_TRUE(file.ok()) << file.error().message;
   fs::create_directories(target + "/busy");
   Status kept = file.value().keep("the-issued-token");
@@ -411,7 +411,7 @@ TEST(TokenFile, ATokenThatCannotBePutInPlaceIsKeptBesideItOrReportedLost) {
 
   // Writing fails (a file size limit of 0 stands in for a full disk): lost() tells the caller
   // to hand the token over another way, and nothing is left behind.
-  auto second = api::TokenFile::prepare(dir.file("token2"));
+  auto second = publish::TokenFile::prepare(dir.file("token2"));
   ASSERT_TRUE(second.ok());
   rlimit old{};
   ::getrlimit(RLIMIT_FSIZE, &old);
@@ -437,13 +437,13 @@ class CliPullOverEditsTest : public ::testing::Test {
   SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens}};
   std::int64_t id = 0;
 
-  api::Client client() const {
-    api::ClientOptions options;
+  publish::Client client() const {
+    publish::ClientOptions options;
     options.base_url = sandbox.base_url();
     options.token = kToken;
-    api::TransportOptions transport;
+    publish::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
-    return api::Client(options, api::make_curl_transport(transport));
+    return publish::Client(options, publish::make_curl_transport(transport));
   }
   void SetUp() override {
     ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
@@ -598,13 +598,13 @@ class CliPushTogetherTest : public ::testing::Test {
   std::string tokens = dir.write("tokens", std::string(kToken) + " 1\n");
   SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens}};
 
-  api::Client client() const {
-    api::ClientOptions options;
+  publish::Client client() const {
+    publish::ClientOptions options;
     options.base_url = sandbox.base_url();
     options.token = kToken;
-    api::TransportOptions transport;
+    publish::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
-    return api::Client(options, api::make_curl_transport(transport));
+    return publish::Client(options, publish::make_curl_transport(transport));
   }
   std::string service() const { return "--base-url '" + sandbox.base_url() + "' --cacert '" + sandbox.ca_path() + "'"; }
   std::string state() const { return "XDG_STATE_HOME='" + dir.file("state") + "' " + env(); }
@@ -621,9 +621,9 @@ class CliPushTogetherTest : public ::testing::Test {
 TEST_F(CliPushTogetherTest, ASecondPushToTheSameServiceWaitsForTheFirst) {
   ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
   write_templates("a", 3);
-  auto lock = api::PushLock::take(dir.file("state/ptmpl/locks"), sandbox.base_url(), {});
+  auto lock = publish::PushLock::take(dir.file("state/ptmpl/locks"), sandbox.base_url(), {});
   ASSERT_TRUE(lock.ok()) << lock.error().message;
-  auto held = std::make_unique<api::PushLock>(std::move(lock).value());
+  auto held = std::make_unique<publish::PushLock>(std::move(lock).value());
   CliRun run;
   std::thread pushing([&] { run = run_ptmpl("push '" + dir.file("a") + "' " + service(), state()); });
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -660,17 +660,17 @@ TEST_F(CliPushTogetherTest, TwoPushesOfTheSameNewTemplatesAtOnceCreateEachOnce) 
 
 /// Creates a template of the same title through another client just before a POST goes out:
 /// another machine's push at the same time, which no lock here can hold back.
-class RacingTransport final : public api::Transport {
+class RacingTransport final : public publish::Transport {
  public:
-  RacingTransport(std::unique_ptr<api::Transport> inner, std::function<void()> race)
+  RacingTransport(std::unique_ptr<publish::Transport> inner, std::function<void()> race)
       : inner_(std::move(inner)), race_(std::move(race)) {}
-  Result<api::HttpResponse> send(const api::HttpRequest& request) override {
+  Result<publish::HttpResponse> send(const publish::HttpRequest& request) override {
     if (request.method == "POST" && race_) std::exchange(race_, {})();
     return inner_->send(request);
   }
 
  private:
-  std::unique_ptr<api::Transport> inner_;
+  std::unique_ptr<publish::Transport> inner_;
   std::function<void()> race_;
 };
 
@@ -678,21 +678,21 @@ TEST_F(CliPushTogetherTest, ADuplicateCreatedElsewhereAtTheSameTimeIsReportedWit
   ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
   write_templates("a", 1);
   std::string path = dir.file("a/t0.json");
-  auto local = api::read_local_template(path, slurp(path));
+  auto local = publish::read_local_template(path, slurp(path));
   ASSERT_TRUE(local.ok());
   std::int64_t other = 0;
-  api::ClientOptions options;
+  publish::ClientOptions options;
   options.base_url = sandbox.base_url();
   options.token = kToken;
-  api::TransportOptions transport;
+  publish::TransportOptions transport;
   transport.cacert = sandbox.ca_path();
-  api::Client racing(options, std::make_unique<RacingTransport>(api::make_curl_transport(transport), [&] {
-                       auto made = client().create(local.value().body, local.value().title);
-                       if (made.ok()) other = made.value().id;
-                     }));
-  api::PushOutcome outcome = api::push_template(racing, local.value(), {});
+  publish::Client racing(options, std::make_unique<RacingTransport>(publish::make_curl_transport(transport), [&] {
+                           auto made = client().create(local.value().body, local.value().title);
+                           if (made.ok()) other = made.value().id;
+                         }));
+  publish::PushOutcome outcome = publish::push_template(racing, local.value(), {});
   ASSERT_NE(other, 0);
-  EXPECT_EQ(outcome.action, api::PushAction::Failed);
+  EXPECT_EQ(outcome.action, publish::PushAction::Failed);
   EXPECT_EQ(outcome.failure, ErrorCode::kService);  // exit 3
   EXPECT_EQ(outcome.message, "created template " + std::to_string(outcome.id) +
                                  ", but the service now holds 2 templates of yours titled \"Together 0\" (ids " +

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "cli_run.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "libtemplate/publish/api_client.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing::cli_publish_test {
@@ -23,18 +23,18 @@ class CliPublishTest : public ::testing::Test {
   SandboxProcess sandbox{{"--data-dir", dir.file("data"), "--tokens-file", tokens}};
 
   /// A client of the sandbox with `token`.
-  api::Client client_with(const std::string& token) const {
-    api::ClientOptions options;
+  publish::Client client_with(const std::string& token) const {
+    publish::ClientOptions options;
     options.base_url = sandbox.base_url();
     options.token = token;
-    api::TransportOptions transport;
+    publish::TransportOptions transport;
     transport.cacert = sandbox.ca_path();
-    return api::Client(options, api::make_curl_transport(transport));
+    return publish::Client(options, publish::make_curl_transport(transport));
   }
 
   void SetUp() override {
     ASSERT_TRUE(sandbox.ready()) << sandbox.first_line();
-    api::Client client = client_with(kToken);
+    publish::Client client = client_with(kToken);
     ASSERT_TRUE(
         client
             .create(
@@ -42,7 +42,7 @@ class CliPublishTest : public ::testing::Test {
                 "Website launch")
             .ok());
     ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move","shared":true}})", "Office move").ok());
-    api::Client client2 = client_with("someone-else");
+    publish::Client client2 = client_with("someone-else");
     ASSERT_TRUE(client2.create(R"({"project_template":{"title":"Not mine, shared","shared":true}})", "x").ok());
   }
 
@@ -79,7 +79,7 @@ TEST_F(CliPublishTest, PtmplCacertTrustsTheSandboxAndTheOptionWinsOverIt) {
 }
 
 TEST_F(CliPublishTest, ListLinesUpTitlesByTheirWidthAndPullSpellsTheirFileNamesInAscii) {
-  api::Client client = client_with(kToken);
+  publish::Client client = client_with(kToken);
   ASSERT_TRUE(client.create(R"({"project_template":{"title":"Zürich office move","duration":7}})", "Zürich").ok());
   CliRun list = run_ptmpl("list " + service() + " --order title:asc", env());
   ASSERT_EQ(list.exit, 0) << list.err;
@@ -217,7 +217,7 @@ TEST_F(CliPublishTest, LocalProblemsExit2EvenWhenTheServiceIsAsked) {
   EXPECT_EQ(parse.exit, 2) << parse.err;
 
   // Two of the caller's templates share the title: ambiguous, so exit 2 and a way out.
-  api::Client client = client_with(kToken);
+  publish::Client client = client_with(kToken);
   ASSERT_TRUE(client.create(R"({"project_template":{"title":"Office move"}})", "Office move twin").ok());
   std::string twin = dir.write("twin.json", R"({"project_template": {"title": "Office move", "raw_json": []}})");
   CliRun ambiguous = run_ptmpl("diff " + service() + " '" + twin + "'", env());

@@ -13,11 +13,11 @@
 #include <thread>
 
 #include "cli_run.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/publish.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/publish.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
@@ -83,19 +83,19 @@ class CliPushTest : public ::testing::Test {
   }
 
   /// Every template of the token's user, as the service holds it.
-  std::vector<api::RemoteTemplate> remote_templates() {
-    api::ClientOptions options;
+  std::vector<publish::RemoteTemplate> remote_templates() {
+    publish::ClientOptions options;
     options.base_url = sandbox->base_url();
     options.token = kToken;
-    api::TransportOptions transport;
+    publish::TransportOptions transport;
     transport.cacert = sandbox->ca_path();
-    api::Client client(options, api::make_curl_transport(transport));
-    api::ListQuery query;
+    publish::Client client(options, publish::make_curl_transport(transport));
+    publish::ListQuery query;
     query.mine = true;
     query.with_raw_json = true;
     auto all = client.list_all(query);
     EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error().message);
-    return all.ok() ? all.value() : std::vector<api::RemoteTemplate>{};
+    return all.ok() ? all.value() : std::vector<publish::RemoteTemplate>{};
   }
 
   /// Writes `n` small generated template documents (distinct titles) into `folder`.
@@ -118,15 +118,15 @@ class CliPushTest : public ::testing::Test {
     std::map<std::string, int> titles;
     for (const auto& t : remote) ++titles[t.title];
     for (const auto& [title, n] : titles) EXPECT_EQ(n, 1) << title;
-    std::map<std::int64_t, const api::RemoteTemplate*> by_id;
+    std::map<std::int64_t, const publish::RemoteTemplate*> by_id;
     for (const auto& t : remote) by_id[t.id] = &t;
     for (const auto& path : paths) {
-      auto local = api::read_local_template(path, slurp(path));
+      auto local = publish::read_local_template(path, slurp(path));
       ASSERT_TRUE(local.ok()) << path;
       ASSERT_TRUE(local.value().id.has_value()) << path << " did not get its id back";
       auto it = by_id.find(*local.value().id);
       ASSERT_NE(it, by_id.end()) << path;
-      EXPECT_TRUE(api::same_content(local.value(), *it->second)) << path;
+      EXPECT_TRUE(publish::same_content(local.value(), *it->second)) << path;
       EXPECT_EQ(local.value().updated_at, it->second->updated_at) << path;
     }
   }
@@ -155,7 +155,7 @@ TEST_F(CliPushTest, EverySampleRoundTripsThroughTheServiceUnchanged) {
   ASSERT_EQ(pull.exit, 0) << pull.err;
   for (const auto& f : files) {
     std::string pushed = slurp(f);
-    auto local = api::read_local_template(f, pushed);
+    auto local = publish::read_local_template(f, pushed);
     ASSERT_TRUE(local.ok());
     std::string pulled_path;
     for (const auto& entry : fs::directory_iterator(dir.file("pulled")))
@@ -171,7 +171,7 @@ TEST_F(CliPushTest, EverySampleRoundTripsThroughTheServiceUnchanged) {
     EXPECT_EQ(write_canonical(*theirs.find("raw_json"), Shape::StoryList),
               write_canonical(*ours.find("raw_json"), Shape::StoryList))
         << f;
-    for (const char* key : api::kStoredFields) {
+    for (const char* key : publish::kStoredFields) {
       if (ours.find(key) == nullptr) continue;
       ASSERT_NE(theirs.find(key), nullptr) << f << " " << key;
       // Numbers by value: the sandbox, like the service, answers budget as a decimal (31093.0).
@@ -234,7 +234,7 @@ TEST_F(CliPushTest, ADryRunPrintsThePlanAndChangesNothing) {
   std::string before = slurp(files[0]);
   CliRun dry = run_ptmpl("push --dry-run '" + files[0] + "' " + service(), env());
   ASSERT_EQ(dry.exit, 0) << dry.err;
-  auto local = api::read_local_template(files[0], before);
+  auto local = publish::read_local_template(files[0], before);
   ASSERT_TRUE(local.ok());
   EXPECT_TRUE(dry.out.starts_with(files[0] + ": would create \"" + local.value().title + "\"\n  POST " +
                                   sandbox->base_url() + "/project_templates.json\n  template:\n"))
@@ -250,7 +250,7 @@ TEST_F(CliPushTest, ADryRunPrintsThePlanAndChangesNothing) {
   std::ofstream(files[0]) << edited;
   CliRun update = run_ptmpl("push --dry-run '" + files[0] + "' " + service(), env());
   ASSERT_EQ(update.exit, 0) << update.err;
-  auto id = api::read_local_template(files[0], pushed).value().id;
+  auto id = publish::read_local_template(files[0], pushed).value().id;
   EXPECT_TRUE(update.out.starts_with(files[0] + ": would update template " + std::to_string(*id) + " \""))
       << update.out;
   EXPECT_NE(update.out.find("PUT " + sandbox->base_url() + "/project_templates/" + std::to_string(*id) + ".json\n"),
@@ -292,7 +292,7 @@ TEST_F(CliPushTest, ADryRunShowsFieldsAndStoriesAddedChangedAndRemoved) {
 
   ASSERT_EQ(run_ptmpl("push '" + path + "' " + service(), env()).exit, 0);
   const std::string pushed = slurp(path);
-  const std::int64_t id = *api::read_local_template(path, pushed).value().id;
+  const std::int64_t id = *publish::read_local_template(path, pushed).value().id;
   std::string edited = pushed;
   edited.replace(edited.find("\"First\""), 7, "\"Second\"");
   edited.replace(edited.find("{\"title\": \"Kick-off\""),
@@ -338,7 +338,8 @@ TEST_F(CliPushTest, ADryRunShowsFieldsAndStoriesAddedChangedAndRemoved) {
   const json::Value& request = *entry.find("request");
   EXPECT_EQ(request.find("method")->text(), "PUT");
   EXPECT_EQ(request.find("url")->text(), url + "/project_templates/" + std::to_string(id) + ".json");
-  EXPECT_EQ(write_compact(*request.find("body"), Shape::Unknown), api::read_local_template(path, edited).value().body);
+  EXPECT_EQ(write_compact(*request.find("body"), Shape::Unknown),
+            publish::read_local_template(path, edited).value().body);
   const json::Value& changes = *entry.find("changes");
   EXPECT_EQ(write_compact(*changes.find("fields"), Shape::Unknown), R"(["description"])");
   EXPECT_EQ(write_compact(*changes.find("stories"), Shape::Unknown),
@@ -364,7 +365,7 @@ TEST_F(CliPushTest, AChangeOnTheServiceIsNotOverwrittenWithoutForceAndIsSavedFir
   auto files = copy_samples("push");
   const std::string mine = files[0];
   ASSERT_EQ(run_ptmpl("push '" + mine + "' " + service(), env()).exit, 0);
-  std::int64_t id = *api::read_local_template(mine, slurp(mine)).value().id;
+  std::int64_t id = *publish::read_local_template(mine, slurp(mine)).value().id;
 
   // Someone else pulls it, edits the description and pushes.
   CliRun pull = run_ptmpl("pull " + std::to_string(id) + " -o '" + dir.file("theirs") + "' " + service(), env());
@@ -397,7 +398,7 @@ TEST_F(CliPushTest, AChangeOnTheServiceIsNotOverwrittenWithoutForceAndIsSavedFir
   EXPECT_FALSE(fs::exists(backups));
   std::string service_version = slurp(theirs_path);  // their push wrote the new updated_at back
   EXPECT_EQ(remote_templates().at(0).updated_at,
-            api::read_local_template(theirs_path, service_version).value().updated_at);
+            publish::read_local_template(theirs_path, service_version).value().updated_at);
 
   // --force overwrites, after saving the service's version (the one with their edit).
   CliRun force = run_ptmpl("push --force '" + mine + "' --backup-dir '" + backups + "' " + service(), env());
@@ -418,7 +419,7 @@ TEST_F(CliPushTest, AFileWithoutIdUpdatesTheTemplateOfTheSameTitle) {
   auto files = copy_samples("push");
   std::string original = slurp(files[1]);
   ASSERT_EQ(run_ptmpl("push '" + files[1] + "' " + service(), env()).exit, 0);
-  std::int64_t id = *api::read_local_template(files[1], slurp(files[1])).value().id;
+  std::int64_t id = *publish::read_local_template(files[1], slurp(files[1])).value().id;
   std::string edited = original;  // no id: found by its title
   edited.replace(edited.find("\"shared\": false"), 15, "\"shared\": true");
   std::ofstream(files[1]) << edited;
@@ -556,7 +557,7 @@ TEST_F(CliPushTest, KillingTheServiceOrThePushMidwayThenPushingAgainEndsWithEver
   ::kill(push, SIGKILL);
   ::waitpid(push, &status, 0);
   EXPECT_TRUE(WIFSIGNALED(status)) << "the push ended before it was killed: " << slurp(log);
-  for (const auto& f : files) ASSERT_TRUE(api::read_local_template(f, slurp(f)).ok()) << f << " is damaged";
+  for (const auto& f : files) ASSERT_TRUE(publish::read_local_template(f, slurp(f)).ok()) << f << " is damaged";
 
   start_sandbox({});
   // 3. Pushed again to the end: exactly 200 templates, each once, each with its file's content.

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "libtemplate/config.hpp"
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/lint.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -1,8 +1,8 @@
-// CSV ↔ template (libtemplate/convert.hpp): RFC 4180 reading (quotes, line breaks in cells,
+// CSV ↔ template (libtemplate/convert/convert.hpp): RFC 4180 reading (quotes, line breaks in cells,
 // CRLF, a byte order mark), every bad cell as an exact error, the predecessor notation, nesting
 // by level or parent, and round trips both ways (every sample keeps its structure, dates,
 // links and amounts).
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <tuple>
 
-#include "csv_cell.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/model.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/model.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "output/csv_cell.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -1,8 +1,8 @@
-// GanttProject .gan → template (libtemplate/convert.hpp): every file of the shared corpus (copied
+// GanttProject .gan → template (libtemplate/convert/convert.hpp): every file of the shared corpus (copied
 // to tests/data/gan/corpus/) converts, lints without errors, and matches its golden document and
 // findings; the scheduler is measured against the start dates GanttProject stored. Hand-written
 // files cover what the corpus lacks.
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,12 +13,12 @@
 #include <string>
 
 #include "convert_support.hpp"
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/report.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::convert_gan_test {

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "libtemplate/convert.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/template_file.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

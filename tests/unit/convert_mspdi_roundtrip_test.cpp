@@ -9,11 +9,11 @@
 #include <map>
 #include <tuple>
 
-#include "libtemplate/convert.hpp"
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/intervals.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/intervals.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/template_file.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

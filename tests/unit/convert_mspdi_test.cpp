@@ -1,8 +1,8 @@
-// MS Project XML → template (libtemplate/convert.hpp): every file of the shared corpus (copied
+// MS Project XML → template (libtemplate/convert/convert.hpp): every file of the shared corpus (copied
 // to tests/data/mspdi/) converts, lints without errors, and matches its golden document and
 // findings (the agreement of our schedule with MS Project's dates: convert_mspdi_agreement_test.cpp).
 // Hand-written files cover what the corpus lacks.
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,11 @@
 #include <string>
 
 #include "convert_support.hpp"
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/report.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::convert_mspdi_test {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/convert.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/report.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::testing {

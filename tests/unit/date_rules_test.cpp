@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/fix.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/fix.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/lint.hpp"
 
 namespace ptmpl {
 namespace {

@@ -1,6 +1,6 @@
-// The dependency graph (libtemplate/dependency_graph.hpp): links resolved by temp_id text, how
+// The dependency graph (libtemplate/core/dependency_graph.hpp): links resolved by temp_id text, how
 // they nest, the two-node constraint graph of SPEC §5, and cycles found without recursion.
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

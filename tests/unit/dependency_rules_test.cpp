@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/lint.hpp"
 
 namespace ptmpl {
 namespace {

@@ -8,11 +8,11 @@
 #include <mutex>
 #include <vector>
 
-#include "libtemplate/api_client.hpp"
+#include "libtemplate/publish/api_client.hpp"
 
 namespace ptmpl::testing {
 
-class FakeClock final : public api::Clock {
+class FakeClock final : public publish::Clock {
  public:
   [[nodiscard]] time_point now() const override {
     std::lock_guard lock(mutex_);

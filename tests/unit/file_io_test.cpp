@@ -1,5 +1,5 @@
 // Expanding directory arguments and replacing files atomically (file_io.hpp).
-#include "libtemplate/file_io.hpp"
+#include "libtemplate/core/file_io.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

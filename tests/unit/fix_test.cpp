@@ -1,7 +1,7 @@
 // Applying fixes and showing them as a diff.
 #include <gtest/gtest.h>
 
-#include "libtemplate/fix.hpp"
+#include "libtemplate/core/fix.hpp"
 
 namespace ptmpl {
 namespace {

@@ -4,9 +4,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl::generator_test {
 namespace {

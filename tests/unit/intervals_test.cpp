@@ -1,6 +1,6 @@
-// Declared intervals (libtemplate/intervals.hpp): leaves from their dates, parents rolled up,
+// Declared intervals (libtemplate/core/intervals.hpp): leaves from their dates, parents rolled up,
 // the project's span, pre-order numbering.
-#include "libtemplate/intervals.hpp"
+#include "libtemplate/core/intervals.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::intervals_test {
 namespace {

@@ -8,9 +8,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/json_emitter.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl {
 namespace {

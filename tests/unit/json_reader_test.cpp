@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "json_reader.hpp"
-#include "libtemplate/json.hpp"
+#include "json/reader.hpp"
+#include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::json::reader_test {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::json {
 namespace {

@@ -8,8 +8,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "libtemplate/lint.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

@@ -29,8 +29,8 @@
 #include <tuple>
 #include <vector>
 
-#include "libtemplate/bundled.hpp"
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/lint.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

@@ -1,19 +1,19 @@
-// What `ptmpl list` prints and the names `ptmpl pull` gives files (libtemplate/publish.hpp),
-// and the terminal width of text they and the previews rely on (preview/text_width.hpp).
+// What `ptmpl list` prints and the names `ptmpl pull` gives files (libtemplate/publish/publish.hpp),
+// and the terminal width of text they and the previews rely on (text/text_width.hpp).
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "libtemplate/publish.hpp"
-#include "preview/text_width.hpp"
+#include "libtemplate/publish/publish.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl {
 namespace {
 
-api::RemoteTemplate remote(std::int64_t id, const std::string& title, const std::string& fields) {
-  api::RemoteTemplate t;
+publish::RemoteTemplate remote(std::int64_t id, const std::string& title, const std::string& fields) {
+  publish::RemoteTemplate t;
   t.id = id;
   t.title = title;
   t.updated_at = "2026-01-0" + std::to_string(id) + "T00:00:00.000Z";
@@ -23,29 +23,29 @@ api::RemoteTemplate remote(std::int64_t id, const std::string& title, const std:
 
 /// The column at which `needle` starts on `line`, counted in terminal columns.
 std::size_t column_of(const std::string& line, const std::string& needle) {
-  return preview::display_width(line.substr(0, line.find(needle)));
+  return display_width(line.substr(0, line.find(needle)));
 }
 
 TEST(TextWidth, WideCharactersTakeTwoColumnsAndCombiningMarksNone) {
-  EXPECT_EQ(preview::display_width("Zürich"), 6u);
-  EXPECT_EQ(preview::display_width("Zu\u0308rich"), 6u);  // u + combining diaeresis
-  EXPECT_EQ(preview::display_width("東京 launch"), 11u);
-  EXPECT_EQ(preview::display_width("🚀 go"), 5u);
-  EXPECT_EQ(preview::display_width("\xFF"), 1u);  // a byte that is not UTF-8 still takes a column
-  EXPECT_EQ(preview::pad_right("東京", 6), "東京  ");
+  EXPECT_EQ(display_width("Zürich"), 6u);
+  EXPECT_EQ(display_width("Zu\u0308rich"), 6u);  // u + combining diaeresis
+  EXPECT_EQ(display_width("東京 launch"), 11u);
+  EXPECT_EQ(display_width("🚀 go"), 5u);
+  EXPECT_EQ(display_width("\xFF"), 1u);  // a byte that is not UTF-8 still takes a column
+  EXPECT_EQ(pad_right("東京", 6), "東京  ");
   // Cut to the columns given, never through a character; a wide one that would pass the
   // width is left out whole.
-  EXPECT_EQ(preview::truncate_to_width("東京都庁舎", 6), "東京…");
-  EXPECT_EQ(preview::display_width(preview::truncate_to_width("東京都庁舎", 6)), 5u);
-  EXPECT_EQ(preview::truncate_to_width("Zürich office move", 7), "Zürich…");
+  EXPECT_EQ(truncate_to_width("東京都庁舎", 6), "東京…");
+  EXPECT_EQ(display_width(truncate_to_width("東京都庁舎", 6)), 5u);
+  EXPECT_EQ(truncate_to_width("Zürich office move", 7), "Zürich…");
 }
 
 TEST(ListTable, ColumnsLineUpInTerminalColumnsWhateverTheTitlesHold) {
-  const std::vector<api::RemoteTemplate> templates = {
+  const std::vector<publish::RemoteTemplate> templates = {
       remote(1, "Zürich office move", R"(,"item_count":3,"duration":20,"shared":true)"),
       remote(2, "東京 launch", R"(,"item_count":12,"duration":5,"shared":false)"),
       remote(3, "Plain\ttitle\x1b[31m", R"(,"duration":null)"), remote(4, std::string(70, 'x'), "")};
-  const std::string table = api::list_table(templates);
+  const std::string table = publish::list_table(templates);
   std::istringstream in(table);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -69,13 +69,13 @@ TEST(ListTable, ColumnsLineUpInTerminalColumnsWhateverTheTitlesHold) {
 }
 
 TEST(PulledFileName, AccentedLettersAreWrittenWithoutTheirMarks) {
-  EXPECT_EQ(api::pulled_file_name(4, "Zürich office move"), "4-zurich-office-move.json");
-  EXPECT_EQ(api::pulled_file_name(5, "Straße / Œuvre — Ĳssel & Łódź"), "5-strasse-oeuvre-ijssel-lodz.json");
-  EXPECT_EQ(api::pulled_file_name(6, "Crème brûlée: Q3 (v2)!"), "6-creme-brulee-q3-v2.json");
-  EXPECT_EQ(api::pulled_file_name(7, "東京"), "7-template.json");  // nothing to spell in ASCII
-  EXPECT_EQ(api::pulled_file_name(8, "東京 launch"), "8-launch.json");
-  EXPECT_EQ(api::pulled_file_name(9, "\xFF\xFE bad bytes"), "9-bad-bytes.json");
-  const std::string long_name = api::pulled_file_name(10, std::string(30, 'a') + " " + std::string(40, 'b'));
+  EXPECT_EQ(publish::pulled_file_name(4, "Zürich office move"), "4-zurich-office-move.json");
+  EXPECT_EQ(publish::pulled_file_name(5, "Straße / Œuvre — Ĳssel & Łódź"), "5-strasse-oeuvre-ijssel-lodz.json");
+  EXPECT_EQ(publish::pulled_file_name(6, "Crème brûlée: Q3 (v2)!"), "6-creme-brulee-q3-v2.json");
+  EXPECT_EQ(publish::pulled_file_name(7, "東京"), "7-template.json");  // nothing to spell in ASCII
+  EXPECT_EQ(publish::pulled_file_name(8, "東京 launch"), "8-launch.json");
+  EXPECT_EQ(publish::pulled_file_name(9, "\xFF\xFE bad bytes"), "9-bad-bytes.json");
+  const std::string long_name = publish::pulled_file_name(10, std::string(30, 'a') + " " + std::string(40, 'b'));
   EXPECT_EQ(long_name, "10-" + std::string(30, 'a') + "-" + std::string(29, 'b') + ".json");
 }
 

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "libtemplate/fix.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/fix.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/writer.hpp"
 #include "lsp/documents.hpp"
 #include "lsp/workspace.hpp"
 #include "lsp_session.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::lsp {
 namespace {

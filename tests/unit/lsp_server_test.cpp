@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "libtemplate/generator.hpp"
+#include "libtemplate/core/generator.hpp"
 #include "lsp/features.hpp"
 #include "lsp_session.hpp"
 

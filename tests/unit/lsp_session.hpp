@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/lsp.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/lsp/lsp.hpp"
 #include "lsp/framing.hpp"
 
 namespace ptmpl::lsp::testing {

@@ -1,6 +1,6 @@
-// Pages mapped from the system and populated ahead of use (libtemplate/src/mapped_pages.hpp),
+// Pages mapped from the system and populated ahead of use (libtemplate/src/io/mapped_pages.hpp),
 // and the arena that hands its chunks out a step at a time while the next step is populated.
-#include "mapped_pages.hpp"
+#include "io/mapped_pages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/large_allocations.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/large_allocations.hpp"
 
 namespace ptmpl {
 namespace {

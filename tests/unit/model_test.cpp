@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/lint.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
-#include "regular_keys.hpp"  // libtemplate/src: reading without the marks
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "model/regular_keys.hpp"  // libtemplate/src: reading without the marks
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "mpp_agreement.hpp"
 #include "test_files.hpp"
 

@@ -17,7 +17,7 @@
 #include "convert/mpp/plan.hpp"
 #include "convert/mspdi_reader.hpp"
 #include "convert/plan/work_calendar.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

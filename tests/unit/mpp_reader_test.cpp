@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -19,8 +19,8 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

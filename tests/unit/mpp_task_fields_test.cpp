@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "convert/mpp/plan.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::mpp_task_fields_test {

@@ -18,7 +18,7 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
-#include "libtemplate/convert.hpp"
+#include "libtemplate/convert/convert.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -16,8 +16,8 @@
 #include "cfb_builder.hpp"
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::mpp_versions_test {

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/preview.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/calendar.hpp"
+#include "libtemplate/core/preview.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::testing {
 

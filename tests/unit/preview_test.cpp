@@ -1,6 +1,6 @@
 // Previews in the library (preview.hpp): rows and outline numbers under filters, every format on
 // odd input (no stories, hostile titles, huge templates), colour only when asked, stats.
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/preview.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

@@ -1,25 +1,25 @@
-// What push sends and decides, and how diff compares (libtemplate/src/api/push.cpp,
+// What push sends and decides, and how diff compares (libtemplate/src/publish/push.cpp,
 // template_diff.cpp), without a network: the commands are tested against the sandbox in
 // cli_push_test.cpp.
 #include <gtest/gtest.h>
 
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/publish.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/publish.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::testing {
 namespace {
 
-using api::LocalTemplate;
-using api::RemoteTemplate;
+using publish::LocalTemplate;
+using publish::RemoteTemplate;
 
 LocalTemplate local_of(const std::string& path) {
-  auto local = api::read_local_template(path, read_source(path));
+  auto local = publish::read_local_template(path, read_source(path));
   EXPECT_TRUE(local.ok()) << (local.ok() ? "" : local.error().message);
   return local.ok() ? std::move(local).value() : LocalTemplate{};
 }
@@ -54,7 +54,7 @@ RemoteTemplate stored_copy(const LocalTemplate& local, std::int64_t id) {
 TEST(PushDocument, TheBodyHoldsEveryKeyButTheServicesBookkeeping) {
   std::string text = R"({"project_template": {"id": 12, "title": "Launch", "custom": [1, null],
       "updated_at": "2026-01-01T00:00:00Z", "budget": 1500.50, "raw_json": [{"title": "A", "temp_id": 1}]}})";
-  auto local = api::read_local_template("launch.json", text);
+  auto local = publish::read_local_template("launch.json", text);
   ASSERT_TRUE(local.ok()) << local.error().message;
   EXPECT_EQ(local.value().id, 12);
   EXPECT_EQ(local.value().updated_at, "2026-01-01T00:00:00Z");
@@ -73,7 +73,7 @@ TEST(PushDocument, OfDuplicateKeysOnlyTheLastIsSent) {
   std::string text = R"({"project_template": {"title": "First", "budget": 1, "id": 3, "title": "Last", "id": 4,
       "raw_json": [{"title": "A", "temp_id": 1, "sub_stories": [{"title": "B", "title": "C"}], "temp_id": 2}],
       "budget": 2}})";
-  auto local = api::read_local_template("twice.json", text);
+  auto local = publish::read_local_template("twice.json", text);
   ASSERT_TRUE(local.ok()) << local.error().message;
   EXPECT_EQ(local.value().title, "Last");
   EXPECT_EQ(local.value().id, 4);
@@ -84,29 +84,29 @@ TEST(PushDocument, OfDuplicateKeysOnlyTheLastIsSent) {
             (std::vector<std::pair<std::string, std::string>>{{"title", "\"Last\""}, {"budget", "2"}}));
   EXPECT_EQ(local.value().stories, R"([{"title":"A","temp_id":2,"sub_stories":[{"title":"C"}]}])");
   // The id written back replaces the value that was read: the last one.
-  auto with = api::with_identity(text, 9, "s");
+  auto with = publish::with_identity(text, 9, "s");
   ASSERT_TRUE(with.ok());
   EXPECT_NE(with.value().find(R"("id": 3, "title": "Last", "id": 9,)"), std::string::npos) << with.value();
 }
 
 TEST(PushDocument, ARawJsonStringIsComparedInCanonicalForm) {
-  auto local = api::read_local_template(
+  auto local = publish::read_local_template(
       "t.json", R"({"project_template": {"title": "T", "raw_json": "[{\"temp_id\": 1, \"title\": \"A\"}]"}})");
   ASSERT_TRUE(local.ok());
   EXPECT_EQ(local.value().stories, R"([{"title":"A","temp_id":1}])");
-  auto empty = api::read_local_template("t.json", R"({"project_template": {"title": "T", "raw_json": " "}})");
+  auto empty = publish::read_local_template("t.json", R"({"project_template": {"title": "T", "raw_json": " "}})");
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty.value().stories, "[]");
 }
 
 TEST(PushDocument, OnlyTemplateDocumentsWithATitleCanBePublished) {
-  auto list = api::read_local_template("stories.json", R"([{"title": "A"}])");
+  auto list = publish::read_local_template("stories.json", R"([{"title": "A"}])");
   ASSERT_FALSE(list.ok());
   EXPECT_NE(list.error().message.find("stories.json: not a template document"), std::string::npos);
-  EXPECT_FALSE(api::read_local_template("x.json", R"({"project_template": {"description": "no title"}})").ok());
-  EXPECT_FALSE(api::read_local_template("x.json", R"({"project_template": {"title": "T", "id": -4}})").ok());
-  EXPECT_FALSE(api::read_local_template("x.json", "{").ok());
-  auto string_id = api::read_local_template("x.json", R"({"project_template": {"title": "T", "id": "31"}})");
+  EXPECT_FALSE(publish::read_local_template("x.json", R"({"project_template": {"description": "no title"}})").ok());
+  EXPECT_FALSE(publish::read_local_template("x.json", R"({"project_template": {"title": "T", "id": -4}})").ok());
+  EXPECT_FALSE(publish::read_local_template("x.json", "{").ok());
+  auto string_id = publish::read_local_template("x.json", R"({"project_template": {"title": "T", "id": "31"}})");
   ASSERT_TRUE(string_id.ok());
   EXPECT_EQ(string_id.value().id, 31);
 }
@@ -116,8 +116,8 @@ TEST(PushDocument, TheStoredCopyOfEverySampleHasTheSameContent) {
     if (path.find("broken") != std::string::npos) continue;
     LocalTemplate local = local_of(path);
     RemoteTemplate remote = stored_copy(local, 7);
-    EXPECT_TRUE(api::same_content(local, remote)) << path;
-    EXPECT_EQ(api::diff_template(local, remote), "") << path;
+    EXPECT_TRUE(publish::same_content(local, remote)) << path;
+    EXPECT_EQ(publish::diff_template(local, remote), "") << path;
   }
 }
 
@@ -127,31 +127,31 @@ TEST(PushDocument, AnyStoredFieldOrStoryThatDiffersIsAChange) {
   RemoteTemplate other_duration = remote;
   std::size_t at = other_duration.json.find("\"duration\":") + 11;
   other_duration.json.replace(at, other_duration.json.find(',', at) - at, "999");
-  EXPECT_FALSE(api::same_content(local, other_duration));
+  EXPECT_FALSE(publish::same_content(local, other_duration));
   RemoteTemplate other_story = remote;
   other_story.raw_json->replace(other_story.raw_json->find("\"title\":\"") + 9, 1, "X");
-  EXPECT_FALSE(api::same_content(local, other_story));
+  EXPECT_FALSE(publish::same_content(local, other_story));
   RemoteTemplate no_stories = remote;
   no_stories.raw_json.reset();
-  EXPECT_FALSE(api::same_content(local, no_stories));
+  EXPECT_FALSE(publish::same_content(local, no_stories));
   // A field the document leaves out is not compared: pushing would not change it.
   LocalTemplate bare = local_of("samples/website-launch.json");
   bare.fields.clear();
-  EXPECT_TRUE(api::same_content(bare, other_duration));
+  EXPECT_TRUE(publish::same_content(bare, other_duration));
 }
 
 TEST(PushDocument, DiffShowsFieldsAndStoriesReadably) {
   LocalTemplate local = local_of("samples/office-move.json");
   RemoteTemplate remote = remote_of("tests/data/publish/office-move-remote.json");
-  EXPECT_FALSE(api::same_content(local, remote));
-  expect_golden("tests/golden/publish/office-move.diff", api::diff_template(local, remote));
+  EXPECT_FALSE(publish::same_content(local, remote));
+  expect_golden("tests/golden/publish/office-move.diff", publish::diff_template(local, remote));
 }
 
 TEST(PushIdentity, InsertedKeysKeepACanonicalFileCanonical) {
   for (const auto& path : json_files("samples")) {
     if (path.find("broken") != std::string::npos) continue;
     std::string text = read_source(path);
-    auto with = api::with_identity(text, 42, "2026-11-22T08:00:00.000Z");
+    auto with = publish::with_identity(text, 42, "2026-11-22T08:00:00.000Z");
     ASSERT_TRUE(with.ok()) << path;
     json::Document doc = json::Document::parse(with.value());
     ASSERT_TRUE(doc.ok()) << path;
@@ -161,7 +161,7 @@ TEST(PushIdentity, InsertedKeysKeepACanonicalFileCanonical) {
     EXPECT_EQ(pt.find("updated_at")->text(), "2026-11-22T08:00:00.000Z");
     EXPECT_TRUE(lint_text(path, with.value()).empty()) << path;
     // Again, with other values: replaced in place, nothing else moves.
-    auto again = api::with_identity(with.value(), 43, "2026-11-23T09:30:00.000Z");
+    auto again = publish::with_identity(with.value(), 43, "2026-11-23T09:30:00.000Z");
     ASSERT_TRUE(again.ok());
     std::string expected = with.value();
     expected.replace(expected.find("\"id\": 42"), 8, "\"id\": 43");
@@ -171,24 +171,24 @@ TEST(PushIdentity, InsertedKeysKeepACanonicalFileCanonical) {
 }
 
 TEST(PushIdentity, OtherLayoutsAreEditedWhereTheKeysGo) {
-  auto compact = api::with_identity(R"({"project_template":{"title":"T","raw_json":[]}})", 5, "s");
+  auto compact = publish::with_identity(R"({"project_template":{"title":"T","raw_json":[]}})", 5, "s");
   ASSERT_TRUE(compact.ok());
   EXPECT_EQ(compact.value(), R"({"project_template":{"id": 5,"title":"T","updated_at": "s", "raw_json":[]}})");
-  auto last = api::with_identity(R"({"project_template": {"title": "T", "duration": 3}})", 5, "s");
+  auto last = publish::with_identity(R"({"project_template": {"title": "T", "duration": 3}})", 5, "s");
   ASSERT_TRUE(last.ok());
   EXPECT_EQ(last.value(), R"({"project_template": {"id": 5,"title": "T", "duration": 3, "updated_at": "s"}})");
-  auto replaced =
-      api::with_identity(R"({"project_template": {"id": "7", "title": "T", "updated_at": "a\"b", "x": 1}})", 12, "new");
+  auto replaced = publish::with_identity(
+      R"({"project_template": {"id": "7", "title": "T", "updated_at": "a\"b", "x": 1}})", 12, "new");
   ASSERT_TRUE(replaced.ok());
   EXPECT_EQ(replaced.value(), R"({"project_template": {"id": 12, "title": "T", "updated_at": "new", "x": 1}})");
-  EXPECT_FALSE(api::with_identity("[]", 1, "s").ok());
+  EXPECT_FALSE(publish::with_identity("[]", 1, "s").ok());
 }
 
 TEST(PushPlan, LintsExactlyTheBytesItWillSendReadingEachFileOnce) {
   ScratchDir dir("push-plan");
   const std::string good = read_source("samples/website-launch.json");
   std::string a = dir.write("a.json", good);
-  api::PushPlan plan = api::plan_push({a}, {});
+  publish::PushPlan plan = publish::plan_push({a}, {});
   ASSERT_TRUE(plan.ready()) << (plan.refused.empty() ? "" : plan.refused.front().message);
   ASSERT_EQ(plan.documents.size(), 1u);
   // An edit saved after the plan is neither linted nor sent: the plan holds what it read.
@@ -198,7 +198,7 @@ TEST(PushPlan, LintsExactlyTheBytesItWillSendReadingEachFileOnce) {
   EXPECT_EQ(plan.lint.paths, std::vector<std::string>{a});
   EXPECT_TRUE(plan.lint.diagnostics.empty());
   // Planned again, the edit is linted, and the lint error holds the push back.
-  api::PushPlan edited = api::plan_push({a}, {});
+  publish::PushPlan edited = publish::plan_push({a}, {});
   EXPECT_TRUE(edited.lint.failed);
   EXPECT_FALSE(edited.ready());
 }
@@ -209,7 +209,7 @@ TEST(PushPlan, RefusesWhatCannotBePublishedWithItsReason) {
   std::string a = dir.write("a.json", doc);
   std::string b = dir.write("b.json", doc);
   std::string list = dir.write("list.json", R"([{"title": "A", "story_type": "task"}])");
-  api::PushPlan plan = api::plan_push({a, b, list, dir.file("missing.json")}, {});
+  publish::PushPlan plan = publish::plan_push({a, b, list, dir.file("missing.json")}, {});
   ASSERT_EQ(plan.refused.size(), 3u);
   EXPECT_EQ(plan.refused[0].code, ErrorCode::kNotFound);  // unreadable: not there
   EXPECT_EQ(plan.refused[1].code, ErrorCode::kConflict);

@@ -11,14 +11,14 @@
 #include <thread>
 
 #include "fake_clock.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/publish.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/publish.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
 namespace {
 
-using namespace ptmpl::api;
+using namespace ptmpl::publish;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "cli_run.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::release_text_test {
 namespace {

@@ -9,8 +9,8 @@
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/report.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/report.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

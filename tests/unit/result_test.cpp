@@ -4,7 +4,7 @@
 #include <set>
 #include <string_view>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl {
 namespace {

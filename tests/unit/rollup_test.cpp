@@ -1,6 +1,6 @@
 // Roll-ups (SPEC §5): item_count, effective estimates, template totals, overflow as a state
 // (never a wrapped number), and the template budget read and spelled exactly.
-#include "libtemplate/rollup.hpp"
+#include "libtemplate/core/rollup.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 #include <string>
 
-#include "libtemplate/generator.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

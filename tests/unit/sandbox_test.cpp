@@ -20,8 +20,8 @@
 #include <thread>
 
 #include "cli_run.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/sandbox.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/sandbox/sandbox.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::testing {
@@ -638,9 +638,9 @@ TEST_F(SandboxTest, AConnectionBeyondTheCapIsANetworkErrorForTheClientNotAnUnver
   auto s = start({"--max-connections-per-client", "1", "--head-timeout", "300"});
   SlowClient holder(*s, "127.0.0.1");
   ASSERT_TRUE(holder.connected());
-  api::TransportOptions options;
+  publish::TransportOptions options;
   options.cacert = s->ca_path();
-  auto transport = api::make_curl_transport(options);
+  auto transport = publish::make_curl_transport(options);
   auto sent = transport->send(
       {"GET", s->base_url() + "/project_templates.json", {{"Authorization", "Bearer alice-token"}}, ""});
   ASSERT_FALSE(sent.ok());

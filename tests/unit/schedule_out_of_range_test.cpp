@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/lint.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

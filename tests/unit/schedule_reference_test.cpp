@@ -31,10 +31,10 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/calendar.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

@@ -1,8 +1,8 @@
-// The scheduler (libtemplate/schedule.hpp): the critical path method of SPEC §5 — every link
+// The scheduler (libtemplate/core/schedule.hpp): the critical path method of SPEC §5 — every link
 // type with positive, zero and negative lag, links into and out of parents, milestones,
 // declared gaps, `asap`, float and critical chains, cycles, overflow — and a randomized
 // property test against a brute-force fixpoint on thousands of generated DAGs.
-#include "libtemplate/schedule.hpp"
+#include "libtemplate/core/schedule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

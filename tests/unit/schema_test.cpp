@@ -5,8 +5,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/schema.h>
 
-#include "libtemplate/bundled.hpp"
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/lint.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

@@ -1,18 +1,18 @@
-// The story index (libtemplate/story_index.hpp): pre-order numbering, parents, depths, subtree
+// The story index (libtemplate/core/story_index.hpp): pre-order numbering, parents, depths, subtree
 // ends and children, shared by the dependency graph, the declared intervals, the roll-ups and
 // the schedule.
-#include "libtemplate/story_index.hpp"
+#include "libtemplate/core/story_index.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/intervals.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/intervals.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 namespace {

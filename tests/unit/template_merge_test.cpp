@@ -5,13 +5,13 @@
 
 #include <string>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/publish.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "libtemplate/publish/publish.hpp"
 #include "sandbox_process.hpp"
 
-namespace ptmpl::api {
+namespace ptmpl::publish {
 namespace {
 
 /// A template document: `fields` (members of project_template, without braces) and a story list.
@@ -331,4 +331,4 @@ TEST(TemplateMerge, TheBaseStoreIsKeyedByAddressAndId) {
 }
 
 }  // namespace
-}  // namespace ptmpl::api
+}  // namespace ptmpl::publish

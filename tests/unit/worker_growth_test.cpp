@@ -1,7 +1,7 @@
-// How many workers push keeps busy (WorkerGrowth, libtemplate/src/worker_pool.hpp): decided
+// How many workers push keeps busy (WorkerGrowth, libtemplate/src/io/worker_pool.hpp): decided
 // from completion times alone, so a simulated service stands in for the network here, and the
 // threads that carry it out (for_each_on_growing_workers) are checked for taking every item once.
-#include "worker_pool.hpp"
+#include "io/worker_pool.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 
 #include <pthread.h>
 
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {

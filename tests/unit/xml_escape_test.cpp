@@ -1,5 +1,5 @@
 // The one XML escaper behind MSPDI export, the JUnit report and the SVG and HTML previews.
-#include "xml_escape.hpp"
+#include "output/xml_escape.hpp"
 
 #include <gtest/gtest.h>
 #include <pugixml.hpp>

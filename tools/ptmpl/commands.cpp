@@ -10,16 +10,16 @@
 #include <unistd.h>
 #include <memory>
 
-#include "libtemplate/bundled.hpp"
-#include "libtemplate/config.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/fix.hpp"
-#include "libtemplate/foreign_plan.hpp"
-#include "libtemplate/generator.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/report.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/fix.hpp"
+#include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl::cli {
 

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::cli {
 

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/report.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::cli {
 

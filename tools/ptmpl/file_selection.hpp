@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "libtemplate/config.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::cli {
 

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "libtemplate/large_allocations.hpp"
+#include "libtemplate/core/large_allocations.hpp"
 
 #ifndef PTMPL_SANITIZER_ALLOCATOR
 

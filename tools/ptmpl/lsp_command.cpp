@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "libtemplate/lsp.hpp"
+#include "libtemplate/lsp/lsp.hpp"
 
 namespace ptmpl::cli {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/spelling.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/spelling.hpp"
 
 namespace {
 

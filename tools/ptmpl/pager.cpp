@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "libtemplate/file_io.hpp"
+#include "libtemplate/core/file_io.hpp"
 
 namespace ptmpl::cli {
 

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::cli {
 

@@ -17,15 +17,15 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/oauth.hpp"
-#include "libtemplate/publish.hpp"
-#include "libtemplate/report.hpp"
-#include "libtemplate/sandbox.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/publish/oauth.hpp"
+#include "libtemplate/publish/publish.hpp"
+#include "libtemplate/sandbox/sandbox.hpp"
 
 namespace ptmpl::cli {
 namespace {
@@ -36,7 +36,7 @@ struct ServiceOptions {
   std::string cacert;
   std::string token_file;
   bool verbose = false;
-  int attempts = api::RetryPolicy{}.max_attempts;
+  int attempts = publish::RetryPolicy{}.max_attempts;
 };
 
 void add_service_options(CLI::App& app, ServiceOptions& o) {
@@ -68,7 +68,8 @@ std::string cacert_of(const std::string& option) {
 }
 
 /// The client for `o`, or a message (usage or set-up problem: exit code 2).
-Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::shared_ptr<api::Pacer> pacer = nullptr) {
+Result<std::unique_ptr<publish::Client>> make_client(const ServiceOptions& o,
+                                                     std::shared_ptr<publish::Pacer> pacer = nullptr) {
   std::string base_url = base_url_of(o.base_url);
   // The API reference names no public host for {base_url}, so there is no default to fall back
   // on: guessing one would send the token to an address nobody chose (docs/design.md).
@@ -76,23 +77,23 @@ Result<std::unique_ptr<api::Client>> make_client(const ServiceOptions& o, std::s
     return Error::usage(
         "no service address: pass --base-url or set PTMPL_BASE_URL to the service's API root (ending in /api/v1); "
         "there is no default");
-  if (auto allowed = api::check_base_url(base_url); !allowed.ok()) return allowed.error();
-  auto token = api::load_token(o.token_file, environment("PTMPL_TOKEN"));
+  if (auto allowed = publish::check_base_url(base_url); !allowed.ok()) return allowed.error();
+  auto token = publish::load_token(o.token_file, environment("PTMPL_TOKEN"));
   if (!token.ok()) return token.error();
-  api::ClientOptions options;
+  publish::ClientOptions options;
   options.base_url = base_url;
   options.token = token.value();
   options.trace = o.verbose ? &std::cerr : nullptr;
   options.pacer = std::move(pacer);
   options.retry.max_attempts = o.attempts;
-  api::TransportOptions transport;
+  publish::TransportOptions transport;
   transport.cacert = cacert_of(o.cacert);
-  return std::make_unique<api::Client>(options, api::make_curl_transport(transport));
+  return std::make_unique<publish::Client>(options, publish::make_curl_transport(transport));
 }
 
 /// Prints what list_all noticed: warnings, and each template it could not use (those make the
 /// command exit 3 once it has done the rest). Returns that exit code.
-int report_notes(const char* command, const api::ListNotes& notes) {
+int report_notes(const char* command, const publish::ListNotes& notes) {
   for (const auto& warning : notes.warnings) std::cerr << "ptmpl " << command << ": warning: " << warning << "\n";
   int exit = int{kOk};
   for (const Error& e : notes.skipped)
@@ -144,37 +145,37 @@ std::function<int()> setup_auth(CLI::App& app) {
       "Example:\n  ptmpl auth url --client-id ID --redirect-uri https://ci.example/callback\n"
       "  ptmpl auth token --client-id ID --redirect-uri https://ci.example/callback --code CODE -o ~/.ptmpl-token");
   return [o] {
-    api::OAuthApp oauth{o->app_url, o->client_id, o->redirect_uri};
+    publish::OAuthApp oauth{o->app_url, o->client_id, o->redirect_uri};
     if (oauth.app_url.empty()) {
-      oauth.app_url = api::app_url_of(base_url_of(o->base_url));
+      oauth.app_url = publish::app_url_of(base_url_of(o->base_url));
     }
     while (!oauth.app_url.empty() && oauth.app_url.back() == '/') oauth.app_url.pop_back();
     if (oauth.app_url.empty()) {
       std::cerr << "ptmpl auth: no service address: pass --app-url or --base-url, or set PTMPL_BASE_URL\n";
       return int{kUsage};
     }
-    if (auto allowed = api::check_base_url(oauth.app_url); !allowed.ok()) {
+    if (auto allowed = publish::check_base_url(oauth.app_url); !allowed.ok()) {
       return report_error("auth", allowed.error());
     }
     if (o->url->parsed()) {
-      std::cout << api::authorize_url(oauth, o->state) << "\n";
+      std::cout << publish::authorize_url(oauth, o->state) << "\n";
       return int{kOk};
     }
-    auto secret = api::load_secret(o->client_secret_file, environment("PTMPL_CLIENT_SECRET"), "PTMPL_CLIENT_SECRET",
-                                   "client secret");
+    auto secret = publish::load_secret(o->client_secret_file, environment("PTMPL_CLIENT_SECRET"), "PTMPL_CLIENT_SECRET",
+                                       "client secret");
     if (!secret.ok()) {
       return report_error("auth token", secret.error());
     }
     // The token goes only into a private file, made ready before the one-time code is spent:
     // a place it cannot be written is refused while the code is still valid.
-    auto target = api::TokenFile::prepare(o->output);
+    auto target = publish::TokenFile::prepare(o->output);
     if (!target.ok()) {
       return report_error("auth token", target.error());
     }
-    api::TransportOptions transport_options;
+    publish::TransportOptions transport_options;
     transport_options.cacert = cacert_of(o->cacert);
-    auto transport = api::make_curl_transport(transport_options);
-    auto token = api::exchange_code(*transport, oauth, secret.value(), o->code);
+    auto transport = publish::make_curl_transport(transport_options);
+    auto token = publish::exchange_code(*transport, oauth, secret.value(), o->code);
     if (!token.ok()) {
       return report_error("auth token", token.error());
     }
@@ -223,11 +224,11 @@ std::function<int()> setup_list(CLI::App& app) {
     if (!client.ok()) {
       return report_error("list", client.error());
     }
-    api::ListQuery query;
+    publish::ListQuery query;
     query.mine = o->mine;
     query.by_title = o->title;
     query.order = o->order;
-    api::ListNotes notes;
+    publish::ListNotes notes;
     auto all = client.value()->list_all(query, &notes);
     if (!all.ok()) {
       return report_error("list", all.error());
@@ -239,7 +240,7 @@ std::function<int()> setup_list(CLI::App& app) {
       out.member("count", all.value().size());
       out.key("templates");
       out.begin_array();
-      for (const api::RemoteTemplate& t : all.value()) {
+      for (const publish::RemoteTemplate& t : all.value()) {
         json::ParseOptions options;
         options.max_depth = json::kMaxDepthLimit;  // the client refused anything deeper
         write_value(out, json::Document::parse(t.json, options).root());
@@ -249,7 +250,7 @@ std::function<int()> setup_list(CLI::App& app) {
       if (auto shown = write_stdout(out.finish()); !shown.ok()) return report_error("list", shown.error());
       return exit;
     }
-    if (auto shown = write_stdout(api::list_table(all.value())); !shown.ok())
+    if (auto shown = write_stdout(publish::list_table(all.value())); !shown.ok())
       return report_error("list", shown.error());
     return exit;
   };
@@ -301,7 +302,7 @@ std::function<int()> setup_pull(CLI::App& app) {
     if (!client.ok()) {
       return report_error("pull", client.error());
     }
-    std::vector<api::RemoteTemplate> templates;
+    std::vector<publish::RemoteTemplate> templates;
     int exit = int{kOk};
     if (!o->ids.empty()) {
       for (auto id : o->ids) {
@@ -316,11 +317,11 @@ std::function<int()> setup_pull(CLI::App& app) {
         templates.push_back(std::move(t).value());
       }
     } else {
-      api::ListQuery query;
+      publish::ListQuery query;
       query.mine = o->mine;
       query.by_title = o->title;
       query.with_raw_json = true;
-      api::ListNotes notes;
+      publish::ListNotes notes;
       auto all = client.value()->list_all(query, &notes);
       if (!all.ok()) {
         return report_error("pull", all.error());
@@ -342,13 +343,13 @@ std::function<int()> setup_pull(CLI::App& app) {
     // finds it (a file that cannot be read or is not a template document holds none).
     auto below = expand_paths({o->output_dir});
     if (!below.ok()) return report_error("pull", below.error());
-    api::LocalDocuments present = api::LocalDocuments::read(api::read_files(below.value()));
+    publish::LocalDocuments present = publish::LocalDocuments::read(publish::read_files(below.value()));
     // Each template written is the version the file and the service now agree on: its base.
     const std::string bases =
-        api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
-    auto keep_base = [&](const api::RemoteTemplate& t, const std::string& path) {
+        publish::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
+    auto keep_base = [&](const publish::RemoteTemplate& t, const std::string& path) {
       if (bases.empty()) return;
-      if (auto kept = api::record_base(bases, t); !kept.ok())
+      if (auto kept = publish::record_base(bases, t); !kept.ok())
         std::cerr << "ptmpl pull: " << path << ": warning: cannot record the base of template " << t.id
                   << " (`pull --merge` needs it): " << kept.error().message << "\n";
     };
@@ -360,42 +361,42 @@ std::function<int()> setup_pull(CLI::App& app) {
         continue;
       }
       std::string path = holder.value().value_or(
-          (std::filesystem::path(o->output_dir) / api::pulled_file_name(t.id, t.title)).string());
+          (std::filesystem::path(o->output_dir) / publish::pulled_file_name(t.id, t.title)).string());
       if (o->merge) {
-        auto merged = api::merge_pulled(path, t, bases);
+        auto merged = publish::merge_pulled(path, t, bases);
         if (!merged.ok()) {
           exit = std::max(exit, report_error("pull", merged.error()));
           continue;
         }
-        const api::MergedFile& m = merged.value();
+        const publish::MergedFile& m = merged.value();
         const std::string id = std::to_string(t.id);
         switch (m.outcome) {
-          case api::MergedFile::Outcome::Conflicts:
+          case publish::MergedFile::Outcome::Conflicts:
             std::cerr << "ptmpl pull: " << path << ": " << m.conflicts.size()
                       << (m.conflicts.size() == 1 ? " conflict" : " conflicts")
                       << " between the file's edits and the changes to template " << id << " on the service since "
                       << m.base_updated_at << " (now " << t.updated_at << "); nothing written:\n"
-                      << api::conflict_lines(m.conflicts, "  ") << "  (`ptmpl diff --three-way " << path
+                      << publish::conflict_lines(m.conflicts, "  ") << "  (`ptmpl diff --three-way " << path
                       << "` shows both sides' changes; resolve them in the file or on the service, then pull "
                          "--merge again)\n";
             exit = std::max(exit, int{kFindings});
             continue;
-          case api::MergedFile::Outcome::Kept:
+          case publish::MergedFile::Outcome::Kept:
             std::cerr << "ptmpl pull: " << path << ": template " << id << " has not changed on the service since "
                       << m.base_updated_at << "; the file's edits are kept as they are\n";
             break;
-          case api::MergedFile::Outcome::Merged:
+          case publish::MergedFile::Outcome::Merged:
             std::cerr << "ptmpl pull: " << path << ": merged the changes to template " << id << " on the service ("
                       << m.base_updated_at << " → " << t.updated_at << ") with the file's edits\n";
             break;
-          case api::MergedFile::Outcome::Replaced:
+          case publish::MergedFile::Outcome::Replaced:
             break;
         }
         keep_base(t, path);
         std::cout << path << "\n";
         continue;
       }
-      auto pulled = api::write_pulled(path, t, o->force);
+      auto pulled = publish::write_pulled(path, t, o->force);
       if (!pulled.ok()) {
         exit = std::max(exit, report_error("pull", pulled.error()));
         continue;
@@ -424,7 +425,7 @@ void draw_progress(std::size_t done, std::size_t total) {
 
 /// Prints why `plan` cannot be pushed (lint findings, refusals) and returns the exit code;
 /// nullopt when it is ready.
-std::optional<int> refuse_plan(const api::PushPlan& plan) {
+std::optional<int> refuse_plan(const publish::PushPlan& plan) {
   if (!plan.lint.errors.empty()) {
     for (const auto& e : plan.lint.errors) std::cerr << "ptmpl push: " << e << "\n";
     return int{kUsage};
@@ -446,13 +447,13 @@ std::optional<int> refuse_plan(const api::PushPlan& plan) {
 class PushReport {
  public:
   /// `json`: standard output gets the JSON document at the end instead of a line per file.
-  PushReport(const std::vector<api::LocalTemplate>& files, bool progress, bool json)
+  PushReport(const std::vector<publish::LocalTemplate>& files, bool progress, bool json)
       : files_(files), progress_(progress), json_(json), finished_(files.size(), nullptr) {
     if (progress_) draw_progress(0, files_.size());
   }
 
   /// One document is done (called one at a time).
-  void done(std::size_t index, const api::PushOutcome& outcome) {
+  void done(std::size_t index, const publish::PushOutcome& outcome) {
     finished_[index] = &outcome;
     ++done_count_;
     ++counts_[outcome.action];
@@ -464,9 +465,9 @@ class PushReport {
 
   void summarize() {
     std::string summary;
-    for (auto action :
-         {api::PushAction::Created, api::PushAction::Updated, api::PushAction::Unchanged, api::PushAction::WouldCreate,
-          api::PushAction::WouldUpdate, api::PushAction::Conflict, api::PushAction::Failed})
+    for (auto action : {publish::PushAction::Created, publish::PushAction::Updated, publish::PushAction::Unchanged,
+                        publish::PushAction::WouldCreate, publish::PushAction::WouldUpdate,
+                        publish::PushAction::Conflict, publish::PushAction::Failed})
       if (counts_[action] > 0)
         summary +=
             (summary.empty() ? "" : ", ") + std::to_string(counts_[action]) + " " + std::string(to_string(action));
@@ -475,15 +476,15 @@ class PushReport {
   }
 
  private:
-  void print(const api::LocalTemplate& file, const api::PushOutcome& out) const {
+  void print(const publish::LocalTemplate& file, const publish::PushOutcome& out) const {
     switch (out.action) {
-      case api::PushAction::Failed:
-      case api::PushAction::Conflict:
+      case publish::PushAction::Failed:
+      case publish::PushAction::Conflict:
         std::cerr << "ptmpl push: " << file.path << ": " << to_string(out.action) << ": " << out.message << "\n";
         break;
-      case api::PushAction::WouldCreate:
-      case api::PushAction::WouldUpdate:
-        if (!json_) std::cout << api::dry_run_plan(file, out) << std::flush;
+      case publish::PushAction::WouldCreate:
+      case publish::PushAction::WouldUpdate:
+        if (!json_) std::cout << publish::dry_run_plan(file, out) << std::flush;
         break;
       default:
         if (!out.warning.empty()) std::cerr << "ptmpl push: " << file.path << ": warning: " << out.warning << "\n";
@@ -494,22 +495,22 @@ class PushReport {
     }
   }
 
-  const std::vector<api::LocalTemplate>& files_;
+  const std::vector<publish::LocalTemplate>& files_;
   const bool progress_;
   const bool json_;
-  std::vector<const api::PushOutcome*> finished_;
+  std::vector<const publish::PushOutcome*> finished_;
   std::size_t printed_ = 0;
   std::size_t done_count_ = 0;
-  std::map<api::PushAction, std::size_t> counts_;
+  std::map<publish::PushAction, std::size_t> counts_;
 };
 
 /// The worst failure decides: 3 when the service or the network failed any document, else 2
 /// for a local one. A conflict is with the service's copy (changed there since the pull): 3.
-int push_exit_code(const std::vector<api::PushOutcome>& outcomes) {
+int push_exit_code(const std::vector<publish::PushOutcome>& outcomes) {
   int exit = int{kOk};
   for (const auto& outcome : outcomes) {
-    if (outcome.action == api::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
-    if (outcome.action == api::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
+    if (outcome.action == publish::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
+    if (outcome.action == publish::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
   }
   return exit;
 }
@@ -520,7 +521,7 @@ std::function<int()> setup_push(CLI::App& app) {
   struct Options {
     ServiceOptions service;
     std::vector<std::string> paths;
-    api::PushOptions push;
+    publish::PushOptions push;
     std::string config;
     std::string format = "text";
   };
@@ -561,43 +562,44 @@ std::function<int()> setup_push(CLI::App& app) {
     }
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
-    api::PushPlan plan = api::plan_push(paths.value(), settings);
+    publish::PushPlan plan = publish::plan_push(paths.value(), settings);
     if (std::optional<int> refused = refuse_plan(plan)) return *refused;
-    auto pacer = std::make_shared<api::Pacer>();
+    auto pacer = std::make_shared<publish::Pacer>();
     auto first = make_client(o->service, pacer);  // checks the address and the token once
     if (!first.ok()) return report_error("push", first.error());
     // One push at a time per service address on this machine (a dry run creates nothing).
-    std::optional<api::PushLock> push_lock;
+    std::optional<publish::PushLock> push_lock;
     if (!o->push.dry_run) {
-      std::string dir = api::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
+      std::string dir = publish::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
       if (dir.empty())
         return report_error("push", Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
-      auto taken = api::PushLock::take(dir, first.value()->base_url(), [](const std::string& message) {
+      auto taken = publish::PushLock::take(dir, first.value()->base_url(), [](const std::string& message) {
         std::cerr << "ptmpl push: " << message << "\n";
       });
       if (!taken.ok()) return report_error("push", taken.error());
       push_lock.emplace(std::move(taken).value());
       o->push.base_dir =
-          api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
+          publish::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
     }
     std::mutex spare_mutex;
-    std::unique_ptr<api::Client> spare = std::move(first).value();
-    auto make = [&]() -> std::unique_ptr<api::Client> {
+    std::unique_ptr<publish::Client> spare = std::move(first).value();
+    auto make = [&]() -> std::unique_ptr<publish::Client> {
       {
         std::lock_guard lock(spare_mutex);
         if (spare) return std::move(spare);
       }
       return std::move(make_client(o->service, pacer)).value();
     };
-    const std::vector<api::LocalTemplate>& files = plan.documents;
+    const std::vector<publish::LocalTemplate>& files = plan.documents;
     const bool json = o->format == "json";
     PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1, json);
-    auto outcomes = api::push_templates(
-        files, o->push, make, [&](std::size_t index, const api::PushOutcome& outcome) { report.done(index, outcome); });
+    auto outcomes = publish::push_templates(
+        files, o->push, make,
+        [&](std::size_t index, const publish::PushOutcome& outcome) { report.done(index, outcome); });
     report.summarize();
     int exit = push_exit_code(outcomes);
     if (json) {
-      if (auto shown = write_stdout(api::push_outcomes_json(files, outcomes)); !shown.ok())
+      if (auto shown = write_stdout(publish::push_outcomes_json(files, outcomes)); !shown.ok())
         return std::max(exit, report_error("push", shown.error()));
     }
     return exit;
@@ -613,7 +615,7 @@ namespace {
 int diff_three_way(const std::string& path, const ServiceOptions& service) {
   auto bytes = FileText::read(path);
   if (!bytes.ok()) return report_error("diff", bytes.error());
-  auto local = api::read_local_template(path, std::string(bytes.value().text()));
+  auto local = publish::read_local_template(path, std::string(bytes.value().text()));
   if (!local.ok()) return report_error("diff", local.error());
   if (!local.value().id)
     return report_error("diff", Error::usage(path +
@@ -624,16 +626,16 @@ int diff_three_way(const std::string& path, const ServiceOptions& service) {
   auto client = make_client(service);
   if (!client.ok()) return report_error("diff", client.error());
   const std::string bases =
-      api::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
+      publish::base_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), client.value()->base_url());
   auto base_text = bases.empty() ? Result<std::optional<std::string>>(std::optional<std::string>())
-                                 : api::load_base(bases, *local.value().id);
+                                 : publish::load_base(bases, *local.value().id);
   if (!base_text.ok()) return report_error("diff", base_text.error());
   if (!base_text.value())
     return report_error("diff", Error::usage(path + ": no base of template " + id +
                                              " is recorded on this machine: pull it first (`ptmpl pull " + id +
                                              " -o DIR`; each pull and push records the version it agreed on with "
                                              "the service)"));
-  auto base = api::read_local_template(bases + "/" + id + ".json", std::move(*base_text.value()));
+  auto base = publish::read_local_template(bases + "/" + id + ".json", std::move(*base_text.value()));
   if (!base.ok()) return report_error("diff", base.error());
   if (base.value().updated_at != local.value().updated_at)
     return report_error("diff", Error::usage(path + ": the base recorded for template " + id + " is its version of " +
@@ -643,29 +645,29 @@ int diff_three_way(const std::string& path, const ServiceOptions& service) {
                                              ": there is no base for this file"));
   auto remote = client.value()->get(*local.value().id, true);
   if (!remote.ok()) return report_error("diff", remote.error());
-  auto theirs_text = api::template_document(remote.value());
+  auto theirs_text = publish::template_document(remote.value());
   if (!theirs_text.ok()) return report_error("diff", theirs_text.error());
-  auto theirs = api::read_local_template("template " + id, std::move(theirs_text).value());
+  auto theirs = publish::read_local_template("template " + id, std::move(theirs_text).value());
   if (!theirs.ok()) return report_error("diff", theirs.error());
-  auto diff = api::diff_three_way(base.value(), local.value(), theirs.value());
+  auto diff = publish::diff_three_way(base.value(), local.value(), theirs.value());
   if (!diff.ok()) return report_error("diff", diff.error());
-  const api::ThreeWayDiff& d = diff.value();
+  const publish::ThreeWayDiff& d = diff.value();
   std::string out = "--- base:    template " + id + " " + json::quoted(base.value().title) + " (updated_at " +
                     base.value().updated_at + "), as last pulled or pushed on this machine\n";
   out += "+++ local:   " + path + "\n";
   out += "+++ service: template " + id + " " + json::quoted(remote.value().title) + " (updated_at " +
          remote.value().updated_at + ")\n";
   out += "local changes:" + std::string(d.local.empty() ? " none\n" : "\n");
-  out += api::changes_text(d.local, "  ");
+  out += publish::changes_text(d.local, "  ");
   out += "service changes:" + std::string(d.remote.empty() ? " none\n" : "\n");
-  out += api::changes_text(d.remote, "  ");
+  out += publish::changes_text(d.remote, "  ");
   if (d.conflicts.empty()) {
     out += "conflicts: none";
     out += d.local.empty() || d.remote.empty() ? "\n" : " (`ptmpl pull --merge` merges them)\n";
   } else {
     out += "conflicts: " + std::to_string(d.conflicts.size()) +
            " (`ptmpl pull --merge` writes nothing until they are resolved)\n";
-    out += api::conflict_lines(d.conflicts, "  ");
+    out += publish::conflict_lines(d.conflicts, "  ");
   }
   if (auto shown = write_stdout(out); !shown.ok()) return report_error("diff", shown.error());
   return d.local.empty() && d.remote.empty() ? int{kOk} : int{kFindings};
@@ -697,7 +699,7 @@ std::function<int()> setup_diff(CLI::App& app) {
     if (!bytes.ok()) {
       return report_error("diff", bytes.error());
     }
-    auto local = api::read_local_template(o->path, std::string(bytes.value().text()));
+    auto local = publish::read_local_template(o->path, std::string(bytes.value().text()));
     if (!local.ok()) {
       return report_error("diff", local.error());
     }
@@ -705,15 +707,15 @@ std::function<int()> setup_diff(CLI::App& app) {
     if (!client.ok()) {
       return report_error("diff", client.error());
     }
-    auto remote = api::find_remote(*client.value(), local.value());
+    auto remote = publish::find_remote(*client.value(), local.value());
     if (!remote.ok()) return report_error("diff", remote.error());
     if (!remote.value()) {
       std::cout << o->path << ": not on the service (no template of yours is titled \"" << local.value().title
                 << "\"); push would create it\n";
       return int{kFindings};
     }
-    const api::RemoteTemplate& copy = *remote.value();
-    std::string diff = api::diff_template(local.value(), copy);
+    const publish::RemoteTemplate& copy = *remote.value();
+    std::string diff = publish::diff_template(local.value(), copy);
     if (diff.empty()) {
       std::cout << o->path << ": the same as template " << copy.id << " on the service\n";
       return int{kOk};

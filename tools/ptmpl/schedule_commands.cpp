@@ -10,9 +10,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/preview.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/preview.hpp"
+#include "libtemplate/core/template_file.hpp"
 #include "pager.hpp"
 
 namespace ptmpl::cli {

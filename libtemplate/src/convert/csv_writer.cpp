@@ -12,14 +12,14 @@
 
 #include "convert/csv_columns.hpp"
 #include "convert/findings.hpp"
-#include "csv_cell.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/model.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/model.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
+#include "output/csv_cell.hpp"
 
 namespace ptmpl {
 

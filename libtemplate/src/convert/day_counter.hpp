@@ -7,8 +7,8 @@
 #include <functional>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
-#include "libtemplate/model.hpp"
+#include "libtemplate/core/calendar.hpp"
+#include "libtemplate/core/model.hpp"
 
 namespace ptmpl::detail {
 

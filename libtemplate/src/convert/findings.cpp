@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include "libtemplate/model.hpp"
+#include "libtemplate/core/model.hpp"
 
 namespace ptmpl {
 

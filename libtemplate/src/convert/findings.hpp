@@ -9,11 +9,11 @@
 #include <string_view>
 
 #include "convert/plan/plan.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/result.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/result.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::detail {
 

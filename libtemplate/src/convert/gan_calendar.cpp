@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::gan {
 

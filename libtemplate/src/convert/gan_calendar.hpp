@@ -11,7 +11,7 @@
 
 #include <pugixml.hpp>
 
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 namespace ptmpl::gan {
 

@@ -18,12 +18,12 @@
 #include "convert/findings.hpp"
 #include "convert/gan_calendar.hpp"
 #include "convert/xml_text.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl {
 

@@ -13,9 +13,9 @@
 #include "convert/findings.hpp"
 #include "convert/plan/builder.hpp"
 #include "convert/xml_text.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl {
 

@@ -14,12 +14,12 @@
 
 #include "convert/findings.hpp"
 #include "convert/xml_writer.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/preview.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/preview.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 

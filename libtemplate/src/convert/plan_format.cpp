@@ -2,8 +2,8 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
 #include "convert/mpp/mpp.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/foreign_plan.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/foreign_plan.hpp"
 
 namespace ptmpl {
 

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "convert/findings.hpp"
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::detail {
 namespace {

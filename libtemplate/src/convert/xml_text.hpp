@@ -8,7 +8,7 @@
 
 #include <pugixml.hpp>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::detail {
 

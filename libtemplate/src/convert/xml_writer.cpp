@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "xml_escape.hpp"
+#include "output/xml_escape.hpp"
 
 namespace ptmpl::detail {
 

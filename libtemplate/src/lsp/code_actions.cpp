@@ -1,9 +1,9 @@
 // The language server, by concern: code actions and formatting (code_actions.hpp).
 #include "lsp/code_actions.hpp"
 
-#include "libtemplate/fix.hpp"
-#include "libtemplate/template_file.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/fix.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "libtemplate/core/writer.hpp"
 #include "lsp/documents.hpp"
 #include "lsp/jsonrpc.hpp"
 

@@ -1,7 +1,7 @@
 // The language server, by concern: lint findings as diagnostics (diagnostics.hpp).
 #include "lsp/diagnostics.hpp"
 
-#include "libtemplate/lint.hpp"
+#include "libtemplate/core/lint.hpp"
 #include "lsp/jsonrpc.hpp"
 
 namespace ptmpl::lsp {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "lsp/text.hpp"
 
 namespace ptmpl::lsp {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 #include "lsp/text.hpp"
 
 namespace ptmpl::lsp {

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "libtemplate/schedule.hpp"
+#include "libtemplate/core/schedule.hpp"
 #include "lsp/features.hpp"
 #include "lsp/features_document.hpp"
 

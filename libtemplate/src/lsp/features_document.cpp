@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <list>
 
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/preview.hpp"
 
 namespace ptmpl::lsp::features {
 

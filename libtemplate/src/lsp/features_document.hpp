@@ -15,12 +15,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/json_emitter.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/schedule.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/calendar.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/schedule.hpp"
+#include "libtemplate/core/template_file.hpp"
 #include "lsp/features.hpp"
 #include "lsp/text.hpp"
 

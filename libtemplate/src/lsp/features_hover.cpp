@@ -1,10 +1,10 @@
 // The language server, by concern: hover on a story or a temp_id — the story's declared dates
 // and what `ptmpl schedule` and `ptmpl stats` compute for it: scheduled dates (in the document's
 // calendar block when it has one), total float, critical or not, roll-up budget and time.
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/preview.hpp"
+#include "libtemplate/core/story_fields.hpp"
 #include "lsp/features.hpp"
 #include "lsp/features_document.hpp"
-#include "preview/story_fields.hpp"
 
 namespace ptmpl::lsp {
 

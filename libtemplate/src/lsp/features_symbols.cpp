@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "lsp/features.hpp"
 #include "lsp/features_document.hpp"
-#include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::lsp {
 
@@ -151,7 +151,7 @@ Reply document_symbols(const OpenDocument& document) {
   json.begin_array();
   for (std::size_t t = 0; t < templates.size(); ++t) {
     if (several) {
-      std::string title = preview::one_line(templates[t].model.title.value_or(""));
+      std::string title = one_line(templates[t].model.title.value_or(""));
       if (title.find_first_not_of(' ') == std::string::npos) title = "template " + std::to_string(t + 1);
       write_symbol_head(json, *analysis, title, "template", kModule, template_place(*analysis, templates[t]));
     }

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "lsp/text.hpp"
 
 namespace ptmpl::lsp {

@@ -14,7 +14,7 @@
 #include <set>
 #include <thread>
 
-#include "libtemplate/lsp.hpp"
+#include "libtemplate/lsp/lsp.hpp"
 #include "lsp/code_actions.hpp"
 #include "lsp/diagnostics.hpp"
 #include "lsp/documents.hpp"

@@ -5,8 +5,8 @@
 #include <set>
 #include <system_error>
 
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/template_file.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::lsp {
 

@@ -2,9 +2,9 @@
 // written by detail::append_csv_cell (RFC 4180 quoting, the spreadsheet guard).
 #include <array>
 
-#include "csv_cell.hpp"
+#include "libtemplate/core/story_fields.hpp"
+#include "output/csv_cell.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 
 namespace ptmpl::preview {
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
 #include "preview/ticks.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

@@ -2,9 +2,9 @@
 // nothing (no scripts, fonts, stylesheets or images; a Content-Security-Policy forbids it).
 #include <array>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/markup_text.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 
 namespace ptmpl::preview {
 

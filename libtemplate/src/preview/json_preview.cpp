@@ -1,8 +1,8 @@
 // `--format json` (SPEC §9): {"project", "stories", "critical_path"}, pretty-printed with
 // two-space indentation like the canonical form, stories in tree order.
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
 
 namespace ptmpl::preview {
 

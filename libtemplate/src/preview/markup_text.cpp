@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cmath>
 
-#include "preview/text_width.hpp"
-#include "xml_escape.hpp"
+#include "output/xml_escape.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

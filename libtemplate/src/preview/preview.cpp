@@ -1,5 +1,5 @@
 // Format names, the rows a preview shows, and the choice of renderer.
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/preview.hpp"
 
 #include <array>
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/preview.hpp"
 
 namespace ptmpl::preview {
 

@@ -1,6 +1,6 @@
 // What keeps a file from being scheduled, phrased for the user with the file and the place.
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/preview.hpp"
 
 namespace ptmpl {
 

@@ -2,8 +2,8 @@
 #include <utility>
 #include <vector>
 
-#include "libtemplate/json_emitter.hpp"
-#include "libtemplate/preview.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/preview.hpp"
 
 namespace ptmpl {
 

@@ -1,6 +1,6 @@
-#include "preview/story_fields.hpp"
+#include "libtemplate/core/story_fields.hpp"
 
-#include "preview/text_width.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/markup_text.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
 #include "preview/ticks.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

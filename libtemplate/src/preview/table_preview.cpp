@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "libtemplate/core/story_fields.hpp"
 #include "preview/renderers.hpp"
-#include "preview/story_fields.hpp"
-#include "preview/text_width.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::preview {
 

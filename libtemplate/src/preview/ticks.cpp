@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "preview/story_fields.hpp"
+#include "libtemplate/core/story_fields.hpp"
 
 namespace ptmpl::preview {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 namespace ptmpl::preview {
 

@@ -1,10 +1,10 @@
 // Formats for CI systems: GitHub workflow commands, JUnit XML, GitLab Code Quality.
 #include <map>
 
-#include "libtemplate/json.hpp"
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "output/xml_escape.hpp"
 #include "report/formats.hpp"
-#include "xml_escape.hpp"
 
 namespace ptmpl::report {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "libtemplate/report.hpp"
+#include "libtemplate/core/report.hpp"
 
 namespace ptmpl::report {
 

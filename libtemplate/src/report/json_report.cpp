@@ -1,7 +1,7 @@
 // The json format (SPEC §6): one object with every finding and a summary, on one line but for
 // the findings, one a line.
-#include "libtemplate/json.hpp"
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {

@@ -1,10 +1,10 @@
-#include "libtemplate/report.hpp"
+#include "libtemplate/core/report.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl {

@@ -1,9 +1,9 @@
 // SARIF 2.1.0 (OASIS): one run of the ptmpl driver, its rules, and one result per finding.
 #include <map>
 
-#include "libtemplate/bundled.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/json_emitter.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/rollup.hpp"
+#include "libtemplate/core/rollup.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

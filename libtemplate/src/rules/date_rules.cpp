@@ -2,14 +2,14 @@
 // milestone-span, child-outside-parent, dependency-violated, template-duration-mismatch.
 //
 // Day numbers in messages are inclusive working-day offsets, as a story declares them; the
-// comparisons use the half-open intervals of libtemplate/intervals.hpp. Offsets may be any
+// comparisons use the half-open intervals of libtemplate/core/intervals.hpp. Offsets may be any
 // int64, so differences are taken as unsigned magnitudes and sums are checked.
 #include <string>
 #include <vector>
 
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/intervals.hpp"
-#include "libtemplate/schedule.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/intervals.hpp"
+#include "libtemplate/core/schedule.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

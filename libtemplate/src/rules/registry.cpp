@@ -5,7 +5,7 @@
 #include <exception>
 #include <thread>
 
-#include "libtemplate/spelling.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl {

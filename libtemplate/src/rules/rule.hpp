@@ -10,11 +10,12 @@
 #include <memory>
 #include <mutex>
 
-#include "libtemplate/dependency_graph.hpp"
-#include "libtemplate/intervals.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/story_index.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/intervals.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/rules.hpp"
+#include "libtemplate/core/story_index.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::rules {
 
@@ -59,11 +60,11 @@ class SharedStructures {
 /// and append findings.
 class Context {
  public:
-  Context(const TemplateFile& file, const LintOptions& options, SharedStructures& shared)
-      : file_(file), options_(options), shared_(shared) {}
+  /// `settings`: how the configuration sets each rule (none when null).
+  Context(const TemplateFile& file, const RuleSettings* settings, SharedStructures& shared)
+      : file_(file), settings_(settings), shared_(shared) {}
 
   [[nodiscard]] const TemplateFile& file() const { return file_; }
-  [[nodiscard]] const LintOptions& options() const { return options_; }
 
   /// Reports at a value of `source`'s tree (a story, a key's value, a template field).
   /// `severity` is the rule's own; the configuration may change it or turn the rule off.
@@ -104,8 +105,11 @@ class Context {
   void add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer, std::string message,
            std::optional<Fix> fix);
 
+  /// The configuration's setting of `rule`, or nullptr.
+  [[nodiscard]] const RuleSetting* setting(std::string_view rule) const;
+
   const TemplateFile& file_;
-  const LintOptions& options_;
+  const RuleSettings* settings_;
   std::vector<Diagnostic> diagnostics_;
   bool last_kept_ = false;  // the last report became a finding (relate() adds to it)
   SharedStructures& shared_;

@@ -15,9 +15,9 @@
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
 
-#include "libtemplate/bundled.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/spelling.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "libtemplate/spelling.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

@@ -1,5 +1,5 @@
 // Rules about temp_ids: temp-id-missing, temp-id-duplicate.
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/spelling.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <string>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::sandbox {
 

@@ -15,7 +15,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "libtemplate/file_io.hpp"
+#include "libtemplate/core/file_io.hpp"
 
 namespace ptmpl::sandbox {
 namespace {

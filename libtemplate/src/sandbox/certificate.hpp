@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::sandbox {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::sandbox {
 namespace {

@@ -26,10 +26,10 @@
 
 #include <chrono>
 
-#include "libtemplate/api_client.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/json.hpp"
-#include "libtemplate/sandbox.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/publish/api_client.hpp"
+#include "libtemplate/sandbox/sandbox.hpp"
 #include "sandbox/bounded_server.hpp"
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
@@ -355,15 +355,15 @@ struct Sandbox::Impl {
     if (client == nullptr) return oauth_error(res, 400, "invalid_client", "unknown client_id");
     if (param("redirect_uri") != client->redirect_uri)
       return oauth_error(res, 400, "invalid_request", "redirect_uri does not match the registered callback");
-    std::string state = req.has_param("state") ? "&state=" + api::url_encode(param("state")) : "";
+    std::string state = req.has_param("state") ? "&state=" + publish::url_encode(param("state")) : "";
     if (param("response_type") != "code") {
       res.set_redirect(with_query(client->redirect_uri, "error=unsupported_response_type&error_description=" +
-                                                            api::url_encode("response_type must be code") + state));
+                                                            publish::url_encode("response_type must be code") + state));
       return;
     }
     if (param("deny") == "1") {
       res.set_redirect(with_query(client->redirect_uri, "error=access_denied&error_description=" +
-                                                            api::url_encode("the user refused access") + state));
+                                                            publish::url_encode("the user refused access") + state));
       return;
     }
     std::string code = random_hex(16);
@@ -492,7 +492,7 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   if (options.data_dir.empty()) return Error::usage("a data directory is required (--data-dir)");
   // The client's own rule (SPEC §11 "Secrets"): tokens travel over plain HTTP only to a
   // loopback address, so the sandbox serves plain HTTP nowhere else.
-  if (options.http && !api::check_base_url("http://" + bracketed(options.host) + "/").ok())
+  if (options.http && !publish::check_base_url("http://" + bracketed(options.host) + "/").ok())
     return Error::usage("--http serves plain HTTP only on a loopback address (such as 127.0.0.1 or ::1), not on " +
                         options.host + "; leave --http out to serve HTTPS there");
   auto tokens = read_tokens_file(options.tokens_file);

@@ -9,9 +9,9 @@
 #include <system_error>
 #include <vector>
 
-#include "libtemplate/diagnostic.hpp"
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::sandbox {
 namespace {

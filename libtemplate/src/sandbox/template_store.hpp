@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "libtemplate/json_emitter.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::sandbox {
 

@@ -6,7 +6,7 @@
 
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 
 // Boost.Graph's depth_first_search (under find_cycles() and topological_sort) is iterative
 // unless BOOST_RECURSIVE_DFS is defined: a 100,000-link chain must not become 100,000 stack

@@ -1,4 +1,4 @@
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 
 #include <algorithm>
 #include <charconv>

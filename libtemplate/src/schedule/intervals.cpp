@@ -1,4 +1,4 @@
-#include "libtemplate/intervals.hpp"
+#include "libtemplate/core/intervals.hpp"
 
 #include <algorithm>
 #include <utility>

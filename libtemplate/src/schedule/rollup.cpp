@@ -1,4 +1,4 @@
-#include "libtemplate/rollup.hpp"
+#include "libtemplate/core/rollup.hpp"
 
 #include <algorithm>
 #include <limits>

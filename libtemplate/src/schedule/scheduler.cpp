@@ -17,7 +17,7 @@
 // The steps, each a function below: order the nodes (topological_order), read what the passes
 // need of each story (read_network), the forward pass, the backward pass, the roll-up of the
 // results onto the stories (roll_up), and the critical chains (trace_critical_chains).
-#include "libtemplate/schedule.hpp"
+#include "libtemplate/core/schedule.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
-#include "libtemplate/story_index.hpp"
+#include "libtemplate/core/story_index.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "libtemplate/rollup.hpp"
+#include "libtemplate/core/rollup.hpp"
 
 namespace ptmpl {
 

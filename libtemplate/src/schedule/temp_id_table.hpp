@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "libtemplate/dependency_graph.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 
 namespace ptmpl::detail {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <utility>
 
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::cfb {
 

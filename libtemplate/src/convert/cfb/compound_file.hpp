@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/file_io.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::cfb {
 

@@ -2,7 +2,7 @@
 #include <charconv>
 
 #include "convert/mpp/mpp.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::detail {
 

@@ -3,7 +3,7 @@
 #include <span>
 
 #include "convert/mpp/plan.hpp"
-#include "libtemplate/json.hpp"
+#include "libtemplate/core/json.hpp"
 
 namespace ptmpl::detail::mpp {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "convert/cfb/compound_file.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::detail {
 

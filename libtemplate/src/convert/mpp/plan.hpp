@@ -15,7 +15,7 @@
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/table.hpp"
 #include "convert/plan/plan.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::detail::mpp {
 

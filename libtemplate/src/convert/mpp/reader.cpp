@@ -18,8 +18,8 @@
 #include "convert/mpp/mpp.hpp"
 #include "convert/mpp/plan.hpp"
 #include "convert/plan/builder.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/diagnostic.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/diagnostic.hpp"
 
 namespace ptmpl {
 

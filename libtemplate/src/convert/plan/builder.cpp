@@ -11,11 +11,11 @@
 
 #include "convert/day_counter.hpp"
 #include "convert/plan/work_calendar.hpp"
-#include "libtemplate/json_emitter.hpp"
-#include "libtemplate/lint.hpp"
-#include "libtemplate/model.hpp"
-#include "libtemplate/rollup.hpp"
-#include "libtemplate/writer.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/model.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl::plan {
 

@@ -6,8 +6,8 @@
 
 #include "convert/findings.hpp"
 #include "convert/plan/plan.hpp"
-#include "libtemplate/convert.hpp"
-#include "libtemplate/result.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/result.hpp"
 
 namespace ptmpl::plan {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 namespace ptmpl::plan {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "convert/plan/plan.hpp"
-#include "libtemplate/calendar.hpp"
+#include "libtemplate/core/calendar.hpp"
 
 namespace ptmpl::plan {
 

@@ -1,0 +1,167 @@
+// The one component through which the tool reads its inputs and writes every byte to a place
+// the user named (SPEC §11 "Writing output" and "Rewriting a user's file").
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtemplate/core/result.hpp"
+
+namespace ptmpl {
+
+/// The bytes of a file: owned (read whole), or borrowed from the caller.
+class FileText {
+ public:
+  FileText() = default;
+  explicit FileText(std::string owned);
+  FileText(FileText&&) noexcept;
+  FileText& operator=(FileText&&) noexcept;
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+  ~FileText();
+
+  [[nodiscard]] std::string_view text() const { return view_; }
+
+  /// Whether the bytes were read whole from a regular file (which can be read again).
+  [[nodiscard]] bool from_regular_file() const { return regular_; }
+
+  /// The bytes, writable, when they are held in pages of their own (an input of 64 KiB or more,
+  /// or of unknown size); null otherwise (a small file, borrowed bytes). Whoever writes them
+  /// owns what text() then says.
+  [[nodiscard]] char* pages() { return page_bytes_ != 0 ? const_cast<char*>(view_.data()) : nullptr; }
+
+  /// Keeps the first `keep` bytes of pages() and gives every whole page after them back to the
+  /// system: text() is then those `keep` bytes. Does nothing when the bytes are not in pages.
+  void keep_only(std::size_t keep);
+
+  /// Bytes the caller owns and keeps alive as long as this FileText and what is parsed from it.
+  static FileText borrow(std::string_view bytes) {
+    FileText text;
+    text.view_ = bytes;
+    return text;
+  }
+
+  /// The most bytes read from an input whose size is not known beforehand (standard input, a
+  /// pipe, a device such as /dev/zero): SPEC §11's 2 GiB. A regular file is read whole.
+  static constexpr std::uint64_t kMaxStreamBytes = std::uint64_t{2} << 30;
+
+  /// Reads `path` ("-" reads standard input). Fails with a message naming the file; kInvalid
+  /// when an input that is not a regular file goes on past `stream_limit` bytes.
+  static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
+
+ private:
+  friend Result<std::string> read_private_file(const std::string& path, std::string_view what);
+  // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
+  // `private_what`, refuses a file its group or others may read (read_private_file()).
+  static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
+                                          std::string_view private_what);
+
+  // What holds the bytes (a string, or the pages an input of unknown size was read into),
+  // heap-held so views stay valid when moved; empty when borrowed.
+  std::shared_ptr<const void> owned_;
+  std::string_view view_;
+  std::size_t page_bytes_ = 0;  // the size of the pages holding the bytes; 0 when not in pages
+  bool regular_ = false;
+};
+
+/// A 64-bit hash of `bytes` (not cryptographic; several gigabytes a second), to tell whether a
+/// file read again still holds the bytes read before.
+[[nodiscard]] std::uint64_t content_hash(std::string_view bytes);
+
+/// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
+/// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
+/// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the
+/// file opened, not on its name; kNotFound or kUnreadable when it cannot be read. `what` names
+/// the file in the message ("the tokens file is readable by group or others").
+Result<std::string> read_private_file(const std::string& path, std::string_view what);
+
+/// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
+/// `a.json`) that stand for one file have the same identity.
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  friend auto operator<=>(const FileIdentity&, const FileIdentity&) = default;
+};
+
+/// The identity of the file `path` names, links followed; nullopt when there is none ("-",
+/// a path that does not exist).
+[[nodiscard]] std::optional<FileIdentity> identify(const std::string& path);
+
+/// A file to read, and how it was chosen: named by the user, or found below a directory named.
+struct SelectedFile {
+  std::string path;
+  bool named = true;  ///< false: found by walking a directory
+};
+
+/// Decides whether a file or directory found below a directory named is skipped (a directory
+/// skipped is not entered). `path` is as the walk spells it (the directory named, then the names
+/// below it). Files and directories named by the user are never asked about.
+using SkipPath = std::function<bool(const std::string& path, bool directory)>;
+
+/// Expands directories to the `*.json` files below them (recursively, sorted); files are kept
+/// as given. Below a directory, hidden files and directories (`.ptmpl.json`, `.git`) and
+/// `node_modules` are always skipped, and so is whatever `skip` (when set) says. A file reached
+/// twice (named twice, or through a link) is kept once, where it first appears. Fails
+/// (kNotFound) on a path that does not exist, (kUnreadable) on a directory that cannot be listed.
+Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& paths, const SkipPath& skip = {});
+
+/// walk_paths without a `skip`, giving the paths alone.
+Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
+
+/// Replaces `path` with `content` atomically: a temporary file in the same directory, written
+/// and fsync'ed, given the original's permission bits, then renamed over it, and the directory
+/// fsync'ed so the rename survives a crash. A link is followed (the file it names is replaced).
+/// On failure (kOutputFailed) the original is untouched and no temporary file is left behind.
+Status write_file_atomic(const std::string& path, std::string_view content);
+
+/// write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
+/// then nothing is written (no temporary file, no flush to disk, the file keeps its inode and
+/// times), and nothing is flushed either: bytes found in place after an earlier replacement
+/// whose flush of the directory failed are taken as they are. For ptmpl's own state that a
+/// command writes again with what it mostly holds already, such as the bases that push and pull
+/// keep for every template; not for a user's files.
+Status write_file_atomic_if_changed(const std::string& path, std::string_view content);
+
+/// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):
+///  - "-" is standard output;
+///  - an existing file that is not a regular file (a device such as /dev/null, a FIFO, a
+///    terminal), or any file named through /dev or /proc (/dev/stdout, /proc/self/fd/1), is
+///    opened and written in place, never replaced;
+///  - any other path is replaced atomically (write_file_atomic), keeping an existing file's mode.
+/// Every write is checked: a full disk, a closed pipe or /dev/full fail with kOutputFailed,
+/// naming the path.
+Status write_output(const std::string& path, std::string_view bytes);
+
+/// Whether write_output writes `path` in place rather than replacing it: an existing file that
+/// is not a regular file (a device, a FIFO, a terminal), or any name under /dev or /proc.
+[[nodiscard]] bool written_in_place(const std::string& path);
+
+/// Refuses (kUsage) an `output` that names the same file as one of `inputs` ("-" never
+/// collides): a command never writes over its own input unless that is its in-place mode.
+Status check_output_is_not_input(const std::string& output, std::span<const std::string> inputs);
+
+/// Rewrites the user's file `path` in place (`fmt -w`, `lint --fix`, push writing ids back):
+/// replaced atomically with `bytes` only if it is a regular file (kUsage otherwise) that
+/// still holds exactly `read`, the bytes it was read with; if it changed meanwhile, nothing is
+/// written and the error (kConflict) says so.
+Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes);
+
+/// Writes all of `bytes` to the open descriptor `fd` (a pipe to another process), checked:
+/// kOutputFailed names `name` and the system's reason.
+Status write_descriptor(int fd, std::string_view bytes, std::string_view name);
+
+/// Writes `bytes` to standard output at once, checked (kOutputFailed on a closed pipe, a full disk).
+Status write_stdout(std::string_view bytes);
+
+/// Flushes everything written to standard output through C or C++ streams and reports
+/// whether all of it was written (kOutputFailed otherwise). Call once, before exiting.
+Status finish_stdout();
+
+}  // namespace ptmpl

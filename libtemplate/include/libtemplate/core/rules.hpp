@@ -1,0 +1,58 @@
+// The rule catalogue: every lint rule's id, severity, summary and fix, and how a rule can be
+// configured. The rules themselves are private (src/rules/); the engine that runs them is lint.hpp.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/json.hpp"
+
+namespace ptmpl {
+
+/// What `lint --fix` can do about a rule's findings (SPEC §6).
+enum class FixKind {
+  None,    ///< the rule offers no fix
+  Safe,    ///< applied by `--fix`: the fix restates what the file already says
+  Unsafe,  ///< applied by `--fix --unsafe-fixes` only: the fix changes what the author declared
+};
+
+/// "none", "safe" or "unsafe".
+[[nodiscard]] std::string_view to_string(FixKind kind);
+
+/// A registered rule: stable kebab-case id, default severity, one line of summary, and the kind
+/// of fix its findings carry (when they carry one: a fix is withheld where it cannot be sure).
+struct RuleInfo {
+  std::string_view id;
+  Severity severity;
+  std::string_view summary;
+  FixKind fix = FixKind::None;
+};
+
+/// Every rule, sorted by id.
+[[nodiscard]] std::span<const RuleInfo> rule_catalogue();
+/// The rule with this id, or nullptr.
+[[nodiscard]] const RuleInfo* find_rule(std::string_view id);
+/// The message for an id that names no rule: `unknown rule "x" (did you mean "y"?); ptmpl rules
+/// lists them`, the suggestion (spelling.hpp's closest()) only when one is near.
+[[nodiscard]] std::string unknown_rule_message(std::string_view id);
+
+/// True for an ISO 4217 code a template's budget can be in: the list `currency-invalid` checks
+/// against (converters use it to decide whether a plan's currency can be carried over).
+[[nodiscard]] bool is_currency_code(std::string_view code);
+
+/// How one rule is configured: `"off"`, a severity, or `{"severity": …, "options": {…}}`.
+struct RuleSetting {
+  bool off = false;
+  std::optional<Severity> severity;      ///< when set, replaces the rule's own severity
+  const json::Value* options = nullptr;  ///< the rule's options object, owned by the LintConfig
+};
+
+/// Rule settings by rule id (a lint configuration's `rules`).
+using RuleSettings = std::map<std::string, RuleSetting, std::less<>>;
+
+}  // namespace ptmpl

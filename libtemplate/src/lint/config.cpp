@@ -1,0 +1,238 @@
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/diagnostic.hpp"
+
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include <fnmatch.h>
+
+#include "libtemplate/core/rules.hpp"
+#include "libtemplate/core/spelling.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "rules/rule.hpp"
+
+namespace ptmpl {
+
+LintConfig::LintConfig() = default;
+LintConfig::~LintConfig() = default;
+LintConfig::LintConfig(LintConfig&&) noexcept = default;
+LintConfig& LintConfig::operator=(LintConfig&&) noexcept = default;
+
+const RuleSetting* LintConfig::rule(std::string_view id) const {
+  auto it = rules_.find(id);
+  return it == rules_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+std::string place(const TemplateFile& file, const json::Value& value) {
+  json::Position p = file.document().position(value.offset());
+  return format_place(file.path(), p.line, p.column) + ": ";
+}
+
+// True when `pointer` is `prefix` or lies below it.
+bool within(std::string_view pointer, std::string_view prefix) {
+  return pointer.starts_with(prefix) &&
+         (pointer.size() == prefix.size() || prefix.empty() || pointer[prefix.size()] == '/');
+}
+
+// True when the glob `pattern` matches `path` relative to the directory `base` ("" is the
+// current one); '*' also crosses '/'.
+bool matches_relative(std::string_view pattern, const std::string& path, const std::string& base) {
+  std::error_code ec;
+  std::filesystem::path relative = std::filesystem::relative(
+      std::filesystem::absolute(path, ec), std::filesystem::absolute(base.empty() ? "." : base, ec), ec);
+  return !ec && ::fnmatch(std::string(pattern).c_str(), relative.string().c_str(), 0) == 0;
+}
+
+}  // namespace
+
+Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view text) {
+  LintConfig config;
+  config.path_ = path;
+  config.directory_ = std::filesystem::path(path).parent_path().string();
+  ReadOptions read;
+  read.build_model = false;
+  config.source_ = std::make_unique<TemplateFile>(TemplateFile::parse(path, FileText(std::string(text)), read));
+  const TemplateFile& file = *config.source_;
+  const json::Document& doc = file.document();
+  if (!doc.ok()) {
+    const json::ParseIssue& issue = doc.issues().front();
+    json::Position p = doc.position(issue.offset);
+    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
+  }
+  const json::Value& root = doc.root();
+  if (auto violation = rules::check_config_schema(root)) {
+    const json::Value* at = json::resolve_pointer(root, violation->pointer);
+    return Error::invalid(place(file, at != nullptr ? *at : root) + violation->message);
+  }
+  if (const json::Value* rules = root.find("rules")) {
+    for (const json::Member& m : rules->members()) {
+      if (find_rule(m.key.text()) == nullptr)
+        return Error::invalid(place(file, m.key) + unknown_rule_message(m.key.text()));
+      RuleSetting setting;
+      const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
+      if (severity != nullptr) {
+        setting.off = severity->text() == "off";
+        setting.severity = parse_severity(severity->text());
+      }
+      setting.options = m.value.find("options");
+      config.rules_[std::string(m.key.text())] = setting;
+    }
+  }
+  if (const json::Value* ignore = root.find("ignore")) {
+    for (const json::Value& entry : ignore->items()) {
+      IgnoreEntry e;
+      if (const json::Value* rule = entry.find("rule")) {
+        if (find_rule(rule->text()) == nullptr)
+          return Error::invalid(place(file, *rule) + unknown_rule_message(rule->text()));
+        e.rule = rule->text();
+      }
+      if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());
+      if (const json::Value* pointer = entry.find("pointer")) e.pointer = std::string(pointer->text());
+      if (const json::Value* temp_id = entry.find("temp_id")) e.temp_id = std::string(temp_id->text());
+      config.ignore_.push_back(std::move(e));
+    }
+  }
+  if (const json::Value* depth = root.find("max_depth")) {
+    auto n = depth->as_int64();
+    if (!n || *n > INT32_MAX) return Error::invalid(place(file, *depth) + "max_depth is out of range");
+    config.max_depth_ = static_cast<std::uint32_t>(*n);
+  }
+  for (auto [key, globs] :
+       {std::pair{"exclude", &config.exclude_}, std::pair{"extend-exclude", &config.extend_exclude_}})
+    if (const json::Value* list = root.find(key))
+      for (const json::Value& glob : list->items()) globs->emplace_back(glob.text());
+  if (const json::Value* fail_on = root.find("fail_on")) config.fail_on_ = parse_severity(fail_on->text());
+  return config;
+}
+
+Result<LintConfig> LintConfig::load(const std::string& path) {
+  auto bytes = FileText::read(path);
+  if (!bytes.ok()) return bytes.error();
+  return parse(path, bytes.value().text());
+}
+
+bool LintConfig::ignores(const Diagnostic& finding, const TemplateFile& file) const {
+  for (const IgnoreEntry& entry : ignore_) {
+    if (!entry.rule.empty() && entry.rule != finding.rule) continue;
+    if (entry.files && !matches_relative(*entry.files, finding.path, directory_)) continue;
+    if (entry.pointer && !within(finding.pointer, *entry.pointer)) continue;
+    if (entry.temp_id) {
+      // The story the finding is about: the innermost one whose pointer holds the finding's.
+      // Only a story whose pointer holds it can have a descendant that does, and of siblings
+      // at most one does: a descent from the top, not a walk of every story.
+      const Story* about = nullptr;
+      std::size_t about_size = 0;
+      for (const TemplateSource& source : file.templates()) {
+        std::span<const Story> list = source.model.stories;
+        while (!list.empty()) {
+          const Story* inside = nullptr;
+          for (const Story& story : list) {
+            const std::string pointer = story.pointer();
+            if (!within(finding.pointer, pointer)) continue;
+            inside = &story;
+            if (about == nullptr || pointer.size() > about_size) {
+              about = &story;
+              about_size = pointer.size();
+            }
+            break;
+          }
+          list = inside != nullptr ? inside->sub_stories : std::span<const Story>();
+        }
+      }
+      if (about == nullptr || !about->temp_id || temp_id_key(*about->temp_id) != *entry.temp_id) continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool LintConfig::skips_file(const std::string& path) const {
+  for (const IgnoreEntry& entry : ignore_)
+    if (entry.rule.empty() && entry.files && !entry.pointer && !entry.temp_id &&
+        matches_relative(*entry.files, path, directory_))
+      return true;
+  return false;
+}
+
+bool exclude_matches(std::string_view pattern, const std::string& path, bool directory, const std::string& base) {
+  if (pattern.ends_with('/')) {
+    if (!directory) return false;
+    pattern.remove_suffix(1);
+  }
+  if (pattern.starts_with("./")) pattern.remove_prefix(2);
+  if (pattern.empty()) return false;
+  if (pattern.find('/') == std::string_view::npos) {
+    std::string name = std::filesystem::path(path).filename().string();
+    return ::fnmatch(std::string(pattern).c_str(), name.c_str(), 0) == 0;
+  }
+  return matches_relative(pattern, path, base);
+}
+
+Result<std::vector<SelectedFile>> select_files(const std::vector<std::string>& paths,
+                                               const SelectionSettings& settings) {
+  // The configuration of each directory walked, read once (one is found per directory, not per
+  // file: the files of a directory share it).
+  std::map<std::string, LintConfig> configs;
+  std::map<std::string, const LintConfig*> config_of_directory;
+  std::optional<Error> failure;
+  auto config_for = [&](const std::string& path) -> const LintConfig* {
+    std::optional<std::string> config_path = settings.config_path;
+    std::string directory = std::filesystem::path(path).parent_path().string();
+    if (!config_path) {
+      if (!settings.discover_config) return nullptr;
+      auto known = config_of_directory.find(directory);
+      if (known != config_of_directory.end()) return known->second;
+      config_path = find_config(path);
+      if (!config_path) return config_of_directory[directory] = nullptr;
+    }
+    auto it = configs.find(*config_path);
+    if (it == configs.end()) {
+      auto loaded = LintConfig::load(*config_path);
+      if (!loaded.ok()) {
+        if (!failure) failure = loaded.error();
+        return config_of_directory[directory] = nullptr;
+      }
+      it = configs.emplace(*config_path, std::move(loaded).value()).first;
+    }
+    return config_of_directory[directory] = &it->second;
+  };
+  SkipPath skip = [&](const std::string& path, bool directory) {
+    const LintConfig* config = config_for(path);
+    const std::string base = config != nullptr ? config->directory() : std::string();
+    const std::vector<std::string>* exclude = settings.exclude ? &*settings.exclude : nullptr;
+    if (exclude == nullptr && config != nullptr) exclude = &config->exclude();
+    // --exclude's globs are relative to the current directory, the configuration's to its own.
+    const std::string exclude_base = settings.exclude ? std::string() : base;
+    if (exclude != nullptr)
+      for (const std::string& glob : *exclude)
+        if (exclude_matches(glob, path, directory, exclude_base)) return true;
+    if (config != nullptr) {
+      for (const std::string& glob : config->extend_exclude())
+        if (exclude_matches(glob, path, directory, base)) return true;
+      if (!directory && config->skips_file(path)) return true;
+    }
+    for (const std::string& glob : settings.extend_exclude)
+      if (exclude_matches(glob, path, directory, "")) return true;
+    return settings.ignored && settings.ignored(path, directory);
+  };
+  auto walked = walk_paths(paths, skip);
+  if (failure) return *failure;
+  return walked;
+}
+
+std::optional<std::string> find_config(const std::string& file) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(file, ec).lexically_normal().parent_path();
+  if (ec) return std::nullopt;
+  for (;;) {
+    std::filesystem::path candidate = dir / ".ptmpl.json";
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.string();
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+    dir = dir.parent_path();
+  }
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,183 @@
+// The lint engine: runs every registered rule over a file as its configuration sets them (the
+// rules' settings, the ignores), and many files in parallel.
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <memory_resource>
+#include <thread>
+
+#include "io/worker_pool.hpp"
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/rollup.hpp"
+#include "rules/rule.hpp"
+
+namespace ptmpl {
+
+std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& options) {
+  // Below this many stories a second thread costs more than the half of the rules it takes.
+  constexpr std::size_t kSplitFrom = 4096;
+  std::size_t stories = 0;
+  if (options.threads > 1)
+    for (const TemplateSource& source : file.templates()) stories += item_count(source.model.stories);
+  rules::SharedStructures shared;
+  const RuleSettings* settings = options.config != nullptr ? &options.config->rules() : nullptr;
+  rules::Context context(file, settings, shared);
+  std::vector<Diagnostic> out;
+  if (options.threads > 1 && stories >= kSplitFrom) {
+    rules::Context helper(file, settings, shared);
+    rules::run_all_rules(context, &helper);
+    out = context.take();
+    std::vector<Diagnostic> more = helper.take();
+    out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  } else {
+    rules::run_all_rules(context);
+    out = context.take();
+  }
+  if (options.config != nullptr && !options.config->ignore().empty())
+    std::erase_if(out, [&](const Diagnostic& d) { return options.config->ignores(d, file); });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Diagnostic> lint_text(const std::string& path, std::string_view text, const LintOptions& options) {
+  ReadOptions read;
+  read.parse.max_depth = options.max_depth;
+  TemplateFile file = TemplateFile::parse(path, FileText::borrow(text), read);
+  return lint(file, options);
+}
+
+namespace {
+
+/// lint_files, and lint_texts when `texts` is not empty (parallel to `paths`).
+LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                  const LintSettings& settings) {
+  LintRun run;
+  // Configurations first, each read once: the explicit one, or the nearest .ptmpl.json of
+  // each file. An invalid configuration stops the run (exit 2), as any bad input of ptmpl's own.
+  std::map<std::string, LintConfig> configs;
+  std::vector<const LintConfig*> config_of(paths.size(), nullptr);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::optional<std::string> path = settings.config_path;
+    if (!path && settings.discover_config && paths[i] != "-") path = find_config(paths[i]);
+    if (!path) continue;
+    auto it = configs.find(*path);
+    if (it == configs.end()) {
+      auto loaded = LintConfig::load(*path);
+      if (!loaded.ok()) {
+        run.errors.push_back(loaded.error().message);
+        return run;
+      }
+      it = configs.emplace(*path, std::move(loaded).value()).first;
+    }
+    config_of[i] = &it->second;
+  }
+
+  struct Slot {
+    std::vector<Diagnostic> diagnostics;
+    std::string error;
+    bool read = false;
+    bool not_template = false;
+    std::uint64_t fingerprint = 0;
+  };
+  std::vector<Slot> slots(paths.size());
+  // A file's arena gives its blocks back here when the file is done, for the next file: fresh
+  // pages for every file would cost a page fault per 4 KiB touched (json::Arena).
+  std::pmr::synchronized_pool_resource blocks(json::Arena::kPoolOptions);
+  // Threads the files leave idle go to the rules of each file (a single large file uses two).
+  const unsigned threads = settings.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : settings.jobs;
+  const unsigned threads_per_file =
+      !paths.empty() && paths.size() < threads ? threads / static_cast<unsigned>(paths.size()) : 1;
+  struct NoState {};
+  detail::for_each_on_workers(
+      paths.size(), settings.jobs, [] { return NoState{}; },
+      [&](NoState&, std::size_t i) {
+        LintOptions options;
+        options.config = config_of[i];
+        options.threads = threads_per_file;
+        options.max_depth =
+            settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
+        ReadOptions read;
+        read.parse.max_depth = options.max_depth;
+        read.parse.memory = &blocks;
+        // A large file keeps its tree and model, not its text, unless fixes will rewrite it.
+        read.release_text = !settings.fingerprint;
+        // An exception must not leave a worker thread (that would end the process): it becomes
+        // the error of its file, like an unreadable one.
+        try {
+          auto bytes = texts.empty() ? FileText::read(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
+          if (!bytes.ok()) {
+            slots[i].error = bytes.error().message;
+            return;
+          }
+          const bool found_in_directory = i < settings.found_in_directory.size() && settings.found_in_directory[i];
+          // Another program's plan is no template: named, an error with the way out (exit 2);
+          // found below a directory, skipped like any file of another kind.
+          if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), paths[i])) {
+            if (found_in_directory) {
+              slots[i].not_template = true;
+            } else {
+              slots[i].error = plan->message;
+            }
+            return;
+          }
+          const TemplateFile file = TemplateFile::parse(paths[i], std::move(bytes).value(), read);
+          if (found_in_directory && file.shape() == Shape::Unknown && file.document().ok()) {
+            slots[i].not_template = true;
+            return;
+          }
+          slots[i].diagnostics = lint(file, options);
+          slots[i].read = true;
+          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.text());
+        } catch (const Failure& e) {
+          slots[i].error = e.error().message;
+        } catch (const std::bad_alloc&) {
+          slots[i].error = paths[i] + ": out of memory while linting";
+        } catch (const std::exception& e) {
+          slots[i].error = paths[i] + ": " + e.what();
+        }
+      });
+
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    Slot& slot = slots[i];
+    if (slot.not_template) {
+      run.not_templates.push_back(paths[i]);
+      continue;
+    }
+    if (!slot.read) {
+      run.errors.push_back(std::move(slot.error));
+      continue;
+    }
+    run.paths.push_back(paths[i]);
+    if (settings.fingerprint) run.fingerprints.push_back(slot.fingerprint);
+    Severity threshold = settings.fail_on.value_or(
+        config_of[i] != nullptr ? config_of[i]->fail_on().value_or(Severity::Error) : Severity::Error);
+    for (const Diagnostic& d : slot.diagnostics) run.failed = run.failed || d.severity >= threshold;
+    run.diagnostics.insert(run.diagnostics.end(), std::make_move_iterator(slot.diagnostics.begin()),
+                           std::make_move_iterator(slot.diagnostics.end()));
+  }
+  std::stable_sort(run.diagnostics.begin(), run.diagnostics.end());
+  return run;
+}
+
+}  // namespace
+
+LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& settings) {
+  return lint_many(paths, {}, settings);
+}
+
+LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
+                   const LintSettings& settings) {
+  return lint_many(paths, texts, settings);
+}
+
+std::uint64_t fingerprint(std::string_view bytes) {
+  // FNV-1a over the bytes, mixed with the length: fixes check that a file still holds what was
+  // linted, so any change (an editor's save, a second name for the file) must show.
+  std::uint64_t h = 1469598103934665603ull ^ bytes.size();
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace ptmpl

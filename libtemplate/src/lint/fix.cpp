@@ -1,0 +1,101 @@
+#include "libtemplate/core/fix.hpp"
+
+#include <algorithm>
+
+namespace ptmpl {
+
+FixResult apply_fixes(std::string_view text, const std::vector<Diagnostic>& findings, const FixOptions& options) {
+  FixResult result;
+  std::vector<const Fix*> fixes;
+  for (const Diagnostic& d : findings) {
+    if (!d.fix || d.fix->offset + d.fix->length > text.size()) continue;
+    if (d.fix->unsafe && !options.unsafe)
+      ++result.withheld;
+    else
+      fixes.push_back(&*d.fix);
+  }
+  std::stable_sort(fixes.begin(), fixes.end(), [](const Fix* a, const Fix* b) { return a->offset < b->offset; });
+  result.text.reserve(text.size());
+  std::uint64_t copied = 0;
+  for (const Fix* fix : fixes) {
+    if (fix->offset < copied) {
+      ++result.skipped;
+      continue;
+    }
+    result.text.append(text.substr(copied, fix->offset - copied));
+    result.text += fix->replacement;
+    copied = fix->offset + fix->length;
+    ++result.applied;
+  }
+  result.text.append(text.substr(copied));
+  return result;
+}
+
+namespace {
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    std::size_t end = text.find('\n');
+    std::size_t take = end == std::string_view::npos ? text.size() : end + 1;
+    lines.push_back(text.substr(0, take));
+    text.remove_prefix(take);
+  }
+  return lines;
+}
+
+void append_line(std::string& out, char mark, std::string_view line) {
+  out += mark;
+  out += line;
+  if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
+}
+
+}  // namespace
+
+std::string unified_diff(std::string_view path, std::string_view before, std::string_view after) {
+  if (before == after) return {};
+  std::vector<std::string_view> a = lines_of(before), b = lines_of(after);
+  // git's convention: a/ and b/ before the path (an absolute path loses its leading '/').
+  std::string_view name = path.starts_with('/') ? path.substr(1) : path;
+  std::string out = "--- a/" + std::string(name) + "\n+++ b/" + std::string(name) + "\n";
+  if (a.size() != b.size()) {
+    out += "@@ -1," + std::to_string(a.size()) + " +1," + std::to_string(b.size()) + " @@\n";
+    for (auto line : a) append_line(out, '-', line);
+    for (auto line : b) append_line(out, '+', line);
+    return out;
+  }
+  constexpr std::size_t kContext = 3;
+  std::size_t n = a.size();
+  std::size_t i = 0;
+  while (i < n) {
+    if (a[i] == b[i]) {
+      ++i;
+      continue;
+    }
+    // A hunk: from kContext lines before the first change to kContext after the last change
+    // that is followed by fewer than 2 * kContext unchanged lines.
+    std::size_t start = i > kContext ? i - kContext : 0;
+    std::size_t last = i;
+    for (std::size_t j = i + 1; j < n && j <= last + 2 * kContext; ++j)
+      if (a[j] != b[j]) last = j;
+    std::size_t end = std::min(n, last + kContext + 1);
+    std::size_t count = end - start;
+    out += "@@ -" + std::to_string(start + 1) + "," + std::to_string(count) + " +" + std::to_string(start + 1) + "," +
+           std::to_string(count) + " @@\n";
+    for (std::size_t k = start; k < end;) {
+      if (a[k] == b[k]) {
+        append_line(out, ' ', a[k++]);
+        continue;
+      }
+      std::size_t run = k;  // a run of changed lines: all removals, then all additions
+      while (run < end && a[run] != b[run]) ++run;
+      for (std::size_t r = k; r < run; ++r) append_line(out, '-', a[r]);
+      for (std::size_t r = k; r < run; ++r) append_line(out, '+', b[r]);
+      k = run;
+    }
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace ptmpl

@@ -1,0 +1,268 @@
+// The client of the service's templates endpoints: requests, retries with backoff and
+// jitter, and what an unknown outcome of a POST means (SPEC §8).
+#include "libtemplate/publish/api_client.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <thread>
+
+#include "publish/envelope.hpp"
+
+namespace ptmpl::publish {
+namespace {
+
+constexpr int kMaxPerPage = 200;  // API reference, Limits
+
+}  // namespace
+
+using detail::describe_errors;
+using detail::read_envelope;
+using detail::retry_after;
+using detail::single;
+
+Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
+    : options_(std::move(options)), seat_(options_.pacer), transport_(std::move(transport)) {
+  while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  if (!options_.sleep) options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  jitter_state_ = options_.jitter_seed != 0
+                      ? options_.jitter_seed
+                      : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1;
+}
+
+Error Client::fail(Error error) const {
+  error.message = redact(std::move(error.message), options_.token);
+  return error;
+}
+
+std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* response) {
+  // Exponential backoff with "equal jitter": half the step fixed, half random, so concurrent
+  // clients spread out but each still waits at least base·2^(n-1)/2.
+  auto step = options_.retry.base_delay.count() << std::min(attempt - 1, 20);
+  step = std::min<std::int64_t>(step, options_.retry.max_delay.count());
+  jitter_state_ ^= jitter_state_ << 13;  // xorshift64
+  jitter_state_ ^= jitter_state_ >> 7;
+  jitter_state_ ^= jitter_state_ << 17;
+  auto half = step / 2;
+  std::chrono::milliseconds wait(
+      half + (half > 0 ? static_cast<std::int64_t>(jitter_state_ % static_cast<std::uint64_t>(half + 1)) : 0));
+  if (response != nullptr) {
+    if (auto after = retry_after(*response)) wait = std::max(wait, *after);  // the service knows best
+  }
+  return std::min(wait, options_.retry.max_delay);
+}
+
+Result<HttpResponse> Client::exchange(const std::string& method, const std::string& path, const std::string& body,
+                                      const std::string& what, bool idempotent, bool* outcome_unknown) {
+  if (auto allowed = check_base_url(options_.base_url); !allowed.ok()) return fail(allowed.error());
+  HttpRequest request{method, options_.base_url + path, {{"Authorization", "Bearer " + options_.token}}, body};
+  if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+  std::string last_problem;
+  bool lost_response = false;  // the last attempt got no answer at all
+  int seat_waits = 0;          // attempts given back because the service answered other workers
+  for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
+    seat_.wait();
+    if (options_.pacer) options_.pacer->wait();
+    if (options_.trace != nullptr)
+      *options_.trace << redact("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) +
+                                    ")\n> Authorization: Bearer " + options_.token + "\n",
+                                options_.token);
+    auto sent = transport_->send(request);
+    if (!sent.ok()) {
+      last_problem = "no response: " + sent.error().message;
+      if (options_.trace != nullptr) *options_.trace << redact("< " + last_problem + "\n", options_.token);
+      lost_response = true;
+      // Only a lost response is worth another attempt; a certificate that does not verify or a
+      // malformed URL fails the same way every time.
+      if (sent.error().code == ErrorCode::kService)  // an answer arrived, but one the client refuses
+        return fail({ErrorCode::kService, what + ": " + sent.error().message});
+      if (sent.error().code != ErrorCode::kNetwork) return fail({sent.error().code, what + ": " + last_problem});
+      // Other workers are answered: the service takes no more connections than theirs. Waiting
+      // for one of them to end costs no attempt (each wait needs one to end, so they are few).
+      bool at_limit = seat_.lost();
+      if (!idempotent) {
+        if (outcome_unknown != nullptr) *outcome_unknown = true;
+        return fail(Error::network(what + ": " + last_problem));
+      }
+      if (at_limit && seat_waits++ < options_.retry.max_attempts) {
+        --attempt;
+        continue;
+      }
+      if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
+      continue;
+    }
+    seat_.answered();
+    HttpResponse& response = sent.value();
+    lost_response = false;
+    if (options_.trace != nullptr)
+      *options_.trace << redact(
+          "< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n",
+          options_.token);
+    if (response.status == 429 || response.status == 503) {
+      last_problem = "HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body);
+      if (attempt < options_.retry.max_attempts) {
+        auto wait = backoff(attempt, &response);
+        if (options_.pacer) options_.pacer->hold(wait);
+        options_.sleep(wait);
+      }
+      continue;
+    }
+    if (response.status < 200 || response.status > 299)
+      return fail({response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kService,
+                   what + ": HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body)});
+    return std::move(response);
+  }
+  return fail(
+      {lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
+       what + ": gave up after " + std::to_string(options_.retry.max_attempts) + " attempts; last: " + last_problem});
+}
+
+Result<TemplatePage> Client::list(const ListQuery& query) {
+  if (query.per_page < 1 || query.per_page > kMaxPerPage) return fail(Error::usage("per_page must be from 1 to 200"));
+  std::string path =
+      "/project_templates.json?page=" + std::to_string(query.page) + "&per_page=" + std::to_string(query.per_page);
+  if (query.mine) path += "&mine=true";
+  if (!query.by_title.empty()) path += "&by_title=" + url_encode(query.by_title);
+  if (!query.order.empty()) path += "&order=" + url_encode(query.order);
+  if (!query.only.empty()) {
+    std::string ids;
+    for (auto id : query.only) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    path += "&only=" + url_encode(ids);
+  }
+  if (query.with_raw_json) path += "&optional_fields=raw_json";
+  auto response = exchange("GET", path, "", "listing templates", true);
+  if (!response.ok()) return response.error();
+  auto page = read_envelope(response.value().body);
+  if (!page.ok()) return fail(page.error().within("listing templates"));
+  return page;
+}
+
+Result<std::vector<RemoteTemplate>> Client::list_all(ListQuery query, ListNotes* notes) {
+  bool with_raw_json = query.with_raw_json && query.only.empty();
+  if (with_raw_json) query.with_raw_json = false;  // fetched below by `only`, as the service requires
+  query.per_page = kMaxPerPage;
+  std::vector<RemoteTemplate> all;
+  std::set<std::int64_t> seen;  // ids taken or skipped
+  std::vector<Error> skipped;
+  std::int64_t count = 0;
+  std::string stopped;  // why paging ended before `count` was reached
+  for (query.page = 1;; ++query.page) {
+    if (query.page > kMaxPages) {
+      stopped = "stopped after " + std::to_string(kMaxPages) + " pages";
+      break;
+    }
+    auto page = list(query);
+    if (!page.ok()) return page.error();
+    count = page.value().count;
+    std::size_t fresh = 0;
+    for (auto& t : page.value().templates) {
+      if (!seen.insert(t.id).second) continue;  // a template seen on an earlier page
+      all.push_back(std::move(t));
+      ++fresh;
+    }
+    for (auto& [id, error] : page.value().skipped) {
+      if (!seen.insert(id).second) continue;
+      skipped.push_back(fail(error.within("listing templates")));
+      ++fresh;  // a bad template is new too: paging goes on past it
+    }
+    if (page.value().templates.empty() && page.value().skipped.empty()) break;
+    if (fresh == 0) {
+      stopped = "page " + std::to_string(query.page) + " brought no template not seen before";
+      break;
+    }
+    if (static_cast<std::int64_t>(seen.size()) >= count) break;
+  }
+  if (static_cast<std::int64_t>(seen.size()) != count && notes != nullptr)
+    notes->warnings.push_back("the service counts " + std::to_string(count) + " templates, but its pages brought " +
+                              std::to_string(seen.size()) + " different ones" +
+                              (stopped.empty() ? std::string() : "; " + stopped));
+  if (with_raw_json) {
+    std::set<std::int64_t> unusable;
+    for (std::size_t first = 0; first < all.size(); first += kMaxPerPage) {
+      ListQuery batch;
+      batch.per_page = kMaxPerPage;
+      batch.with_raw_json = true;
+      std::size_t last = std::min(all.size(), first + kMaxPerPage);
+      for (std::size_t i = first; i < last; ++i) batch.only.push_back(all[i].id);
+      auto page = list(batch);
+      if (!page.ok()) return page.error();
+      for (auto& t : page.value().templates) {
+        for (std::size_t i = first; i < last; ++i)
+          if (all[i].id == t.id) all[i] = std::move(t);
+      }
+      // A template whose stories cannot be used is not returned without them.
+      for (auto& [id, error] : page.value().skipped) {
+        unusable.insert(id);
+        skipped.push_back(fail(error.within("listing templates")));
+      }
+    }
+    std::erase_if(all, [&](const RemoteTemplate& t) { return unusable.contains(t.id); });
+  }
+  if (notes != nullptr) notes->skipped = std::move(skipped);
+  return all;
+}
+
+Result<RemoteTemplate> Client::get(std::int64_t id, bool with_raw_json) {
+  std::string what = "reading template " + std::to_string(id);
+  auto response = exchange(
+      "GET", "/project_templates/" + std::to_string(id) + ".json" + (with_raw_json ? "?optional_fields=raw_json" : ""),
+      "", what, true);
+  if (!response.ok()) return response.error();
+  auto t = single(response.value().body);
+  if (!t.ok()) return fail(t.error().within(what));
+  return t;
+}
+
+Result<std::vector<RemoteTemplate>> Client::find_by_title(const std::string& title) {
+  ListQuery query;
+  query.mine = true;
+  query.by_title = title;
+  auto found = list_all(query);
+  if (!found.ok()) return found.error();
+  std::vector<RemoteTemplate> exact;
+  for (auto& t : found.value())
+    if (t.title == title) exact.push_back(std::move(t));
+  std::sort(exact.begin(), exact.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return exact;
+}
+
+Result<RemoteTemplate> Client::create(const std::string& body, const std::string& title) {
+  std::string what = "creating template \"" + title + "\"";
+  std::string last_problem;
+  for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
+    bool unknown = false;
+    auto response = exchange("POST", "/project_templates.json", body, what, false, &unknown);
+    if (response.ok()) {
+      auto t = single(response.value().body);
+      if (!t.ok()) return fail(t.error().within(what));
+      return t;
+    }
+    if (!unknown) return response.error();
+    // The POST may or may not have been applied: look before trying again (SPEC §8).
+    last_problem = response.error().message;
+    auto existing = find_by_title(title);
+    if (!existing.ok())
+      return fail({existing.error().code, last_problem + "; then, looking the title up: " + existing.error().message});
+    if (!existing.value().empty()) return get(existing.value().back().id, true);
+    if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
+  }
+  return fail(Error::network(what + ": gave up after " + std::to_string(options_.retry.max_attempts) +
+                             " attempts; last: " + last_problem));
+}
+
+Result<RemoteTemplate> Client::update(std::int64_t id, const std::string& body, const std::string& title) {
+  std::string what = "updating template " + std::to_string(id) + " \"" + title + "\"";
+  auto response = exchange("PUT", "/project_templates/" + std::to_string(id) + ".json", body, what, true);
+  if (!response.ok()) return response.error();
+  auto t = single(response.value().body);
+  if (!t.ok()) return fail(t.error().within(what));
+  return t;
+}
+
+}  // namespace ptmpl::publish

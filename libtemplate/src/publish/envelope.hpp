@@ -1,0 +1,27 @@
+// Reading the service's answers (API reference: envelopes, errors, Retry-After), shared by the
+// client's files. Private to ptmpl::publish.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libtemplate/core/result.hpp"
+#include "libtemplate/publish/api_client.hpp"
+
+namespace ptmpl::publish::detail {
+
+/// ASCII case-insensitive equality (header names, URL schemes, "localhost").
+[[nodiscard]] bool iequals(std::string_view a, std::string_view b);
+/// The service's error envelope as one line: `validation: title can't be blank (field title); …`.
+[[nodiscard]] std::string describe_errors(const std::string& body);
+/// A page of templates from a list envelope, in the order of `results`; kService when the
+/// envelope is unusable.
+Result<TemplatePage> read_envelope(const std::string& body);
+/// The one template of an envelope; kService otherwise.
+Result<RemoteTemplate> single(const std::string& body);
+/// The wait a Retry-After header asks for (delta-seconds); nullopt when absent or not a number.
+[[nodiscard]] std::optional<std::chrono::milliseconds> retry_after(const HttpResponse& response);
+
+}  // namespace ptmpl::publish::detail

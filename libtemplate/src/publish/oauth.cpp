@@ -1,0 +1,159 @@
+#include "libtemplate/publish/oauth.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <utility>
+
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
+
+namespace ptmpl::publish {
+namespace {
+
+std::string trimmed(std::string text) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  auto last = text.find_last_not_of(" \t\r\n");
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+std::string authorize_url(const OAuthApp& app, std::string_view state) {
+  std::string url = app.app_url + "/oauth/authorize?client_id=" + url_encode(app.client_id) +
+                    "&response_type=code&redirect_uri=" + url_encode(app.redirect_uri);
+  if (!state.empty()) url += "&state=" + url_encode(state);
+  return url;
+}
+
+std::string app_url_of(std::string_view base_url) {
+  while (!base_url.empty() && base_url.back() == '/') base_url.remove_suffix(1);
+  if (base_url.ends_with("/api/v1")) base_url.remove_suffix(7);
+  return std::string(base_url);
+}
+
+Result<std::string> load_secret(const std::string& file, std::optional<std::string_view> from_environment,
+                                std::string_view env_name, std::string_view what) {
+  const std::string source = file.empty() ? std::string(env_name) : file;
+  std::string secret;
+  if (!file.empty()) {
+    auto read = read_private_file(file, what);
+    if (!read.ok()) return read.error();
+    secret = std::move(read).value();
+  } else if (from_environment) {
+    secret = *from_environment;
+  } else {
+    return Error::usage("no " + std::string(what) + ": pass its file or set " + std::string(env_name));
+  }
+  secret = trimmed(std::move(secret));
+  if (secret.empty()) return Error::usage(source + ": the " + std::string(what) + " is empty");
+  if (secret.find_first_of(" \t\r\n") != std::string::npos)
+    return Error::usage(source + ": the " + std::string(what) + " has spaces or several lines");
+  return secret;
+}
+
+Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, const std::string& client_secret,
+                                  const std::string& code) {
+  std::string url = app.app_url + "/oauth/token";
+  if (auto allowed = check_base_url(url); !allowed.ok()) return allowed.error();
+  HttpRequest request{"POST",
+                      url,
+                      {{"Content-Type", "application/x-www-form-urlencoded"}},
+                      "client_id=" + url_encode(app.client_id) + "&client_secret=" + url_encode(client_secret) +
+                          "&grant_type=authorization_code&code=" + url_encode(code) +
+                          "&redirect_uri=" + url_encode(app.redirect_uri)};
+  auto clean = [&](std::string text) { return redact(redact(std::move(text), client_secret), code); };
+  auto sent = transport.send(request);
+  if (!sent.ok()) return Error::network(clean("exchanging the code: no response: " + sent.error().message));
+  const HttpResponse& response = sent.value();
+  json::Document doc = json::Document::parse(response.body);
+  auto text = [&](std::string_view key) {
+    const json::Value* v = doc.root().find(key);
+    return v != nullptr && v->is_string() ? std::string(v->text()) : std::string();
+  };
+  if (response.status == 200 && !text("access_token").empty()) return text("access_token");
+  std::string error = text("error");
+  std::string description = text("error_description");
+  return Error::service(clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +
+                              (error.empty() ? "no access_token in the answer" : error) +
+                              (description.empty() ? "" : ": " + description)));
+}
+
+Result<TokenFile> TokenFile::prepare(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string target = path;
+  if (fs::is_symlink(path, ec)) {  // the file the link names gets the token; the link stays
+    fs::path resolved = fs::weakly_canonical(path, ec);
+    if (!ec) target = resolved.string();
+  }
+  struct stat st {};
+  bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
+    return Error::usage(path +
+                        ": is a directory; the token is written only to a regular file (name one inside it: -o " +
+                        (fs::path(path) / "token").string() + "); nothing was sent, the code is still valid");
+  // Never standard output, a terminal, a device or a FIFO.
+  if (path == "-" || written_in_place(path) || (exists && !S_ISREG(st.st_mode)))
+    return Error::usage(path + ": the token is written only to a regular file");
+  fs::path parent = fs::path(target).parent_path();
+  std::string dir = parent.empty() ? std::string(".") : parent.string();
+  std::string temp = target + ".ptmpl-XXXXXX";
+  int fd = ::mkstemp(temp.data());  // mode 600
+  if (fd < 0)
+    return Error::output_failed(path + ": cannot write a file in " + dir + ": " + std::strerror(errno) +
+                                "; nothing was sent, the code is still valid");
+  return TokenFile(target, temp, fd);
+}
+
+TokenFile::TokenFile(TokenFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      temp_(std::exchange(other.temp_, {})),
+      fd_(std::exchange(other.fd_, -1)),
+      lost_(other.lost_) {}
+
+TokenFile::~TokenFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+Status TokenFile::keep(const std::string& token) {
+  std::string bytes = token + "\n";
+  std::size_t written = 0;
+  int err = 0;
+  while (written < bytes.size()) {
+    ssize_t n = ::write(fd_, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : EIO;
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (err == 0 && ::fsync(fd_) != 0) err = errno;
+  if (::close(fd_) != 0 && err == 0) err = errno;
+  fd_ = -1;
+  if (err != 0) {
+    lost_ = true;
+    return Error::output_failed(temp_ + ": cannot write the token: " + std::strerror(err));
+  }
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
+    int rename_err = errno;
+    std::string kept = std::exchange(temp_, {});  // left in place: it holds the token
+    return Error::output_failed(path_ + ": cannot put the token there: " + std::strerror(rename_err) +
+                                "; it is kept in " + kept + " (mode 600): move it where you want it");
+  }
+  temp_.clear();
+  return Done{};
+}
+
+}  // namespace ptmpl::publish

@@ -1,0 +1,77 @@
+// One push at a time per service address on this machine: a lock file under the user's state
+// directory, held with flock(2) (released by the system when the process ends, however it ends).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "libtemplate/publish/publish.hpp"
+#include "publish/publish_support.hpp"
+
+namespace ptmpl::publish {
+namespace detail {
+
+std::string address_key(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  auto scheme_end = url.find("://");
+  std::size_t host_end = scheme_end == std::string::npos ? 0 : url.find('/', scheme_end + 3);
+  if (host_end == std::string::npos) host_end = url.size();
+  for (std::size_t i = 0; i < host_end; ++i)
+    url[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(url[i])));
+  return url;
+}
+
+std::string fnv1a_hex(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash));
+  return out;
+}
+
+}  // namespace detail
+
+std::string push_lock_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home) {
+  // XDG: a relative value is to be ignored.
+  if (xdg_state_home && !xdg_state_home->empty() && xdg_state_home->front() == '/')
+    return (std::filesystem::path(*xdg_state_home) / "ptmpl" / "locks").string();
+  if (home && !home->empty()) return (std::filesystem::path(*home) / ".local" / "state" / "ptmpl" / "locks").string();
+  return "";
+}
+
+Result<PushLock> PushLock::take(const std::string& dir, const std::string& base_url,
+                                const std::function<void(const std::string&)>& waiting) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error::output_failed(dir + ": cannot create the directory of push locks: " + ec.message());
+  std::string key = detail::address_key(base_url);
+  std::string path = (std::filesystem::path(dir) / ("push-" + detail::fnv1a_hex(key) + ".lock")).string();
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return Error::output_failed(path + ": cannot open the push lock: " + std::strerror(errno));
+  PushLock lock(fd);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK)
+      return Error::output_failed(path + ": cannot take the push lock: " + std::strerror(errno));
+    if (waiting) waiting("waiting for another push to " + key + " on this machine to finish (lock " + path + ")");
+    int rc;
+    while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) return Error::output_failed(path + ": cannot take the push lock: " + std::strerror(errno));
+  }
+  // For whoever looks at the file: which address it guards.
+  if (::ftruncate(fd, 0) == 0) (void)!::write(fd, (key + "\n").data(), key.size() + 1);
+  return lock;
+}
+
+PushLock::~PushLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+}  // namespace ptmpl::publish
