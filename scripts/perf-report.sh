@@ -9,7 +9,11 @@
 #                at each size, per story above the empty template's (scripts/anon-peak.sh, gdb);
 #   bench-sizes  the in-process benchmarks at each size;
 #   push         whole `ptmpl push --jobs N` of 1,000 unchanged templates against a sandbox run as
-#                a process of its own, N = 1, 4, 8, 16, alternating.
+#                a process of its own, N = 1, 4, 8, 16, alternating;
+#   mpp-batch    `ptmpl convert` of every .mpp of a folder (PERF_MPP_FOLDER, default the shared
+#                corpus ../shared/corpus/mpp) in one call, against Python's olefile merely reading
+#                every stream of the same files in one process (scripts/ole-streams.py; Debian's
+#                python3-olefile), alternating, 5 runs each; skipped without the folder or olefile.
 # Usage: scripts/perf-report.sh [SIZES…]
 #   SIZES: story counts for growth and bench-sizes (default: 1000 10000 100000 1000000).
 #   PERF_SECTIONS: the sections to run, in their order above (default: all six), e.g.
@@ -22,14 +26,15 @@ cd "$(dirname "$0")/.."
 ptmpl=build/release/tools/ptmpl/ptmpl
 bench=build/release/tests/ptmpl_bench
 sizes=${*:-1000 10000 100000 1000000}
-sections=${PERF_SECTIONS:-bench ajv growth memory bench-sizes push}
+sections=${PERF_SECTIONS:-bench ajv growth memory bench-sizes push mpp-batch}
+mpp_folder=${PERF_MPP_FOLDER:-../shared/corpus/mpp}
 ajv_stories=${PERF_AJV_STORIES:-100000}
 
 for section in $sections; do
   case $section in
-    bench | ajv | growth | memory | bench-sizes | push) ;;
+    bench | ajv | growth | memory | bench-sizes | push | mpp-batch) ;;
     *)
-      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, memory, bench-sizes, push)" >&2
+      echo "perf-report.sh: unknown section '$section' in PERF_SECTIONS (bench, ajv, growth, memory, bench-sizes, push, mpp-batch)" >&2
       exit 2
       ;;
   esac
@@ -404,6 +409,40 @@ if wanted push; then
   fi
   kill "$sandbox_pid" 2>/dev/null || true
   sandbox_pid=
+  echo
+fi
+
+if wanted mpp-batch; then
+  echo "### Many .mpp files in one call, against reading their streams with olefile"
+  echo
+  if [ ! -d "$mpp_folder" ] || ! /usr/bin/python3 -c 'import olefile' 2>/dev/null; then
+    echo "_Skipped: needs the folder $mpp_folder and Debian's python3-olefile_"
+  else
+    find "$mpp_folder" -maxdepth 1 -name '*.mpp' | sort >"$work/mpps"
+    count=$(wc -l <"$work/mpps")
+    : >"$work/mpp-ole"
+    : >"$work/mpp-ptmpl"
+    for run in 1 2 3 4 5; do
+      start=$(date +%s%N)
+      xargs /usr/bin/python3 scripts/ole-streams.py <"$work/mpps" >"$work/ole.out"
+      end=$(date +%s%N)
+      echo "$((end - start))" >>"$work/mpp-ole"
+      rm -rf "$work/templates"
+      start=$(date +%s%N)
+      xargs "$ptmpl" convert -o "$work/templates" <"$work/mpps" >/dev/null 2>"$work/convert.err" || true
+      end=$(date +%s%N)
+      echo "$((end - start))" >>"$work/mpp-ptmpl"
+    done
+    median() { sort -n "$1" | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] / 1e9 }'; }
+    ole=$(median "$work/mpp-ole")
+    ours=$(median "$work/mpp-ptmpl")
+    echo "| $count .mpp files ($(du -sh "$mpp_folder" | cut -f1) folder) | median s of 5 |"
+    echo "|---|---:|"
+    echo "| olefile reads every stream ($(cat "$work/ole.out")) | $ole |"
+    echo "| ptmpl convert, one call ($(tail -n 1 "$work/convert.err" | sed 's/^ptmpl convert: //; s/ written to .*/ written/')) | $ours |"
+    echo
+    awk -v a="$ours" -v b="$ole" 'BEGIN { printf "ptmpl / olefile: %.2f× (goal at most 0.25×: %s)\n", a / b, a <= 0.25 * b ? "met" : "**not met**" }'
+  fi
   echo
 fi
 

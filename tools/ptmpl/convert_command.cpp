@@ -1,9 +1,13 @@
 // ptmpl convert: external plans (MS Project XML, GanttProject, CSV) into template documents,
 // and templates into MS Project XML or CSV.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <system_error>
 #include <utility>
 
 #include <unistd.h>
@@ -42,11 +46,100 @@ Result<Conversion> to_mspdi(const std::string& path, std::string_view text, cons
   return export_mspdi(file, options);
 }
 
+// The plan files of the inputs: a file as it is named, a directory's files that have a plan's
+// extension (.mpp, .xml, .gan, .csv; not its subdirectories), in name order.
+Result<std::vector<std::string>> plan_files(const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (!fs::is_directory(input, error)) {
+      out.push_back(input);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (fs::directory_iterator it(input, error), end; !error && it != end; it.increment(error)) {
+      std::string extension = it->path().extension().string();
+      std::transform(extension.begin(), extension.end(), extension.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      const bool plan = extension == ".mpp" || extension == ".xml" || extension == ".gan" || extension == ".csv";
+      if (plan && it->is_regular_file(error)) found.push_back(it->path().string());
+    }
+    if (error) return Error::unreadable(input + ": cannot list the folder: " + error.message());
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+// Many plans into the folder `folder`, one template each, named after its source (plan.mpp →
+// plan.json). Every plan is converted that can be; the exit code is the worst of them.
+int convert_many(const std::vector<std::string>& inputs, const std::string& folder, const ConvertOptions& options,
+                 const std::string& format, bool verbose) {
+  namespace fs = std::filesystem;
+  Result<std::vector<std::string>> found = plan_files(inputs);
+  if (!found.ok()) return report_error("convert", found.error());
+  const std::vector<std::string>& paths = found.value();
+  // Two sources of one name would write one template: refused before anything is written.
+  std::map<std::string, std::string> targets;  // template → source
+  for (const std::string& path : paths) {
+    const std::string target = (fs::path(folder) / fs::path(path).stem()).string() + ".json";
+    if (auto [it, added] = targets.emplace(target, path); !added)
+      return report_error("convert", Error::usage(path + " and " + it->second + " would both be written to " + target +
+                                                  "; convert them into different folders"));
+  }
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error || !fs::is_directory(folder, error))
+    return report_error("convert", Error::output_failed(folder + ": not a folder the templates can be written to" +
+                                                        (error ? ": " + error.message() : std::string())));
+  int worst = static_cast<int>(kOk);
+  LintRun run;
+  std::vector<std::pair<std::string, std::string>> to_write;  // (template path, document)
+  for (PlanFileConversion& file : convert_plan_files(paths, options)) {
+    if (!file.conversion.ok()) {
+      worst = std::max(worst, report_error("convert", file.conversion.error()));
+      continue;
+    }
+    Conversion& conversion = file.conversion.value();
+    run.paths.push_back(file.path);
+    const bool failed = summarize(conversion.diagnostics).error > 0;
+    run.diagnostics.insert(run.diagnostics.end(), std::make_move_iterator(conversion.diagnostics.begin()),
+                           std::make_move_iterator(conversion.diagnostics.end()));
+    if (failed) {
+      worst = std::max(worst, static_cast<int>(kFindings));
+      continue;
+    }
+    const std::string target = (fs::path(folder) / fs::path(file.path).stem()).string() + ".json";
+    to_write.emplace_back(target, std::move(conversion.document));
+  }
+  run.failed = worst == static_cast<int>(kFindings);
+  ReportOptions report = conversion_report_options(!run.failed, verbose);
+  report.excerpt = ::isatty(STDERR_FILENO) != 0;
+  report.colour = colour_on(STDERR_FILENO);
+  if (!run.diagnostics.empty() || format != "text")
+    std::cerr << format_report(*parse_report_format(format), run, report);
+  // Written together: one flush to disk for them all, not one per template.
+  std::vector<std::pair<std::string, std::string_view>> files(to_write.begin(), to_write.end());
+  std::size_t written = 0;
+  const std::vector<Status> statuses = write_files_atomic(files);
+  for (const Status& status : statuses) {
+    if (status.ok())
+      ++written;
+    else
+      worst = std::max(worst, report_error("convert", status.error()));
+  }
+  if (format == "text")
+    std::cerr << "ptmpl convert: " << written << " of " << paths.size() << " plan" << (paths.size() == 1 ? "" : "s")
+              << " written to " << folder << "\n";
+  return worst;
+}
+
 }  // namespace
 
 std::function<int()> setup_convert(CLI::App& app) {
   struct Options {
-    std::string input;
+    std::vector<std::string> inputs;
     std::string output;
     std::string to;
     std::string start;
@@ -55,11 +148,14 @@ std::function<int()> setup_convert(CLI::App& app) {
     bool verbose = false;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("input", o->input,
+  app.add_option("input", o->inputs,
                  "the plan to convert: Microsoft Project .mpp (Project 2000 and later) or XML (MSPDI), GanttProject "
-                 ".gan, CSV; with --to mspdi|csv, a template")
+                 ".gan, CSV; with --to mspdi|csv, a template. Several plans, or folders of them, convert into the "
+                 "folder -o names")
       ->required();
-  app.add_option("-o,--output", o->output, "write the result here (atomically) instead of standard output");
+  app.add_option("-o,--output", o->output,
+                 "write the result here (atomically) instead of standard output; with several plans or a folder, "
+                 "the folder to write one template each into (made if missing)");
   app.add_option("--to", o->to,
                  "what to write: template (from a plan), mspdi or csv (from a template); default: from -o's "
                  "extension (.xml: mspdi, .csv: csv), else template")
@@ -79,14 +175,27 @@ std::function<int()> setup_convert(CLI::App& app) {
       "more findings of one id are one line naming their count and the first place (--verbose lists each).\n"
       "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
       "2 unreadable, not a plan (or not a template with --to mspdi|csv), or a bad CSV cell.\n\n"
+      "Several plans, or folders of them (their .mpp, .xml, .gan and .csv files), convert into the\n"
+      "folder -o names, one template each named after its plan; every plan that can be is converted,\n"
+      "and the exit code is the worst of them.\n\n"
       "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
+      "  ptmpl convert a.mpp b.xml plans/ -o templates/\n"
       "  ptmpl convert --to csv template.json -o template.csv\n"
       "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
+    std::error_code error;
+    if (o->inputs.size() > 1 || std::filesystem::is_directory(o->inputs.front(), error)) {
+      if (o->output.empty() || o->output == "-")
+        return report_error("convert", Error::usage("several plans convert into a folder: name it with -o"));
+      if (!o->to.empty() && o->to != "template")
+        return report_error("convert", Error::usage("--to " + o->to + " writes one template at a time"));
+      return convert_many(o->inputs, o->output, ConvertOptions{o->strict}, o->format, o->verbose);
+    }
+    const std::string& input = o->inputs.front();
     if (o->output.empty()) o->output = "-";
-    if (Status apart = check_output_is_not_input(o->output, std::span(&o->input, 1)); !apart.ok())
+    if (Status apart = check_output_is_not_input(o->output, std::span(&input, 1)); !apart.ok())
       return report_error("convert", apart.error());
-    auto bytes = FileText::read(o->input);
+    auto bytes = FileText::read(input);
     if (!bytes.ok()) {
       return report_error("convert", bytes.error());
     }
@@ -94,15 +203,15 @@ std::function<int()> setup_convert(CLI::App& app) {
     std::string to = o->to;
     if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
     const ConvertOptions options{o->strict};
-    Result<Conversion> converted = to == "mspdi" ? to_mspdi(o->input, text, o->start, o->strict)
-                                   : to == "csv" ? export_csv(text, o->input, options)
-                                                 : convert_plan(text, o->input, options);
+    Result<Conversion> converted = to == "mspdi" ? to_mspdi(input, text, o->start, o->strict)
+                                   : to == "csv" ? export_csv(text, input, options)
+                                                 : convert_plan(text, input, options);
     if (!converted.ok()) {
       return report_error("convert", converted.error());
     }
     Conversion& conversion = converted.value();
     LintRun run;
-    run.paths = {o->input};
+    run.paths = {input};
     run.diagnostics = std::move(conversion.diagnostics);  // a large plan may have a million findings
     const Summary summary = summarize(run.diagnostics);
     run.failed = summary.error > 0;

@@ -328,7 +328,15 @@ bool holds_exactly(const std::string& path, std::string_view expected) {
 
 /// write_file_atomic, with `check` run just before the rename: when it fails, the original
 /// stays as it is and its error is returned.
-Status replace_file(const std::string& given, std::string_view content, const std::function<Status()>& check) {
+// A file's new content in a temporary file beside it, before it takes the file's place.
+struct Staged {
+  std::string path;  // the file replaced (a link's target)
+  std::string temp;
+};
+
+// Writes `content` into a temporary file beside `given` (beside the file a link names), with the
+// mode (and, as root, the owner) of the file it will replace; flushed to disk when `flush`.
+Result<Staged> stage(const std::string& given, std::string_view content, bool flush) {
   // A symbolic link is followed: the file it names is replaced, and the link stays a link.
   std::error_code ec;
   std::string path = given;
@@ -356,25 +364,32 @@ Status replace_file(const std::string& given, std::string_view content, const st
   if (::fchmod(fd, mode) != 0) return fail("cannot set permissions", errno);
   // Keep the owner too when we may (as root); otherwise the new file is ours, as with any editor.
   if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid())) (void)::fchown(fd, st.st_uid, st.st_gid);
-  if (::fsync(fd) != 0) return fail("cannot flush to disk", errno);
+  if (flush && ::fsync(fd) != 0) return fail("cannot flush to disk", errno);
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());
     return Error::output_failed(path + ": cannot close: " + describe_errno(errno));
   }
-  if (check) {
-    if (Status ok = check(); !ok.ok()) {
-      ::unlink(temp.c_str());
-      return ok;
-    }
+  return Staged{std::move(path), std::move(temp)};
+}
+
+// The staged file takes its place.
+Status put_in_place(const Staged& staged) {
+  if (::rename(staged.temp.c_str(), staged.path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(staged.temp.c_str());
+    return Error::output_failed(staged.path + ": cannot replace: " + describe_errno(err));
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    err = errno;
-    ::unlink(temp.c_str());
-    return Error::output_failed(path + ": cannot replace: " + describe_errno(err));
-  }
-  // The rename is only durable once the directory entry is on disk too.
+  return Done{};
+}
+
+// The folder holding `path`, which a rename changed: the rename is only durable once the
+// directory entry is on disk too.
+std::string folder_of(const std::string& path) {
   std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
+  return dir.empty() ? "." : dir;
+}
+
+Status flush_directory(const std::string& dir) {
   int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0)
     return Error::output_failed(dir + ": cannot open the directory to flush it: " + describe_errno(errno));
@@ -384,6 +399,19 @@ Status replace_file(const std::string& given, std::string_view content, const st
   if (sync_result != 0)
     return Error::output_failed(dir + ": cannot flush the directory to disk: " + describe_errno(sync_errno));
   return Done{};
+}
+
+Status replace_file(const std::string& given, std::string_view content, const std::function<Status()>& check) {
+  Result<Staged> staged = stage(given, content, true);
+  if (!staged.ok()) return staged.error();
+  if (check) {
+    if (Status ok = check(); !ok.ok()) {
+      ::unlink(staged.value().temp.c_str());
+      return ok;
+    }
+  }
+  if (Status placed = put_in_place(staged.value()); !placed.ok()) return placed;
+  return flush_directory(folder_of(staged.value().path));
 }
 
 }  // namespace
@@ -398,6 +426,46 @@ bool written_in_place(const std::string& path) {
 
 Status write_file_atomic(const std::string& given, std::string_view content) {
   return replace_file(given, content, {});
+}
+
+std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, std::string_view>> files) {
+  std::vector<Status> out(files.size(), Done{});
+  std::vector<std::optional<Staged>> staged(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    Result<Staged> one = stage(files[i].first, files[i].second, false);
+    if (one.ok())
+      staged[i] = std::move(one).value();
+    else
+      out[i] = one.error();
+  }
+  // One flush of each file system written to, instead of one per file: the new contents are
+  // on disk before any of them takes its file's place.
+  std::set<std::string> folders;
+  for (const std::optional<Staged>& s : staged)
+    if (s) folders.insert(folder_of(s->path));
+  std::set<dev_t> flushed;
+  for (const std::string& dir : folders) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !flushed.insert(st.st_dev).second) continue;
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int result = fd < 0 ? -1 : ::syncfs(fd);
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (result == 0) continue;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (!staged[i] || folder_of(staged[i]->path) != dir) continue;
+      ::unlink(staged[i]->temp.c_str());
+      staged[i].reset();
+      out[i] = Error::output_failed(files[i].first + ": cannot flush to disk: " + describe_errno(err));
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (staged[i]) out[i] = put_in_place(*staged[i]);
+  for (const std::string& dir : folders)
+    if (Status flushed_dir = flush_directory(dir); !flushed_dir.ok())
+      for (std::size_t i = 0; i < files.size(); ++i)
+        if (staged[i] && out[i].ok() && folder_of(staged[i]->path) == dir) out[i] = flushed_dir.error();
+  return out;
 }
 
 Status write_file_atomic_if_changed(const std::string& path, std::string_view content) {

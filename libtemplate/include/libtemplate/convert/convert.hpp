@@ -105,6 +105,19 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 [[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
                                               const ConvertOptions& options = {});
 
+/// A plan file and what became of it: its conversion, or why it was not converted.
+struct PlanFileConversion {
+  std::string path;
+  Result<Conversion> conversion;
+};
+
+/// Reads and converts each of `paths` as convert_plan() does, on up to `jobs` threads (0: one
+/// per core), each file independently: one that cannot be read or converted has its Error and
+/// the rest convert. Results come in the order of `paths`. What `ptmpl convert a.mpp b.xml
+/// plans/ -o templates/` does with many plans (docs/commands/convert.md, "Many plans at once").
+[[nodiscard]] std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> paths,
+                                                                 const ConvertOptions& options = {}, unsigned jobs = 0);
+
 /// CSV (the columns of docs/commands/convert.md) → template document. Fails with the file,
 /// row and column (`plan.csv:row 7, column "start": "12x" is not a whole number`) on the first
 /// cell that cannot be read, a quote out of place, invalid UTF-8, or a header without a

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "libtemplate/core/result.hpp"
@@ -128,6 +129,12 @@ Status write_file_atomic(const std::string& path, std::string_view content);
 /// command writes again with what it mostly holds already, such as the bases that push and pull
 /// keep for every template; not for a user's files.
 Status write_file_atomic_if_changed(const std::string& path, std::string_view content);
+
+/// write_file_atomic for many files at once (`(path, content)` each): each is written beside its
+/// file, the file systems are flushed once, and then each takes its file's place and each
+/// folder is flushed. The same guarantees as one write_file_atomic per file, without a flush to
+/// disk per file. A status per file, in order.
+std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, std::string_view>> files);
 
 /// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):
 ///  - "-" is standard output;

@@ -1,0 +1,26 @@
+// Many plan files at once (convert.hpp): each read and converted on its own, spread over threads.
+#include <optional>
+
+#include "io/worker_pool.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/file_io.hpp"
+
+namespace ptmpl {
+
+std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> paths, const ConvertOptions& options,
+                                                   unsigned jobs) {
+  std::vector<std::optional<PlanFileConversion>> done(paths.size());
+  detail::for_each_on_workers(
+      paths.size(), jobs, [] { return 0; },
+      [&](int, std::size_t i) {
+        Result<FileText> bytes = FileText::read(paths[i]);
+        done[i].emplace(PlanFileConversion{
+            paths[i], bytes.ok() ? convert_plan(bytes.value().text(), paths[i], options) : bytes.error()});
+      });
+  std::vector<PlanFileConversion> out;
+  out.reserve(paths.size());
+  for (std::optional<PlanFileConversion>& file : done) out.push_back(std::move(*file));
+  return out;
+}
+
+}  // namespace ptmpl
