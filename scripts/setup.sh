@@ -3,7 +3,8 @@
 # `apt-get install -y`. Used by `make demo`, `make test` and .ci/run. Chromium is a test
 # dependency: a test opens the HTML preview in it (headless); so is git (tests of .gitignore
 # in a repository of their own), and so is neovim (the editor tests drive `ptmpl lsp` from
-# its built-in client, headless: tests/editor/). Extra package names given as
+# its built-in client, headless: tests/editor/); clang-format checks the formatting
+# (scripts/check-format.sh, Format.ClangFormat). Extra package names given as
 # arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
 set -eu
 
@@ -13,6 +14,7 @@ packages="
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
   libgit2-dev git
+  clang-format
   chromium neovim
   $*
 "

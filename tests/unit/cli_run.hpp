@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,10 +20,17 @@ struct CliRun {
   std::string err;
 };
 
+/// A file name for the standard error of one run: the process id keeps apart the test programs
+/// ctest runs at once, the count the commands of one process (two in a row, or on two threads).
+inline std::string stderr_file_name() {
+  static std::atomic<unsigned> runs{0};
+  return ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++runs);
+}
+
 /// Runs `PROGRAM ARGS` (ARGS a shell fragment) from the repository root, so paths in the output
 /// are relative; `env` is prepended (e.g. "NO_COLOR=1").
 inline CliRun run_program(const std::string& program, const std::string& args, const std::string& env = "") {
-  const std::string err_file = ::testing::TempDir() + "ptmpl-stderr-" + std::to_string(::getpid());
+  const std::string err_file = stderr_file_name();
   const std::string command =
       "cd '" PTMPL_SOURCE_DIR "' && " + env + " '" + program + "' " + args + " 2>'" + err_file + "'";
   CliRun run;

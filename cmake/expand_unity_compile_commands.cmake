@@ -1,0 +1,70 @@
+# cmake -DDATABASE=<compile_commands.json> -DSOURCE_DIR=<ptmpl's sources> -P expand_unity_compile_commands.cmake
+# Rewrites DATABASE in place: each entry of a unity batch (…/Unity/unity_N_cxx.cxx) becomes one
+# entry per source the batch includes, with the batch's command (the same flags), the source
+# in place of the batch after -c, and an object named after the source (never built: the entry
+# is for tools that read the database). Other entries stay as they are. A database without
+# batches is left untouched (the file keeps its time, so nothing that depends on it reruns).
+cmake_minimum_required(VERSION 3.25)
+
+file(READ "${DATABASE}" database)
+string(JSON count LENGTH "${database}")
+if(count EQUAL 0)
+  return()
+endif()
+
+# VALUE as a JSON string.
+function(json_string out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
+set(entries "")  # the new database's entries, joined by ",\n" (commands may hold ';')
+set(batches 0)
+math(EXPR last "${count} - 1")
+foreach(index RANGE ${last})
+  string(JSON entry GET "${database}" ${index})
+  string(JSON file GET "${entry}" file)
+  if(NOT file MATCHES "/Unity/unity_[0-9]+_[a-z]+\\.[a-z]+$")
+    string(APPEND entries ",\n${entry}")
+    continue()
+  endif()
+  math(EXPR batches "${batches} + 1")
+  string(JSON command GET "${entry}" command)
+  if(NOT command MATCHES " -o ([^ ]+/Unity/)unity_[^ ]+")
+    message(FATAL_ERROR "${DATABASE}: the command for ${file} names no object under Unity/: ${command}")
+  endif()
+  set(batch_object "${CMAKE_MATCH_0}")
+  set(object_dir "${CMAKE_MATCH_1}")
+  string(REGEX REPLACE "/Unity/$" "" object_dir "${object_dir}")
+  string(JSON ignored ERROR_VARIABLE output_missing GET "${entry}" output)
+  file(STRINGS "${file}" includes REGEX "^#include \"")
+  if(includes STREQUAL "")
+    message(FATAL_ERROR "${DATABASE}: the unity batch ${file} includes no source")
+  endif()
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^#include \"(.*)\"$" "\\1" source "${line}")
+    cmake_path(RELATIVE_PATH source BASE_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE relative)
+    set(object "${object_dir}/${relative}.o")
+    string(REPLACE "${batch_object}" " -o ${object}" source_command "${command}")
+    string(REPLACE "${file}" "${source}" source_command "${source_command}")
+    json_string(source_command "${source_command}")
+    json_string(source_file "${source}")
+    string(JSON source_entry SET "${entry}" command "${source_command}")
+    string(JSON source_entry SET "${source_entry}" file "${source_file}")
+    if(output_missing STREQUAL "NOTFOUND")  # the entry has an "output" (CMake 3.20 and later)
+      json_string(object_json "${object}")
+      string(JSON source_entry SET "${source_entry}" output "${object_json}")
+    endif()
+    string(APPEND entries ",\n${source_entry}")
+  endforeach()
+endforeach()
+
+if(batches EQUAL 0)
+  return()
+endif()
+string(SUBSTRING "${entries}" 2 -1 entries)  # the first ",\n"
+set(rewritten "[\n${entries}\n]\n")
+string(JSON ignored LENGTH "${rewritten}")  # fails here, not in clangd, if the text is no JSON
+file(WRITE "${DATABASE}.new" "${rewritten}")
+file(RENAME "${DATABASE}.new" "${DATABASE}")
