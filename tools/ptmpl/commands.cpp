@@ -15,6 +15,7 @@
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/fix.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/generator.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
@@ -50,7 +51,7 @@ int apply_lint_fixes(const LintRun& run, bool dry_run, const FixOptions& options
       return -1;
     }
     auto fingerprint_then = linted.find(path);
-    if (fingerprint_then == linted.end() || fingerprint(bytes.value().text()) != fingerprint_then->second) {
+    if (fingerprint_then == linted.end() || content_hash(bytes.value().text()) != fingerprint_then->second) {
       report_error("lint", Error::conflict(path + ": changed since it was linted; no fix applied (run lint again)"));
       return -1;
     }

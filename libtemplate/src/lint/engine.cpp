@@ -9,6 +9,7 @@
 #include "io/worker_pool.hpp"
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "rules/rule.hpp"
@@ -129,7 +130,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
           }
           slots[i].diagnostics = lint(file, options);
           slots[i].read = true;
-          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.text());
+          if (settings.fingerprint) slots[i].fingerprint = content_hash(file.text());
         } catch (const Failure& e) {
           slots[i].error = e.error().message;
         } catch (const std::bad_alloc&) {
@@ -170,14 +171,6 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
 LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
                    const LintSettings& settings) {
   return lint_many(paths, texts, settings);
-}
-
-std::uint64_t fingerprint(std::string_view bytes) {
-  // FNV-1a over the bytes, mixed with the length: fixes check that a file still holds what was
-  // linted, so any change (an editor's save, a second name for the file) must show.
-  std::uint64_t h = 1469598103934665603ull ^ bytes.size();
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
-  return h;
 }
 
 }  // namespace ptmpl

@@ -1,6 +1,7 @@
 // Formats for CI systems: GitHub workflow commands, JUnit XML, GitLab Code Quality.
 #include <map>
 
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
 #include "output/xml_escape.hpp"
@@ -58,15 +59,6 @@ std::string xml_escape(std::string_view raw) {
 std::string finding_line(const Diagnostic& d) {
   return printable(format_place(d.path, d.line, d.column) + ": " + std::string(to_string(d.severity)) + ": " +
                    d.message + " [" + d.rule + "]");
-}
-
-// FNV-1a, 64 bits: stable across runs and platforms.
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
-  for (char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
 }
 
 }  // namespace
@@ -127,13 +119,11 @@ std::string gitlab(const LintRun& run) {
     std::uint64_t hash = fnv1a(d.path + '\0' + d.rule + '\0' + d.pointer + '\0' + d.message);
     std::size_t occurrence = seen[hash]++;
     if (occurrence > 0) hash = fnv1a(std::to_string(occurrence), hash);
-    char fingerprint[17];
-    std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
     const char* severity = d.severity == Severity::Error ? "major" : d.severity == Severity::Warning ? "minor" : "info";
     out.begin_object(JsonLayout::Line);
     out.member("description", d.message);
     out.member("check_name", d.rule);
-    out.member("fingerprint", fingerprint);
+    out.member("fingerprint", hash_hex(hash));
     out.member("severity", severity);
     out.key("location");
     out.begin_object();
