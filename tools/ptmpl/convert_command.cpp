@@ -102,7 +102,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     }
     Conversion& conversion = converted.value();
     LintRun run;
-    run.paths = {o->input};
+    run.files = {{.path = o->input, .error = {}}};
     run.diagnostics = std::move(conversion.diagnostics);  // a large plan may have a million findings
     const Summary summary = summarize(run.diagnostics);
     run.failed = summary.error > 0;

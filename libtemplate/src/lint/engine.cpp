@@ -67,7 +67,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
     if (it == configs.end()) {
       auto loaded = LintConfig::load(*path);
       if (!loaded.ok()) {
-        run.errors.push_back(loaded.error().message);
+        run.files.push_back({.path = paths[i], .error = loaded.error()});
         return run;
       }
       it = configs.emplace(*path, std::move(loaded).value()).first;
@@ -77,8 +77,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
 
   struct Slot {
     std::vector<Diagnostic> diagnostics;
-    std::string error;
-    bool read = false;
+    std::optional<Error> error;
     bool not_template = false;
     std::uint64_t fingerprint = 0;
   };
@@ -109,7 +108,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         try {
           auto bytes = texts.empty() ? FileText::read(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
           if (!bytes.ok()) {
-            slots[i].error = bytes.error().message;
+            slots[i].error = bytes.error();
             return;
           }
           const bool found_in_directory = i < settings.found_in_directory.size() && settings.found_in_directory[i];
@@ -119,7 +118,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             if (found_in_directory) {
               slots[i].not_template = true;
             } else {
-              slots[i].error = plan->message;
+              slots[i].error = std::move(plan);
             }
             return;
           }
@@ -129,14 +128,13 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             return;
           }
           slots[i].diagnostics = lint(file, options);
-          slots[i].read = true;
           if (settings.fingerprint) slots[i].fingerprint = content_hash(file.text());
         } catch (const Failure& e) {
-          slots[i].error = e.error().message;
+          slots[i].error = e.error();
         } catch (const std::bad_alloc&) {
-          slots[i].error = paths[i] + ": out of memory while linting";
+          slots[i].error = Error::internal(paths[i] + ": out of memory while linting");
         } catch (const std::exception& e) {
-          slots[i].error = paths[i] + ": " + e.what();
+          slots[i].error = Error::internal(paths[i] + ": " + e.what());
         }
       });
 
@@ -146,12 +144,8 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
       run.not_templates.push_back(paths[i]);
       continue;
     }
-    if (!slot.read) {
-      run.errors.push_back(std::move(slot.error));
-      continue;
-    }
-    run.paths.push_back(paths[i]);
-    if (settings.fingerprint) run.fingerprints.push_back(slot.fingerprint);
+    run.files.push_back({.path = paths[i], .fingerprint = slot.fingerprint, .error = std::move(slot.error)});
+    if (run.files.back().error) continue;
     Severity threshold = settings.fail_on.value_or(
         config_of[i] != nullptr ? config_of[i]->fail_on().value_or(Severity::Error) : Severity::Error);
     for (const Diagnostic& d : slot.diagnostics) run.failed = run.failed || d.severity >= threshold;
@@ -171,6 +165,15 @@ LintRun lint_files(const std::vector<std::string>& paths, const LintSettings& se
 LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::string_view> texts,
                    const LintSettings& settings) {
   return lint_many(paths, texts, settings);
+}
+
+std::size_t LintRun::linted_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(files.begin(), files.end(), [](const LintedFile& file) { return !file.error; }));
+}
+
+bool LintRun::has_errors() const {
+  return linted_count() < files.size();
 }
 
 }  // namespace ptmpl

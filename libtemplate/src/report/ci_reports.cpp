@@ -81,7 +81,9 @@ std::string junit(const LintRun& run, const ReportOptions& options) {
   for (const Diagnostic& d : run.diagnostics) by_file[d.path].push_back(&d);
   std::size_t failures = 0;
   std::string cases;
-  for (const std::string& path : run.paths) {
+  for (const LintedFile& file : run.files) {
+    if (file.error) continue;
+    const std::string& path = file.path;
     const std::vector<const Diagnostic*>& findings = by_file[path];
     std::string failing, other;
     std::size_t failing_count = 0;
@@ -103,7 +105,7 @@ std::string junit(const LintRun& run, const ReportOptions& options) {
     cases += failing_count > 0 || !other.empty() ? "\n    </testcase>\n" : "</testcase>\n";
   }
   std::string counts =
-      "tests=\"" + std::to_string(run.paths.size()) + "\" failures=\"" + std::to_string(failures) + "\"";
+      "tests=\"" + std::to_string(run.linted_count()) + "\" failures=\"" + std::to_string(failures) + "\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ptmpl lint\" " + counts +
          ">\n  <testsuite name=\"ptmpl lint\" " + counts + " errors=\"0\" skipped=\"0\">\n" + cases +
          "  </testsuite>\n</testsuites>\n";
