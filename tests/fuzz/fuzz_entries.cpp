@@ -127,7 +127,7 @@ Outcome read_template(std::string_view data) {
 Outcome lint_template(std::string_view data) {
   const std::string path(target("lint").input_name);
   LintRun run;
-  run.paths.push_back(path);
+  run.files.push_back({.path = path, .error = {}});
   run.diagnostics = lint_text(path, data);
   for (ReportFormat format : {ReportFormat::Text, ReportFormat::Json, ReportFormat::Sarif, ReportFormat::Github,
                               ReportFormat::Junit, ReportFormat::Gitlab}) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "libtemplate/core/config.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "test_files.hpp"
 
@@ -42,9 +44,30 @@ TEST(Config, ReadsSeveritiesIgnoresAndFailOn) {
   EXPECT_FALSE(c.max_depth().has_value());
 }
 
+// A run holds one record per file, in the order given: a file not linted carries its Error,
+// a linted one the content_hash of its bytes when asked for.
+TEST(Config, ARunHoldsOneRecordPerFile) {
+  LintSettings settings;
+  settings.fingerprint = true;
+  const std::string plan = data("project/templates/plan.json");
+  const std::string missing = data("project/templates/missing.json");
+  LintRun run = lint_files({plan, missing}, settings);
+  ASSERT_EQ(run.files.size(), 2u);
+  EXPECT_EQ(run.files[0].path, plan);
+  EXPECT_FALSE(run.files[0].error.has_value());
+  auto bytes = FileText::read(plan);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(run.files[0].fingerprint, content_hash(bytes.value().text()));
+  EXPECT_EQ(run.files[1].path, missing);
+  ASSERT_TRUE(run.files[1].error.has_value());
+  EXPECT_EQ(run.files[1].error->code, ErrorCode::kNotFound);
+  EXPECT_EQ(run.linted_count(), 1u);
+  EXPECT_TRUE(run.has_errors());
+}
+
 TEST(Config, AppliedToEveryFileBelowIt) {
   LintRun run = lint_files({data("project/templates/plan.json"), data("project/templates/legacy/old.json")});
-  ASSERT_TRUE(run.errors.empty()) << run.errors[0];
+  ASSERT_FALSE(run.has_errors()) << run.files[0].error->message;
   ASSERT_EQ(run.diagnostics.size(), 3u);
   // duplicate-key raised to error.
   EXPECT_EQ(run.diagnostics[0].rule, "duplicate-key");
@@ -97,8 +120,11 @@ TEST_P(InvalidConfig, IsAnErrorNamingThePlace) {
   LintSettings settings;
   settings.config_path = data(GetParam().file);
   LintRun run = lint_files({data("project/templates/plan.json")}, settings);
-  ASSERT_EQ(run.errors.size(), 1u);
-  EXPECT_TRUE(run.paths.empty());
+  ASSERT_EQ(run.files.size(), 1u);
+  ASSERT_TRUE(run.files[0].error.has_value());
+  EXPECT_EQ(run.files[0].error->code, config.error().code);
+  EXPECT_EQ(run.files[0].error->message, config.error().message);
+  EXPECT_EQ(run.linted_count(), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(

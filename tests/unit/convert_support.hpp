@@ -30,7 +30,7 @@ inline std::vector<std::string> files_in(const std::string& folder, const std::s
 /// for golden files.
 inline std::string findings_text(const std::string& path, const Conversion& conversion) {
   LintRun run;
-  run.paths = {path};
+  run.files = {{.path = path, .error = {}}};
   run.diagnostics = conversion.diagnostics;
   std::string out =
       format_report(ReportFormat::Text, run, conversion_report_options(summarize(run.diagnostics).error == 0));

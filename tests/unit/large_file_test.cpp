@@ -37,7 +37,7 @@ TEST(LargeFile, TwoGibibytesWithAnErrorAtTheEnd) {
   }
   LintRun run = lint_files({path});
   std::filesystem::remove(path);
-  ASSERT_TRUE(run.errors.empty());
+  ASSERT_FALSE(run.has_errors());
   ASSERT_EQ(run.diagnostics.size(), 1u);
   const Diagnostic& d = run.diagnostics[0];
   EXPECT_EQ(d.rule, "json-syntax");
@@ -74,12 +74,12 @@ TEST(Limits, DeepestAcceptedNestingOfSubStories) {
   settings.max_depth = json::kMaxDepthLimit;
   settings.jobs = 2;
   LintRun run = lint_files({path, path}, settings);
-  ASSERT_TRUE(run.errors.empty()) << run.errors[0];
+  ASSERT_FALSE(run.has_errors()) << run.files[0].error->message;
   for (const Diagnostic& d : run.diagnostics) EXPECT_NE(d.rule, "nesting-depth") << d.message;
 
   settings.max_depth = 1'000'000;  // bounded to kMaxDepthLimit, not a stack overflow
   LintRun bounded = lint_files({path}, settings);
-  EXPECT_TRUE(bounded.errors.empty());
+  EXPECT_FALSE(bounded.has_errors());
   std::filesystem::remove(path);
 }
 

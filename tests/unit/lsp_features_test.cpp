@@ -279,6 +279,17 @@ TEST(LspCompletion, TempIdsInATargetIdOfTextThatDoesNotParse) {
   EXPECT_EQ(reply->range("/items/1/textEdit/range"), (Range{t.cursor, t.cursor}));
 }
 
+// Every JSON escape in a title or a string temp_id is decoded as the reader decodes it.
+TEST(LspCompletion, TitlesAndIdsHaveEveryEscapeDecoded) {
+  auto t = typed(
+      "[{\"title\": \"Say \\\"hi\\\" \\\\ \\/ \\b\\f\\n\\r\\t \\u00e9 \\ud83c\\udf89\", \"temp_id\": \"caf\\u00e9\"},\n"
+      " {\"title\": \"B\", \"temp_id\": 2, \"dependencies\": [{\"source_id\": 2, \"target_id\": |");
+  auto reply = answer(completion(document_of(t.text), t.cursor));
+  EXPECT_EQ(labels(*reply), (std::vector<std::string>{"caf\xC3\xA9", "2"}));
+  EXPECT_EQ(reply->string("/items/0/detail"), "Say \"hi\" \\ / \b\f\n\r\t \xC3\xA9 \xF0\x9F\x8E\x89");
+  EXPECT_EQ(reply->string("/items/0/textEdit/newText"), "\"caf\\u00e9\"");
+}
+
 TEST(LspCompletion, APartlyTypedStringIdIsReplacedWholeAndTheOwnerComesFirstForSourceId) {
   auto t = typed(
       "[{\"title\": \"Design\", \"temp_id\": 1},\n"

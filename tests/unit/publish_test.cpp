@@ -195,7 +195,9 @@ TEST(PushPlan, LintsExactlyTheBytesItWillSendReadingEachFileOnce) {
   dir.write("a.json", R"({"project_template": {"title": "Edited", "raw_json": [{"title": ""}]}})");
   EXPECT_EQ(plan.documents[0].text, good);
   EXPECT_EQ(plan.documents[0].title, "Website Launch – Marketing Site Redesign");
-  EXPECT_EQ(plan.lint.paths, std::vector<std::string>{a});
+  ASSERT_EQ(plan.lint.files.size(), 1u);
+  EXPECT_EQ(plan.lint.files[0].path, a);
+  EXPECT_FALSE(plan.lint.files[0].error.has_value());
   EXPECT_TRUE(plan.lint.diagnostics.empty());
   // Planned again, the edit is linted, and the lint error holds the push back.
   publish::PushPlan edited = publish::plan_push({a}, {});

@@ -166,7 +166,7 @@ TEST_F(ReleaseText, LintFindsTheSameWithTheBytesLetGo) {
   LintRun from_file = lint_files({path_});
   const std::string_view bytes = text_;
   LintRun from_text = lint_texts({path_}, {&bytes, 1});
-  ASSERT_TRUE(from_file.errors.empty()) << from_file.errors.front();
+  ASSERT_FALSE(from_file.has_errors()) << from_file.files.front().error->message;
   ASSERT_EQ(from_file.diagnostics.size(), from_text.diagnostics.size());
   ASSERT_GE(from_file.diagnostics.size(), 4u);
   std::vector<std::string> rules;

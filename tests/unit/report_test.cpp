@@ -36,7 +36,7 @@ LintRun two_findings() {
   Diagnostic b = finding("duplicate-key", Severity::Warning, "duplicate key \"title\"", "t.json", 12, 5, "/1/title");
   std::tie(b.excerpt, b.excerpt_column) = make_excerpt("\t   \"title\": \"x\"", 4);
   LintRun run;
-  run.paths = {"clean.json", "t.json"};
+  run.files = {{.path = "clean.json", .error = {}}, {.path = "t.json", .error = {}}};
   run.diagnostics = {a, b};
   return run;
 }
@@ -44,13 +44,13 @@ LintRun two_findings() {
 // Messages with every character the CI formats must escape.
 LintRun awkward_findings() {
   LintRun run;
-  run.paths = {"dir,with:odd%/a&b<c>.json"};
+  run.files = {{.path = "dir,with:odd%/a&b<c>.json", .error = {}}};
   run.diagnostics = {
-      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.paths[0], 2, 3,
+      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.files[0].path, 2, 3,
               "/0/x"),
-      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.paths[0], 9, 3,
+      finding("schema", Severity::Error, "50% done:\r\nnext, \"quoted\" <tag> & 'apos' \x01", run.files[0].path, 9, 3,
               "/0/x"),
-      finding("nesting-depth", Severity::Info, "deep", run.paths[0], 0, 0, ""),
+      finding("nesting-depth", Severity::Info, "deep", run.files[0].path, 0, 0, ""),
   };
   return run;
 }
@@ -61,7 +61,7 @@ TEST(TextReport, PlainLinesAndSummary) {
             "t.json:12:5: warning: duplicate key \"title\" [duplicate-key]\n"
             "2 files checked: 1 error, 1 warning, 0 info\n");
   LintRun empty;
-  empty.paths = {"a.json"};
+  empty.files = {{.path = "a.json", .error = {}}};
   EXPECT_EQ(format_report(ReportFormat::Text, empty), "1 file checked: 0 errors, 0 warnings, 0 info\n");
 }
 
@@ -90,7 +90,7 @@ TEST(TextReport, ColourMarksPathAndSeverity) {
 
 TEST(TextReport, ControlCharactersNeverReachTheTerminal) {
   LintRun run;
-  run.paths = {"t.json"};
+  run.files = {{.path = "t.json", .error = {}}};
   Diagnostic d =
       finding("story-type-invalid", Severity::Error, "story_type is \"\x1B]0;pwned\x07\"", "t.json", 1, 2, "/0");
   d.excerpt = "[\x1B]";
@@ -107,12 +107,12 @@ TEST(TextReport, ControlCharactersNeverReachTheTerminal) {
 
 TEST(TextReport, C1ControlsAndBytesThatAreNotUtf8AreShownAsEscapes) {
   LintRun run;
-  run.paths = {"odd\xFF\x1B.json"};
+  run.files = {{.path = "odd\xFF\x1B.json", .error = {}}};
   // U+009B is a one-byte CSI to terminals that read C1 controls; U+00A0 is no control.
   run.diagnostics = {finding("schema", Severity::Error,
                              "title \"\xC2\x9B"
                              "2J\xC2\xA0\x7F\"",
-                             run.paths[0], 1, 2, "")};
+                             run.files[0].path, 1, 2, "")};
   const std::string expected = "odd\\xFF\\u001B.json:1:2: error: title \"\\u009B2J\xC2\xA0\\u007F\" [schema]\n";
   EXPECT_EQ(format_report(ReportFormat::Text, run), expected + "1 file checked: 1 error, 0 warnings, 0 info\n");
   EXPECT_EQ(format_report(ReportFormat::Github, run),
@@ -167,7 +167,7 @@ TEST(TextReport, AFoldedGroupPointsAtItsFirstFindingOnlyWhenItHasAPlace) {
     return std::to_string(group.size()) + " tasks are odd";
   };
   LintRun placed, unplaced;
-  placed.paths = unplaced.paths = {"plan.xml"};
+  placed.files = unplaced.files = {{.path = "plan.xml", .error = {}}};
   for (int line : {4, 9, 12}) {
     placed.diagnostics.push_back(finding("odd", Severity::Warning, "odd", "plan.xml", line, 2, ""));
     unplaced.diagnostics.push_back(finding("odd", Severity::Warning, "odd", "plan.xml", 0, 0, ""));
@@ -215,7 +215,7 @@ TEST(JsonReport, OneLineButForTheFindings) {
             "], \"summary\": {\"error\": 1, \"warning\": 1, \"info\": 0}, \"statistics\": {\"duplicate-key\": 1, "
             "\"schema\": 1}}\n");
   LintRun clean;
-  clean.paths = {"a.json"};
+  clean.files = {{.path = "a.json", .error = {}}};
   EXPECT_EQ(format_report(ReportFormat::Json, clean, options),
             "{\"files\": 1, \"diagnostics\": [], \"summary\": {\"error\": 0, \"warning\": 0, \"info\": 0}, "
             "\"statistics\": {}}\n");
@@ -359,7 +359,7 @@ TEST(SarifReport, PrettyDownToOneLinePerRuleAndResult) {
       "}\n"))
       << out;
   LintRun clean;
-  clean.paths = {"a.json"};
+  clean.files = {{.path = "a.json", .error = {}}};
   EXPECT_TRUE(format_report(ReportFormat::Sarif, clean).ends_with("\"results\": []\n    }\n  ]\n}\n"));
 }
 
@@ -401,8 +401,8 @@ TEST(JunitReport, OneTestcasePerFileAndWellFormedXml) {
 
 TEST(JsonReports, FileNamesThatAreNotUtf8StayValidJson) {
   LintRun run;
-  run.paths = {"odd/bad\xFF.json"};
-  run.diagnostics = {finding("schema", Severity::Error, "m", run.paths[0], 1, 1, "")};
+  run.files = {{.path = "odd/bad\xFF.json", .error = {}}};
+  run.diagnostics = {finding("schema", Severity::Error, "m", run.files[0].path, 1, 1, "")};
   for (ReportFormat format : {ReportFormat::Json, ReportFormat::Sarif, ReportFormat::Gitlab}) {
     std::string out = format_report(format, run);
     json::Document doc = json::Document::parse(out);

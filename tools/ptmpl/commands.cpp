@@ -16,6 +16,7 @@
 #include "libtemplate/core/fix.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
 #include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/core/template_file.hpp"
@@ -40,8 +41,8 @@ int apply_lint_fixes(const LintRun& run, bool dry_run, const FixOptions& options
   for (const Diagnostic& d : run.diagnostics)
     if (d.fix && d.path != "-") by_file[d.path].push_back(d);
   std::map<std::string_view, std::uint64_t> linted;
-  for (std::size_t i = 0; i < run.paths.size() && i < run.fingerprints.size(); ++i)
-    linted.emplace(run.paths[i], run.fingerprints[i]);
+  for (const LintedFile& file : run.files)
+    if (!file.error) linted.emplace(file.path, file.fingerprint);
   int changed = 0;
   for (const auto& [path, findings] : by_file) {
     auto bytes = FileText::read(path);
@@ -50,7 +51,7 @@ int apply_lint_fixes(const LintRun& run, bool dry_run, const FixOptions& options
       return -1;
     }
     auto fingerprint_then = linted.find(path);
-    if (fingerprint_then == linted.end() || fingerprint(bytes.value().text()) != fingerprint_then->second) {
+    if (fingerprint_then == linted.end() || content_hash(bytes.value().text()) != fingerprint_then->second) {
       report_error("lint", Error::conflict(path + ": changed since it was linted; no fix applied (run lint again)"));
       return -1;
     }
@@ -195,8 +196,9 @@ std::function<int()> setup_lint(CLI::App& app) {
     }
     std::string_view stdin_view = stdin_text.text();
     LintRun run = from_stdin ? lint_texts(paths, std::span(&stdin_view, 1), settings) : lint_files(paths, settings);
-    for (const std::string& error : run.errors) std::cerr << "ptmpl lint: " << error << "\n";
-    if (!run.errors.empty() && run.paths.empty()) return int{kUsage};
+    for (const LintedFile& file : run.files)
+      if (file.error) std::cerr << "ptmpl lint: " << file.error->message << "\n";
+    if (run.has_errors() && run.linted_count() == 0) return int{kUsage};
     if (o->fix) {
       int fixed = apply_lint_fixes(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes});
       if (fixed < 0) return int{kUsage};
@@ -219,7 +221,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     // programs, so the note goes to standard error.
     if (format != ReportFormat::Text && !run.not_templates.empty())
       std::cerr << not_templates_note(run.not_templates, o->verbose);
-    if (!run.errors.empty()) return int{kUsage};
+    if (run.has_errors()) return int{kUsage};
     bool too_many_warnings = false;
     if (o->max_warnings) {
       std::size_t warnings = std::count_if(run.diagnostics.begin(), run.diagnostics.end(),

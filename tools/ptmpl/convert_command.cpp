@@ -102,7 +102,7 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
       continue;
     }
     Conversion& conversion = file.conversion.value();
-    run.paths.push_back(file.path);
+    run.files.push_back({.path = file.path, .error = {}});
     const bool failed = summarize(conversion.diagnostics).error > 0;
     run.diagnostics.insert(run.diagnostics.end(), std::make_move_iterator(conversion.diagnostics.begin()),
                            std::make_move_iterator(conversion.diagnostics.end()));
@@ -211,7 +211,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     }
     Conversion& conversion = converted.value();
     LintRun run;
-    run.paths = {input};
+    run.files = {{.path = input, .error = {}}};
     run.diagnostics = std::move(conversion.diagnostics);  // a large plan may have a million findings
     const Summary summary = summarize(run.diagnostics);
     run.failed = summary.error > 0;

@@ -426,8 +426,9 @@ void draw_progress(std::size_t done, std::size_t total) {
 /// Prints why `plan` cannot be pushed (lint findings, refusals) and returns the exit code;
 /// nullopt when it is ready.
 std::optional<int> refuse_plan(const publish::PushPlan& plan) {
-  if (!plan.lint.errors.empty()) {
-    for (const auto& e : plan.lint.errors) std::cerr << "ptmpl push: " << e << "\n";
+  if (plan.lint.has_errors()) {
+    for (const LintedFile& file : plan.lint.files)
+      if (file.error) std::cerr << "ptmpl push: " << file.error->message << "\n";
     return int{kUsage};
   }
   if (plan.lint.failed) {

@@ -51,34 +51,6 @@ void FileText::keep_only(std::size_t keep) {
   view_ = view_.substr(0, keep);
 }
 
-std::uint64_t content_hash(std::string_view bytes) {
-  // Four independent lanes of multiply and rotate over 32 bytes a step (the multiplications
-  // overlap), folded together with the length and the last bytes.
-  constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ull;
-  constexpr std::uint64_t kPrime2 = 0xC2B2AE3D27D4EB4Full;
-  auto round = [](std::uint64_t lane, std::uint64_t word) {
-    lane += word * kPrime2;
-    lane = (lane << 31) | (lane >> 33);
-    return lane * kPrime1;
-  };
-  std::uint64_t lanes[4] = {kPrime1 + kPrime2, kPrime2, 0, 0 - kPrime1};
-  const char* p = bytes.data();
-  std::size_t left = bytes.size();
-  for (; left >= 32; p += 32, left -= 32) {
-    for (int k = 0; k < 4; ++k) {
-      std::uint64_t word;
-      std::memcpy(&word, p + 8 * k, 8);
-      lanes[k] = round(lanes[k], word);
-    }
-  }
-  std::uint64_t h = bytes.size();
-  for (int k = 0; k < 4; ++k) h = (h ^ round(0, lanes[k])) * kPrime1 + kPrime2;
-  for (; left > 0; ++p, --left) h = (h ^ static_cast<unsigned char>(*p)) * kPrime1;
-  h ^= h >> 29;
-  h *= kPrime2;
-  return h ^ (h >> 32);
-}
-
 FileText::~FileText() = default;
 
 namespace {

@@ -9,6 +9,7 @@
 #include "io/worker_pool.hpp"
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "rules/rule.hpp"
@@ -66,7 +67,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
     if (it == configs.end()) {
       auto loaded = LintConfig::load(*path);
       if (!loaded.ok()) {
-        run.errors.push_back(loaded.error().message);
+        run.files.push_back({.path = paths[i], .error = loaded.error()});
         return run;
       }
       it = configs.emplace(*path, std::move(loaded).value()).first;
@@ -76,8 +77,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
 
   struct Slot {
     std::vector<Diagnostic> diagnostics;
-    std::string error;
-    bool read = false;
+    std::optional<Error> error;
     bool not_template = false;
     std::uint64_t fingerprint = 0;
   };
@@ -108,7 +108,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         try {
           auto bytes = texts.empty() ? FileText::read(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
           if (!bytes.ok()) {
-            slots[i].error = bytes.error().message;
+            slots[i].error = bytes.error();
             return;
           }
           const bool found_in_directory = i < settings.found_in_directory.size() && settings.found_in_directory[i];
@@ -118,7 +118,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             if (found_in_directory) {
               slots[i].not_template = true;
             } else {
-              slots[i].error = plan->message;
+              slots[i].error = std::move(plan);
             }
             return;
           }
@@ -128,14 +128,13 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             return;
           }
           slots[i].diagnostics = lint(file, options);
-          slots[i].read = true;
-          if (settings.fingerprint) slots[i].fingerprint = fingerprint(file.text());
+          if (settings.fingerprint) slots[i].fingerprint = content_hash(file.text());
         } catch (const Failure& e) {
-          slots[i].error = e.error().message;
+          slots[i].error = e.error();
         } catch (const std::bad_alloc&) {
-          slots[i].error = paths[i] + ": out of memory while linting";
+          slots[i].error = Error::internal(paths[i] + ": out of memory while linting");
         } catch (const std::exception& e) {
-          slots[i].error = paths[i] + ": " + e.what();
+          slots[i].error = Error::internal(paths[i] + ": " + e.what());
         }
       });
 
@@ -145,12 +144,8 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
       run.not_templates.push_back(paths[i]);
       continue;
     }
-    if (!slot.read) {
-      run.errors.push_back(std::move(slot.error));
-      continue;
-    }
-    run.paths.push_back(paths[i]);
-    if (settings.fingerprint) run.fingerprints.push_back(slot.fingerprint);
+    run.files.push_back({.path = paths[i], .fingerprint = slot.fingerprint, .error = std::move(slot.error)});
+    if (run.files.back().error) continue;
     Severity threshold = settings.fail_on.value_or(
         config_of[i] != nullptr ? config_of[i]->fail_on().value_or(Severity::Error) : Severity::Error);
     for (const Diagnostic& d : slot.diagnostics) run.failed = run.failed || d.severity >= threshold;
@@ -172,12 +167,13 @@ LintRun lint_texts(const std::vector<std::string>& paths, std::span<const std::s
   return lint_many(paths, texts, settings);
 }
 
-std::uint64_t fingerprint(std::string_view bytes) {
-  // FNV-1a over the bytes, mixed with the length: fixes check that a file still holds what was
-  // linted, so any change (an editor's save, a second name for the file) must show.
-  std::uint64_t h = 1469598103934665603ull ^ bytes.size();
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
-  return h;
+std::size_t LintRun::linted_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(files.begin(), files.end(), [](const LintedFile& file) { return !file.error; }));
+}
+
+bool LintRun::has_errors() const {
+  return linted_count() < files.size();
 }
 
 }  // namespace ptmpl

@@ -16,7 +16,8 @@ LintOutcome lint_document(const OpenDocument& document) {
   LintOutcome outcome;
   outcome.version = document.version;
   outcome.findings = std::move(run.diagnostics);
-  outcome.errors = std::move(run.errors);
+  for (LintedFile& file : run.files)
+    if (file.error) outcome.errors.push_back(std::move(file.error->message));
   return outcome;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "libtemplate/core/json.hpp"
 #include "libtemplate/core/schedule.hpp"
 #include "lsp/features.hpp"
 #include "lsp/features_document.hpp"
@@ -145,27 +146,23 @@ std::optional<Token> next_token(std::string_view text, std::uint64_t at) {
   return std::nullopt;
 }
 
-// The text of a string token: between its quotes, the common escapes decoded.
-std::string string_text(std::string_view text, const Token& token) {
-  std::uint64_t end = token.closed ? token.end - 1 : token.end;
-  std::string out;
-  for (std::uint64_t i = token.begin + 1; i < end; ++i) {
-    if (text[i] == '\\' && i + 1 < end) {
-      const char e = text[++i];
-      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-      continue;
-    }
-    out += text[i];
-  }
-  return out;
-}
-
 // A token as written: a string's bytes between its quotes (escapes left as they are; no key
 // the scan looks for has one), any other token's bytes.
 std::string_view raw_text(std::string_view text, const Token& token) {
   if (token.type != Token::Type::String) return text.substr(token.begin, token.end - token.begin);
   const std::uint64_t end = token.closed ? token.end - 1 : token.end;
   return text.substr(token.begin + 1, end - token.begin - 1);
+}
+
+// The text of a string token: between its quotes, its escapes decoded by the project's reader;
+// as written when the reader cannot read it (an escape being typed, an unpaired surrogate).
+std::string string_text(std::string_view text, const Token& token) {
+  const std::string_view raw = raw_text(text, token);
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);
+  const std::string quoted = '"' + std::string(raw) + '"';
+  const json::Document read = json::Document::parse(quoted);
+  if (!read.ok() || !read.root().is_string()) return std::string(raw);
+  return std::string(read.root().text());
 }
 
 enum class Expect : std::uint8_t { Key, Colon, Value, Comma };

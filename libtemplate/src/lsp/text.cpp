@@ -20,30 +20,17 @@ std::uint64_t sequence_length(unsigned char lead) {
 
 }  // namespace
 
-TextPositions::TextPositions(std::string_view text) : text_(text) {
-  starts_.push_back(0);
-  const char* base = text.data();
-  const char* p = base;
-  const char* end = base + text.size();
-  while (p < end) {
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (nl == nullptr) break;
-    p = static_cast<const char*>(nl) + 1;
-    starts_.push_back(static_cast<std::uint64_t>(p - base));
-  }
-}
-
 std::uint64_t TextPositions::line_end(std::uint32_t line) const {
-  std::uint64_t end = line + 1 < starts_.size() ? starts_[line + 1] - 1 : text_.size();
-  if (line + 1 < starts_.size() && end > starts_[line] && text_[end - 1] == '\r') --end;
+  const bool last = line + 1 >= line_count();
+  std::uint64_t end = last ? text_.size() : line_start(line + 1) - 1;
+  if (!last && end > line_start(line) && text_[end - 1] == '\r') --end;
   return end;
 }
 
 Position TextPositions::position(std::uint64_t offset) const {
   offset = std::min<std::uint64_t>(offset, text_.size());
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
-  auto line = static_cast<std::uint32_t>(it - starts_.begin() - 1);
-  std::uint64_t i = starts_[line];
+  const auto line = static_cast<std::uint32_t>(lines_.line_of(offset) - 1);
+  std::uint64_t i = line_start(line);
   std::uint32_t units = 0;
   while (i < offset) {
     std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[i]));
@@ -55,8 +42,8 @@ Position TextPositions::position(std::uint64_t offset) const {
 }
 
 std::uint64_t TextPositions::offset(Position position) const {
-  if (position.line >= starts_.size()) return text_.size();
-  std::uint64_t i = starts_[position.line];
+  if (position.line >= line_count()) return text_.size();
+  std::uint64_t i = line_start(position.line);
   std::uint64_t end = line_end(position.line);
   std::uint32_t units = 0;
   while (i < end && units < position.character) {
@@ -71,9 +58,9 @@ std::uint64_t TextPositions::offset(Position position) const {
 
 Position TextPositions::from_line_column(std::uint64_t line, std::uint64_t column) const {
   if (line == 0) return {0, 0};
-  if (line > starts_.size()) return position(text_.size());
+  if (line > line_count()) return position(text_.size());
   auto index = static_cast<std::uint32_t>(line - 1);
-  std::uint64_t i = starts_[index];
+  std::uint64_t i = line_start(index);
   std::uint64_t end = line_end(index);
   for (std::uint64_t c = 1; c < column && i < end; ++c) {
     i = std::min(i + sequence_length(static_cast<unsigned char>(text_[i])), end);

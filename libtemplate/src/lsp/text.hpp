@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "libtemplate/core/json.hpp"
+
 namespace ptmpl::lsp {
 
 /// An LSP position: 0-based line, 0-based character in UTF-16 code units.
@@ -39,7 +41,7 @@ struct OpenDocument {
 /// multi-byte character rounds down to the character's first byte.
 class TextPositions {
  public:
-  explicit TextPositions(std::string_view text);
+  explicit TextPositions(std::string_view text) : text_(text), lines_(text) {}
 
   [[nodiscard]] Position position(std::uint64_t offset) const;
   [[nodiscard]] std::uint64_t offset(Position position) const;
@@ -47,13 +49,14 @@ class TextPositions {
   /// The position of a 1-based line and 1-based column in code points (a Diagnostic's place;
   /// line 0 means the start of the text).
   [[nodiscard]] Position from_line_column(std::uint64_t line, std::uint64_t column) const;
-  [[nodiscard]] std::uint32_t line_count() const { return static_cast<std::uint32_t>(starts_.size()); }
+  [[nodiscard]] std::uint32_t line_count() const { return static_cast<std::uint32_t>(lines_.line_count()); }
 
  private:
+  [[nodiscard]] std::uint64_t line_start(std::uint32_t line) const { return lines_.line_start(line + 1); }
   [[nodiscard]] std::uint64_t line_end(std::uint32_t line) const;  // before "\r\n" or "\n"
 
   std::string_view text_;
-  std::vector<std::uint64_t> starts_;  // byte offset of each line's start
+  json::LineIndex lines_;  // lines from 1, LSP's from 0
 };
 
 /// The path of a file: URI ("file:///a%20b/c.json" → "/a b/c.json"); empty for other schemes.

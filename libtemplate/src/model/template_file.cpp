@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "model/regular_keys.hpp"
 
 namespace ptmpl {

@@ -24,9 +24,6 @@ namespace ptmpl::publish::detail {
 /// scheme and host in lower case.
 [[nodiscard]] std::string address_key(std::string url);
 
-/// FNV-1a (64 bits) of `text`, as 16 hexadecimal digits: a file name for an address.
-[[nodiscard]] std::string fnv1a_hex(std::string_view text);
-
 /// Appends `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections, their
 /// lines under them), each line starting with `indent`.
 void append_changes(std::string& out, const TemplateChanges& changes, std::string_view indent);

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "publish/publish_support.hpp"
 
@@ -23,17 +23,6 @@ std::string address_key(std::string url) {
   for (std::size_t i = 0; i < host_end; ++i)
     url[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(url[i])));
   return url;
-}
-
-std::string fnv1a_hex(std::string_view text) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ULL;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash));
-  return out;
 }
 
 }  // namespace detail
@@ -52,7 +41,7 @@ Result<PushLock> PushLock::take(const std::string& dir, const std::string& base_
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error::output_failed(dir + ": cannot create the directory of push locks: " + ec.message());
   std::string key = detail::address_key(base_url);
-  std::string path = (std::filesystem::path(dir) / ("push-" + detail::fnv1a_hex(key) + ".lock")).string();
+  std::string path = (std::filesystem::path(dir) / ("push-" + hash_hex(fnv1a(key)) + ".lock")).string();
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return Error::output_failed(path + ": cannot open the push lock: " + std::strerror(errno));
   PushLock lock(fd);

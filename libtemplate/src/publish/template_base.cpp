@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "publish/publish_support.hpp"
@@ -40,7 +41,7 @@ std::string base_store_dir(std::optional<std::string_view> xdg_state_home, std::
     root = std::filesystem::path(*home) / ".local" / "state" / "ptmpl";
   else
     return "";
-  return (root / "bases" / detail::fnv1a_hex(detail::address_key(base_url))).string();
+  return (root / "bases" / hash_hex(fnv1a(detail::address_key(base_url)))).string();
 }
 
 Status record_base(const std::string& dir, const RemoteTemplate& remote) {

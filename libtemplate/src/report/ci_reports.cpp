@@ -1,6 +1,7 @@
 // Formats for CI systems: GitHub workflow commands, JUnit XML, GitLab Code Quality.
 #include <map>
 
+#include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
 #include "output/xml_escape.hpp"
@@ -60,15 +61,6 @@ std::string finding_line(const Diagnostic& d) {
                    d.message + " [" + d.rule + "]");
 }
 
-// FNV-1a, 64 bits: stable across runs and platforms.
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
-  for (char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 }  // namespace
 
 std::string github(const LintRun& run) {
@@ -89,7 +81,9 @@ std::string junit(const LintRun& run, const ReportOptions& options) {
   for (const Diagnostic& d : run.diagnostics) by_file[d.path].push_back(&d);
   std::size_t failures = 0;
   std::string cases;
-  for (const std::string& path : run.paths) {
+  for (const LintedFile& file : run.files) {
+    if (file.error) continue;
+    const std::string& path = file.path;
     const std::vector<const Diagnostic*>& findings = by_file[path];
     std::string failing, other;
     std::size_t failing_count = 0;
@@ -111,7 +105,7 @@ std::string junit(const LintRun& run, const ReportOptions& options) {
     cases += failing_count > 0 || !other.empty() ? "\n    </testcase>\n" : "</testcase>\n";
   }
   std::string counts =
-      "tests=\"" + std::to_string(run.paths.size()) + "\" failures=\"" + std::to_string(failures) + "\"";
+      "tests=\"" + std::to_string(run.linted_count()) + "\" failures=\"" + std::to_string(failures) + "\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ptmpl lint\" " + counts +
          ">\n  <testsuite name=\"ptmpl lint\" " + counts + " errors=\"0\" skipped=\"0\">\n" + cases +
          "  </testsuite>\n</testsuites>\n";
@@ -127,13 +121,11 @@ std::string gitlab(const LintRun& run) {
     std::uint64_t hash = fnv1a(d.path + '\0' + d.rule + '\0' + d.pointer + '\0' + d.message);
     std::size_t occurrence = seen[hash]++;
     if (occurrence > 0) hash = fnv1a(std::to_string(occurrence), hash);
-    char fingerprint[17];
-    std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(hash));
     const char* severity = d.severity == Severity::Error ? "major" : d.severity == Severity::Warning ? "minor" : "info";
     out.begin_object(JsonLayout::Line);
     out.member("description", d.message);
     out.member("check_name", d.rule);
-    out.member("fingerprint", fingerprint);
+    out.member("fingerprint", hash_hex(hash));
     out.member("severity", severity);
     out.key("location");
     out.begin_object();

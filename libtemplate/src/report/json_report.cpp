@@ -9,7 +9,7 @@ namespace ptmpl::report {
 std::string json(const LintRun& run, const ReportOptions& options) {
   JsonEmitter out(JsonLayout::Line);
   out.begin_object();
-  out.member("files", run.paths.size());
+  out.member("files", run.linted_count());
   out.key("diagnostics");
   out.begin_array(JsonLayout::Pretty);
   for (const Diagnostic& d : run.diagnostics) {

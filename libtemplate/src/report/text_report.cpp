@@ -89,8 +89,8 @@ std::string text(const LintRun& run, const ReportOptions& options) {
     }
   }
   Summary s = summarize(run.diagnostics);
-  out += plural(run.paths.size(), options.unit) + " " + std::string(options.outcome) + ": " + plural(s.error, "error") +
-         ", " + plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
+  out += plural(run.linted_count(), options.unit) + " " + std::string(options.outcome) + ": " +
+         plural(s.error, "error") + ", " + plural(s.warning, "warning") + ", " + plural(s.info, "info") + "\n";
   out += not_templates_note(run.not_templates, options.verbose);
   return out;
 }

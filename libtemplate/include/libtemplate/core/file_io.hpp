@@ -72,10 +72,6 @@ class FileText {
   bool regular_ = false;
 };
 
-/// A 64-bit hash of `bytes` (not cryptographic; several gigabytes a second), to tell whether a
-/// file read again still holds the bytes read before.
-[[nodiscard]] std::uint64_t content_hash(std::string_view bytes);
-
 /// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
 /// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
 /// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the

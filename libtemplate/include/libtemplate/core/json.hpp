@@ -242,22 +242,29 @@ struct Position {
   std::uint64_t column = 0;
 };
 
-/// Maps byte offsets of a text to lines and columns. Built on first use (a clean file never
-/// pays), once, safely from several threads. Any position costs O(log lines) plus at most
-/// 4 KiB of counting, however long the line (minified files are one line).
+/// Maps byte offsets of a text to lines and columns. Lines end at "\n". Built on first use (a
+/// clean file never pays), once, safely from several threads. Any position costs O(log lines)
+/// plus at most 4 KiB of counting, however long the line (minified files are one line).
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text) : text_(text) {}
   [[nodiscard]] Position position(std::uint64_t offset) const;
   /// The text of the 1-based line, without its line terminator.
   [[nodiscard]] std::string_view line_text(std::uint64_t line) const;
+  /// How many lines the text has, at least 1 (after a final "\n" starts an empty last line).
+  [[nodiscard]] std::uint64_t line_count() const;
+  /// The byte offset at which the 1-based `line` starts; `line` is at most line_count().
+  [[nodiscard]] std::uint64_t line_start(std::uint64_t line) const;
+  /// The 1-based line that holds `offset` (an offset past the end: the last line).
+  [[nodiscard]] std::uint64_t line_of(std::uint64_t offset) const;
 
  private:
-  void build() const;
+  const std::vector<std::uint64_t>& starts() const;
   [[nodiscard]] std::uint64_t code_points_before(std::uint64_t offset) const;
 
   std::string_view text_;
-  mutable std::once_flag built_;
+  mutable std::once_flag lines_built_;
+  mutable std::once_flag checkpoints_built_;
   mutable std::vector<std::uint64_t> starts_;       // byte offset of each line
   mutable std::vector<std::uint64_t> checkpoints_;  // code points before each 4 KiB block
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "libtemplate/core/diagnostic.hpp"
+#include "libtemplate/core/result.hpp"
 #include "libtemplate/core/rules.hpp"
 #include "libtemplate/core/template_file.hpp"
 
@@ -38,8 +39,8 @@ struct LintSettings {
   std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
   std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)
   unsigned jobs = 0;                       ///< threads; 0 = one per core
-  /// Record a fingerprint of the bytes each file was linted in (`LintRun::fingerprints`), so
-  /// that fixes are applied only to those bytes (`lint --fix`).
+  /// Record the content_hash (hash.hpp) of the bytes each file was linted in
+  /// (`LintedFile::fingerprint`), so that fixes are applied only to those bytes (`lint --fix`).
   bool fingerprint = false;
   /// Parallel to the paths (or empty): true for a file found below a directory, which is
   /// skipped, not linted, when it is valid JSON of none of the template shapes (a
@@ -47,19 +48,30 @@ struct LintSettings {
   std::vector<bool> found_in_directory;
 };
 
-/// A fingerprint of file contents: equal bytes give equal fingerprints.
-[[nodiscard]] std::uint64_t fingerprint(std::string_view bytes);
+/// One file of a run.
+struct LintedFile {
+  std::string path;
+  /// With LintSettings::fingerprint, the content_hash (hash.hpp) of the bytes linted.
+  std::uint64_t fingerprint = 0;
+  /// Why the file was not linted (unreadable, another program's plan, its configuration
+  /// invalid); none when it was.
+  std::optional<Error> error;
+};
 
 /// What linting many files found.
 struct LintRun {
-  std::vector<std::string> paths;       ///< files read and linted, in the order given
+  /// The files in the order given, but those in `not_templates`. An invalid configuration
+  /// stops the run: `files` then holds only the file it was found for, with that error.
+  std::vector<LintedFile> files;
   std::vector<Diagnostic> diagnostics;  ///< sorted by path, line, column
-  std::vector<std::string> errors;      ///< unreadable files and invalid configurations
   bool failed = false;                  ///< a finding at or above its file's fail-on severity
-  /// With LintSettings::fingerprint, parallel to `paths`: the fingerprint of the bytes linted.
-  std::vector<std::uint64_t> fingerprints;
   /// Files found below a directory that hold JSON but no template (see found_in_directory).
   std::vector<std::string> not_templates;
+
+  /// How many files were read and linted (those without an error).
+  [[nodiscard]] std::size_t linted_count() const;
+  /// Whether a file was not linted (an error of its own or of its configuration).
+  [[nodiscard]] bool has_errors() const;
 };
 
 /// Reads and lints `paths` (files, in the order given) in parallel. The result does not

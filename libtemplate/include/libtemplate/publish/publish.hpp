@@ -112,7 +112,7 @@ struct PushPlan {
   /// same title and no id).
   std::vector<Error> refused;
   /// Whether everything may be pushed: no refusal, no lint error, no unreadable configuration.
-  [[nodiscard]] bool ready() const { return refused.empty() && lint.errors.empty() && !lint.failed; }
+  [[nodiscard]] bool ready() const { return refused.empty() && !lint.has_errors() && !lint.failed; }
 };
 
 /// Plans the push of the files `paths` (each file once, as expand_paths gives them), linted

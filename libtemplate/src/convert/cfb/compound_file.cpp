@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "convert/cfb/little_endian.hpp"
 #include "libtemplate/core/json.hpp"
 
 namespace ptmpl::cfb {
@@ -24,21 +25,6 @@ constexpr std::uint32_t kHeaderDifatEntries = 109;
 constexpr std::uint32_t kEntryBytes = 128;
 constexpr std::uint32_t kMiniSectorSize = 64;
 constexpr std::uint32_t kMiniStreamCutoff = 4096;
-
-std::uint16_t u16(std::string_view bytes, std::size_t at) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at);
-  return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
-
-std::uint32_t u32(std::string_view bytes, std::size_t at) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at);
-  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
-         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
-}
-
-std::uint64_t u64(std::string_view bytes, std::size_t at) {
-  return static_cast<std::uint64_t>(u32(bytes, at)) | (static_cast<std::uint64_t>(u32(bytes, at + 4)) << 32);
-}
 
 // `value` as 0x and `digits` hexadecimal digits.
 std::string hex(std::uint32_t value, int digits) {
@@ -60,44 +46,6 @@ std::string_view marker_name(std::uint32_t value) {
     default:
       return "a reserved value";
   }
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// UTF-16LE code units → UTF-8; an unpaired surrogate becomes U+FFFD; stops at a NUL.
-std::string utf16_to_utf8(std::string_view bytes) {
-  std::string out;
-  for (std::size_t at = 0; at + 1 < bytes.size(); at += 2) {
-    std::uint32_t unit = u16(bytes, at);
-    if (unit == 0) break;
-    if (unit >= 0xD800 && unit < 0xDC00 && at + 3 < bytes.size()) {
-      const std::uint32_t low = u16(bytes, at + 2);
-      if (low >= 0xDC00 && low < 0xE000) {
-        append_utf8(out, 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
-        at += 2;
-        continue;
-      }
-    }
-    if (unit >= 0xD800 && unit < 0xE000) unit = 0xFFFD;
-    append_utf8(out, unit);
-  }
-  return out;
 }
 
 char ascii_upper(char c) {
@@ -345,7 +293,7 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
     if (name_bytes > 64 || name_bytes % 2 != 0)
       return fail("directory entry " + std::to_string(id) + " has a name " + std::to_string(name_bytes) +
                   " bytes long; a name takes at most 64 bytes, an even number");
-    e.name = utf16_to_utf8(r.bytes.substr(0, name_bytes));
+    e.name = utf16le_text(r.bytes.substr(0, name_bytes));
     e.start = u32(r.bytes, 116);
     e.size = file.version_ == 3 ? u32(r.bytes, 120) : u64(r.bytes, 120);
     return e;

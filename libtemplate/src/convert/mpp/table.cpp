@@ -58,44 +58,11 @@ std::int64_t mspdi_format(std::uint16_t units) {
 }
 
 void append_utf8(std::string& out, std::uint32_t c) {
-  if (c < 0x20 && c != '\t' && c != '\n') c = ' ';
-  if ((c >= 0xD800 && c < 0xE000) || c == 0xFFFE || c == 0xFFFF || c > 0x10FFFF) c = 0xFFFD;
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
+  cfb::append_utf8(out, cfb::xml_char(c));
 }
 
 std::string utf16_text(std::string_view b) {
-  std::string out;
-  auto put = [&](std::uint32_t c) { append_utf8(out, c); };
-  for (std::size_t i = 0; i + 1 < b.size(); i += 2) {
-    std::uint32_t c = u16(b, i);
-    if (c == 0) break;
-    if (c >= 0xD800 && c < 0xDC00 && i + 3 < b.size()) {
-      const std::uint32_t low = u16(b, i + 2);
-      if (low >= 0xDC00 && low < 0xE000) {
-        put(0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00));
-        i += 2;
-        continue;
-      }
-    }
-    if (c >= 0xD800 && c < 0xE000) c = 0xFFFD;
-    if (c == 0xFFFE || c == 0xFFFF) c = 0xFFFD;
-    put(c);
-  }
-  return out;
+  return cfb::utf16le_text(b, cfb::Utf16Chars::ForXml);
 }
 
 FieldMap read_field_map(std::string_view b, bool var_key_in_entry) {

@@ -14,28 +14,17 @@
 #include <utility>
 #include <vector>
 
+#include "convert/cfb/little_endian.hpp"
+
 namespace ptmpl::detail::mpp {
 
-// Little-endian values at `at`; the caller has checked that the bytes are there (little-endian
-// hosts only, like the rest of the readers of binary input).
-inline std::uint32_t u32(std::string_view b, std::size_t at) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, b.data() + at, 4);
-  return v;
-}
-inline std::uint16_t u16(std::string_view b, std::size_t at) {
-  std::uint16_t v = 0;
-  std::memcpy(&v, b.data() + at, 2);
-  return v;
-}
-inline std::uint8_t u8(std::string_view b, std::size_t at) {
-  return static_cast<std::uint8_t>(b[at]);
-}
-inline double f64(std::string_view b, std::size_t at) {
-  double v = 0;
-  std::memcpy(&v, b.data() + at, 8);
-  return v;
-}
+// Little-endian values at `at` (cfb/little_endian.hpp); the caller has checked that the bytes
+// are there.
+using cfb::f64;
+using cfb::u16;
+using cfb::u32;
+using cfb::u64;
+using cfb::u8;
 /// Whether `width` bytes at `at` are inside `b`.
 inline bool fits(std::string_view b, std::size_t at, std::size_t width) {
   return at <= b.size() && b.size() - at >= width;
