@@ -15,6 +15,7 @@
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/fix.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
+#include "libtemplate/core/format_files.hpp"
 #include "libtemplate/core/generator.hpp"
 #include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
@@ -26,63 +27,28 @@ namespace ptmpl::cli {
 
 namespace {
 
-std::string place(const TemplateFile& file, std::uint64_t offset) {
-  json::Position p = file.document().position(offset);
-  return format_place(file.path(), p.line, p.column);
-}
-
-// Applies the fixes of `run` file by file (atomically): the safe ones, and the unsafe ones too
-// with `options.unsafe`. A dry run prints, per file, each fix with its kind (safe, unsafe, or
-// unsafe and not applied) and then the diff. A file is fixed only while it holds the bytes
-// that were linted: its offsets are those of these bytes. Returns the number of files changed
-// (or that would change), or -1 when a file could not be rewritten.
-int apply_lint_fixes(const LintRun& run, bool dry_run, const FixOptions& options) {
-  std::map<std::string, std::vector<Diagnostic>> by_file;
-  for (const Diagnostic& d : run.diagnostics)
-    if (d.fix && d.path != "-") by_file[d.path].push_back(d);
-  std::map<std::string_view, std::uint64_t> linted;
-  for (const LintedFile& file : run.files)
-    if (!file.error) linted.emplace(file.path, file.fingerprint);
-  int changed = 0;
-  for (const auto& [path, findings] : by_file) {
-    auto bytes = FileText::read(path);
-    if (!bytes.ok()) {
-      report_error("lint", bytes.error());
-      return -1;
-    }
-    auto fingerprint_then = linted.find(path);
-    if (fingerprint_then == linted.end() || content_hash(bytes.value().text()) != fingerprint_then->second) {
-      report_error("lint", Error::conflict(path + ": changed since it was linted; no fix applied (run lint again)"));
-      return -1;
-    }
-    FixResult fixed = apply_fixes(bytes.value().text(), findings, options);
-    const bool changes = fixed.text != bytes.value().text();
+/// Prints what fix_files did: a dry run's plans on standard output, notes of fixes withheld
+/// and applied; then its error. Returns the files changed (or that would change), or -1 when
+/// a file could not be fixed.
+int report_fixes(const FixFilesOutcome& fixed, bool dry_run) {
+  for (const FixedFile& file : fixed.files) {
     if (dry_run) {
-      for (const Diagnostic& d : findings) {
-        std::cout << "# " << format_place(d.path, d.line, d.column) << ": "
-                  << (!d.fix->unsafe   ? "safe fix"
-                      : options.unsafe ? "unsafe fix"
-                                       : "unsafe fix, not applied (--unsafe-fixes applies it)")
-                  << " [" << d.rule << "]\n";
-      }
-      if (changes) std::cout << unified_diff(path, bytes.value().text(), fixed.text);
+      std::cout << file.plan;
+      continue;
     }
-    if (fixed.withheld > 0 && !dry_run)
-      std::cerr << "ptmpl lint: " << path << ": " << fixed.withheld
-                << (fixed.withheld == 1 ? " unsafe fix is" : " unsafe fixes are")
-                << " not applied (--unsafe-fixes applies them)\n";
-    if (!changes) continue;
-    ++changed;
-    if (dry_run) continue;
-    Status written = rewrite_file(path, bytes.value().text(), fixed.text);
-    if (!written.ok()) {
-      report_error("lint", written.error());
-      return -1;
-    }
-    std::cerr << "ptmpl lint: " << path << ": applied " << fixed.applied << (fixed.applied == 1 ? " fix" : " fixes")
-              << "\n";
+    if (file.withheld > 0)
+      report_note("lint", file.path + ": " + std::to_string(file.withheld) +
+                              (file.withheld == 1 ? " unsafe fix is" : " unsafe fixes are") +
+                              " not applied (--unsafe-fixes applies them)");
+    if (file.applied > 0)
+      report_note("lint",
+                  file.path + ": applied " + std::to_string(file.applied) + (file.applied == 1 ? " fix" : " fixes"));
   }
-  return changed;
+  if (fixed.error) {
+    report_error("lint", *fixed.error);
+    return -1;
+  }
+  return static_cast<int>(fixed.changed());
 }
 
 }  // namespace
@@ -92,8 +58,12 @@ bool colour_on(int fd) {
   return ::isatty(fd) != 0 && (no_colour == nullptr || *no_colour == '\0');
 }
 
+void report_note(std::string_view command, std::string_view message) {
+  std::cerr << "ptmpl " << command << ": " << message << "\n";
+}
+
 int report_error(std::string_view command, const Error& error) {
-  std::cerr << "ptmpl " << command << ": " << error.message << "\n";
+  report_note(command, error.message);
   return error.exit_code();
 }
 
@@ -197,10 +167,10 @@ std::function<int()> setup_lint(CLI::App& app) {
     std::string_view stdin_view = stdin_text.text();
     LintRun run = from_stdin ? lint_texts(paths, std::span(&stdin_view, 1), settings) : lint_files(paths, settings);
     for (const LintedFile& file : run.files)
-      if (file.error) std::cerr << "ptmpl lint: " << file.error->message << "\n";
+      if (file.error) report_note("lint", file.error->message);
     if (run.has_errors() && run.linted_count() == 0) return int{kUsage};
     if (o->fix) {
-      int fixed = apply_lint_fixes(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes});
+      int fixed = report_fixes(fix_files(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes}), o->dry_run);
       if (fixed < 0) return int{kUsage};
       if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
       if (fixed > 0) run = lint_files(paths, settings);  // report what is left
@@ -228,7 +198,8 @@ std::function<int()> setup_lint(CLI::App& app) {
                                            [](const Diagnostic& d) { return d.severity == Severity::Warning; });
       too_many_warnings = warnings > *o->max_warnings;
       if (too_many_warnings)
-        std::cerr << "ptmpl lint: " << warnings << " warnings, more than --max-warnings " << *o->max_warnings << "\n";
+        report_note("lint", std::to_string(warnings) + " warnings, more than --max-warnings " +
+                                std::to_string(*o->max_warnings));
     }
     return (run.failed || too_many_warnings) && !o->exit_zero ? int{kFindings} : int{kOk};
   };
@@ -274,70 +245,26 @@ std::function<int()> setup_fmt(CLI::App& app) {
     if (!o->config.empty()) config_path = o->config;
     auto selected = select_cli_files(o->paths, o->selection, config_path, !o->no_config);
     if (!selected.ok()) return report_error("fmt", selected.error());
+    FormatOptions format;
+    format.mode = o->check   ? FormatOptions::Mode::Check
+                  : o->write ? FormatOptions::Mode::Write
+                             : FormatOptions::Mode::Print;
+    format.stdin_filename = o->stdin_filename;
     int status = kOk;
-    ReadOptions read_options;
-    read_options.build_model = false;  // fmt rewrites the tree; it needs no model
     std::vector<std::string> not_templates;
     for (const SelectedFile& selected_file : selected.value()) {
-      const std::string& path = selected_file.path;
-      auto bytes = FileText::read(from_stdin ? "-" : path);
-      if (!bytes.ok()) {
-        status = std::max(status, report_error("fmt", bytes.error()));
-        continue;
-      }
-      const std::string& name = from_stdin ? o->stdin_filename : path;
-      // Another program's plan: named, an error with the way out; found below a directory, not
-      // a template of ours.
-      if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), name)) {
-        if (!selected_file.named) {
-          not_templates.push_back(path);
-        } else {
-          status = std::max(status, report_error("fmt", *plan));
-        }
-        continue;
-      }
-      auto read = Result<TemplateFile>(TemplateFile::parse(name, std::move(bytes).value(), read_options));
-      const TemplateFile& file = read.value();
-      const json::Document& doc = file.document();
-      // Found below a directory, valid JSON of no template shape (a package.json): not ours.
-      if (!selected_file.named && doc.ok() && file.shape() == Shape::Unknown) {
-        not_templates.push_back(path);
-        continue;
-      }
-      if (!doc.ok()) {
-        const json::ParseIssue& issue = doc.issues().front();
-        std::cerr << place(file, issue.offset) << ": error: " << issue.message << " [json-syntax]\n";
+      FormattedFile formatted = format_file(selected_file.path, !selected_file.named, format);
+      if (formatted.not_template) not_templates.push_back(selected_file.path);
+      if (formatted.error) status = std::max(status, report_error("fmt", *formatted.error));
+      if (!formatted.finding.empty()) {
+        std::cerr << formatted.finding;
         status = kUsage;
-        continue;
       }
-      if (doc.truncated()) {
-        const json::ParseIssue* deep = nullptr;
-        for (const json::ParseIssue& issue : doc.issues())
-          if (issue.type == json::ParseIssue::Type::TooDeep && deep == nullptr) deep = &issue;
-        std::cerr << place(file, deep->offset) << ": error: " << deep->message
-                  << "; fmt does not rewrite a file it cannot read whole [nesting-depth]\n";
-        status = kUsage;
-        continue;
-      }
-      if (o->check) {
-        // Compared as it is written: a large file's canonical form is never held whole.
-        if (!is_canonical(doc.root(), file.shape(), file.text())) {
-          std::cout << file.path() << "\n";
-          if (status == kOk) status = kFindings;
-        }
-        continue;
-      }
-      std::string canonical = write_canonical(doc.root(), file.shape());
-      bool same = canonical == file.text();
-      if (o->write) {
-        if (path == "-") {
-          if (Status out = write_stdout(canonical); !out.ok()) return report_error("fmt", out.error());
-          continue;
-        }
-        if (same) continue;
-        Status written = rewrite_file(path, file.text(), canonical);
-        if (!written.ok()) status = std::max(status, report_error("fmt", written.error()));
-      } else if (Status out = write_stdout(canonical); !out.ok()) {
+      if (formatted.not_canonical && status == kOk) status = kFindings;
+      if (formatted.output.empty()) continue;
+      if (format.mode == FormatOptions::Mode::Check) {
+        std::cout << formatted.output;
+      } else if (Status out = write_stdout(formatted.output); !out.ok()) {
         return report_error("fmt", out.error());
       }
     }
@@ -379,8 +306,7 @@ std::function<int()> setup_explain(CLI::App& app) {
   return [id] {
     auto page = rule_documentation(*id);
     if (find_rule(*id) == nullptr || !page) {
-      std::cerr << "ptmpl explain: " << unknown_rule_message(*id) << "\n";
-      return int{kUsage};
+      return report_error("explain", Error::usage(unknown_rule_message(*id)));
     }
     std::cout << *page;
     return int{kOk};

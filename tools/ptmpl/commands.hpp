@@ -22,7 +22,11 @@ enum Exit : int {
 /// NO_COLOR is set to a non-empty value (https://no-color.org). The one place that decides.
 bool colour_on(int fd);
 
-/// Prints "ptmpl COMMAND: MESSAGE" on standard error and returns the exit code of the error's kind.
+/// Prints "ptmpl COMMAND: MESSAGE" on standard error: the one way a command says anything
+/// there besides a report of findings (errors, warnings, what it did on the side).
+void report_note(std::string_view command, std::string_view message);
+
+/// Prints the error's message as report_note does and returns the exit code of its kind.
 int report_error(std::string_view command, const Error& error);
 
 /// Sets up `app` (options, footer with an example) and returns the function that runs it.

@@ -52,26 +52,25 @@ std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& set
   options.release_text = true;  // a large file keeps its tree and model, not its text
   auto read = TemplateFile::read(settings.path, options);
   if (!read.ok()) {
-    std::cerr << "ptmpl " << command << ": " << read.error().message << "\n";
+    report_error(command, read.error());
     return nullptr;
   }
   auto loaded = std::make_unique<Loaded>(Loaded{std::move(read).value(), nullptr});
   Status usable = check_schedulable(loaded->file);
   if (!usable.ok()) {
-    std::cerr << "ptmpl " << command << ": " << usable.error().message << "\n";
+    report_error(command, usable.error());
     return nullptr;
   }
   const auto& templates = loaded->file.templates();
   const std::size_t count = templates.size();
   if (settings.template_number == 0 && count > 1) {
-    std::cerr << "ptmpl " << command << ": " << settings.path << " holds " << count
-              << " templates; choose one with --template N (1 to " << count << ")\n";
+    report_note(command, settings.path + " holds " + std::to_string(count) +
+                             " templates; choose one with --template N (1 to " + std::to_string(count) + ")");
     return nullptr;
   }
   if (settings.template_number > count) {
-    std::cerr << "ptmpl " << command << ": " << settings.path << " holds " << count
-              << (count == 1 ? " template" : " templates") << "; there is no template " << settings.template_number
-              << "\n";
+    report_note(command, settings.path + " holds " + std::to_string(count) + (count == 1 ? " template" : " templates") +
+                             "; there is no template " + std::to_string(settings.template_number));
     return nullptr;
   }
   loaded->source = &templates[settings.template_number == 0 ? 0 : settings.template_number - 1];
@@ -102,8 +101,7 @@ std::optional<CalendarFlags> calendar_flags(const std::string& command, const Ca
   if (!options.start.empty()) {
     flags.start = parse_date(options.start);
     if (!flags.start) {
-      std::cerr << "ptmpl " << command << ": --start: \"" << options.start
-                << "\" is not a date (expected YYYY-MM-DD)\n";
+      report_note(command, "--start: \"" + options.start + "\" is not a date (expected YYYY-MM-DD)");
       return std::nullopt;
     }
   }
@@ -111,12 +109,12 @@ std::optional<CalendarFlags> calendar_flags(const std::string& command, const Ca
   if (!options.holidays.empty()) {
     auto text = FileText::read(options.holidays);
     if (!text.ok()) {
-      std::cerr << "ptmpl " << command << ": " << text.error().message << "\n";
+      report_error(command, text.error());
       return std::nullopt;
     }
     auto parsed = parse_holidays(text.value().text(), options.holidays);
     if (!parsed.ok()) {
-      std::cerr << "ptmpl " << command << ": " << parsed.error().message << "\n";
+      report_error(command, parsed.error());
       return std::nullopt;
     }
     flags.holidays = std::move(parsed).value();
@@ -127,10 +125,9 @@ std::optional<CalendarFlags> calendar_flags(const std::string& command, const Ca
 // Reports why the schedule has no dates (exit 2) and warns about links it had to ignore.
 bool report_schedule(const std::string& command, const Loaded& loaded, const Schedule& schedule) {
   std::vector<std::string> errors = schedule_errors(loaded.file, *loaded.source, schedule);
-  for (const std::string& error : errors) std::cerr << "ptmpl " << command << ": " << error << "\n";
+  for (const std::string& error : errors) report_note(command, error);
   if (!errors.empty()) return false;
-  if (auto warning = schedule_warning(loaded.file, schedule))
-    std::cerr << "ptmpl " << command << ": " << *warning << "\n";
+  if (auto warning = schedule_warning(loaded.file, schedule)) report_note(command, *warning);
   return true;
 }
 
@@ -266,7 +263,7 @@ std::function<int()> setup_stats(CLI::App& app) {
     if (!report_schedule("stats", *loaded, planned.schedule())) return int{kUsage};
     const Rollup rollup(planned.index());
     const std::vector<std::string> errors = stats_errors(loaded->file, *loaded->source, rollup);
-    for (const std::string& error : errors) std::cerr << "ptmpl stats: " << error << "\n";
+    for (const std::string& error : errors) report_note("stats", error);
     if (!errors.empty()) return int{kUsage};
     Stats stats = compute_stats(planned.schedule(), rollup, calendar.value());
     std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));

@@ -8,7 +8,6 @@
 
 #include "io/worker_pool.hpp"
 #include "libtemplate/core/config.hpp"
-#include "libtemplate/core/foreign_plan.hpp"
 #include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/rollup.hpp"
@@ -112,21 +111,12 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
             return;
           }
           const bool found_in_directory = i < settings.found_in_directory.size() && settings.found_in_directory[i];
-          // Another program's plan is no template: named, an error with the way out (exit 2);
-          // found below a directory, skipped like any file of another kind.
-          if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), paths[i])) {
-            if (found_in_directory) {
-              slots[i].not_template = true;
-            } else {
-              slots[i].error = std::move(plan);
-            }
-            return;
-          }
-          const TemplateFile file = TemplateFile::parse(paths[i], std::move(bytes).value(), read);
-          if (found_in_directory && file.shape() == Shape::Unknown && file.document().ok()) {
-            slots[i].not_template = true;
-            return;
-          }
+          SelectedTemplate selected =
+              read_selected_template(paths[i], std::move(bytes).value(), found_in_directory, read);
+          if (selected.plan) slots[i].error = std::move(selected.plan);
+          slots[i].not_template = selected.not_template;
+          if (!selected.file) return;
+          const TemplateFile& file = *selected.file;
           slots[i].diagnostics = lint(file, options);
           if (settings.fingerprint) slots[i].fingerprint = content_hash(file.text());
         } catch (const Failure& e) {

@@ -229,4 +229,26 @@ Result<TemplateFile> TemplateFile::read(const std::string& path, const ReadOptio
   return parse(path, std::move(bytes).value(), options);
 }
 
+SelectedTemplate read_selected_template(std::string path, FileText bytes, bool found_in_directory,
+                                        const ReadOptions& options) {
+  SelectedTemplate out;
+  // Another program's plan is no template: named, an error with the way out (exit 2); found
+  // below a directory, skipped like any file of another kind.
+  if (std::optional<Error> plan = plan_instead_of_template(bytes.text(), path)) {
+    if (found_in_directory) {
+      out.not_template = true;
+    } else {
+      out.plan = std::move(plan);
+    }
+    return out;
+  }
+  TemplateFile file = TemplateFile::parse(std::move(path), std::move(bytes), options);
+  if (found_in_directory && file.shape() == Shape::Unknown && file.document().ok()) {
+    out.not_template = true;
+    return out;
+  }
+  out.file.emplace(std::move(file));
+  return out;
+}
+
 }  // namespace ptmpl

@@ -9,6 +9,7 @@
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "publish/publish_support.hpp"
+#include "publish/story_list.hpp"
 
 namespace ptmpl::publish {
 namespace {
@@ -26,47 +27,8 @@ std::string shown(const json::Value* value) {
   return text;
 }
 
-struct FlatStory {
-  const json::Value* story = nullptr;
-  std::string temp_id;  ///< compact JSON text; "" when none
-  std::string title;
-  std::string parent;                                       ///< the parent's label; "" at the top level
-  std::size_t parent_index = static_cast<std::size_t>(-1);  ///< in the flat list; -1 at the top level
-  std::string place;  ///< the titles from the top down to it, for matching stories without temp_id
-};
-
-/// A temp_id as people write it: 12, survey.
-std::string id_text(const json::Value& id) {
-  return id.is_string() ? std::string(id.text()) : write_compact(id, Shape::Unknown);
-}
-
-std::string label(const json::Value& story) {
-  const json::Value* id = story.find("temp_id");
-  const json::Value* title = story.find("title");
-  std::string out;
-  if (id != nullptr && !id->is_null()) out = "[" + id_text(*id) + "] ";
-  return out + (title != nullptr && title->is_string() ? json::quoted(title->text()) : "(untitled)");
-}
-
-void flatten(const json::Value& list, std::size_t parent_index, const std::string& parent, const std::string& place,
-             std::vector<FlatStory>& out) {
-  if (!list.is_array()) return;
-  for (const json::Value& story : list.items()) {
-    if (!story.is_object()) continue;
-    FlatStory flat;
-    flat.story = &story;
-    if (const json::Value* id = story.find("temp_id"); id != nullptr && !id->is_null())
-      flat.temp_id = write_compact(*id, Shape::Unknown);
-    if (const json::Value* title = story.find("title"); title != nullptr && title->is_string())
-      flat.title = std::string(title->text());
-    flat.parent = parent;
-    flat.parent_index = parent_index;
-    flat.place = place + "/" + flat.title;
-    out.push_back(flat);
-    if (const json::Value* children = story.find("sub_stories"); children != nullptr)
-      flatten(*children, out.size() - 1, label(story), flat.place, out);
-  }
-}
+using detail::FlatStory;
+using detail::id_text;
 
 /// `→ 12 FS+2`: a dependency by its target, type and lag.
 std::string dependency_text(const json::Value& dependency) {
@@ -113,8 +75,9 @@ std::vector<std::string> story_changes(const FlatStory& theirs, const FlatStory&
     if (!detail::same_value(a, b)) lines.push_back(std::string(key) + ": " + shown(before) + " → " + shown(after));
   }
   if (moved)
-    lines.push_back("moved: from " + (theirs.parent.empty() ? std::string("the top level") : "under " + theirs.parent) +
-                    " to " + (ours.parent.empty() ? std::string("the top level") : "under " + ours.parent));
+    lines.push_back("moved: from " +
+                    (theirs.parent_label.empty() ? std::string("the top level") : "under " + theirs.parent_label) +
+                    " to " + (ours.parent_label.empty() ? std::string("the top level") : "under " + ours.parent_label));
   std::vector<std::string> removed = dependency_texts(theirs.story);
   std::vector<std::string> added = dependency_texts(ours.story);
   for (auto it = added.begin(); it != added.end();) {
@@ -140,8 +103,8 @@ StoryChange story_change(StoryChange::Kind kind, const FlatStory& flat) {
   change.kind = kind;
   change.temp_id = flat.temp_id;
   change.title = flat.title;
-  change.label = label(*flat.story);
-  change.parent = flat.parent;
+  change.label = flat.label;
+  change.parent = flat.parent_label;
   return change;
 }
 
@@ -175,8 +138,8 @@ TemplateChanges compare_template(const LocalTemplate& local, const RemoteTemplat
   json::Document theirs_doc = json::Document::parse(their_text);
   json::Document ours_doc = json::Document::parse(*local.stories);
   std::vector<FlatStory> theirs, ours;
-  if (theirs_doc.ok()) flatten(theirs_doc.root(), static_cast<std::size_t>(-1), "", "", theirs);
-  if (ours_doc.ok()) flatten(ours_doc.root(), static_cast<std::size_t>(-1), "", "", ours);
+  if (theirs_doc.ok()) theirs = detail::flatten_stories(theirs_doc.root()).stories;
+  if (ours_doc.ok()) ours = detail::flatten_stories(ours_doc.root()).stories;
 
   // Pair by temp_id (when it names one story on each side), then by title and place in order.
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -212,9 +175,9 @@ TemplateChanges compare_template(const LocalTemplate& local, const RemoteTemplat
       continue;
     }
     // Moved: its parent here is not the partner of its parent there.
-    std::size_t our_parent = ours[i].parent_index;
+    std::size_t our_parent = ours[i].parent;
     std::size_t mapped = our_parent == kNone ? kNone : partner[our_parent];
-    auto lines = story_changes(theirs[partner[i]], ours[i], mapped != theirs[partner[i]].parent_index);
+    auto lines = story_changes(theirs[partner[i]], ours[i], mapped != theirs[partner[i]].parent);
     if (lines.empty()) continue;
     StoryChange change = story_change(StoryChange::Kind::Changed, ours[i]);
     change.details = std::move(lines);

@@ -9,6 +9,7 @@
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "publish/publish_support.hpp"
+#include "publish/story_list.hpp"
 
 namespace ptmpl::publish {
 namespace {
@@ -113,18 +114,27 @@ struct Stories {
 };
 
 /// Flattens `list`; a story without temp_id, or a temp_id named twice, is a conflict (stories
-/// are paired by temp_id).
-Status flatten(const json::Value& list, const std::string& parent, std::string_view side, Stories& out,
-               std::vector<MergeConflict>& conflicts, std::set<std::string>& doubled) {
-  for (const json::Value& story : list.items()) {
-    if (!story.is_object())
+/// are paired by temp_id), and the stories below one without temp_id are not placed.
+Status flatten(const json::Value& list, std::string_view side, Stories& out, std::vector<MergeConflict>& conflicts,
+               std::set<std::string>& doubled) {
+  const detail::FlatStories flat_list = detail::flatten_stories(list);
+  const std::vector<detail::FlatStory>& all = flat_list.stories;
+  std::vector<bool> placed(all.size(), false);
+  auto placed_under = [&](std::size_t parent) {
+    return parent == detail::kTopLevel || (placed[parent] && all[parent].pairable);
+  };
+  for (std::size_t parent : flat_list.not_stories)
+    if (placed_under(parent))
       return Error::invalid(std::string("a story list ") + std::string(side) + " holds a value that is not a story");
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const detail::FlatStory& story = all[i];
+    if (!placed_under(story.parent)) continue;
+    placed[i] = true;
     Flat flat;
-    flat.story = &story;
-    flat.parent = parent;
-    const json::Value* id = story.find("temp_id");
-    if (id != nullptr && !id->is_null() && (id->is_string() || id->is_number())) flat.id = *text_of(id);
-    flat.label = label_of(story, flat.id);
+    flat.story = story.story;
+    flat.id = story.pairable ? story.temp_id : "";
+    flat.parent = story.parent == detail::kTopLevel ? "" : all[story.parent].temp_id;
+    flat.label = label_of(*story.story, flat.id);
     if (flat.id.empty()) {
       conflicts.push_back({flat.label, "temp_id", "has none " + std::string(side) + ": stories are merged by temp_id"});
     } else if (auto [it, fresh] = out.by_id.emplace(flat.id, out.order.size()); !fresh) {
@@ -132,10 +142,6 @@ Status flatten(const json::Value& list, const std::string& parent, std::string_v
         conflicts.push_back({flat.label, "temp_id", "names several stories " + std::string(side)});
     } else {
       out.order.push_back(flat);
-    }
-    if (const json::Value* children = story.find("sub_stories"); children != nullptr && children->is_array()) {
-      if (flat.id.empty()) continue;  // already a conflict; its children are not placed
-      if (auto nested = flatten(*children, flat.id, side, out, conflicts, doubled); !nested.ok()) return nested;
     }
   }
   return Done{};
@@ -240,7 +246,7 @@ class StoryMerge {
  private:
   bool read(const Side& side, Stories& out) {
     if (!side.stories) return true;
-    if (auto flat = flatten(*side.stories, "", side.name, out, conflicts_, doubled_); !flat.ok()) {
+    if (auto flat = flatten(*side.stories, side.name, out, conflicts_, doubled_); !flat.ok()) {
       error_ = flat.error().message;
       return false;
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -87,5 +88,24 @@ class TemplateFile {
   std::vector<std::unique_ptr<json::Document>> inner_documents_;
   bool released_ = false;  // ReadOptions::release_text took effect: `bytes_` holds the tree's strings only
 };
+
+/// A file given to a command that reads templates (lint, fmt), told apart as both tell it.
+struct SelectedTemplate {
+  /// The file read as a template; its document may hold syntax errors (for the command to
+  /// report). Empty when it is not a template.
+  std::optional<TemplateFile> file;
+  /// Named on the command line, another program's plan: the error that says how to convert it
+  /// (plan_instead_of_template).
+  std::optional<Error> plan;
+  /// Found below a directory, another program's plan or valid JSON of none of the template
+  /// shapes (a package.json): skipped, and counted as not a template.
+  bool not_template = false;
+};
+
+/// Reads `bytes` as the file `path` (TemplateFile::parse) unless it is no template:
+/// another program's plan (`plan` when the file was named, `not_template` when it was
+/// `found_in_directory`), or, found in a directory, valid JSON of no template shape.
+[[nodiscard]] SelectedTemplate read_selected_template(std::string path, FileText bytes, bool found_in_directory,
+                                                      const ReadOptions& options = {});
 
 }  // namespace ptmpl

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libtemplate/core/result.hpp"
@@ -41,6 +42,14 @@ struct SandboxOptions {
   /// Connections open at once from one client address; further ones are closed unread.
   int max_connections_per_client = 32;
 };
+
+/// Sets `options.host` and `options.port` from `address`, as `--listen` takes it: HOST:PORT,
+/// the port 0 to 65535 (0: any free port), an IPv6 host in brackets (`[::1]:8443`; the
+/// brackets are taken off). Fails (kUsage, quoting `address`) when it is not that.
+Status set_listen_address(SandboxOptions& options, std::string_view address);
+
+/// The fault kinds of `--faults`: a comma-separated list, empty items left out.
+[[nodiscard]] std::vector<std::string> fault_kinds(std::string_view list);
 
 /// A running sandbox server. Binding happens in start(), so the URL is known before serving.
 class Sandbox {

@@ -1,0 +1,212 @@
+// `ptmpl push`: lint, then publish each template document, with a line per file as each is done.
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/publish/publish.hpp"
+#include "service_client.hpp"
+
+namespace ptmpl::cli {
+namespace {
+
+/// `[#########.........]  45/200` on a terminal's line, redrawn in place.
+void draw_progress(std::size_t done, std::size_t total) {
+  constexpr std::size_t kWidth = 30;
+  std::size_t filled = total == 0 ? kWidth : done * kWidth / total;
+  std::cerr << "\r\033[2K[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done << "/"
+            << total << std::flush;
+}
+
+/// Prints why `plan` cannot be pushed (lint findings, refusals) and returns the exit code;
+/// nullopt when it is ready.
+std::optional<int> refuse_plan(const publish::PushPlan& plan) {
+  if (plan.lint.has_errors()) {
+    for (const LintedFile& file : plan.lint.files)
+      if (file.error) report_note("push", file.error->message);
+    return int{kUsage};
+  }
+  if (plan.lint.failed) {
+    std::cerr << format_report(ReportFormat::Text, plan.lint);
+    report_note("push", "nothing pushed: fix the errors above first");
+    return int{kFindings};
+  }
+  if (plan.refused.empty()) return std::nullopt;
+  int exit = int{kOk};
+  for (const Error& refusal : plan.refused)
+    exit = std::max(exit, report_error("push", {refusal.code, refusal.message + "; nothing pushed"}));
+  return exit;
+}
+
+/// Prints each document's outcome in the order of the files, as soon as those before it are
+/// done, with a progress bar on a terminal; then the summary line.
+class PushReport {
+ public:
+  /// `json`: standard output gets the JSON document at the end instead of a line per file.
+  PushReport(const std::vector<publish::LocalTemplate>& files, bool progress, bool json)
+      : files_(files), progress_(progress), json_(json), finished_(files.size(), nullptr) {
+    if (progress_) draw_progress(0, files_.size());
+  }
+
+  /// One document is done (called one at a time).
+  void done(std::size_t index, const publish::PushOutcome& outcome) {
+    finished_[index] = &outcome;
+    ++done_count_;
+    ++counts_[outcome.action];
+    if (progress_) std::cerr << "\r\033[2K" << std::flush;
+    for (; printed_ < files_.size() && finished_[printed_] != nullptr; ++printed_)
+      print(files_[printed_], *finished_[printed_]);
+    if (progress_ && done_count_ < files_.size()) draw_progress(done_count_, files_.size());
+  }
+
+  void summarize() {
+    std::string summary;
+    for (auto action : {publish::PushAction::Created, publish::PushAction::Updated, publish::PushAction::Unchanged,
+                        publish::PushAction::WouldCreate, publish::PushAction::WouldUpdate,
+                        publish::PushAction::Conflict, publish::PushAction::Failed})
+      if (counts_[action] > 0)
+        summary +=
+            (summary.empty() ? "" : ", ") + std::to_string(counts_[action]) + " " + std::string(to_string(action));
+    report_note("push",
+                std::to_string(files_.size()) + (files_.size() == 1 ? " template: " : " templates: ") + summary);
+  }
+
+ private:
+  void print(const publish::LocalTemplate& file, const publish::PushOutcome& out) const {
+    switch (out.action) {
+      case publish::PushAction::Failed:
+      case publish::PushAction::Conflict:
+        report_note("push", file.path + ": " + std::string(to_string(out.action)) + ": " + out.message);
+        break;
+      case publish::PushAction::WouldCreate:
+      case publish::PushAction::WouldUpdate:
+        if (!json_) std::cout << publish::dry_run_plan(file, out) << std::flush;
+        break;
+      default:
+        if (!out.warning.empty()) report_note("push", file.path + ": warning: " + out.warning);
+        if (json_) break;
+        std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title << "\""
+                  << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")") << "\n"
+                  << std::flush;
+    }
+  }
+
+  const std::vector<publish::LocalTemplate>& files_;
+  const bool progress_;
+  const bool json_;
+  std::vector<const publish::PushOutcome*> finished_;
+  std::size_t printed_ = 0;
+  std::size_t done_count_ = 0;
+  std::map<publish::PushAction, std::size_t> counts_;
+};
+
+/// The worst failure decides: 3 when the service or the network failed any document, else 2
+/// for a local one. A conflict is with the service's copy (changed there since the pull): 3.
+int push_exit_code(const std::vector<publish::PushOutcome>& outcomes) {
+  int exit = int{kOk};
+  for (const auto& outcome : outcomes) {
+    if (outcome.action == publish::PushAction::Failed) exit = std::max(exit, exit_code(outcome.failure));
+    if (outcome.action == publish::PushAction::Conflict) exit = std::max(exit, exit_code(ErrorCode::kService));
+  }
+  return exit;
+}
+
+}  // namespace
+
+std::function<int()> setup_push(CLI::App& app) {
+  struct Options {
+    ServiceOptions service;
+    std::vector<std::string> paths;
+    publish::PushOptions push;
+    std::string config;
+    std::string format = "text";
+  };
+  auto o = std::make_shared<Options>();
+  add_service_options(app, o->service);
+  app.add_option("paths", o->paths, "template documents, or directories searched for *.json")->required();
+  app.add_flag("--dry-run", o->push.dry_run,
+               "read from the service to decide, but send nothing: print what each template would get (create, "
+               "update or unchanged) and the fields and stories it would change");
+  app.add_option("--format", o->format,
+                 "text (a line per file; with --dry-run, the plan) or json (every outcome, with --dry-run the "
+                 "request bodies)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_flag("--force", o->push.force,
+               "overwrite templates changed on the service since they were pulled (their version is saved first)");
+  app.add_option("--backup-dir", o->push.backup_dir,
+                 "where the service's version of a template is saved before it is overwritten")
+      ->capture_default_str();
+  app.add_option("-j,--jobs", o->push.jobs,
+                 "most templates sent at a time (up to 4 start; more only while they make the push faster)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 32));
+  app.add_option("--config", o->config,
+                 "configuration file for the lint that runs first (default: .ptmpl.json upward)");
+  app.footer(
+      "Lints first: nothing is pushed while any file has errors. A document with an \"id\" updates that template;\n"
+      "one without updates your template of the same title, or creates one; the file gets the id back.\n"
+      "Formats: text (default), json.\n"
+      "Exit codes: 0 pushed, 1 lint errors (nothing pushed), 2 usage error, unreadable file or a\n"
+      "refusal, 3 network or service error.\n\n"
+      "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem\n"
+      "  ptmpl push templates/ --dry-run --format json");
+  return [o] {
+    auto paths = expand_paths(o->paths);
+    if (!paths.ok()) {
+      return report_error("push", paths.error());
+    }
+    LintSettings settings;
+    if (!o->config.empty()) settings.config_path = o->config;
+    publish::PushPlan plan = publish::plan_push(paths.value(), settings);
+    if (std::optional<int> refused = refuse_plan(plan)) return *refused;
+    auto pacer = std::make_shared<publish::Pacer>();
+    auto first = make_client(o->service, pacer);  // checks the address and the token once
+    if (!first.ok()) return report_error("push", first.error());
+    // One push at a time per service address on this machine (a dry run creates nothing).
+    std::optional<publish::PushLock> push_lock;
+    if (!o->push.dry_run) {
+      std::string dir = publish::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
+      if (dir.empty())
+        return report_error("push", Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
+      auto taken = publish::PushLock::take(dir, first.value()->base_url(),
+                                           [](const std::string& message) { report_note("push", message); });
+      if (!taken.ok()) return report_error("push", taken.error());
+      push_lock.emplace(std::move(taken).value());
+      o->push.base_dir = base_dir_of(*first.value());
+    }
+    std::mutex spare_mutex;
+    std::unique_ptr<publish::Client> spare = std::move(first).value();
+    auto make = [&]() -> std::unique_ptr<publish::Client> {
+      {
+        std::lock_guard lock(spare_mutex);
+        if (spare) return std::move(spare);
+      }
+      return std::move(make_client(o->service, pacer)).value();
+    };
+    const std::vector<publish::LocalTemplate>& files = plan.documents;
+    const bool json = o->format == "json";
+    PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1, json);
+    auto outcomes = publish::push_templates(
+        files, o->push, make,
+        [&](std::size_t index, const publish::PushOutcome& outcome) { report.done(index, outcome); });
+    report.summarize();
+    int exit = push_exit_code(outcomes);
+    if (json) {
+      if (auto shown = write_stdout(publish::push_outcomes_json(files, outcomes)); !shown.ok())
+        return std::max(exit, report_error("push", shown.error()));
+    }
+    return exit;
+  };
+}
+
+}  // namespace ptmpl::cli
