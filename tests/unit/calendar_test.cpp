@@ -121,7 +121,7 @@ TEST(Calendar, AgreesWithADayByDayWalkOverDecades) {
   }
 }
 
-// The calendar block's weeks (SPEC §4): any set of weekdays, with holidays and extra working
+// The calendar block's weeks (docs/semantics.md §4): any set of weekdays, with holidays and extra working
 // dates on the days the week does not work, agrees with the walk both ways.
 TEST(Calendar, AnyWeekWithHolidaysAndWorkingDatesAgreesWithAWalk) {
   std::vector<Date> holidays;

@@ -1,4 +1,4 @@
-// The document's calendar block (SPEC §2, §4) where a user meets it: `convert` records the
+// The document's calendar block (docs/semantics.md §2, §4) where a user meets it: `convert` records the
 // plan's day 0, week and exceptions and says which date day 0 is; `schedule` and `stats` use
 // the block without flags, each flag overriding its field; a bad block is refused with its
 // place; `fmt` keeps it in order; `push` never sends it.

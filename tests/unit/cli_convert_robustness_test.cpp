@@ -194,7 +194,7 @@ TEST_F(CliConvertRobustness, ADeepCsvOnASmallStackIsRefusedNotACrash) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 14, case 15: spreadsheet formulas in CSV cells (SPEC §11 "Spreadsheets").
+// Issue 14, case 15: spreadsheet formulas in CSV cells (docs/semantics.md §11 "Spreadsheets").
 
 TEST_F(CliConvertRobustness, CsvTextCellsThatAreFormulasAreGuardedAndRoundTrip) {
   const std::string t = file("formulas.json", R"J([

@@ -170,7 +170,7 @@ TEST_F(CliFileSelection, MaxWarningsFailsWhenThereAreMoreWarnings) {
   expect_has(over.err, "ptmpl lint: 3 warnings, more than --max-warnings 2");
 }
 
-// Every command's --help names its exit codes (SPEC §6), and lint's its six formats.
+// Every command's --help names its exit codes (docs/semantics.md §6), and lint's its six formats.
 TEST(CliHelp, EveryCommandNamesItsExitCodes) {
   CliRun top = testing::run_ptmpl("--help");
   std::istringstream lines(top.out);

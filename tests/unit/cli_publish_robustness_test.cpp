@@ -488,7 +488,7 @@ TEST_F(CliPullOverEditsTest, AnEditedFileIsRefusedUnlessForceWhichBacksItUp) {
 }
 
 // The service keeps neither the calendar block nor the assignment list with names, nor keys of
-// the author's own: pulling a change of the service over the file keeps them (SPEC §2: nothing
+// the author's own: pulling a change of the service over the file keeps them (docs/semantics.md §2: nothing
 // the user wrote is lost), while a field the service stores comes from the service.
 TEST_F(CliPullOverEditsTest, PullKeepsWhatOnlyTheFileHolds) {
   CliRun first = pull(std::to_string(id));

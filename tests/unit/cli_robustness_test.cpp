@@ -195,7 +195,7 @@ TEST_F(CliRobustness, DependencyCycles) {
   expect_has(schedule.err, "cycle.json:1:151: dependency cycle: 1 → 2 → 1");
 }
 
-// SPEC §11 "Writing output": where the output goes is the user's; a failed write is an error.
+// docs/semantics.md §11 "Writing output": where the output goes is the user's; a failed write is an error.
 TEST_F(CliRobustness, OutputToAFullDiskOrAClosedPipeIsAnError) {
   for (const std::string command : {"fmt samples/office-move.json", "schedule samples/office-move.json",
                                     "lint samples/office-move.json --format json", "rules"}) {

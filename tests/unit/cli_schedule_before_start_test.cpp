@@ -1,4 +1,4 @@
-// Stories that MS Project's rules put before the project start (SPEC §5), where a user meets
+// Stories that MS Project's rules put before the project start (docs/semantics.md §5), where a user meets
 // them: `schedule` in every format, `stats`, the MS Project export and `lint`, with the
 // calendar block's dates before day 0 across a holiday.
 #include <gtest/gtest.h>

@@ -94,7 +94,7 @@ std::string case_name(const ::testing::TestParamInfo<GoldenCase>& info) {
 INSTANTIATE_TEST_SUITE_P(Cli, ScheduleGolden, ::testing::ValuesIn(kGoldenCases), case_name);
 
 // ---------------------------------------------------------------------------------------------
-// JSON (SPEC §9), field by field
+// JSON (docs/semantics.md §9), field by field
 
 rapidjson::Document parse_json(const std::string& text) {
   rapidjson::Document doc;

@@ -312,7 +312,7 @@ TEST(ConvertCsv, DetectedByItsHeader) {
   EXPECT_EQ(detect_plan_format("sep=;\n"), PlanFormat::Unknown);    // the hint, but no header
 }
 
-// SPEC §11 "Spreadsheets": the one cell writer guards text a spreadsheet would run, never a
+// docs/semantics.md §11 "Spreadsheets": the one cell writer guards text a spreadsheet would run, never a
 // number, and reading undoes exactly the guard it added.
 TEST(CsvCell, TextThatStartsAFormulaIsGuardedReversiblyAndNumbersAreNot) {
   auto cell = [](std::string_view text, detail::CsvCell kind) {

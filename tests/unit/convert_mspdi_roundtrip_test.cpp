@@ -1,4 +1,4 @@
-// Template → MS Project XML → template keeps everything both formats hold (SPEC §7): the
+// Template → MS Project XML → template keeps everything both formats hold (docs/semantics.md §7): the
 // tree, titles, milestones, dates, durations, links, leaf amounts and totals, descriptions,
 // assignments and the template's title and currency — on every sample. The XML follows the
 // schema's element order, and what it cannot hold is reported.

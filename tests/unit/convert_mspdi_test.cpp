@@ -94,7 +94,7 @@ TEST(ConvertMspdi, FeaturesOfTheFormat) {
   EXPECT_EQ(int_of(&link(6, 0), "lag"), -2);                       // a lead
   EXPECT_EQ(find_story(list, 12)->find("dependencies"), nullptr);  // cross-project and dangling: dropped
 
-  // A milestone at 17:00 sits on the next working day (SPEC §4: its day starts there).
+  // A milestone at 17:00 sits on the next working day (docs/semantics.md §4: its day starts there).
   const json::Value* launch = find_story(list, 7);
   EXPECT_EQ(launch->find("story_type")->text(), "milestone");
   EXPECT_EQ(int_of(launch, "relative_start_date"), 8);
@@ -134,7 +134,7 @@ TEST(ConvertMspdi, EveryReportedIdIsDocumented) {
     EXPECT_NE(page.find("`" + std::string(rule.id) + "`"), std::string::npos) << rule.id;
 }
 
-// A value the template cannot hold is dropped, but never silently (SPEC §7).
+// A value the template cannot hold is dropped, but never silently (docs/semantics.md §7).
 TEST(ConvertMspdi, ValuesBeyondATemplatesRangeAreReportedNotDropped) {
   auto task = [](int uid, std::string_view fields) {
     return "<Task><UID>" + std::to_string(uid) + "</UID><ID>" + std::to_string(uid) + "</ID><Name>T" +

@@ -69,7 +69,7 @@ TEST(DurationMismatch, NoFixInsideARawJsonString) {
 }
 
 TEST(TemplateDurationMismatch, NoFixWhileAStoryDurationDisagreesWithItsDates) {
-  // Build lasts its duration, 3 days (story_length(), SPEC §5), not the 6 its dates span; the
+  // Build lasts its duration, 3 days (story_length(), docs/semantics.md §5), not the 6 its dates span; the
   // safe duration-mismatch fix writes 6. A template fix of 3 would disagree with the story once
   // that fix is applied in the same run: it is withheld, and the message says why.
   auto found = lint_rule(kTemplate, "template-duration-mismatch");
@@ -151,7 +151,7 @@ TEST(DependencyViolated, LinkOutOfAParentUsesItsRolledUpInterval) {
             "on day 7); it starts on day 5, 3 working days early");
 }
 
-// A story lasts its story_length() (SPEC §5): a `duration` wins over a due date that disagrees
+// A story lasts its story_length() (docs/semantics.md §5): a `duration` wins over a due date that disagrees
 // with it, for lint as for the scheduler (duration-mismatch reports the disagreement itself).
 // Before, lint read the due date: the first template had a finding and the second none.
 TEST(DependencyViolated, TheDurationWinsOverADueDateThatDisagrees) {

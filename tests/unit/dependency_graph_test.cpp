@@ -1,5 +1,5 @@
 // The dependency graph (libtemplate/core/dependency_graph.hpp): links resolved by temp_id text, how
-// they nest, the two-node constraint graph of SPEC §5, and cycles found without recursion.
+// they nest, the two-node constraint graph of docs/semantics.md §5, and cycles found without recursion.
 #include "libtemplate/core/dependency_graph.hpp"
 
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@ namespace ptmpl::generator_test {
 namespace {
 
 struct Interval {
-  std::int64_t start, finish;  // half-open (SPEC §4)
+  std::int64_t start, finish;  // half-open (docs/semantics.md §4)
 };
 
 TEST(Generator, SameSeedSameBytesOtherSeedOtherBytes) {

@@ -37,7 +37,7 @@ TEST(OwnInterval, TaskFromItsDates) {
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 2, "relative_due_date": 4})"), (Interval{2, 5, 4}));
   // A one-day task: [S, S + 1).
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 3, "relative_due_date": 3})"), (Interval{3, 4, 3}));
-  // A duration wins over a due date that disagrees with it (story_length(), SPEC §5); before,
+  // A duration wins over a due date that disagrees with it (story_length(), docs/semantics.md §5); before,
   // the due date won: {2, 5, 4}.
   EXPECT_EQ(leaf(R"({"title": "t", "relative_start_date": 2, "relative_due_date": 4, "duration": 9})"),
             (Interval{2, 11, 10}));

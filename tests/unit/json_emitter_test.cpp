@@ -295,7 +295,7 @@ TEST(WriteValue, WritesATreeInItsOrderOrInTheShapesOrder) {
   write_value(pretty, doc.root().find("raw_json")->items()[0]);
   pretty.end_object();
   EXPECT_EQ(pretty.finish(), "{\n  \"story\": {\n    \"title\": \"s\",\n    \"temp_id\": 1\n  }\n}\n");
-  // A story list: the story's documented keys in SPEC order.
+  // A story list: the story's documented keys in canonical order (docs/semantics.md §3).
   json::Document stories = json::Document::parse(R"([{"temp_id": 1, "title": "s", "custom": 0}])");
   EXPECT_EQ(write_compact(stories.root(), Shape::StoryList), R"([{"title":"s","temp_id":1,"custom":0}])");
 }

@@ -2,7 +2,7 @@
 // findings worked out by hand from tests/data/rules/<id>/*.json and listed in
 // tests/data/rules/<id>/expected.txt (line, column, pointer, severity, message).
 //
-// Conventions the expectations follow (SPEC §2, §6 and docs/rules/*.md):
+// Conventions the expectations follow (docs/semantics.md §2, §6 and docs/rules/*.md):
 //   - line and column are 1-based; the column counts Unicode code points;
 //   - a finding about a value points at the value's first character; a finding about a story
 //     that lacks a key points at the story's opening '{'; a duplicate key points at the
@@ -294,7 +294,7 @@ TEST(RuleRegistry, CatalogueIsSortedByIdWithoutDuplicates) {
   const auto catalogue = ptmpl::rule_catalogue();
   for (std::size_t i = 1; i < catalogue.size(); ++i) EXPECT_LT(catalogue[i - 1].id, catalogue[i].id) << "at " << i;
   for (const ptmpl::RuleInfo& rule : catalogue) {
-    // Stable kebab-case ids (SPEC §6).
+    // Stable kebab-case ids (docs/semantics.md §6).
     EXPECT_FALSE(rule.id.empty());
     EXPECT_TRUE(std::all_of(rule.id.begin(), rule.id.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
@@ -464,7 +464,7 @@ TEST(LintDemo, ExactFindings) {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Safe and unsafe fixes (SPEC §6): the rule decides, its page says so, its findings carry it.
+// Safe and unsafe fixes (docs/semantics.md §6): the rule decides, its page says so, its findings carry it.
 
 TEST(RuleRegistry, EveryPageSaysWhichKindItsFixIs) {
   for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue()) {
@@ -550,7 +550,7 @@ TEST(KeyMisspelt, KeysNearNoDocumentedKeyStayUnknownFieldInfo) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// project_template_assignments inside project_template (SPEC §2).
+// project_template_assignments inside project_template (docs/semantics.md §2).
 
 TEST(AssignmentsInsideTheTemplate, ReadAsTheListBesideIt) {
   const auto all = lint_file("tests/data/rules/assignment-unknown/fail-inside.json");

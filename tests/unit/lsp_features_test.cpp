@@ -339,7 +339,7 @@ TEST(LspCompletion, StoryTypeValuesAndDependencyTypesWithTheirNames) {
       "[{\"title\": \"A\", \"temp_id\": 1, \"dependencies\": [{\"source_id\": 1, \"type\": |, \"target_id\": 2}]}]");
   auto links = answer(completion(document_of(d.text), d.cursor));
   EXPECT_EQ(labels(*links), (std::vector<std::string>{"0", "1", "2", "3"}));
-  // SPEC §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF.
+  // docs/semantics.md §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF.
   EXPECT_EQ(links->string("/items/0/detail"), "SS · start-to-start");
   EXPECT_EQ(links->string("/items/1/detail"), "SF · start-to-finish");
   EXPECT_EQ(links->string("/items/2/detail"), "FS · finish-to-start");

@@ -84,7 +84,7 @@ inline bool has_constraint(const pugi::xml_node& project) {
 /// The agreement of `text` (an MSPDI file called `path`), measured as described above.
 ///
 /// A task's `Start` is the day it starts on, or the next working day when it starts at or after
-/// the project's `DefaultFinishTime` (a milestone at 17:00 after a task finishing then: SPEC
+/// the project's `DefaultFinishTime` (a milestone at 17:00 after a task finishing then: docs/semantics.md
 /// §4's half-open model puts it on the next working day); its `Finish` the day it finishes on,
 /// or the previous working day when it finishes at or before `DefaultStartTime`. A milestone's
 /// last day is its first.

@@ -1,4 +1,4 @@
-// Error codes and their one mapping to exit codes (SPEC §6).
+// Error codes and their one mapping to exit codes (docs/semantics.md §6).
 #include <gtest/gtest.h>
 
 #include <set>

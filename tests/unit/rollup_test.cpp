@@ -1,4 +1,4 @@
-// Roll-ups (SPEC §5): item_count, effective estimates, template totals, overflow as a state
+// Roll-ups (docs/semantics.md §5): item_count, effective estimates, template totals, overflow as a state
 // (never a wrapped number), and the template budget read and spelled exactly.
 #include "libtemplate/core/rollup.hpp"
 
@@ -89,7 +89,7 @@ TEST(Rollup, EmptyListHasNothing) {
 }
 
 TEST(Rollup, EffectiveIsOwnValueElseSumOfChildren) {
-  // SPEC §5: a story's effective value is its own if set, else the sum of its children's;
+  // docs/semantics.md §5: a story's effective value is its own if set, else the sum of its children's;
   // the template totals sum the top level.
   Tree tree(R"([
     {"title": "Design", "budget_estimate_in_cents": 100000, "sub_stories": [

@@ -1,5 +1,5 @@
 // The scheduler against an independent reference of Microsoft Project's rules for automatically
-// scheduled tasks (SPEC §5), on thousands of random plans with leads and lags, all four link
+// scheduled tasks (docs/semantics.md §5), on thousands of random plans with leads and lags, all four link
 // types, links into and out of summary stories, declared starts (as start-no-earlier-than and
 // dropped by `asap`), milestones and zero-length tasks.
 //
@@ -41,7 +41,7 @@ namespace {
 
 using std::chrono::days;
 
-enum LinkType { kSS = 0, kSF = 1, kFS = 2, kFF = 3 };  // the service's numbering (SPEC §5)
+enum LinkType { kSS = 0, kSF = 1, kFS = 2, kFF = 3 };  // the service's numbering (docs/semantics.md §5)
 
 // ---------------------------------------------------------------------------------------------
 // The reference calendar: a set of working weekdays minus holidays, walked day by day.

@@ -1,4 +1,4 @@
-// The scheduler (libtemplate/core/schedule.hpp): the critical path method of SPEC §5 — every link
+// The scheduler (libtemplate/core/schedule.hpp): the critical path method of docs/semantics.md §5 — every link
 // type with positive, zero and negative lag, links into and out of parents, milestones,
 // declared gaps, `asap`, float and critical chains, cycles, overflow — and a randomized
 // property test against a brute-force fixpoint on thousands of generated DAGs.
@@ -90,7 +90,7 @@ TEST(Schedule, FinishToStart) {
 TEST(Schedule, StartToStart) {
   EXPECT_EQ(successor_of_three_day_task(SS, 0), (Interval{0, 2, 1}));
   EXPECT_EQ(successor_of_three_day_task(SS, 2), (Interval{2, 4, 3}));
-  // A lead pulls a linked story before day 0 (MS Project's rule, SPEC §5); before, it stayed on
+  // A lead pulls a linked story before day 0 (MS Project's rule, docs/semantics.md §5); before, it stayed on
   // day 0 unless it declared an earlier start.
   EXPECT_EQ(successor_of_three_day_task(SS, -2), (Interval{-2, 0, -1}));
   EXPECT_EQ(successor_of_three_day_task(SS, -2, R"("relative_start_date": -5)"), (Interval{-2, 0, -1}));
@@ -210,7 +210,7 @@ TEST(Schedule, MilestonesAtTheStartAndTheEnd) {
   EXPECT_EQ(s.at(3).early, (Interval{3, 3, 3}));  // the day after the task's last day
   ASSERT_TRUE(s.schedule.project());
   EXPECT_EQ(*s.schedule.project(), (Interval{0, 3, 3}));
-  EXPECT_EQ(s.schedule.project_duration(), 4);  // a milestone occupies its day (SPEC §4)
+  EXPECT_EQ(s.schedule.project_duration(), 4);  // a milestone occupies its day (docs/semantics.md §4)
   EXPECT_EQ(s.chains(), "1 2 3");
   EXPECT_EQ(s.schedule.critical_count(), 3u);
 }
@@ -454,7 +454,7 @@ struct RandomTemplate {
     return {s, f};
   }
 
-  // The start of leaf `d` under `start` (SPEC §5): without a link into it (or into an ancestor),
+  // The start of leaf `d` under `start` (docs/semantics.md §5): without a link into it (or into an ancestor),
   // its declared start or day 0; with links, the least start they allow (before day 0 too), no
   // earlier than its declared start, and no earlier than day 0 when one is finish-to-finish.
   // Without `with_base`, only the links count (for late dates, which have no start bound).

@@ -145,7 +145,7 @@ TEST(Writer, DocumentedKeysFirstThenUnknownInOriginalOrder) {
 }
 
 TEST(Writer, AssignmentListInsideTheTemplateIsInItsCanonicalPlace) {
-  // SPEC §2: project_template_assignments may be inside project_template; it is a documented
+  // docs/semantics.md §2: project_template_assignments may be inside project_template; it is a documented
   // key there, before raw_json, and its entries are ordered as beside it (id, name).
   json::Document doc = json::Document::parse(
       R"({"project_template": {"raw_json": [], "x": 1, "project_template_assignments": [{"name": "B", "id": 1}], "title": "T"}})");

@@ -231,7 +231,8 @@ std::function<int()> setup_fmt(CLI::App& app) {
   app.add_flag("--no-config", o->no_config, "use no configuration file")->excludes(config);
   add_selection_options(app, o->selection);
   app.footer(
-      "Canonical form: 2-space indent, documented keys in SPEC order, unknown keys after them in\n"
+      "Canonical form: 2-space indent, documented keys in canonical order (docs/semantics.md §3), unknown keys after "
+      "them in\n"
       "their original order, numbers as written. Output: the canonical JSON (or, with --check, the\n"
       "names of the files that are not canonical). Directories are searched as by ptmpl lint.\n"
       "Exit codes: 0 ok, 1 not canonical (--check), 2 usage error, unreadable or invalid JSON\n"

@@ -9,7 +9,7 @@
 
 namespace ptmpl::cli {
 
-/// Exit codes for every command (SPEC §6). A failure's code is the library's mapping of its
+/// Exit codes for every command (docs/semantics.md §6). A failure's code is the library's mapping of its
 /// ErrorCode (`ptmpl::exit_code`); these name the codes where no Error is at hand.
 enum Exit : int {
   kOk = 0,

@@ -220,7 +220,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     report.colour = colour_on(STDERR_FILENO);
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
-    // Which date the offsets count from, recorded in the template's calendar block (SPEC §4).
+    // Which date the offsets count from, recorded in the template's calendar block (docs/semantics.md §4).
     if (conversion.day_zero && o->format == "text") std::cerr << "ptmpl convert: " << day_zero_note(conversion) << "\n";
     if (run.failed) return static_cast<int>(kFindings);
     Status written = write_output(o->output, conversion.document);

@@ -1,4 +1,4 @@
-// ptmpl lsp: the language server for editors (SPEC §12), served by the library.
+// ptmpl lsp: the language server for editors (docs/semantics.md §12), served by the library.
 #include <iostream>
 
 #include "commands.hpp"

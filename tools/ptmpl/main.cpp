@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kUsage;
   }
-  // A closed pipe is a failed write to report (SPEC §11), not a signal that ends the process
+  // A closed pipe is a failed write to report (docs/semantics.md §11), not a signal that ends the process
   // before it can say so.
   std::signal(SIGPIPE, SIG_IGN);
   int exit = kUsage;

@@ -1,5 +1,5 @@
-// `ptmpl schedule` and `ptmpl stats`: read one template, schedule it (SPEC §5), print a
-// preview (SPEC §9) or the totals.
+// `ptmpl schedule` and `ptmpl stats`: read one template, schedule it (docs/semantics.md §5), print a
+// preview (docs/semantics.md §9) or the totals.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -77,7 +77,7 @@ std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& set
   return loaded;
 }
 
-// The calendar options both commands take (SPEC §4): each overrides its field of the file's
+// The calendar options both commands take (docs/semantics.md §4): each overrides its field of the file's
 // calendar block.
 struct CalendarOptions {
   std::string start;
@@ -184,7 +184,8 @@ std::function<int()> setup_schedule(CLI::App& app) {
                "print a Gantt chart taller than the terminal directly rather than through $PTMPL_PAGER, $PAGER "
                "or less");
   app.footer(
-      "Dates follow the file's calendar block (SPEC §4) when it has one; each calendar option overrides its field.\n"
+      "Dates follow the file's calendar block (docs/semantics.md §4) when it has one; each calendar option overrides "
+      "its field.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle.\n\n"
       "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
   return [o] {

@@ -14,7 +14,7 @@
 
 namespace ptmpl::cli {
 
-/// Options every command that talks to the service takes (SPEC §8; fixed interface).
+/// Options every command that talks to the service takes (docs/semantics.md §8; fixed interface).
 struct ServiceOptions {
   std::string base_url;
   std::string cacert;

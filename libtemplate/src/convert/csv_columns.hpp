@@ -1,4 +1,4 @@
-// The columns of ptmpl's CSV plans, shared by the CSV reader and writer (SPEC §7): one story
+// The columns of ptmpl's CSV plans, shared by the CSV reader and writer (docs/semantics.md §7): one story
 // per row, nesting by outline level (or a parent column), links as predecessors in MS
 // Project's notation (`3FS+2`) on the successor's row.
 #pragma once
@@ -45,7 +45,7 @@ constexpr std::array<std::string_view, kColumnCount> kColumnName = {"level",
 constexpr Column kExportColumns[] = {kLevel,    kTempId,       kTitle,  kType,    kStart, kDue,
                                      kDuration, kPredecessors, kBudget, kMinutes, kTags,  kDescription};
 
-// Service numbering (SPEC §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
+// Service numbering (docs/semantics.md §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
 constexpr std::string_view kLinkLetters[4] = {"SS", "SF", "FS", "FF"};
 
 inline std::string lower_trimmed(std::string_view text) {

@@ -1,4 +1,4 @@
-// CSV → template (SPEC §7). RFC 4180: quoted cells may hold commas, quotes ("" inside quotes)
+// CSV → template (docs/semantics.md §7). RFC 4180: quoted cells may hold commas, quotes ("" inside quotes)
 // and line breaks; records end in CRLF, LF or CR; a UTF-8 byte order mark is skipped. Rows are
 // numbered as a spreadsheet shows them: the header is row 1, whatever line breaks the cells hold.
 #include <algorithm>
@@ -444,7 +444,7 @@ std::string CsvReader::write_document() {
   std::int64_t total_cents = 0;
   bool any_budget = false;
   for (std::size_t r : roots_) {
-    // SPEC §5: a story's effective budget is its own, else the sum of its children's.
+    // docs/semantics.md §5: a story's effective budget is its own, else the sum of its children's.
     std::vector<std::size_t> stack{r};
     while (!stack.empty()) {
       const Row& row = rows_[stack.back()];

@@ -1,4 +1,4 @@
-// Template → CSV (SPEC §7): one story per row, nesting by level, links as predecessors in MS
+// Template → CSV (docs/semantics.md §7): one story per row, nesting by level, links as predecessors in MS
 // Project's notation on the successor's row, each cell by detail::append_csv_cell (RFC 4180
 // quoting, text guarded against formula injection).
 #include <algorithm>
@@ -32,7 +32,7 @@ using namespace detail::csv;
 // ---------------------------------------------------------------------------------------------
 // Template → CSV.
 
-// Text cells get the spreadsheet guard (SPEC §11); the level and amounts are numbers.
+// Text cells get the spreadsheet guard (docs/semantics.md §11); the level and amounts are numbers.
 detail::CsvCell cell_kind(Column c) {
   switch (c) {
     case kLevel:
@@ -154,7 +154,7 @@ void CsvWriter::report_template_fields() {
         dropped.emplace_back(key);
     }
   if (!source_.model.assignments.empty()) dropped.emplace_back("project_template_assignments");
-  if (source_.model.calendar) dropped.emplace_back("calendar");  // SPEC §7: nothing dropped silently
+  if (source_.model.calendar) dropped.emplace_back("calendar");  // docs/semantics.md §7: nothing dropped silently
   if (dropped.empty()) return;
   std::string list;
   for (const std::string& key : dropped) list += (list.empty() ? "" : ", ") + key;

@@ -31,7 +31,7 @@ class DayCounter {
   /// Whether `date` works (false outside the table).
   [[nodiscard]] bool working(Date date) const;
 
-  /// The calendar block (SPEC §4) that gives the same working days over the table: `start`,
+  /// The calendar block (docs/semantics.md §4) that gives the same working days over the table: `start`,
   /// `week`, the table's dates that `week` says work but do not (holidays) and that it says do
   /// not but do (working).
   [[nodiscard]] CalendarBlock calendar_block(Date start, WorkWeek week) const;

@@ -1,9 +1,9 @@
-// GanttProject `.gan` → template document (SPEC §7).
+// GanttProject `.gan` → template document (docs/semantics.md §7).
 //
 // Nested `<task>` elements become stories and sub_stories, with the task `id` as temp_id.
 // GanttProject stores each task's start date and its duration in working days; the start
 // becomes a working-day offset from day 0 (the earliest task start, moved to a working day)
-// through the file's own calendar, and the due is start + duration − 1 (SPEC §4). Parents span
+// through the file's own calendar, and the due is start + duration − 1 (docs/semantics.md §4). Parents span
 // their children. Links sit in the predecessor (`<depend>`), which is where a template keeps
 // them too; only the type numbering changes.
 #include <algorithm>
@@ -35,7 +35,7 @@ namespace {
 using json::Member;
 using json::Value;
 
-// GanttProject link types (1 = SS, 2 = FS, 3 = FF, 4 = SF) in the service's numbering (SPEC §5).
+// GanttProject link types (1 = SS, 2 = FS, 3 = FF, 4 = SF) in the service's numbering (docs/semantics.md §5).
 constexpr std::int64_t kServiceLinkType[5] = {-1, 0, 2, 3, 1};
 
 // GanttProject task priorities; 1 (normal) is the default.
@@ -389,7 +389,7 @@ void Reader::read_link(Task& task, pugi::xml_node depend, std::set<std::pair<std
 }
 
 // Older GanttProject (no `empty-milestones` on <tasks>) gives a milestone a day of its own:
-// its successors start the day after it. A template milestone has no length (SPEC §4), so its
+// its successors start the day after it. A template milestone has no length (docs/semantics.md §4), so its
 // finish links get that day as lag.
 void Reader::keep_milestone_days() {
   if (attr_true(project_.child("tasks"), "empty-milestones")) return;
@@ -488,7 +488,7 @@ void Reader::place_tasks() {
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, *first, *first, *last);
-  // SPEC §7: the template keeps the plan's day 0 (its first task's start), week and events.
+  // docs/semantics.md §7: the template keeps the plan's day 0 (its first task's start), week and events.
   WorkWeek week = calendar_.weekends_work() ? WorkWeek::every_day() : WorkWeek();
   const std::array<bool, 7> days = calendar_.week();
   for (unsigned d = 0; d < 7; ++d)
@@ -511,7 +511,7 @@ void Reader::place_tasks() {
   }
 }
 
-// A parent's dates are its children's span (SPEC §5 rolls parents up, as GanttProject does);
+// A parent's dates are its children's span (docs/semantics.md §5 rolls parents up, as GanttProject does);
 // its cost is its children's when they have any.
 void Reader::roll_up() {
   std::vector<std::int64_t> subtree_cents(tasks_.size(), 0);

@@ -1,4 +1,4 @@
-// Microsoft Project XML (MSPDI) → the plan model (SPEC §7), which the one builder turns into a
+// Microsoft Project XML (MSPDI) → the plan model (docs/semantics.md §7), which the one builder turns into a
 // template (convert/plan/builder.hpp). This file knows MSPDI's elements and their spelling; what
 // a template makes of a task, a link or a calendar is the builder's.
 #include "convert/mspdi_reader.hpp"

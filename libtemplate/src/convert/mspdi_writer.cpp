@@ -287,7 +287,7 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     if (work) xml.element("RemainingWork", *work);
     xml.element("RemainingOvertimeCost", 0);
     xml.element("RemainingOvertimeWork", "PT0H0M0S");
-    // A declared start is a start-no-earlier-than (SPEC §5): MSPDI constraint type 4.
+    // A declared start is a start-no-earlier-than (docs/semantics.md §5): MSPDI constraint type 4.
     if (!parent_story && story.relative_start_date && start_text) {
       xml.element("ConstraintType", 4);
       xml.element("ConstraintDate", *start_text);
@@ -440,7 +440,7 @@ Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& o
   if (file.templates().size() > 1)
     return Error::invalid(file.path() + ": holds " + std::to_string(file.templates().size()) +
                           " templates; MS Project XML holds one project");
-  // The calendar block, with the start given overriding its own (SPEC §4).
+  // The calendar block, with the start given overriding its own (docs/semantics.md §4).
   CalendarFlags flags;
   flags.start = options.start;
   auto calendar = resolve_calendar(file, file.templates()[0], flags);

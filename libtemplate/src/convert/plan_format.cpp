@@ -1,4 +1,4 @@
-// Telling the plan formats apart by content (SPEC §2: detection is by content, not file name).
+// Telling the plan formats apart by content (docs/semantics.md §2: detection is by content, not file name).
 #include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
 #include "convert/mpp/mpp.hpp"

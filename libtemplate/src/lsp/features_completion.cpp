@@ -32,7 +32,7 @@ struct KeyDoc {
   std::string_view documentation;
 };
 
-// The documented story keys (SPEC §3), in the canonical order.
+// The documented story keys (docs/semantics.md §3), in the canonical order.
 constexpr std::array<KeyDoc, 16> kStoryKeys{{
     {"story_type", "`task`, `deliverable` or `milestone`; `task` when absent."},
     {"title", "The story's name: a non-empty string. Required."},
@@ -76,7 +76,7 @@ constexpr std::array<KeyDoc, 3> kStoryTypes{{
     {"milestone", "A point in time: duration 0, its start and due are the same day."},
 }};
 
-// What each link type ties, with predecessor A (source_id) and successor B (target_id), SPEC §5.
+// What each link type ties, with predecessor A (source_id) and successor B (target_id), docs/semantics.md §5.
 constexpr std::array<std::string_view, 4> kLinkRules{
     "B starts no earlier than A starts (+ lag)",
     "B finishes no earlier than A starts (+ lag)",
@@ -469,7 +469,8 @@ Reply completion(const OpenDocument& document, Position position) {
   };
 
   if (context.slot == Context::Slot::Key && context.role == Role::Story) {
-    // The documented keys first, in SPEC order; then the other keys the document's stories write.
+    // The documented keys first, in canonical order (docs/semantics.md §3); then the other keys the document's stories
+    // write.
     for (std::size_t i = 0; i < kStoryKeys.size(); ++i)
       if (!present(kStoryKeys[i].key)) items.add_key(kStoryKeys[i], sort_key('0', i));
     for (std::size_t i = 0; i < found.other_story_keys.size(); ++i)

@@ -90,7 +90,7 @@ Reply prepare_rename(const OpenDocument& document, Position position) {
 
 // Every site naming the id is rewritten. A site keeps the kind it is written as when it can:
 // a number stays a number when the new name is an integer, a string stays a string; a number
-// becomes a string when the new name is not an integer (temp_ids may be either, SPEC §3).
+// becomes a string when the new name is not an integer (temp_ids may be either, docs/semantics.md §3).
 Reply rename(const OpenDocument& document, Position position, std::string_view new_name) {
   auto analysis = features::analysis_of(document);
   if (!analysis->parsed()) return features::error_of(features::kRequestFailed, "the document is not valid JSON");

@@ -1,4 +1,4 @@
-// The language server (SPEC §12), by concern: where things are in an open document. LSP counts
+// The language server (docs/semantics.md §12), by concern: where things are in an open document. LSP counts
 // lines from 0 and characters in UTF-16 code units; ptmpl counts bytes (offsets), and lines and
 // columns from 1 with columns in code points (Diagnostic). Everything in lsp/ converts here.
 #pragma once

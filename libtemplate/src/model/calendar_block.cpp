@@ -1,4 +1,4 @@
-// The document's calendar block (SPEC §2, §4): reading it into the model, the one check of
+// The document's calendar block (docs/semantics.md §2, §4): reading it into the model, the one check of
 // what is wrong with it (lint's calendar-invalid and the commands that use the block share it),
 // and writing it back.
 #include <algorithm>

@@ -61,7 +61,7 @@ std::optional<StoryKey> story_key_of(std::string_view key) {
 }
 
 // project_template_assignments may be written inside project_template as well as beside it
-// (SPEC §2); the service's template carries its assignments.
+// (docs/semantics.md §2); the service's template carries its assignments.
 constexpr std::array<std::string_view, 12> kTemplateKeys = {"id",
                                                             "title",
                                                             "description",

@@ -54,7 +54,7 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
   TemplateSource source;
   source.template_pointer = std::move(pointer);
   Template& t = source.model;
-  // SPEC §2: the list is read inside project_template or beside it; a file that writes both
+  // docs/semantics.md §2: the list is read inside project_template or beside it; a file that writes both
   // has both read (assignment-list-twice reports it).
   const json::Value* inside = pt.find("project_template_assignments");
   for (const json::Value* list : {inside, assignments}) {
@@ -94,7 +94,7 @@ void TemplateFileReader::collect_template(TemplateFile& file, const json::Value&
       source.story_list = raw;
       source.story_document = file.document_.get();
     } else if (const json::Value* list = raw->find("stories"); list != nullptr && list->is_array()) {
-      // {"stories": [...]}: read, and reported by raw-json-shape (SPEC §2).
+      // {"stories": [...]}: read, and reported by raw-json-shape (docs/semantics.md §2).
       source.story_list = list;
       source.story_document = file.document_.get();
       source.story_prefix = "/stories";
@@ -188,14 +188,14 @@ void TemplateFileReader::read_templates(TemplateFile& file) const {
       const json::Value* pt = root.find("project_template");
       if (pt->is_object()) {
         collect_template(file, *pt, "/project_template", root.find("project_template_assignments"));
-        // SPEC §2: ptmpl's own calendar block, beside project_template.
+        // docs/semantics.md §2: ptmpl's own calendar block, beside project_template.
         if (const json::Value* block = root.find("calendar"); block != nullptr && block->is_object())
           file.templates_.back().model.calendar = calendar_block_from_json(*block, file.document_->arena());
       }
       break;
     }
     case Shape::Envelope: {
-      // Templates in the order of `results`, never by iterating the map (SPEC §2).
+      // Templates in the order of `results`, never by iterating the map (docs/semantics.md §2).
       const json::Value* map = root.find("project_templates");
       std::set<std::string, std::less<>> seen;  // an id listed twice is one template
       for (const json::Value& entry : root.find("results")->items()) {

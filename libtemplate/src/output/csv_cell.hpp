@@ -3,7 +3,7 @@
 //
 // RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled; so
 // is one with a space at either end or a tab at the start, which spreadsheets would trim.
-// SPEC §11 "Spreadsheets" (OWASP's rule against formula injection): a text cell that begins
+// docs/semantics.md §11 "Spreadsheets" (OWASP's rule against formula injection): a text cell that begins
 // with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'`, so a spreadsheet shows
 // it as text instead of evaluating it. A number cell (`-3`) is written as it is.
 #pragma once

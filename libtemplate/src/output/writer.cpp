@@ -67,7 +67,8 @@ Context member_context(Context context, std::string_view key) {
       if (key == "calendar") return Context::Calendar;
       return Context::Generic;
     case Context::Template:
-      if (key == "project_template_assignments") return Context::TemplateAssignmentList;  // SPEC §2: either place
+      if (key == "project_template_assignments")
+        return Context::TemplateAssignmentList;  // docs/semantics.md §2: either place
       return key == "raw_json" ? Context::StoryList : Context::Generic;
     case Context::StoriesObject:
       return key == "stories" ? Context::StoryList : Context::Generic;

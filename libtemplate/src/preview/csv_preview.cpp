@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, 13> kHeader = {
     "outline",     "temp_id",   "title",      "story_type", "start",       "due",     "duration",
     "early_start", "early_due", "late_start", "late_due",   "total_float", "critical"};
 
-// The outline, temp_id, title and type are text (guarded against formula injection, SPEC §11);
+// The outline, temp_id, title and type are text (guarded against formula injection, docs/semantics.md §11);
 // the rest are numbers, dates and true/false.
 constexpr std::array<detail::CsvCell, 13> kKind = {
     detail::CsvCell::Text,   detail::CsvCell::Text,   detail::CsvCell::Text,   detail::CsvCell::Text,

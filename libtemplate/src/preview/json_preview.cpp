@@ -1,4 +1,4 @@
-// `--format json` (SPEC §9): {"project", "stories", "critical_path"}, pretty-printed with
+// `--format json` (docs/semantics.md §9): {"project", "stories", "critical_path"}, pretty-printed with
 // two-space indentation like the canonical form, stories in tree order.
 #include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/core/story_fields.hpp"

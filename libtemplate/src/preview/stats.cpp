@@ -1,4 +1,4 @@
-// `ptmpl stats`: the template's totals (SPEC §9).
+// `ptmpl stats`: the template's totals (docs/semantics.md §9).
 #include <utility>
 #include <vector>
 
@@ -9,7 +9,7 @@ namespace ptmpl {
 
 namespace {
 
-// SPEC §9: an amount nothing states is 0; one that overflows int64 is null (text: "overflow").
+// docs/semantics.md §9: an amount nothing states is 0; one that overflows int64 is null (text: "overflow").
 std::string amount_text(const Amount& amount, std::string_view overflow) {
   if (amount.overflow()) return std::string(overflow);
   return std::to_string(amount.value);

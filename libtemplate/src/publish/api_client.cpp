@@ -1,5 +1,5 @@
 // The client of the service's templates endpoints: requests, retries with backoff and
-// jitter, and what an unknown outcome of a POST means (SPEC §8).
+// jitter, and what an unknown outcome of a POST means (docs/semantics.md §8).
 #include "libtemplate/publish/api_client.hpp"
 
 #include <algorithm>
@@ -244,7 +244,7 @@ Result<RemoteTemplate> Client::create(const std::string& body, const std::string
       return t;
     }
     if (!unknown) return response.error();
-    // The POST may or may not have been applied: look before trying again (SPEC §8).
+    // The POST may or may not have been applied: look before trying again (docs/semantics.md §8).
     last_problem = response.error().message;
     auto existing = find_by_title(title);
     if (!existing.ok())

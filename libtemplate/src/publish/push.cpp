@@ -21,7 +21,7 @@ namespace ptmpl::publish {
 namespace {
 
 /// The keys of a project_template that are ptmpl's own, never sent to the service: its record
-/// of the service (id, updated_at), and a calendar block misplaced inside it (SPEC §2 puts it
+/// of the service (id, updated_at), and a calendar block misplaced inside it (docs/semantics.md §2 puts it
 /// beside project_template, which the body never includes; calendar-invalid reports it).
 bool bookkeeping_key(std::string_view key) {
   return key == "id" || key == "updated_at" || key == "calendar";

@@ -12,7 +12,7 @@ namespace ptmpl::publish {
 
 namespace {
 
-// The keys of a template document that come from the service (SPEC §2), plus the id that ties
+// The keys of a template document that come from the service (docs/semantics.md §2), plus the id that ties
 // the file to the service; raw_json apart.
 constexpr const char* kServiceKeys[] = {"id",     "title",    "description", "shared",     "is_budgeted",
                                         "budget", "currency", "duration",    "item_count", "updated_at"};

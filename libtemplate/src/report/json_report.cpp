@@ -1,4 +1,4 @@
-// The json format (SPEC §6): one object with every finding and a summary, on one line but for
+// The json format (docs/semantics.md §6): one object with every finding and a summary, on one line but for
 // the findings, one a line.
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"

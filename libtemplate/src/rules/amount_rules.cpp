@@ -128,7 +128,7 @@ class AmountOverflow final : public StoryCheck {
  public:
   void start(Context&, const TemplateSource&) override { magnitude_ = 0; }
 
-  // Values as written: budgets must fit int64, time estimates int32 (SPEC §3).
+  // Values as written: budgets must fit int64, time estimates int32 (docs/semantics.md §3).
   void check(Context& context, const TemplateSource& source, const Story& story) override {
     for (Estimate estimate : kEstimates) {
       const std::optional<std::int64_t>& n = model_value(story, estimate);
@@ -228,7 +228,7 @@ class RollupMismatch final : public StoryCheck {
       const Story& story = rollup.story(i);
       if (!story.is_parent()) continue;
       for (Estimate estimate : kEstimates) {
-        // SPEC §5: a child's effective estimate is its own, else its children's sum; children
+        // docs/semantics.md §5: a child's effective estimate is its own, else its children's sum; children
         // that state none count as nothing, and children that state none at all leave the
         // parent's estimate a top-down one, with nothing to compare.
         std::optional<std::int64_t> own = rollup.own(i, estimate).get();
@@ -239,7 +239,7 @@ class RollupMismatch final : public StoryCheck {
         message += " is " + std::to_string(*own) + " " + unit;
         std::optional<std::int64_t> sum = rollup.children(i, estimate).get();
         if (!sum || *sum < 0 || *own == *sum) continue;
-        // A sum that took or skipped an invalid value is no sum (SPEC §6): say which value.
+        // A sum that took or skipped an invalid value is no sum (docs/semantics.md §6): say which value.
         if (std::optional<std::string> invalid =
                 invalid_estimate_term(context, source, i + 1, rollup.subtree_end(i), estimate)) {
           message +=

@@ -55,7 +55,7 @@ void Context::add(std::string_view rule, Severity severity, std::uint64_t offset
     if (configured->off) return;
     if (configured->severity) severity = *configured->severity;
   }
-  // The rule, not each finding, decides whether its fix is safe (SPEC §6): one place.
+  // The rule, not each finding, decides whether its fix is safe (docs/semantics.md §6): one place.
   if (fix) {
     const RuleInfo* info = find_rule(rule);
     fix->unsafe = info == nullptr || info->fix != FixKind::Safe;

@@ -1,4 +1,4 @@
-// Rules about declared dates (SPEC §4–§5): date-order, date-missing, duration-mismatch,
+// Rules about declared dates (docs/semantics.md §4–§5): date-order, date-missing, duration-mismatch,
 // milestone-span, child-outside-parent, dependency-violated, template-duration-mismatch.
 //
 // Day numbers in messages are inclusive working-day offsets, as a story declares them; the
@@ -72,10 +72,10 @@ void report_at_key(Context& context, std::string_view rule, Severity severity, c
 // ---------------------------------------------------------------------------------------------
 // dependency-violated
 
-// The ends each link type ties (SPEC §5) come from the scheduler's own table, link_ends(), so
+// The ends each link type ties (docs/semantics.md §5) come from the scheduler's own table, link_ends(), so
 // lint and the schedule read a link the same way.
 
-// For links into a parent (SPEC §5: they constrain every story of its subtree): the leaf with
+// For links into a parent (docs/semantics.md §5: they constrain every story of its subtree): the leaf with
 // the earliest start and the one with the earliest finish in each subtree, npos when no leaf
 // of it has dates. Filled in one backward pass over the pre-order numbering.
 struct EarliestLeaves {
@@ -150,7 +150,7 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
       }
     }
   }
-  // A finish-to-finish link never places a story before day 0 (SPEC §5, MS Project's rule): the
+  // A finish-to-finish link never places a story before day 0 (docs/semantics.md §5, MS Project's rule): the
   // schedule starts every story it reaches on day 0 or later, whatever the source's dates.
   if (kind.from_finish && kind.to_finish) {
     const std::size_t bound = first_under_target(false);
@@ -217,7 +217,7 @@ class DateMissing final : public StoryCheck {
 
   void check(Context&, const TemplateSource&, const Story& story) override {
     dated_ = dated_ || story.relative_start_date || story.relative_due_date || story.duration;
-    // A parent's own dates are not scheduled (SPEC §5: parents are rolled up).
+    // A parent's own dates are not scheduled (docs/semantics.md §5: parents are rolled up).
     if (!story.is_parent() && lacks_dates(story)) candidates_.push_back(&story);
   }
 
@@ -391,7 +391,7 @@ void check_dependency_violated(Context& context) {
 namespace {
 
 // The first leaf whose declared interval the project's span would leave out or take from an
-// invalid value (SPEC §6: no figure and no fix from such a value), described for a message.
+// invalid value (docs/semantics.md §6: no figure and no fix from such a value), described for a message.
 std::optional<std::string> invalid_interval_term(Context& context, const TemplateSource& source,
                                                  const DeclaredIntervals& intervals) {
   for (std::size_t i = 0; i < intervals.size(); ++i) {
@@ -549,7 +549,7 @@ void check_template_duration_mismatch(Context& context) {
     const DeclaredIntervals& intervals = context.intervals(source);
     const std::optional<std::int64_t> expected = intervals.project_duration();
     if (!expected || *expected == *source.model.duration) continue;
-    // SPEC §6: no span, and no fix, from a value that is itself invalid.
+    // docs/semantics.md §6: no span, and no fix, from a value that is itself invalid.
     if (std::optional<std::string> invalid = invalid_interval_term(context, source, intervals)) {
       context.report_at_offset("template-duration-mismatch", Severity::Warning, value->offset(),
                                source.template_pointer + "/duration",

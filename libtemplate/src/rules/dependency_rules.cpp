@@ -1,4 +1,4 @@
-// Rules about dependencies (SPEC §3, §5): dependency-target-missing, dependency-source-mismatch,
+// Rules about dependencies (docs/semantics.md §3, §5): dependency-target-missing, dependency-source-mismatch,
 // dependency-self, dependency-duplicate, dependency-type-invalid, dependency-lag-invalid,
 // dependency-cycle, dependency-parent-child.
 //
@@ -17,7 +17,7 @@ namespace ptmpl::rules {
 
 namespace {
 
-// The service's numbering (SPEC §5).
+// The service's numbering (docs/semantics.md §5).
 constexpr std::string_view kTypeNames[] = {"start-to-start", "start-to-finish", "finish-to-start", "finish-to-finish"};
 constexpr std::string_view kTypes =
     "0 = start-to-start, 1 = start-to-finish, 2 = finish-to-start, 3 = finish-to-finish";

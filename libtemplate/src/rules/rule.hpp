@@ -166,7 +166,7 @@ struct SchemaViolation {
 [[nodiscard]] std::string describe(const json::Value& v);
 
 // Figures derived from many values (a roll-up of estimates, the template's duration or
-// item_count) are not computed from a value that is itself invalid (SPEC §6): a sum that skips
+// item_count) are not computed from a value that is itself invalid (docs/semantics.md §6): a sum that skips
 // a string amount is no sum. Where the figure the valid values give disagrees with the one
 // written, the finding says which value stands in the way instead, and offers no fix; where it
 // agrees, the invalid value's own finding (schema, amount-overflow, …) is the only one.

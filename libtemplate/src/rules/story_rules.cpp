@@ -50,7 +50,7 @@ void for_each_item(const Story& story, std::string_view key, bool in_model, Visi
   }
 }
 
-// tag_list: comma-separated entries, each trimmed one tag (SPEC §3). The canonical form joins
+// tag_list: comma-separated entries, each trimmed one tag (docs/semantics.md §3). The canonical form joins
 // the trimmed entries with ", ". Duplicates compare trimmed and ignoring ASCII case.
 struct TagListReport {
   std::size_t empty_entries = 0;
@@ -240,7 +240,7 @@ class AssignmentUnknown final : public StoryCheck {
   void start(Context& /*context*/, const TemplateSource& source) override {
     // Only a file that lists project_template_assignments says which ids exist; a bare story
     // list (or a template without the list) has nothing to compare with. The list may be
-    // inside project_template or beside it (SPEC §2): the model reads both.
+    // inside project_template or beside it (docs/semantics.md §2): the model reads both.
     active_ = source.model.assignments_listed && !source.template_pointer.empty();
     if (!active_) return;
     known_.clear();

@@ -56,7 +56,7 @@ bool documented(std::string_view key, std::span<const std::string_view> keys) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// How an undocumented key of an object is reported. A near miss of a documented key (SPEC §6:
+// How an undocumented key of an object is reported. A near miss of a documented key (docs/semantics.md §6:
 // spelling.hpp's closest(), the same key ignoring case, '_' and '-', or within edit distance 1
 // for keys under 5 characters, else 2) is key-misspelt, an error: what it holds is read by
 // nothing, and the service drops it. Its fix renames the key, unless the documented key is

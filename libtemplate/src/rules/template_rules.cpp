@@ -125,11 +125,11 @@ void check_template_item_count_mismatch(Context& context) {
     const json::Value* value = pt->find("item_count");
     std::optional<std::int64_t> written = value != nullptr ? value->as_int64() : std::nullopt;
     if (!written) continue;  // absent, or not an integer (schema)
-    // SPEC §5: item_count is the number of stories at every level, which the dependency graph
+    // docs/semantics.md §5: item_count is the number of stories at every level, which the dependency graph
     // (shared by the rules) numbers.
     const auto count = static_cast<std::int64_t>(context.graph(source).size());
     if (*written == count) continue;
-    // SPEC §6: a list item that is no story, or sub_stories that are no list, leave the count
+    // docs/semantics.md §6: a list item that is no story, or sub_stories that are no list, leave the count
     // unknown (the service refuses the template): no count and no fix from them.
     if (std::optional<std::string> invalid = invalid_story_list_item(context, source)) {
       context.report_at_offset("template-item-count-mismatch", Severity::Warning, value->offset(),
@@ -172,13 +172,13 @@ class TemplateBudgetMismatch final : public StoryCheck {
 
   void finish(Context& context, const TemplateSource& source) override {
     if (budget_ == nullptr) return;
-    // SPEC §5: budget = cents / 100 of the template total, the sum of the top-level stories'
+    // docs/semantics.md §5: budget = cents / 100 of the template total, the sum of the top-level stories'
     // effective budgets. Without any story budget the budget is a top-down figure: nothing to
     // compare. A total that does not fit, or is negative, is reported by the amount rules.
     std::optional<std::int64_t> total = totals_->totals().budget_in_cents.get();
     if (!total || *total < 0) return;
     if (written_.status == BudgetCents::Status::Exact && written_.cents == *total) return;
-    // SPEC §6: no sum, and no fix, from a value that is itself invalid.
+    // docs/semantics.md §6: no sum, and no fix, from a value that is itself invalid.
     if (std::optional<std::string> invalid =
             invalid_estimate_term(context, source, 0, context.index(source).size(), Estimate::BudgetInCents)) {
       context.report_at_offset("template-budget-mismatch", Severity::Warning, budget_->offset(),
@@ -247,7 +247,7 @@ void check_calendar_invalid(Context& context) {
     for (CalendarProblem& problem : calendar_block_problems(*block))
       context.report_at_offset("calendar-invalid", Severity::Error, problem.at.offset(), "/calendar" + problem.pointer,
                                std::move(problem.message));
-  // SPEC §2: the block sits beside project_template; inside it, nothing reads it.
+  // docs/semantics.md §2: the block sits beside project_template; inside it, nothing reads it.
   for (const TemplateSource& source : file.templates()) {
     const json::Value* pt = template_object(context, source);
     const json::Value* inside = pt != nullptr ? pt->find("calendar") : nullptr;

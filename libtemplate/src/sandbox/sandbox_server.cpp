@@ -490,7 +490,7 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   if (options.head_timeout_seconds < 1) return Error::usage("--head-timeout must be at least 1 second");
   if (options.max_connections_per_client < 1) return Error::usage("--max-connections-per-client must be at least 1");
   if (options.data_dir.empty()) return Error::usage("a data directory is required (--data-dir)");
-  // The client's own rule (SPEC §11 "Secrets"): tokens travel over plain HTTP only to a
+  // The client's own rule (docs/semantics.md §11 "Secrets"): tokens travel over plain HTTP only to a
   // loopback address, so the sandbox serves plain HTTP nowhere else.
   if (options.http && !publish::check_base_url("http://" + bracketed(options.host) + "/").ok())
     return Error::usage("--http serves plain HTTP only on a loopback address (such as 127.0.0.1 or ::1), not on " +

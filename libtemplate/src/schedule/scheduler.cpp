@@ -1,4 +1,4 @@
-// The critical path method over the constraint graph of DependencyGraph (SPEC §5).
+// The critical path method over the constraint graph of DependencyGraph (docs/semantics.md §5).
 //
 // The graph has one node per leaf and two per parent (in and out). Every node carries two
 // numbers per pass, read according to its kind:
@@ -100,7 +100,7 @@ struct EarlyDates {
   std::vector<std::size_t> start_edge;   // the edge that set `start` (bound or roll-up)
   std::vector<std::size_t> finish_edge;  // the edge that set `finish`
   // A finish-to-finish link ends at the node (or at an ancestor's in node): the story may not
-  // start before day 0 (SPEC §5).
+  // start before day 0 (docs/semantics.md §5).
   std::vector<std::uint8_t> ff_floor;
   std::vector<Driver> driver;  // by story
 };
@@ -182,7 +182,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
 
   for (const std::uint32_t v : network.order) {
     if (network.is_leaf(v)) {
-      // MS Project's rule (SPEC §5): without an incoming link (on the leaf or an ancestor) a leaf
+      // MS Project's rule (docs/semantics.md §5): without an incoming link (on the leaf or an ancestor) a leaf
       // starts on its declared start, else on day 0; with one, where its links put it — before
       // day 0 too — but no earlier than its declared start (a start-no-earlier-than), and no
       // earlier than day 0 when one of them is finish-to-finish.

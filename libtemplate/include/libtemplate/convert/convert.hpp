@@ -1,4 +1,4 @@
-// Converting external plans into templates (SPEC §7). Each reader turns a plan into a template
+// Converting external plans into templates (docs/semantics.md §7). Each reader turns a plan into a template
 // document in canonical form and reports every approximation or loss as a diagnostic with its
 // own id (never silently); `strict` makes those errors.
 #pragma once
@@ -125,7 +125,7 @@ struct PlanFileConversion {
 [[nodiscard]] Result<Conversion> convert_csv(std::string_view text, const std::string& path,
                                              const ConvertOptions& options = {});
 
-/// Template (any shape of SPEC §2 holding one template) → CSV with every column, a UTF-8 byte
+/// Template (any shape of docs/semantics.md §2 holding one template) → CSV with every column, a UTF-8 byte
 /// order mark and CRLF line ends. What a CSV cannot hold (template metadata, checklists,
 /// assignments, unknown keys, values of the wrong type, links without both ends) is a
 /// finding. Fails on invalid JSON, or a file holding no template or several.
@@ -134,7 +134,7 @@ struct PlanFileConversion {
 
 struct ExportOptions {
   /// The date of day 0. Working-day offsets become dates through the template's calendar block
-  /// (SPEC §4: its week, holidays and working dates; Monday to Friday without one), and this
+  /// (docs/semantics.md §4: its week, holidays and working dates; Monday to Friday without one), and this
   /// start overrides the block's; absent, the block's start, else `default_start`.
   std::optional<Date> start;
   Date default_start = *parse_date("2027-01-04");

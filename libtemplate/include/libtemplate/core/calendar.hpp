@@ -1,4 +1,4 @@
-// Calendars (SPEC §4): working-day offsets, as stories declare them, mapped to calendar dates
+// Calendars (docs/semantics.md §4): working-day offsets, as stories declare them, mapped to calendar dates
 // and back, for display and export only. The scheduler itself counts working days.
 #pragma once
 

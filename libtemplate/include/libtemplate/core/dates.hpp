@@ -1,4 +1,4 @@
-// Dates and working weekdays as templates write them (SPEC §4): `YYYY-MM-DD` and `mon` … `sun`.
+// Dates and working weekdays as templates write them (docs/semantics.md §4): `YYYY-MM-DD` and `mon` … `sun`.
 // The model holds them (the calendar block); calendars (calendar.hpp) count working days with them.
 #pragma once
 
@@ -50,7 +50,7 @@ class WorkWeek {
   std::uint8_t bits_ = 0;
 };
 
-/// `mon`, `tue`, … `sun` (the calendar block's spelling, SPEC §4) → the day.
+/// `mon`, `tue`, … `sun` (the calendar block's spelling, docs/semantics.md §4) → the day.
 [[nodiscard]] std::optional<std::chrono::weekday> parse_weekday(std::string_view name);
 /// The day's name as the calendar block spells it (`mon` … `sun`).
 [[nodiscard]] std::string_view weekday_name(std::chrono::weekday day);

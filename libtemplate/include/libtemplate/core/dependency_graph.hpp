@@ -1,5 +1,5 @@
 // The dependency graph of a template: its links resolved to stories, and the constraint graph
-// they form with the story tree (SPEC §5), on which lint finds cycles and the scheduler orders
+// they form with the story tree (docs/semantics.md §5), on which lint finds cycles and the scheduler orders
 // stories.
 #pragma once
 
@@ -51,7 +51,7 @@ struct Link {
   bool lag_invalid = false;            ///< `lag` is written but is not an integer (see lag_invalid())
   LinkNesting nesting = LinkNesting::Unrelated;
 
-  /// True when the link constrains the schedule (SPEC §5): it joins two unrelated stories, with
+  /// True when the link constrains the schedule (docs/semantics.md §5): it joins two unrelated stories, with
   /// a valid type and a lag that is absent or an integer. Any other link is a lint error, which
   /// the scheduler skips (Schedule::skipped_links()) rather than guess at.
   [[nodiscard]] bool schedulable() const { return nesting == LinkNesting::Unrelated && type && !lag_invalid; }
@@ -77,7 +77,7 @@ struct Cycle {
   /// The chain of stories (pre-order indices): the first link's source, its target, and so on
   /// around the cycle back to the first story, which therefore ends the chain too. Two
   /// neighbours are either the source and target of a link, or a parent and a story inside
-  /// it (the cycle passes through the parent's subtree, SPEC §5). Empty when `links` is.
+  /// it (the cycle passes through the parent's subtree, docs/semantics.md §5). Empty when `links` is.
   std::vector<std::size_t> stories;
 };
 
@@ -90,13 +90,13 @@ struct CycleOptions {
 /// The links of a template over its stories, and the constraint graph they form.
 ///
 /// Stories are numbered by a StoryIndex (pre-order), shared with DeclaredIntervals, Rollup and
-/// Schedule. A dependency belongs to the story that holds it (SPEC §3: stored on
+/// Schedule. A dependency belongs to the story that holds it (docs/semantics.md §3: stored on
 /// the source), whatever its source_id says. Its target is the story whose temp_id has the
 /// same text (`temp_id_key()`, so 7 and "7" are one id): the holding story itself when its own
 /// temp_id matches, else the first such story in tree order (duplicate temp_ids are lint's
 /// `temp-id-duplicate`). Invalid types and lags are carried as they are; lint reports them.
 ///
-/// The constraint graph has two nodes per parent and one per leaf (SPEC §5): a link goes from
+/// The constraint graph has two nodes per parent and one per leaf (docs/semantics.md §5): a link goes from
 /// its source's *out* node to its target's *in* node; a parent's in node feeds the in node of
 /// each of its children (a link into a parent constrains its whole subtree) and each child's out
 /// node feeds the parent's out node (a link out of a parent uses its rolled-up interval). A leaf's

@@ -23,7 +23,7 @@ enum class Severity { Info, Warning, Error };
 /// Everything else in the file stays byte for byte. A safe fix only restates what the file
 /// already says (a duration from its span); an unsafe one changes what the author declared (a
 /// template budget recomputed from the stories, a key renamed): `lint --fix` applies it only
-/// with `--unsafe-fixes` (SPEC §6). The rule decides which (RuleInfo::fix).
+/// with `--unsafe-fixes` (docs/semantics.md §6). The rule decides which (RuleInfo::fix).
 struct Fix {
   std::uint64_t offset = 0;
   std::uint64_t length = 0;

@@ -1,5 +1,5 @@
 // The one component through which the tool reads its inputs and writes every byte to a place
-// the user named (SPEC §11 "Writing output" and "Rewriting a user's file").
+// the user named (docs/semantics.md §11 "Writing output" and "Rewriting a user's file").
 #pragma once
 
 #include <compare>
@@ -50,7 +50,7 @@ class FileText {
   }
 
   /// The most bytes read from an input whose size is not known beforehand (standard input, a
-  /// pipe, a device such as /dev/zero): SPEC §11's 2 GiB. A regular file is read whole.
+  /// pipe, a device such as /dev/zero): docs/semantics.md §11's 2 GiB. A regular file is read whole.
   static constexpr std::uint64_t kMaxStreamBytes = std::uint64_t{2} << 30;
 
   /// Reads `path` ("-" reads standard input). Fails with a message naming the file; kInvalid
@@ -132,7 +132,7 @@ Status write_file_atomic_if_changed(const std::string& path, std::string_view co
 /// disk per file. A status per file, in order.
 std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, std::string_view>> files);
 
-/// Writes a command's output `bytes` to `path`, the place the user named (SPEC §11):
+/// Writes a command's output `bytes` to `path`, the place the user named (docs/semantics.md §11):
 ///  - "-" is standard output;
 ///  - an existing file that is not a regular file (a device such as /dev/null, a FIFO, a
 ///    terminal), or any file named through /dev or /proc (/dev/stdout, /proc/self/fd/1), is

@@ -1,4 +1,4 @@
-// Plans of other programs where a template is read (SPEC §2: detection by content): what `ptmpl
+// Plans of other programs where a template is read (docs/semantics.md §2: detection by content): what `ptmpl
 // convert` reads, never a template. The core looks only at signatures, so that it stays free
 // of the converters (docs/design.md, "Plans where a template is read").
 #pragma once

@@ -1,5 +1,5 @@
 // Declared intervals: where each story of a tree sits in time according to the dates its
-// author wrote (SPEC §4–§5), before any scheduling. Lint checks declared dates with it; the
+// author wrote (docs/semantics.md §4–§5), before any scheduling. Lint checks declared dates with it; the
 // scheduler starts from it.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace ptmpl {
 
-/// A story's place in working days (SPEC §4). `start` and `finish` form the half-open
+/// A story's place in working days (docs/semantics.md §4). `start` and `finish` form the half-open
 /// interval [S, F) that dependency constraints use: F = due + 1 for a task or deliverable,
 /// F = S for a milestone. `due` is the last day the story occupies, inclusive, as a story
 /// would declare it: a milestone (or any zero-length interval) still occupies its day S.
@@ -30,7 +30,7 @@ struct Interval {
   friend bool operator==(const Interval&, const Interval&) = default;
 };
 
-/// A leaf's working length in working days (SPEC §5), the one definition that lint and the
+/// A leaf's working length in working days (docs/semantics.md §5), the one definition that lint and the
 /// scheduler share: its `duration` when given (≥ 0); else its declared span, due − start + 1,
 /// when it writes both dates and due ≥ start; else 1 day for a task or deliverable. A milestone's
 /// is always 0. Absent only when the declared span does not fit in 64 bits. For a parent this
@@ -83,7 +83,7 @@ class DeclaredIntervals {
   /// The project's span over every story that has an interval: the earliest start, the
   /// latest finish and the latest due. Absent when no story has one.
   [[nodiscard]] const std::optional<Interval>& project() const { return project_; }
-  /// Working days from the earliest start to the latest due, inclusive (SPEC §5: a milestone
+  /// Working days from the earliest start to the latest due, inclusive (docs/semantics.md §5: a milestone
   /// still occupies its day, so a project ending on a milestone on day 9 that starts on day 0
   /// lasts 10 days). Absent without a span, or when it does not fit 64 bits.
   [[nodiscard]] std::optional<std::int64_t> project_duration() const;

@@ -1,5 +1,5 @@
 // The template model: stories, dependencies, assignments and the template document
-// (SPEC §2–§3), typed, with every key the model does not know kept in its original order.
+// (docs/semantics.md §2–§3), typed, with every key the model does not know kept in its original order.
 #pragma once
 
 #include <cstdint>
@@ -81,7 +81,7 @@ class OptionalTempId {
   Kind kind_ = Kind::None;
 };
 
-/// Dependency types in the service's numbering (SPEC §5).
+/// Dependency types in the service's numbering (docs/semantics.md §5).
 enum class DependencyType : std::int64_t {
   StartToStart = 0,
   StartToFinish = 1,
@@ -200,7 +200,7 @@ struct TemplateAssignment {
   std::string_view name;
 };
 
-/// The document's calendar block (SPEC §2, §4): the plan's working time, ptmpl's own, written
+/// The document's calendar block (docs/semantics.md §2, §4): the plan's working time, ptmpl's own, written
 /// beside project_template and never sent to the service. A field is absent (a list empty) when
 /// not written; a value of the wrong type and an item that is no date or weekday are left out
 /// (calendar_block_problems() lists them; lint's calendar-invalid reports them).
@@ -232,7 +232,7 @@ struct CalendarProblem {
 /// when the block is sound. Of duplicate keys, the last is checked (the one read).
 [[nodiscard]] std::vector<CalendarProblem> calendar_block_problems(const json::Value& block);
 
-/// A template document (SPEC §2). Fields are absent when not written.
+/// A template document (docs/semantics.md §2). Fields are absent when not written.
 struct Template {
   std::optional<json::Value> id;
   std::optional<std::string_view> title;
@@ -244,7 +244,7 @@ struct Template {
   std::optional<std::int64_t> duration;
   std::optional<std::int64_t> item_count;
   std::span<const Story> stories;
-  /// project_template_assignments, read inside project_template or beside it (SPEC §2; both
+  /// project_template_assignments, read inside project_template or beside it (docs/semantics.md §2; both
   /// lists when both are written).
   std::vector<TemplateAssignment> assignments;
   /// project_template_assignments is written (in either place) as an array or object: the file
@@ -255,7 +255,7 @@ struct Template {
   std::optional<CalendarBlock> calendar;
 };
 
-/// The documented keys of a story, in canonical (SPEC §3) order.
+/// The documented keys of a story, in canonical (docs/semantics.md §3) order.
 [[nodiscard]] std::span<const std::string_view> story_keys();
 /// The documented keys of project_template, in canonical order.
 [[nodiscard]] std::span<const std::string_view> template_keys();

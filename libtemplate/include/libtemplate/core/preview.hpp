@@ -1,4 +1,4 @@
-// Previews of a schedule (SPEC §9): the terminal Gantt chart, a table, JSON, CSV, Mermaid,
+// Previews of a schedule (docs/semantics.md §9): the terminal Gantt chart, a table, JSON, CSV, Mermaid,
 // SVG and a self-contained HTML page; and the template's totals (`ptmpl stats`).
 #pragma once
 
@@ -76,7 +76,7 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 /// Why `stats` (of template `source` of `file`) has no totals: one message per estimate whose
 /// total would take a value that is no amount (`Rollup::invalid_term()`), at that value:
 /// `FILE:LINE:COL: budget_estimate_in_cents of story 2 "B" is a string, "150000", not an
-/// amount; …`. A sum that skipped it would be no sum (SPEC §6). Empty when both totals hold.
+/// amount; …`. A sum that skipped it would be no sum (docs/semantics.md §6). Empty when both totals hold.
 [[nodiscard]] std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSource& source,
                                                     const Rollup& rollup);
 
@@ -88,14 +88,14 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 [[nodiscard]] std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule);
 
 /// The calendar options of `schedule` and `stats`: each one given overrides the same field of
-/// the document's calendar block (SPEC §4).
+/// the document's calendar block (docs/semantics.md §4).
 struct CalendarFlags {
   std::optional<Date> start;                  ///< `--start`
   std::optional<WorkWeek> week;               ///< `--calendar workweek|7day`
   std::optional<std::vector<Date>> holidays;  ///< `--holidays FILE`
 };
 
-/// The calendar that dates are shown in: template `source`'s calendar block (SPEC §4), each
+/// The calendar that dates are shown in: template `source`'s calendar block (docs/semantics.md §4), each
 /// field overridden by the flag given for it; Monday to Friday when neither names a week. None
 /// when neither gives a start date (offsets are shown). Fails on a block that has a problem
 /// (calendar_block_problems(); the first, as `FILE:LINE:COL: calendar: …`), and when week or
@@ -103,11 +103,11 @@ struct CalendarFlags {
 [[nodiscard]] Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,
                                                                const CalendarFlags& flags);
 
-/// The template's totals (SPEC §9, `ptmpl stats`).
+/// The template's totals (docs/semantics.md §9, `ptmpl stats`).
 struct Stats {
   std::size_t item_count = 0;
   std::int64_t duration = 0;  ///< the schedule's project duration (working days)
-  Amount budget_in_cents;     ///< effective totals (SPEC §5)
+  Amount budget_in_cents;     ///< effective totals (docs/semantics.md §5)
   Amount time_estimate_in_minutes;
   std::size_t critical_count = 0;
   /// With a calendar: the dates of the project's first and last working days (`YYYY-MM-DD`).
@@ -120,7 +120,7 @@ struct Stats {
                                   const std::optional<Calendar>& calendar = std::nullopt);
 
 /// `{"item_count", "duration", "budget_in_cents", "time_estimate_in_minutes", "critical_count"}`
-/// (SPEC §9), then `start_date` and `due_date` when the stats have them; an amount that nothing
+/// (docs/semantics.md §9), then `start_date` and `due_date` when the stats have them; an amount that nothing
 /// states is 0, one that overflows is null.
 [[nodiscard]] std::string render_stats_json(const Stats& stats);
 /// The same as aligned `name  value` lines for a terminal.

@@ -1,4 +1,4 @@
-// Lint results in the formats people and CI systems read (SPEC §6).
+// Lint results in the formats people and CI systems read (docs/semantics.md §6).
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ enum class ErrorCode : std::uint8_t {
 /// The code's name, for messages and tests ("not-found").
 [[nodiscard]] std::string_view to_string(ErrorCode code);
 
-/// SPEC §6's exit code for a failure of this kind: 3 when the service or the network is the
+/// docs/semantics.md §6's exit code for a failure of this kind: 3 when the service or the network is the
 /// cause (kNetwork, kInsecure, kService), 2 for every local problem.
 [[nodiscard]] constexpr int exit_code(ErrorCode code) {
   switch (code) {

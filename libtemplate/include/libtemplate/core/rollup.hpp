@@ -1,4 +1,4 @@
-// Roll-ups of a story tree (SPEC §5): item_count, each story's effective budget and time
+// Roll-ups of a story tree (docs/semantics.md §5): item_count, each story's effective budget and time
 // estimate, and the template totals; and the template `budget`, which is written in major
 // currency units (cents / 100), read and spelled exactly.
 #pragma once
@@ -18,7 +18,7 @@
 
 namespace ptmpl {
 
-/// The two amounts a story can estimate (SPEC §3).
+/// The two amounts a story can estimate (docs/semantics.md §3).
 enum class Estimate : std::uint8_t {
   BudgetInCents,  ///< budget_estimate_in_cents
   TimeInMinutes,  ///< time_estimate_in_minutes
@@ -59,7 +59,7 @@ struct Amount {
 /// terms count as nothing.
 [[nodiscard]] Amount sum_of(std::span<const Amount> amounts);
 
-/// The roll-ups of a story tree (SPEC §5), by the pre-order index of its StoryIndex:
+/// The roll-ups of a story tree (docs/semantics.md §5), by the pre-order index of its StoryIndex:
 ///   - item_count: the number of stories at every level;
 ///   - a story's effective estimate is its own when it states one (Known or Overflow), else
 ///     the sum of its children's effective estimates (`sum_of`);
@@ -78,7 +78,7 @@ class Rollup {
 
   /// The numbering of the stories.
   [[nodiscard]] const StoryIndex& index() const { return *index_; }
-  /// Number of stories at every level (SPEC §5 `item_count`).
+  /// Number of stories at every level (docs/semantics.md §5 `item_count`).
   [[nodiscard]] std::size_t item_count() const { return nodes_.size(); }
   /// The story numbered `index` (< item_count()); parent() and subtree_end() are the
   /// StoryIndex's.
@@ -103,7 +103,7 @@ class Rollup {
   [[nodiscard]] const Amount& total(Estimate estimate) const { return totals_[slot(estimate)]; }
   /// The first story (in tree order) whose own `estimate` is a term of total() and is no
   /// amount: written, but not an integer or negative. A story with a valid estimate of its own
-  /// stands for its subtree. nullopt when the total takes no such term (SPEC §6: no sum is made
+  /// stands for its subtree. nullopt when the total takes no such term (docs/semantics.md §6: no sum is made
   /// from an invalid value; `total()` skips it).
   [[nodiscard]] std::optional<std::size_t> invalid_term(Estimate estimate) const;
 
@@ -122,11 +122,11 @@ class Rollup {
   std::array<Amount, 2> totals_;
 };
 
-/// The number of stories at every level (SPEC §5 `item_count`), reading nothing but the tree's
+/// The number of stories at every level (docs/semantics.md §5 `item_count`), reading nothing but the tree's
 /// shape. No recursion.
 [[nodiscard]] std::size_t item_count(std::span<const Story> stories);
 
-/// The template's figures alone (SPEC §5): the same item_count and totals as a Rollup of
+/// The template's figures alone (docs/semantics.md §5): the same item_count and totals as a Rollup of
 /// `stories`, without per-story results — one pass, no recursion, memory in the nesting depth.
 struct RollupTotals {
   std::size_t item_count = 0;
@@ -159,7 +159,7 @@ class RollupTotalsBuilder {
   std::size_t item_count_ = 0;
 };
 
-/// A template `budget` (major currency units; SPEC §5: budget = cents / 100) read exactly from
+/// A template `budget` (major currency units; docs/semantics.md §5: budget = cents / 100) read exactly from
 /// its JSON number spelling, without floating point: "903190.5" is 90319050 cents, and so are
 /// "903190.50" and "9.031905e5".
 struct BudgetCents {

@@ -14,7 +14,7 @@
 
 namespace ptmpl {
 
-/// What `lint --fix` can do about a rule's findings (SPEC §6).
+/// What `lint --fix` can do about a rule's findings (docs/semantics.md §6).
 enum class FixKind {
   None,    ///< the rule offers no fix
   Safe,    ///< applied by `--fix`: the fix restates what the file already says

@@ -1,4 +1,4 @@
-// The schedule of a template (SPEC §5): the critical path method over the dependency graph's
+// The schedule of a template (docs/semantics.md §5): the critical path method over the dependency graph's
 // constraint DAG — early and late dates of every story, total float, critical stories and the
 // critical chains. What `ptmpl schedule` and `ptmpl stats` show.
 #pragma once
@@ -17,7 +17,7 @@
 
 namespace ptmpl {
 
-/// Which ends of its two stories a link type ties (SPEC §5): with predecessor A and successor
+/// Which ends of its two stories a link type ties (docs/semantics.md §5): with predecessor A and successor
 /// B, `B.(to_finish ? F : S) >= A.(from_finish ? F : S) + lag`.
 struct LinkEnds {
   std::string_view name;          ///< "finish-to-start", …
@@ -35,7 +35,7 @@ struct ScheduleOptions {
 };
 
 /// One story in the schedule. Intervals are half-open [S, F) with `due` the last day occupied
-/// (SPEC §4). A parent's dates roll up its children's: early = [min early start, max early
+/// (docs/semantics.md §4). A parent's dates roll up its children's: early = [min early start, max early
 /// finish), late = [min late start, max late finish), and its total float is the least of its
 /// subtree's, so a parent is critical exactly when a story inside it is.
 struct ScheduledStory {
@@ -45,7 +45,7 @@ struct ScheduledStory {
   bool critical = false;         ///< total float ≤ 0
 };
 
-/// The critical path method over a template's stories (SPEC §5), O(V + E).
+/// The critical path method over a template's stories (docs/semantics.md §5), O(V + E).
 ///
 /// A leaf lasts its story_length() (intervals.hpp). Forward pass (MS Project's rules): a leaf
 /// without an incoming link (on itself or an ancestor) starts on its declared

@@ -1,4 +1,4 @@
-// The three file shapes of SPEC §2 (and the API's response): what the reader of templates
+// The three file shapes of docs/semantics.md §2 (and the API's response): what the reader of templates
 // (template_file.hpp) detects, and the order the writer (writer.hpp) gives each one's keys.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 namespace ptmpl {
 
-/// The shape of a file, detected by content (SPEC §2).
+/// The shape of a file, detected by content (docs/semantics.md §2).
 enum class Shape {
   StoryList,         ///< a JSON array of stories (the canonical content of raw_json)
   StoriesObject,     ///< an object with a "stories" array (read, reported by raw-json-shape)

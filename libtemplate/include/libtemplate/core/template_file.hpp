@@ -1,4 +1,4 @@
-// Reading the three file shapes of SPEC §2 into the model, keeping the JSON tree for
+// Reading the three file shapes of docs/semantics.md §2 into the model, keeping the JSON tree for
 // positions and faithful rewriting.
 #pragma once
 

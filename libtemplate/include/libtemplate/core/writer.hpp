@@ -11,7 +11,7 @@
 namespace ptmpl {
 
 /// The canonical form of a document of `shape`: 2-space indent, one element per line,
-/// documented keys in SPEC §3 order then unknown keys in their original order (duplicates kept,
+/// documented keys in docs/semantics.md §3 order then unknown keys in their original order (duplicates kept,
 /// in order), numbers as spelled, strings as UTF-8 with only `"`, `\` and control characters
 /// escaped, a final newline. A raw_json string is kept as it is. Writing the canonical form of
 /// a canonical file gives the same bytes. Precondition: the tree holds no Truncated values.

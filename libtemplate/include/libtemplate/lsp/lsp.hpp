@@ -1,4 +1,4 @@
-// `ptmpl lsp`: the language server for template files (SPEC §12), LSP 3.17 over JSON-RPC.
+// `ptmpl lsp`: the language server for template files (docs/semantics.md §12), LSP 3.17 over JSON-RPC.
 #pragma once
 
 #include <iosfwd>

@@ -1,4 +1,4 @@
-// The client of the service's project templates endpoints (SPEC §8): requests, retries, errors.
+// The client of the service's project templates endpoints (docs/semantics.md §8): requests, retries, errors.
 #pragma once
 
 #include <chrono>
@@ -57,7 +57,7 @@ struct TransportOptions {
 
 /// libcurl: HTTPS with peer and host verification always on; plain http:// is refused unless
 /// the host is a loopback address, and is sent straight to it, never through a proxy (the
-/// token would cross the proxy's link in clear text; SPEC §11 "Secrets"). HTTPS may go through
+/// token would cross the proxy's link in clear text; docs/semantics.md §11 "Secrets"). HTTPS may go through
 /// the proxy the environment names (it sees only CONNECT). One transport is used by one thread
 /// at a time.
 std::unique_ptr<Transport> make_curl_transport(const TransportOptions& options);
@@ -244,7 +244,7 @@ class Client {
   std::uint64_t jitter_state_;
 };
 
-/// The template document of `remote` (SPEC §2), in canonical form: id, the template's fields,
+/// The template document of `remote` (docs/semantics.md §2), in canonical form: id, the template's fields,
 /// and raw_json as a pretty story array (as the service's string when that is not valid JSON).
 /// `updated_at` is kept (push compares it to tell whether the template changed on the service
 /// since); other service-only fields (user_id, created_at) are left out.

@@ -1,4 +1,4 @@
-// Publishing template documents (SPEC §8): what `ptmpl push` sends and decides, and how
+// Publishing template documents (docs/semantics.md §8): what `ptmpl push` sends and decides, and how
 // `ptmpl diff` compares a local document with the service's copy.
 #pragma once
 

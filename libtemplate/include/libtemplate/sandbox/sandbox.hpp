@@ -1,4 +1,4 @@
-// A local stand-in for the service's project templates API, for tests and rehearsals (SPEC §8).
+// A local stand-in for the service's project templates API, for tests and rehearsals (docs/semantics.md §8).
 #pragma once
 
 #include <cstdint>

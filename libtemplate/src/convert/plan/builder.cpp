@@ -21,7 +21,7 @@ namespace ptmpl::plan {
 
 namespace {
 
-// MS Project's link types (0 = FF, 1 = FS, 2 = SF, 3 = SS) in the service's numbering (SPEC §5).
+// MS Project's link types (0 = FF, 1 = FS, 2 = SF, 3 = SS) in the service's numbering (docs/semantics.md §5).
 constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
 constexpr std::int64_t kNoResource = -65535;
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
@@ -307,7 +307,7 @@ void Builder::read_task(const plan::Task& in) {
 }
 
 void Builder::report_scheduling_losses(const plan::Task& in, const Task& task) {
-  // Start No Earlier Than on the task's own start is what a declared start means (SPEC §5).
+  // Start No Earlier Than on the task's own start is what a declared start means (docs/semantics.md §5).
   const std::int64_t constraint = in.constraint_type;
   const bool start_no_earlier_than_start =
       constraint == 4 &&
@@ -592,7 +592,7 @@ void Builder::report_elapsed(const Task& task, double days, std::optional<std::i
 }
 
 // A leaf keeps MS Project's Start and Finish: its `duration` is the working days they span, so
-// that a schedule reproduces them (SPEC §5 takes the duration). When its Duration says
+// that a schedule reproduces them (docs/semantics.md §5 takes the duration). When its Duration says
 // otherwise (MPXJ's `sample.xml` "Second Task": 100 days over 50; a resource calendar or
 // assignment units stretch or squeeze the task; a fraction of a day rounded up), the span wins
 // and the finding names the Duration it replaces. Split tasks and elapsed durations have
@@ -632,7 +632,7 @@ void Builder::place_tasks() {
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
-  // SPEC §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
+  // docs/semantics.md §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
   // A file with neither a StartDate nor a dated task has no day 0 to record.
   if ((project_start_ || first) && !calendar_.week().empty())
     calendar_block_ = counter.calendar_block(counter.day_zero(), calendar_.week());
@@ -757,7 +757,7 @@ Builder::Successors Builder::successors_by_task() const {
   return out;
 }
 
-// A parent's dates are its children's span (SPEC §5 rolls parents up; a milestone that ends
+// A parent's dates are its children's span (docs/semantics.md §5 rolls parents up; a milestone that ends
 // a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
 // nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
 // backwards, a task is complete when it is reached, and adds itself to its parent. The
@@ -789,7 +789,7 @@ Builder::Totals Builder::roll_up_parents() {
     Task& parent = tasks_[task.parent];
     subtree_cents[task.parent] = add_cents(subtree_cents[task.parent], subtree_cents[i]);
     if (!task.start) continue;
-    // A zero-length task occupies its start day, like a milestone (SPEC §4).
+    // A zero-length task occupies its start day, like a milestone (docs/semantics.md §4).
     const std::int64_t due = task.due.value_or(*task.start);
     parent.start = parent.start ? std::min(*parent.start, *task.start) : *task.start;
     parent.due = parent.due ? std::max(*parent.due, due) : due;
