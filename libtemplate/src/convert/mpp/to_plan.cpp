@@ -420,35 +420,17 @@ plan::CalendarException exception_of(const CalendarException& e) {
   out.rule = day_rule(e.times);
   out.name = e.name;
   out.type = e.type;
-  switch (e.type) {
-    case 2:
-      out.month = number(e.month);
-      out.month_day = number(e.month_day);
-      break;
-    case 3:
-      out.month = number(e.month);
-      out.month_item = number(e.month_item);
-      out.month_position = number(e.month_position);
-      break;
-    case 4:
-      out.period = number(e.period);
-      out.month_day = number(e.month_day);
-      break;
-    case 5:
-      out.period = number(e.period);
-      out.month_item = number(e.month_item);
-      out.month_position = number(e.month_position);
-      break;
-    case 6:
-      out.period = number(e.period);
-      out.days_of_week = number(e.days_of_week);
-      break;
-    case 7:
-      out.period = number(e.period);
-      break;
-    default:
-      break;
+  // The numbers each type of recurrence names, as MS Project's XML writes them.
+  const bool yearly = e.type == 2 || e.type == 3;
+  const bool relative = e.type == 3 || e.type == 5;
+  if (yearly) out.month = number(e.month);
+  if (e.type == 2 || e.type == 4) out.month_day = number(e.month_day);
+  if (relative) {
+    out.month_item = number(e.month_item);
+    out.month_position = number(e.month_position);
   }
+  if (e.type >= 4 && e.type <= 7) out.period = number(e.period);
+  if (e.type == 6) out.days_of_week = number(e.days_of_week);
   return out;
 }
 
