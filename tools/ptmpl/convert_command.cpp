@@ -81,10 +81,11 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
   if (!found.ok()) return report_error("convert", found.error());
   const std::vector<std::string>& paths = found.value();
   // Two sources of one name would write one template: refused before anything is written.
-  std::map<std::string, std::string> targets;  // template → source
+  std::map<std::string, std::string> sources;  // template → source
+  std::vector<std::string> targets;            // by path
   for (const std::string& path : paths) {
-    const std::string target = (fs::path(folder) / fs::path(path).stem()).string() + ".json";
-    if (auto [it, added] = targets.emplace(target, path); !added)
+    const std::string& target = targets.emplace_back((fs::path(folder) / fs::path(path).stem()).string() + ".json");
+    if (auto [it, added] = sources.emplace(target, path); !added)
       return report_error("convert", Error::usage(path + " and " + it->second + " would both be written to " + target +
                                                   "; convert them into different folders"));
   }
@@ -96,7 +97,9 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
   int worst = static_cast<int>(kOk);
   LintRun run;
   std::vector<std::pair<std::string, std::string>> to_write;  // (template path, document)
-  for (PlanFileConversion& file : convert_plan_files(paths, options)) {
+  std::vector<PlanFileConversion> converted = convert_plan_files(paths, options);
+  for (std::size_t i = 0; i < converted.size(); ++i) {
+    PlanFileConversion& file = converted[i];
     if (!file.conversion.ok()) {
       worst = std::max(worst, report_error("convert", file.conversion.error()));
       continue;
@@ -107,13 +110,12 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
     run.diagnostics.insert(run.diagnostics.end(), std::make_move_iterator(conversion.diagnostics.begin()),
                            std::make_move_iterator(conversion.diagnostics.end()));
     if (failed) {
+      run.failed = true;  // a plan with errors under --strict: not written
       worst = std::max(worst, static_cast<int>(kFindings));
       continue;
     }
-    const std::string target = (fs::path(folder) / fs::path(file.path).stem()).string() + ".json";
-    to_write.emplace_back(target, std::move(conversion.document));
+    to_write.emplace_back(targets[i], std::move(conversion.document));
   }
-  run.failed = worst == static_cast<int>(kFindings);
   ReportOptions report = conversion_report_options(!run.failed, verbose);
   report.excerpt = ::isatty(STDERR_FILENO) != 0;
   report.colour = colour_on(STDERR_FILENO);
