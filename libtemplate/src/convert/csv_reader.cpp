@@ -18,16 +18,14 @@
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/model.hpp"
 #include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/story_writer.hpp"
 #include "libtemplate/core/template_file.hpp"
-#include "libtemplate/core/writer.hpp"
 #include "output/csv_cell.hpp"
 
 namespace ptmpl {
 
 namespace {
 
-using json::Member;
-using json::Value;
 using namespace detail::csv;
 
 // ---------------------------------------------------------------------------------------------
@@ -164,9 +162,8 @@ class CsvReader {
   Status nest();
   Status link();
   Status link_token(std::size_t target, std::string_view token);
-  [[nodiscard]] Value build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const;
-  [[nodiscard]] Value temp_id_value(const json::Builder& build, const std::string& text) const;
-  std::string write_document();
+  [[nodiscard]] Story story_of(std::size_t i, std::vector<Dependency>& dependencies) const;
+  [[nodiscard]] std::string write_document() const;
 
   std::string_view text_;
   const std::string& path_;
@@ -395,52 +392,39 @@ Status CsvReader::link_token(std::size_t target, std::string_view token) {
 }
 
 // A temp_id written as a plain integer is one; anything else is a string.
-Value CsvReader::temp_id_value(const json::Builder& build, const std::string& text) const {
+TempId temp_id_of(const std::string& text) {
   const std::optional<std::int64_t> n = json::parse_int64(text);
-  if (n && std::to_string(*n) == text) return build.integer(*n);
-  return build.string(text);
+  if (n && std::to_string(*n) == text) return *n;
+  return std::string_view(text);
 }
 
-Value CsvReader::build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const {
+// A row as a story, but for its sub_stories (its dependencies go to `dependencies`).
+Story CsvReader::story_of(std::size_t i, std::vector<Dependency>& dependencies) const {
   const Row& row = rows_[i];
-  std::vector<Member> members;
-  auto integer = [&](std::string_view key, const std::optional<std::int64_t>& v) {
-    if (v) members.push_back(build.member(key, build.integer(*v)));
-  };
-  if (row.type) members.push_back(build.member("story_type", build.string(*row.type)));
-  if (row.title) members.push_back(build.member("title", build.string(*row.title)));
-  if (row.temp_id) members.push_back(build.member("temp_id", temp_id_value(build, *row.temp_id)));
-  integer("relative_start_date", row.start);
-  integer("relative_due_date", row.due);
-  integer("duration", row.duration);
-  if (row.description) members.push_back(build.member("description", build.string(*row.description)));
-  integer("budget_estimate_in_cents", row.budget_cents);
-  integer("time_estimate_in_minutes", row.minutes);
-  if (row.tags) members.push_back(build.member("tag_list", build.string(*row.tags)));
-  if (!row.children.empty()) {
-    std::vector<Value> children;
-    for (std::size_t c : row.children) children.push_back(built[c]);
-    members.push_back(build.member("sub_stories", build.array(children)));
+  Story story;
+  if (row.type) story.story_type = parse_story_type(*row.type);
+  if (row.title) story.title = std::string_view(*row.title);
+  if (row.temp_id) story.temp_id = temp_id_of(*row.temp_id);
+  if (row.start) story.relative_start_date = *row.start;
+  if (row.due) story.relative_due_date = *row.due;
+  if (row.duration) story.duration = *row.duration;
+  if (row.description) story.description = std::string_view(*row.description);
+  if (row.budget_cents) story.budget_estimate_in_cents = *row.budget_cents;
+  if (row.minutes) story.time_estimate_in_minutes = *row.minutes;
+  if (row.tags) story.tag_list = std::string_view(*row.tags);
+  dependencies.clear();
+  for (const Link& link : row.links) {
+    Dependency& dependency = dependencies.emplace_back();
+    dependency.source_id = temp_id_of(*row.temp_id);
+    dependency.target_id = temp_id_of(*rows_[link.target].temp_id);
+    dependency.type = link.type;
+    dependency.lag = link.lag;
   }
-  if (!row.links.empty()) {
-    std::vector<Value> deps;
-    for (const Link& link : row.links)
-      deps.push_back(build.object(std::vector<Member>{
-          build.member("source_id", temp_id_value(build, *row.temp_id)),
-          build.member("target_id", temp_id_value(build, *rows_[link.target].temp_id)),
-          build.member("type", build.integer(link.type)), build.member("lag", build.integer(link.lag))}));
-    members.push_back(build.member("dependencies", build.array(deps)));
-  }
-  return build.object(members);
+  story.dependencies = dependencies;
+  return story;
 }
 
-std::string CsvReader::write_document() {
-  json::Arena arena;
-  const json::Builder build(arena);
-  std::vector<Value> built(rows_.size());
-  for (std::size_t i = rows_.size(); i-- > 0;) built[i] = build_story(build, i, built);
-  std::vector<Value> roots;
-  for (std::size_t r : roots_) roots.push_back(built[r]);
+std::string CsvReader::write_document() const {
   std::int64_t total_cents = 0;
   bool any_budget = false;
   for (std::size_t r : roots_) {
@@ -458,18 +442,26 @@ std::string CsvReader::write_document() {
       stack.insert(stack.end(), row.children.begin(), row.children.end());
     }
   }
+  json::Arena arena;
+  Template head;
   std::string title = path_.substr(path_.find_last_of('/') + 1);
   title = title.substr(0, title.find_last_of('.'));
-  std::vector<Member> pt;
-  pt.push_back(build.member("title", build.string(title.empty() ? std::string("Imported plan") : title)));
+  head.title = title.empty() ? std::string_view("Imported plan") : std::string_view(title);
   if (any_budget) {
-    pt.push_back(build.member("is_budgeted", build.boolean(true)));
-    pt.push_back(build.member("budget", build.number_spelled(arena.copy(cents_to_budget(total_cents)))));
+    head.is_budgeted = true;
+    head.budget = json::Builder(arena).number_spelled(arena.copy(cents_to_budget(total_cents)));
   }
-  pt.push_back(build.member("item_count", build.integer(static_cast<std::int64_t>(rows_.size()))));
-  pt.push_back(build.member("raw_json", build.array(roots)));
-  const std::vector<Member> document{build.member("project_template", build.object(pt))};
-  return write_canonical(build.object(document), Shape::TemplateDocument);
+  head.item_count = static_cast<std::int64_t>(rows_.size());
+
+  JsonEmitter json(JsonLayout::Pretty, text_.size() * 2);
+  StoryWriter out(json);
+  out.begin_template(head);
+  std::vector<Dependency> dependencies;
+  out.outline(
+      roots_, [&](std::size_t i) -> const std::vector<std::size_t>& { return rows_[i].children; },
+      [&](std::size_t i) { return story_of(i, dependencies); });
+  out.end_template(head);
+  return json.finish();
 }
 }  // namespace
 

@@ -22,8 +22,8 @@
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/story_writer.hpp"
 #include "libtemplate/core/template_file.hpp"
-#include "libtemplate/core/writer.hpp"
 
 namespace ptmpl {
 
@@ -31,9 +31,6 @@ namespace ptmpl {
 // unity build of the library.
 namespace gan {
 namespace {
-
-using json::Member;
-using json::Value;
 
 // GanttProject link types (1 = SS, 2 = FS, 3 = FF, 4 = SF) in the service's numbering (docs/semantics.md §5).
 constexpr std::int64_t kServiceLinkType[5] = {-1, 0, 2, 3, 1};
@@ -119,8 +116,8 @@ class Reader {
   void report_other_sections();
   void place_tasks();
   void roll_up();
-  [[nodiscard]] Value build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const;
-  std::string write_document();
+  [[nodiscard]] Story story_of(const Task& task, std::vector<Dependency>& dependencies) const;
+  [[nodiscard]] std::string write_document() const;
 
   std::string_view text_;
   const std::string& path_;
@@ -542,51 +539,37 @@ void Reader::roll_up() {
   }
 }
 
-Value Reader::build_story(const json::Builder& build, std::size_t i, const std::vector<Value>& built) const {
-  const Task& task = tasks_[i];
-  std::vector<Member> members;
-  if (task.milestone) members.push_back(build.member("story_type", build.string("milestone")));
-  members.push_back(build.member("title", build.string(task.title)));
-  if (task.has_id) members.push_back(build.member("temp_id", build.integer(task.id)));
-  if (task.start) members.push_back(build.member("relative_start_date", build.integer(*task.start)));
-  if (task.due) members.push_back(build.member("relative_due_date", build.integer(*task.due)));
-  if (task.duration) members.push_back(build.member("duration", build.integer(*task.duration)));
-  if (!task.notes.empty()) members.push_back(build.member("description", build.string(task.notes)));
-  if (task.cost_cents) members.push_back(build.member("budget_estimate_in_cents", build.integer(*task.cost_cents)));
-  if (!task.children.empty()) {
-    std::vector<Value> children;
-    for (std::size_t c : task.children) children.push_back(built[c]);
-    members.push_back(build.member("sub_stories", build.array(children)));
+// A task as a story, but for its sub_stories and dependencies (`dependencies` holds them).
+Story Reader::story_of(const Task& task, std::vector<Dependency>& dependencies) const {
+  Story story;
+  if (task.milestone) story.story_type = StoryType::Milestone;
+  story.title = task.title;
+  if (task.has_id) story.temp_id = task.id;
+  if (task.start) story.relative_start_date = *task.start;
+  if (task.due) story.relative_due_date = *task.due;
+  if (task.duration) story.duration = *task.duration;
+  if (!task.notes.empty()) story.description = task.notes;
+  if (task.cost_cents) story.budget_estimate_in_cents = *task.cost_cents;
+  if (!task.resources.empty()) story.assignments = std::span<const std::int64_t>(task.resources);
+  dependencies.clear();
+  for (const Link& link : task.links) {
+    Dependency& dependency = dependencies.emplace_back();
+    dependency.source_id = task.id;
+    dependency.target_id = link.successor;
+    dependency.type = link.type;
+    dependency.lag = link.lag;
   }
-  if (!task.resources.empty()) {
-    std::vector<Value> list;
-    for (std::int64_t r : task.resources)
-      list.push_back(build.object(std::vector<Member>{build.member("assignee_id", build.integer(r))}));
-    members.push_back(build.member("assignments", build.array(list)));
-  }
-  if (!task.links.empty()) {
-    std::vector<Value> deps;
-    for (const Link& link : task.links)
-      deps.push_back(build.object(std::vector<Member>{
-          build.member("source_id", build.integer(task.id)), build.member("target_id", build.integer(link.successor)),
-          build.member("type", build.integer(link.type)), build.member("lag", build.integer(link.lag))}));
-    members.push_back(build.member("dependencies", build.array(deps)));
-  }
-  return build.object(members);
+  story.dependencies = dependencies;
+  return story;
 }
 
-std::string Reader::write_document() {
+std::string Reader::write_document() const {
   json::Arena arena;
-  const json::Builder build(arena);
-  // Children come after their parent: build backwards so each child is ready for its parent.
-  std::vector<Value> built(tasks_.size());
-  for (std::size_t i = tasks_.size(); i-- > 0;) built[i] = build_story(build, i, built);
-  std::vector<Value> roots;
+  Template head;
   std::optional<std::int64_t> min_start;
   std::optional<std::int64_t> max_due;
   std::int64_t total_cents = 0;
   bool any_cost = false;
-  for (std::size_t r : roots_) roots.push_back(built[r]);
   for (const Task& task : tasks_) {
     if (task.cost_cents) {
       total_cents = add_cents(total_cents, *task.cost_cents);
@@ -597,35 +580,32 @@ std::string Reader::write_document() {
     const std::int64_t due = task.due.value_or(*task.start);
     max_due = max_due ? std::max(*max_due, due) : due;
   }
-
   std::string title = trimmed(attr(project_, "name"));
   if (title.empty()) {
     title = path_.substr(path_.find_last_of('/') + 1);
     title = title.substr(0, title.find_last_of('.'));
   }
-  std::vector<Member> pt;
-  pt.push_back(build.member("title", build.string(title)));
+  head.title = title;
   const std::string description = trimmed(project_.child("description").text().as_string());
-  if (!description.empty()) pt.push_back(build.member("description", build.string(description)));
+  if (!description.empty()) head.description = description;
   if (any_cost) {
-    pt.push_back(build.member("is_budgeted", build.boolean(true)));
-    pt.push_back(build.member("budget", build.number_spelled(arena.copy(cents_to_budget(total_cents)))));
+    head.is_budgeted = true;
+    head.budget = json::Builder(arena).number_spelled(arena.copy(cents_to_budget(total_cents)));
   }
-  if (min_start && max_due) pt.push_back(build.member("duration", build.integer(*max_due - *min_start + 1)));
-  pt.push_back(build.member("item_count", build.integer(static_cast<std::int64_t>(tasks_.size()))));
-  pt.push_back(build.member("raw_json", build.array(roots)));
+  if (min_start && max_due) head.duration = *max_due - *min_start + 1;
+  head.item_count = static_cast<std::int64_t>(tasks_.size());
+  for (const auto& [id, name] : resources_) head.assignments.push_back({id, name});
+  head.calendar = calendar_block_;
 
-  std::vector<Member> document;
-  document.push_back(build.member("project_template", build.object(pt)));
-  if (!resources_.empty()) {
-    std::vector<Value> list;
-    for (const auto& [id, name] : resources_)
-      list.push_back(build.object(
-          std::vector<Member>{build.member("id", build.integer(id)), build.member("name", build.string(name))}));
-    document.push_back(build.member("project_template_assignments", build.array(list)));
-  }
-  if (calendar_block_) document.push_back(build.member("calendar", to_json(*calendar_block_, build)));
-  return write_canonical(build.object(document), Shape::TemplateDocument);
+  JsonEmitter json(JsonLayout::Pretty, text_.size());
+  StoryWriter out(json);
+  out.begin_template(head);
+  std::vector<Dependency> dependencies;
+  out.outline(
+      roots_, [&](std::size_t i) -> const std::vector<std::size_t>& { return tasks_[i].children; },
+      [&](std::size_t i) { return story_of(tasks_[i], dependencies); });
+  out.end_template(head);
+  return json.finish();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/model.hpp"
-#include "libtemplate/core/writer.hpp"
+#include "libtemplate/core/story_writer.hpp"
 
 namespace ptmpl {
 
@@ -162,68 +162,71 @@ void plan_dates(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves)
   }
 }
 
+// Writes the stories as it draws what is random about them, in the order the generator has
+// always drawn it (a seed gives the same template in every version): title, billable, the
+// children, checklist, tags, assignment, weight.
 class Emitter {
  public:
-  Emitter(const std::vector<Plan>& plan, const json::Builder& build, Random& random)
-      : plan_(plan), build_(build), random_(random) {}
+  Emitter(const std::vector<Plan>& plan, StoryWriter& out, Random& random) : plan_(plan), out_(out), random_(random) {}
 
-  json::Value story(std::size_t i) {
+  // Recursion depth is the tree's, at most 100 (plan_tree).
+  void story(std::size_t i) {
     const Plan& p = plan_[i];
-    std::vector<json::Member> m;
-    auto id = static_cast<std::int64_t>(i + 1);
-    m.push_back(build_.member("story_type", build_.string(to_string(p.type))));
-    std::string title = std::string(kVerbs[random_.below(kVerbs.size())]) + " " +
-                        std::string(kObjects[random_.below(kObjects.size())]) + " " + std::to_string(id);
-    m.push_back(build_.member("title", build_.string(title)));
-    m.push_back(build_.member("temp_id", build_.integer(id)));
-    m.push_back(build_.member("relative_start_date", build_.integer(p.start)));
-    m.push_back(build_.member("relative_due_date", build_.integer(p.due)));
-    std::int64_t duration = p.type == StoryType::Milestone ? 0 : p.due - p.start + 1;
-    m.push_back(build_.member("duration", build_.integer(duration)));
-    if (p.children.empty()) {
-      m.push_back(build_.member("billable", build_.boolean(random_.chance(60))));
-      m.push_back(build_.member("budget_estimate_in_cents", build_.integer(p.budget)));
-      m.push_back(build_.member("time_estimate_in_minutes", build_.integer(p.minutes)));
-    } else {
-      std::vector<json::Value> children;
-      children.reserve(p.children.size());
-      for (std::size_t c : p.children) children.push_back(story(c));
-      m.push_back(build_.member("sub_stories", build_.array(children)));
+    const bool leaf = p.children.empty();
+    const auto id = static_cast<std::int64_t>(i + 1);
+    Story s;
+    s.story_type = p.type;
+    const std::string title = std::string(kVerbs[random_.below(kVerbs.size())]) + " " +
+                              std::string(kObjects[random_.below(kObjects.size())]) + " " + std::to_string(id);
+    s.title = std::string_view(title);
+    s.temp_id = id;
+    s.relative_start_date = p.start;
+    s.relative_due_date = p.due;
+    s.duration = p.type == StoryType::Milestone ? 0 : p.due - p.start + 1;
+    if (leaf) {
+      s.billable = random_.chance(60);
+      s.budget_estimate_in_cents = p.budget;
+      s.time_estimate_in_minutes = p.minutes;
     }
+    out_.begin_story(s, !leaf);
+    for (std::size_t c : p.children) story(c);
+
+    std::vector<std::string> items;
+    std::vector<std::string_view> checklist;
     if (random_.chance(10)) {
-      std::vector<json::Value> items;
       for (std::uint64_t k = 0, n = 1 + random_.below(4); k < n; ++k)
-        items.push_back(build_.string("Check item " + std::to_string(k + 1)));
-      m.push_back(build_.member("checklist", build_.array(items)));
+        items.push_back("Check item " + std::to_string(k + 1));
+      checklist.assign(items.begin(), items.end());
+      s.checklist = std::span<const std::string_view>(checklist);
     }
+    std::string tags;
     if (random_.chance(20)) {
       std::size_t a = random_.below(kTags.size());
       std::size_t b = (a + 1 + random_.below(kTags.size() - 1)) % kTags.size();
-      m.push_back(build_.member("tag_list", build_.string(std::string(kTags[a]) + ", " + std::string(kTags[b]))));
+      tags = std::string(kTags[a]) + ", " + std::string(kTags[b]);
+      s.tag_list = std::string_view(tags);
     }
-    if (p.children.empty() && random_.chance(30)) {
-      json::Member who = build_.member("assignee_id", build_.integer(100 + random_.between(0, 2)));
-      json::Value one = build_.object({&who, 1});
-      m.push_back(build_.member("assignments", build_.array({&one, 1})));
+    std::int64_t assignee = 0;
+    if (leaf && random_.chance(30)) {
+      assignee = 100 + random_.between(0, 2);
+      s.assignments = std::span<const std::int64_t>(&assignee, 1);
     }
-    if (!p.links.empty()) {
-      std::vector<json::Value> deps;
-      for (const Link& link : p.links) {
-        std::array<json::Member, 4> d = {
-            build_.member("source_id", build_.integer(id)),
-            build_.member("target_id", build_.integer(static_cast<std::int64_t>(link.target + 1))),
-            build_.member("type", build_.integer(link.type)), build_.member("lag", build_.integer(link.lag))};
-        deps.push_back(build_.object(d));
-      }
-      m.push_back(build_.member("dependencies", build_.array(deps)));
+    std::vector<Dependency> dependencies;
+    for (const Link& link : p.links) {
+      Dependency& dependency = dependencies.emplace_back();
+      dependency.source_id = id;
+      dependency.target_id = static_cast<std::int64_t>(link.target + 1);
+      dependency.type = link.type;
+      dependency.lag = link.lag;
     }
-    if (p.type == StoryType::Milestone) m.push_back(build_.member("weight", build_.integer(random_.between(1, 10))));
-    return build_.object(m);
+    s.dependencies = dependencies;
+    if (p.type == StoryType::Milestone) s.weight = random_.between(1, 10);
+    out_.end_story(s, !leaf);
   }
 
  private:
   const std::vector<Plan>& plan_;
-  const json::Builder& build_;
+  StoryWriter& out_;
   Random& random_;
 };
 
@@ -258,43 +261,38 @@ Result<std::string> generate_template(const GenerateOptions& options) {
   plan_links(plan, leaves, std::min(wanted, capacity), random);
   plan_dates(plan, leaves);
 
-  json::Arena arena;
-  json::Builder build(arena);
-  Emitter emit(plan, build, random);
-  std::vector<json::Value> top;
   std::int64_t first = 0, last = 0, budget = 0;
   bool any = false;
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (plan[i].level == 0) top.push_back(emit.story(i));
-    if (plan[i].children.empty()) budget += plan[i].budget;
-    first = any ? std::min(first, plan[i].start) : plan[i].start;
-    last = any ? std::max(last, plan[i].due) : plan[i].due;
+  for (const Plan& p : plan) {
+    if (p.children.empty()) budget += p.budget;
+    first = any ? std::min(first, p.start) : p.start;
+    last = any ? std::max(last, p.due) : p.due;
     any = true;
   }
-  std::int64_t duration = any ? last + 1 - first : 0;
-
-  std::vector<json::Member> fields = {
-      build.member("title", build.string("Synthetic template (" + std::to_string(options.stories) + " stories, seed " +
-                                         std::to_string(options.seed) + ")")),
-      build.member("description", build.string("Generated by ptmpl gen for tests and benchmarks.")),
-      build.member("shared", build.boolean(false)),
-      build.member("is_budgeted", build.boolean(true)),
-      build.member("budget", build.number_spelled(cents_to_units(budget))),
-      build.member("currency", build.string("USD")),
-      build.member("duration", build.integer(duration)),
-      build.member("item_count", build.integer(static_cast<std::int64_t>(plan.size()))),
-      build.member("raw_json", build.array(top)),
-  };
-  std::vector<json::Value> people;
+  json::Arena arena;
+  const std::string title =
+      "Synthetic template (" + std::to_string(options.stories) + " stories, seed " + std::to_string(options.seed) + ")";
+  Template head;
+  head.title = title;
+  head.description = "Generated by ptmpl gen for tests and benchmarks.";
+  head.shared = false;
+  head.is_budgeted = true;
+  head.budget = json::Builder(arena).number_spelled(arena.copy(cents_to_units(budget)));
+  head.currency = "USD";
+  head.duration = any ? last + 1 - first : 0;
+  head.item_count = static_cast<std::int64_t>(plan.size());
   constexpr std::array<std::string_view, 3> kRoles = {"Project manager", "Consultant", "Engineer"};
-  for (std::size_t k = 0; k < kRoles.size(); ++k) {
-    std::array<json::Member, 2> a = {build.member("id", build.integer(static_cast<std::int64_t>(100 + k))),
-                                     build.member("name", build.string(kRoles[k]))};
-    people.push_back(build.object(a));
-  }
-  std::array<json::Member, 2> document = {build.member("project_template", build.object(fields)),
-                                          build.member("project_template_assignments", build.array(people))};
-  return write_canonical(build.object(document), Shape::TemplateDocument);
+  for (std::size_t k = 0; k < kRoles.size(); ++k)
+    head.assignments.push_back({static_cast<std::int64_t>(100 + k), kRoles[k]});
+
+  JsonEmitter json(JsonLayout::Pretty, plan.size() * 600);
+  StoryWriter out(json);
+  out.begin_template(head);
+  Emitter emit(plan, out, random);
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (plan[i].level == 0) emit.story(i);
+  out.end_template(head);
+  return json.finish();
 }
 
 }  // namespace ptmpl

@@ -138,24 +138,4 @@ std::vector<CalendarProblem> calendar_block_problems(const json::Value& block) {
   return problems;
 }
 
-json::Value to_json(const CalendarBlock& block, const json::Builder& build) {
-  std::vector<json::Member> fields;
-  if (block.start) fields.push_back(build.member("start", build.string(format_date(*block.start))));
-  if (block.week) {
-    std::vector<json::Value> days;
-    for (std::string_view day : block.week->names()) days.push_back(build.string(day));
-    fields.push_back(build.member("week", build.array(days)));
-  }
-  for (const auto& [key, dates] : {std::pair<std::string_view, const std::vector<Date>*>{"holidays", &block.holidays},
-                                   std::pair<std::string_view, const std::vector<Date>*>{"working", &block.working}}) {
-    if (dates->empty()) continue;
-    std::vector<json::Value> items;
-    items.reserve(dates->size());
-    for (Date date : *dates) items.push_back(build.string(format_date(date)));
-    fields.push_back(build.member(key, build.array(items)));
-  }
-  fields.insert(fields.end(), block.extra.begin(), block.extra.end());
-  return build.object(fields);
-}
-
 }  // namespace ptmpl

@@ -268,17 +268,7 @@ struct Template {
 [[nodiscard]] std::span<const Story> stories_from_json(const json::Value& list, json::Arena& arena,
                                                        std::string_view pointer_prefix = "");
 
-/// Converts a story back to a JSON object: documented keys in canonical order, then `extra`.
-/// Only what the model holds is written — values of the wrong type (absent from the model)
-/// and empty lists are not — so this is for templates ptmpl builds (generator, converters);
-/// a user's file is rewritten from its tree (writer.hpp), which keeps everything.
-[[nodiscard]] json::Value to_json(const Story& story, const json::Builder& build);
-[[nodiscard]] json::Value to_json(const Dependency& dependency, const json::Builder& build);
-/// The calendar block: documented keys in canonical order (lists only when not empty), then `extra`.
-[[nodiscard]] json::Value to_json(const CalendarBlock& block, const json::Builder& build);
-/// A template document `{"project_template": {…, "raw_json": [...]}, "project_template_assignments": [...],
-/// "calendar": {…}}`.
-[[nodiscard]] json::Value to_json(const Template& tmpl, const json::Builder& build);
+/// A model is written as JSON by the one story writer (story_writer.hpp).
 
 /// Calls `visit(story, depth)` for every story in tree order (depth 0 = top level).
 /// The parent index of a top-level story in for_each_story_indexed().

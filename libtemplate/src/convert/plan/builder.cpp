@@ -15,7 +15,7 @@
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/model.hpp"
 #include "libtemplate/core/rollup.hpp"
-#include "libtemplate/core/writer.hpp"
+#include "libtemplate/core/story_writer.hpp"
 
 namespace ptmpl::plan {
 
@@ -176,13 +176,11 @@ class Builder {
   [[nodiscard]] Successors successors_by_task() const;
   [[nodiscard]] Totals roll_up_parents();
   std::string write_document();
-  void write_template_figures(JsonEmitter& json, const Totals& totals);
-  void write_stories(JsonEmitter& json, const Successors& successors);
-  void write_assignments(JsonEmitter& json) const;
+  [[nodiscard]] Template template_head(const Totals& totals, json::Arena& arena);
+  void write_stories(StoryWriter& out, const Successors& successors);
   // The task a link leads into (for messages: it is looked up).
   [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
-  void write_story_head(JsonEmitter& json, std::size_t index);
-  void write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors);
+  [[nodiscard]] Story story_of(std::size_t index) const;
 
   const Plan& plan_;
   const std::string& path_;
@@ -803,141 +801,96 @@ std::string Builder::write_document() {
   // A task takes more bytes in MSPDI (a dozen elements, each named twice) than as a story: the
   // size of the file is room enough for the template, made at once.
   JsonEmitter json(JsonLayout::Pretty, size_hint_);
-  json.begin_object();
-  json.key("project_template");
-  json.begin_object();
-  write_template_figures(json, totals);
-  json.key("raw_json");
-  json.begin_array();
-  write_stories(json, successors);
-  json.end_array();
-  json.end_object();
-  write_assignments(json);
-  if (calendar_block_) {
-    json::Arena arena;
-    json.key("calendar");
-    write_value(json, to_json(*calendar_block_, json::Builder(arena)));
-  }
-  json.end_object();
+  StoryWriter out(json);
+  json::Arena arena;
+  const Template head = template_head(totals, arena);
+  out.begin_template(head);
+  write_stories(out, successors);
+  out.end_template(head);
   return json.finish();
 }
 
-// The project_template's keys before raw_json: title, budget, currency, duration, item_count.
-void Builder::write_template_figures(JsonEmitter& json, const Totals& totals) {
+// The project_template's keys before raw_json (title, budget, currency, duration, item_count),
+// the assignees and the calendar block; `arena` holds the budget's spelling and a title made
+// from the file's name.
+Template Builder::template_head(const Totals& totals, json::Arena& arena) {
+  Template head;
   std::string_view title = plan_.project.title;
-  std::string file_title;  // `title` may point into it: it lives as long as `title` is used
   if (title.empty()) {
-    file_title = path_.substr(path_.find_last_of('/') + 1);
-    title = file_title = file_title.substr(0, file_title.find_last_of('.'));
+    const std::string file_name = path_.substr(path_.find_last_of('/') + 1);
+    title = arena.copy(file_name.substr(0, file_name.find_last_of('.')));
   }
-  json.member("title", title);
+  head.title = title;
   if (totals.any_cost) {
-    json.key("is_budgeted");
-    json.boolean(true);
-    json.key("budget");
-    json.number(cents_to_budget(totals.cents));
+    head.is_budgeted = true;
+    head.budget = json::Builder(arena).number_spelled(arena.copy(cents_to_budget(totals.cents)));
   }
   const std::string_view currency = plan_.project.currency;
   if (!currency.empty()) {
     if (is_currency_code(currency))
-      json.member("currency", currency);
+      head.currency = currency;
     else
       report("mspdi-currency", plan_.project.currency_place,
              "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
   }
-  if (totals.min_start && totals.max_due) json.member("duration", *totals.max_due - *totals.min_start + 1);
-  json.member("item_count", static_cast<std::int64_t>(tasks_.size()));
+  if (totals.min_start && totals.max_due) head.duration = *totals.max_due - *totals.min_start + 1;
+  head.item_count = static_cast<std::int64_t>(tasks_.size());
+  for (const auto& [uid, name] : resources_) head.assignments.push_back({uid, name});
+  head.calendar = calendar_block_;
+  return head;
 }
 
 // The stories in outline order, which is the order of the tasks: a story's keys up to
 // sub_stories, its children, then the keys after sub_stories once the next task is not among
 // its children. `open` is the chain of stories being written (outline levels can be as deep as
-// a file makes them).
-void Builder::write_stories(JsonEmitter& json, const Successors& successors) {
-  std::vector<std::size_t> open;
+// a file makes them); a story's dependencies are its links out, found through `successors`.
+void Builder::write_stories(StoryWriter& out, const Successors& successors) {
+  std::vector<std::pair<std::size_t, Story>> open;
+  std::vector<Dependency> dependencies;
   auto close_story = [&] {
-    const std::size_t t = open.back();
-    write_story_tail(json, t,
-                     std::span<const std::size_t>(successors.links)
-                         .subspan(successors.first[t], successors.first[t + 1] - successors.first[t]));
+    auto& [t, story] = open.back();
+    dependencies.clear();
+    for (std::size_t l = successors.first[t]; l < successors.first[t + 1]; ++l) {
+      const LinkIn& link = links_[successors.links[l]];
+      Dependency& dependency = dependencies.emplace_back();
+      dependency.source_id = tasks_[t].uid;
+      dependency.target_id = link.successor;
+      dependency.type = kServiceLinkType[link.type];
+      dependency.lag = link.lag_days;
+    }
+    story.dependencies = dependencies;
+    out.end_story(story, tasks_[t].has_children);
     open.pop_back();
   };
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     // Titles point into the XML text, long out of the cache by now: fetched a few stories ahead.
     if (i + 8 < tasks_.size()) __builtin_prefetch(tasks_[i + 8].title.data());
-    while (!open.empty() && open.back() != tasks_[i].parent) close_story();
-    write_story_head(json, i);
-    open.push_back(i);
+    while (!open.empty() && open.back().first != tasks_[i].parent) close_story();
+    open.emplace_back(i, story_of(i));
+    out.begin_story(open.back().second, tasks_[i].has_children);
   }
   while (!open.empty()) close_story();
 }
 
-// The plan's named resources as the template's assignees.
-void Builder::write_assignments(JsonEmitter& json) const {
-  if (resources_.empty()) return;
-  json.key("project_template_assignments");
-  json.begin_array();
-  for (const auto& [uid, name] : resources_) {
-    json.begin_object();
-    json.member("id", uid);
-    json.member("name", name);
-    json.end_object();
-  }
-  json.end_array();
-}
-
-// A story's keys before its sub-stories, and the opening of sub_stories when it has some.
-void Builder::write_story_head(JsonEmitter& json, std::size_t index) {
+// A task as a story, but for its dependencies. A parent spans its children and holds no cost
+// or work of its own (the template rolls theirs up).
+Story Builder::story_of(std::size_t index) const {
   const Task& task = tasks_[index];
   const bool parent = task.has_children;
-  json.begin_object();
-  if (task.milestone && !parent) json.member("story_type", "milestone");
-  json.member("title", task.title);
-  json.member("temp_id", task.uid);
-  if (task.start) json.member("relative_start_date", *task.start);
-  if (task.due) json.member("relative_due_date", *task.due);
+  Story story;
+  if (task.milestone && !parent) story.story_type = StoryType::Milestone;
+  story.title = task.title;
+  story.temp_id = task.uid;
+  if (task.start) story.relative_start_date = *task.start;
+  if (task.due) story.relative_due_date = *task.due;
   std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
   if (parent && task.start && task.due) duration = *task.due - *task.start + 1;
-  if (duration) json.member("duration", *duration);
-  if (!task.in->notes.empty()) json.member("description", task.in->notes);
-  if (!parent && task.cost_cents) json.member("budget_estimate_in_cents", *task.cost_cents);
-  if (!parent && task.work_minutes) json.member("time_estimate_in_minutes", *task.work_minutes);
-  if (parent) {
-    json.key("sub_stories");
-    json.begin_array();
-  }
-}
-
-// The keys after sub_stories (assignments, dependencies), and the story's end. `successors`:
-// the links out of the task, as indices in links_.
-void Builder::write_story_tail(JsonEmitter& json, std::size_t index, std::span<const std::size_t> successors) {
-  const Task& task = tasks_[index];
-  if (task.has_children) json.end_array();
-  if (!task.resources.empty()) {
-    json.key("assignments");
-    json.begin_array();
-    for (std::int64_t r : task.resources) {
-      json.begin_object();
-      json.member("assignee_id", r);
-      json.end_object();
-    }
-    json.end_array();
-  }
-  if (!successors.empty()) {
-    json.key("dependencies");
-    json.begin_array();
-    for (std::size_t l : successors) {
-      const LinkIn& link = links_[l];
-      json.begin_object();
-      json.member("source_id", task.uid);
-      json.member("target_id", link.successor);
-      json.member("type", kServiceLinkType[link.type]);
-      json.member("lag", link.lag_days);
-      json.end_object();
-    }
-    json.end_array();
-  }
-  json.end_object();
+  if (duration) story.duration = *duration;
+  if (!task.in->notes.empty()) story.description = task.in->notes;
+  if (!parent && task.cost_cents) story.budget_estimate_in_cents = *task.cost_cents;
+  if (!parent && task.work_minutes) story.time_estimate_in_minutes = *task.work_minutes;
+  if (!task.resources.empty()) story.assignments = std::span<const std::int64_t>(task.resources);
+  return story;
 }
 
 }  // namespace
