@@ -186,7 +186,7 @@ class FirstChildren {
       const auto i = static_cast<std::size_t>(key);
       if (key == Key::Count) continue;
       if (key == every) {
-        repeated->push_back(child);
+        if (repeated != nullptr) repeated->push_back(child);
       } else if (texts_[i] == nullptr) {  // the first one, as pugixml's child() finds it
         nodes_[i].emplace(child);
         texts_[i] = element_text(child);
