@@ -257,5 +257,41 @@ TEST(ConvertMspdi, DetectsFormatsByContent) {
   EXPECT_EQ(detect_plan_format("name,start\n"), PlanFormat::Unknown);
 }
 
+// The plan model names link types and constraints itself; MS Project's numbers are read into
+// them (0 FF, 1 FS, 2 SF, 3 SS) and written in the service's (FS 2, SS 0, FF 3, SF 1). A number
+// outside them is a finding that quotes it, and its link is dropped.
+TEST(ConvertMspdi, LinkTypesAreReadIntoThePlansNamesAndWrittenInTheServicesNumbers) {
+  auto task = [](int uid, std::string_view links) {
+    return "<Task><UID>" + std::to_string(uid) + "</UID><ID>" + std::to_string(uid) + "</ID><Name>T" +
+           std::to_string(uid) + "</Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration>" +
+           std::string(links) + "</Task>";
+  };
+  auto link = [](int predecessor, int type) {
+    return "<PredecessorLink><PredecessorUID>" + std::to_string(predecessor) + "</PredecessorUID><Type>" +
+           std::to_string(type) + "</Type></PredecessorLink>";
+  };
+  const std::string text =
+      "<Project xmlns=\"http://schemas.microsoft.com/project\"><Title>Links</Title>"
+      "<StartDate>2027-01-04T08:00:00</StartDate><Tasks>" +
+      task(1, "") + task(2, link(1, 0)) + task(3, link(1, 1)) + task(4, link(1, 2)) + task(5, link(1, 3)) +
+      task(6, link(1, 7) + "<ConstraintType>4</ConstraintType><ConstraintDate>2027-01-11T08:00:00</ConstraintDate>") +
+      "</Tasks></Project>";
+  auto converted = convert_mspdi(text, "links.xml");
+  ASSERT_TRUE(converted.ok()) << converted.error().message;
+  const TemplateFile file = TemplateFile::parse("out.json", FileText(converted.value().document));
+  const json::Value& list = *file.document().root().find("project_template")->find("raw_json");
+  std::vector<std::pair<std::int64_t, std::int64_t>> written;  // target, type
+  for (const json::Value& dependency : find_story(list, 1)->find("dependencies")->items())
+    written.emplace_back(*dependency.find("target_id")->as_int64(), *dependency.find("type")->as_int64());
+  EXPECT_EQ(written, (std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 3}, {3, 2}, {4, 1}, {5, 0}}));
+  std::vector<std::string> found;
+  for (const Diagnostic& d : converted.value().diagnostics)
+    if (d.rule == "mspdi-link-invalid" || d.rule == "mspdi-constraint") found.push_back(d.rule + " " + d.message);
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "mspdi-link-invalid a link into task 6 \"T6\" has the unknown type 7; it is dropped",
+                       "mspdi-constraint task 6 \"T6\" has the constraint \"Start No Earlier Than\"; only its start "
+                       "is kept (as a start-no-earlier-than)"}));
+}
+
 }  // namespace
 }  // namespace ptmpl::convert_mspdi_test

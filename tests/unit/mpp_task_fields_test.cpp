@@ -142,7 +142,7 @@ TEST(MppTaskFields, TheFieldsBecomeThePlanModels) {
   EXPECT_DOUBLE_EQ(t.actual_duration, 240);
   EXPECT_DOUBLE_EQ(t.actual_cost, 100);
   EXPECT_DOUBLE_EQ(t.actual_work, 60);
-  EXPECT_EQ(t.constraint_type, 2);
+  EXPECT_EQ(t.constraint, plan::Constraint::MustStartOn);
   EXPECT_EQ(t.constraint_date, parse_date("2024-01-09"));
   EXPECT_EQ(t.calendar_uid, -1);
   EXPECT_EQ(t.notes, "a <note>");

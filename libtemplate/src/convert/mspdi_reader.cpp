@@ -471,7 +471,7 @@ void Reader::read_task(pugi::xml_node node) {
   task.cost = f.number(Field::Cost);
   task.cost_text = f.text(Field::Cost);
   task.work = duration_minutes(f.text(Field::Work));
-  task.constraint_type = f.integer(Field::ConstraintType).value_or(0);
+  task.constraint = plan::constraint_ms_project(f.integer(Field::ConstraintType).value_or(0));
   const std::string_view constraint_date = f.text(Field::ConstraintDate);
   if (!constraint_date.empty()) task.constraint_date = parse_date(constraint_date.substr(0, 10));
   task.percent_complete = f.integer(Field::PercentComplete).value_or(0);
@@ -506,7 +506,9 @@ void Reader::read_links(plan::Task& task) {
     const FirstChildren<LinkField> l(node, kLinkFields);
     plan::Link& link = plan_.links.emplace_back();
     link.predecessor = l.integer(LinkField::PredecessorUID);
-    link.type = l.integer(LinkField::Type).value_or(1);
+    const std::int64_t type = l.integer(LinkField::Type).value_or(1);
+    link.type = plan::link_type_ms_project(type);
+    if (!link.type) link.type_text = plan_.keep(std::to_string(type));
     link.cross_project = l.flag(LinkField::CrossProject);
     link.cross_project_name = l.text(LinkField::CrossProjectName);
     link.lag_text = l.text(LinkField::LinkLag);

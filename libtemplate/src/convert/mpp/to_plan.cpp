@@ -470,7 +470,7 @@ void add_task(plan::Plan& out, const Task& task) {
     t.cost = amount_value(std::string(t.cost_text));
   }
   if (task.work_tenths) t.work = tenths_to_minutes(*task.work_tenths);
-  t.constraint_type = task.constraint_type;
+  t.constraint = plan::constraint_ms_project(task.constraint_type);
   if (task.constraint_type != 0 && task.constraint_date)
     t.constraint_date = parse_date(task.constraint_date->substr(0, 10));
   t.percent_complete = task.percent_complete;
@@ -500,7 +500,8 @@ void add_tasks_and_links(plan::Plan& out, const Plan& tables) {
       for (const Link* link : it->second) {
         plan::Link& l = out.links.emplace_back();
         l.predecessor = link->predecessor;
-        l.type = link->type;
+        l.type = plan::link_type_ms_project(link->type);
+        if (!l.type) l.type_text = out.keep(std::to_string(link->type));
         l.lag = link->lag_tenths / 10.0;
         l.lag_format = plan::Format::ms_project(mspdi_format(link->lag_units));
         l.place = l.type_place = l.lag_place = Place::row(Place::Table::Link, link->row, out.tasks.size() - 1);

@@ -21,8 +21,8 @@ namespace ptmpl::plan {
 
 namespace {
 
-// MS Project's link types (0 = FF, 1 = FS, 2 = SF, 3 = SS) in the service's numbering (docs/semantics.md §5).
-constexpr std::int64_t kServiceLinkType[4] = {3, 2, 1, 0};
+// Link types (FS, SS, FF, SF: plan::LinkType's order) in the service's numbering (docs/semantics.md §5).
+constexpr std::int64_t kServiceLinkType[4] = {2, 0, 3, 1};
 constexpr std::int64_t kNoResource = -65535;
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
@@ -30,13 +30,6 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 std::int64_t add_cents(std::int64_t a, std::int64_t b) {
   std::int64_t sum = 0;
   return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
-}
-
-std::string_view constraint_name(std::int64_t type) {
-  static constexpr std::string_view kNames[] = {
-      "As Soon As Possible",   "As Late As Possible", "Must Start On",          "Must Finish On",
-      "Start No Earlier Than", "Start No Later Than", "Finish No Earlier Than", "Finish No Later Than"};
-  return type >= 0 && type < 8 ? kNames[type] : "an unknown constraint";
 }
 
 bool blank(std::string_view text) {
@@ -49,8 +42,8 @@ struct LinkIn {
   std::int64_t predecessor = 0;
   std::int64_t successor = 0;  // the UID of the task the link leads into
   std::size_t from = kNone;    // the predecessor's index in the task list, once known
-  std::int64_t type = 1;       // MS Project's numbering
-  double lag = 0;              // minutes, or a percentage
+  LinkType type = LinkType::FinishToStart;
+  double lag = 0;  // minutes, or a percentage
   std::int64_t lag_days = 0;
 };
 
@@ -306,11 +299,11 @@ void Builder::read_task(const plan::Task& in) {
 
 void Builder::report_scheduling_losses(const plan::Task& in, const Task& task) {
   // Start No Earlier Than on the task's own start is what a declared start means (docs/semantics.md §5).
-  const std::int64_t constraint = in.constraint_type;
+  const Constraint constraint = in.constraint;
   const bool start_no_earlier_than_start =
-      constraint == 4 &&
+      constraint == Constraint::StartNoEarlierThan &&
       (in.constraint_date ? in.start && in.start->date == *in.constraint_date : !in.start && in.start_text.empty());
-  if (constraint != 0 && !start_no_earlier_than_start)
+  if (constraint != Constraint::AsSoonAsPossible && !start_no_earlier_than_start)
     report("mspdi-constraint", in.place(TaskField::Constraint),
            task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
                "\"; only its start is kept (as a start-no-earlier-than)");
@@ -404,13 +397,13 @@ void Builder::read_links(const plan::Task& in, const Task& task) {
     }
     out.predecessor = *link.predecessor;
     out.successor = task.uid;
-    out.type = link.type;
-    if (out.type < 0 || out.type > 3) {
-      report(
-          "mspdi-link-invalid", link.type_place,
-          "a link into " + task_name(task) + " has the unknown type " + std::to_string(out.type) + "; it is dropped");
+    if (!link.type) {
+      report("mspdi-link-invalid", link.type_place,
+             "a link into " + task_name(task) + " has the unknown type " + std::string(link.type_text) +
+                 "; it is dropped");
       continue;
     }
+    out.type = *link.type;
     if (link.cross_project) {
       report("mspdi-cross-project-link", link.place,
              "a link into " + task_name(task) + " comes from another project (" + std::string(link.cross_project_name) +
@@ -855,7 +848,7 @@ void Builder::write_stories(StoryWriter& out, const Successors& successors) {
       Dependency& dependency = dependencies.emplace_back();
       dependency.source_id = tasks_[t].uid;
       dependency.target_id = link.successor;
-      dependency.type = kServiceLinkType[link.type];
+      dependency.type = kServiceLinkType[static_cast<std::size_t>(link.type)];
       dependency.lag = link.lag_days;
     }
     story.dependencies = dependencies;

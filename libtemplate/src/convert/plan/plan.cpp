@@ -60,6 +60,35 @@ std::string describe(const Place& place) {
          std::to_string(place.at);
 }
 
+std::optional<LinkType> link_type_ms_project(std::int64_t code) {
+  switch (code) {
+    case 0:
+      return LinkType::FinishToFinish;
+    case 1:
+      return LinkType::FinishToStart;
+    case 2:
+      return LinkType::StartToFinish;
+    case 3:
+      return LinkType::StartToStart;
+    default:
+      return std::nullopt;
+  }
+}
+
+Constraint constraint_ms_project(std::int64_t code) {
+  // MS Project numbers them in the enumeration's order.
+  return code >= 0 && code < static_cast<std::int64_t>(Constraint::Unknown) ? static_cast<Constraint>(code)
+                                                                            : Constraint::Unknown;
+}
+
+std::string_view constraint_name(Constraint constraint) {
+  static constexpr std::string_view kNames[] = {
+      "As Soon As Possible",    "As Late As Possible",   "Must Start On",
+      "Must Finish On",         "Start No Earlier Than", "Start No Later Than",
+      "Finish No Earlier Than", "Finish No Later Than",  "an unknown constraint"};
+  return kNames[static_cast<std::size_t>(constraint)];
+}
+
 Format Format::ms_project(std::int64_t code) {
   // The estimated variants (35–53) are the plain ones + 32.
   const std::int64_t base = code >= 35 ? code - 32 : code;

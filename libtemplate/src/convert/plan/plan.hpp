@@ -65,14 +65,39 @@ struct Format {
   [[nodiscard]] bool percent() const { return unit == Unit::Percent; }
 };
 
-/// MS Project's link types, as MSPDI numbers them.
-enum class LinkType : std::uint8_t { FinishToFinish = 0, FinishToStart = 1, StartToFinish = 2, StartToStart = 3 };
+/// How a link ties its tasks: the successor's start or finish to the predecessor's.
+enum class LinkType : std::uint8_t { FinishToStart, StartToStart, FinishToFinish, StartToFinish };
+
+/// A link type in MS Project's numbering (MSPDI's Type, the `.mpp` link table: 0 FF, 1 FS,
+/// 2 SF, 3 SS); nullopt for another number.
+[[nodiscard]] std::optional<LinkType> link_type_ms_project(std::int64_t code);
+
+/// A task's scheduling constraint.
+enum class Constraint : std::uint8_t {
+  AsSoonAsPossible,
+  AsLateAsPossible,
+  MustStartOn,
+  MustFinishOn,
+  StartNoEarlierThan,
+  StartNoLaterThan,
+  FinishNoEarlierThan,
+  FinishNoLaterThan,
+  Unknown,  ///< one the reader does not know
+};
+
+/// A constraint in MS Project's numbering (0 as soon as possible … 7 finish no later than).
+[[nodiscard]] Constraint constraint_ms_project(std::int64_t code);
+
+/// "Start No Earlier Than", as MS Project names a constraint.
+[[nodiscard]] std::string_view constraint_name(Constraint constraint);
 
 /// A link into a task (links sit on their successor, as in MS Project).
 struct Link {
   std::optional<std::int64_t> predecessor;  ///< the predecessor's UID; none written
-  std::int64_t type = 1;                    ///< LinkType's numbering as written (0–3 are known)
-  bool cross_project = false;               ///< from a task of another project (`cross_project_name`)
+  /// nullopt: a type the reader does not know, spelled `type_text`.
+  std::optional<LinkType> type = LinkType::FinishToStart;
+  std::string_view type_text;
+  bool cross_project = false;  ///< from a task of another project (`cross_project_name`)
   std::string_view cross_project_name;
   /// The lag: minutes of working time (of calendar time when elapsed), or a percentage of the
   /// predecessor's duration; nullopt when `lag_text` could not be read.
@@ -120,8 +145,7 @@ struct Task {
   std::optional<double> cost;
   std::string_view cost_text;
   std::optional<double> work;  ///< minutes
-  /// MS Project's numbering: 0 as soon as possible, 4 start no earlier than, … 7 finish no later than.
-  std::int64_t constraint_type = 0;
+  Constraint constraint = Constraint::AsSoonAsPossible;
   std::optional<Date> constraint_date;
   // Progress: what makes a task started.
   std::int64_t percent_complete = 0;
