@@ -33,7 +33,8 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 run(ignored "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
 
 foreach(installed IN ITEMS "${BINDIR}/ptmpl" "${LIBEXECDIR}/ptmpl/ptmpl-net" "${INCLUDEDIR}/libtemplate/core/lint.hpp"
-                           "${MANDIR}/man1/ptmpl.1" "${DATADIR}/bash-completion/completions/ptmpl")
+                           "${INCLUDEDIR}/libtemplate/core/version.hpp" "${MANDIR}/man1/ptmpl.1"
+                           "${DATADIR}/bash-completion/completions/ptmpl")
   if(NOT EXISTS "${prefix}/${installed}")
     message(FATAL_ERROR "not installed: ${installed}")
   endif()

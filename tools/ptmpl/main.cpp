@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/spelling.hpp"
+#include "libtemplate/core/version.hpp"
 
 namespace {
 
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
   }
 #endif
   CLI::App app{"ptmpl: author, lint and preview project templates kept in git.", "ptmpl"};
-  app.set_version_flag("--version", "ptmpl " PTMPL_VERSION);
+  app.set_version_flag("--version", "ptmpl " + std::string(ptmpl::kVersion));
   app.require_subcommand(1);
   std::function<int()> run;
   for (const Command& command : kCommands) {
