@@ -3,7 +3,8 @@
 #   CONFIG        its configuration (Release, Debug, …)
 #   SOURCE_DIR    the ptmpl sources (for tests/consumer and samples/)
 #   WORK_DIR      a scratch directory, emptied first and removed when the test passes
-#   GENERATOR, MAKE_PROGRAM, CXX_COMPILER, PREFIX_PATH   what the build used, for the consumer
+#   GENERATOR, MAKE_PROGRAM, CXX_COMPILER, LAUNCHER, PREFIX_PATH   what the build used, for the
+#                 consumer
 #   VERSION       the project's version
 #   BINDIR, INCLUDEDIR, MANDIR, DATADIR, LIBEXECDIR      the install directories (GNUInstallDirs)
 # It installs the build into WORK_DIR/prefix, checks the files, then configures, builds and runs
@@ -13,19 +14,10 @@
 # the program that uses every part (every_part). whole_core links all of the core's archive, to
 # show that no object in it needs the other parts.
 cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/../package_steps.cmake")
 
 set(prefix "${WORK_DIR}/prefix")
 set(consumer_build "${WORK_DIR}/consumer")
-
-# Runs a command; on failure, stops with its output. OUT receives standard output.
-function(run out)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
-  if(NOT status EQUAL 0)
-    list(JOIN ARGN " " command)
-    message(FATAL_ERROR "${command}\nexited with ${status}\n${stdout}\n${stderr}")
-  endif()
-  set(${out} "${stdout}" PARENT_SCOPE)
-endfunction()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -33,7 +25,8 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 run(ignored "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
 
 foreach(installed IN ITEMS "${BINDIR}/ptmpl" "${LIBEXECDIR}/ptmpl/ptmpl-net" "${INCLUDEDIR}/libtemplate/core/lint.hpp"
-                           "${MANDIR}/man1/ptmpl.1" "${DATADIR}/bash-completion/completions/ptmpl")
+                           "${INCLUDEDIR}/libtemplate/core/version.hpp" "${MANDIR}/man1/ptmpl.1"
+                           "${DATADIR}/bash-completion/completions/ptmpl")
   if(NOT EXISTS "${prefix}/${installed}")
     message(FATAL_ERROR "not installed: ${installed}")
   endif()
@@ -41,11 +34,14 @@ endforeach()
 
 # The installed headers include only the standard library and each other: a consumer needs no
 # third-party header (RapidJSON, pugixml, cpp-httplib, curl, OpenSSL stay private).
-file(GLOB headers "${prefix}/${INCLUDEDIR}/libtemplate/*.hpp")
+file(GLOB_RECURSE headers "${prefix}/${INCLUDEDIR}/libtemplate/*.hpp")
+if(NOT headers)
+  message(FATAL_ERROR "no header installed under ${INCLUDEDIR}/libtemplate/")
+endif()
 foreach(header IN LISTS headers)
   file(STRINGS "${header}" includes REGEX "^[ \t]*#[ \t]*include")
   foreach(line IN LISTS includes)
-    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])(libtemplate/[a-z_]+\\.hpp|[a-z_]+)[>\"]")
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])(libtemplate/[a-z]+/[a-z_]+\\.hpp|[a-z_]+)[>\"]")
       message(FATAL_ERROR "${header}: includes a header that is neither libtemplate's nor standard: ${line}")
     endif()
   endforeach()
@@ -53,14 +49,10 @@ endforeach()
 
 set(prefix_path "${prefix}")
 list(APPEND prefix_path ${PREFIX_PATH})
-set(configure_args -S "${SOURCE_DIR}/tests/consumer" -B "${consumer_build}" -G "${GENERATOR}"
-                   "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
-                   "-DCMAKE_PREFIX_PATH=${prefix_path}" "-DLIBTEMPLATE_VERSION=${VERSION}"
-                   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
-if(MAKE_PROGRAM)
-  list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
-endif()
-run(ignored "${CMAKE_COMMAND}" ${configure_args})
+configure_args(args "${SOURCE_DIR}/tests/consumer" "${consumer_build}")
+list(APPEND args "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix_path}" "-DLIBTEMPLATE_VERSION=${VERSION}"
+                 -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+run(ignored "${CMAKE_COMMAND}" ${args})
 
 # The package found must be the one just installed, not another on the machine.
 file(STRINGS "${consumer_build}/CMakeCache.txt" found_dir REGEX "^libtemplate_DIR:")

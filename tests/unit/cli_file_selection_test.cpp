@@ -87,6 +87,15 @@ TEST_F(CliFileSelection, LintRespectsGitIgnoreNodeModulesAndHiddenFolders) {
   expect_has(verbose.out, "1 JSON file is not a template:\n  " + repo() + "/package.json\n");
 }
 
+// A report for programs (here JSON) keeps standard output to itself: the count of files that
+// are not templates goes to standard error, as a note of the command, as fmt's does.
+TEST_F(CliFileSelection, LintReportForProgramsNotesWhatIsNoTemplateOnStandardError) {
+  make_repository();
+  CliRun run = ptmpl("lint --format json '" + repo() + "'");
+  EXPECT_EQ(run.exit, 0) << run.out << run.err;
+  EXPECT_EQ(run.err, "ptmpl lint: 1 JSON file is not a template; --verbose lists it\n");
+}
+
 TEST_F(CliFileSelection, FmtCheckTakesDirectoriesWithTheSameSelection) {
   make_repository();
   uncanonical(dir_);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "libtemplate/core/version.hpp"
 
 namespace ptmpl {
 namespace {
@@ -95,7 +96,7 @@ TEST(CliReference, ManPageUsesOnlyKnownRequestsAndHasTheSections) {
     if (line.empty() || (line[0] != '.' && line[0] != '\'')) continue;
     EXPECT_TRUE(requests.count(line.substr(0, line.find(' '))) == 1) << "line " << line_number << ": " << line;
   }
-  EXPECT_NE(page.find("\n.TH PTMPL 1 "), std::string::npos);
+  EXPECT_NE(page.find("\n.TH PTMPL 1 \"\" \"ptmpl " + std::string(kVersion) + "\""), std::string::npos);
   for (const char* section : {"NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "\"EXIT STATUS\"",
                               "ENVIRONMENT", "FILES", "\"SEE ALSO\""})
     EXPECT_NE(page.find("\n.SH " + std::string(section) + "\n"), std::string::npos) << section;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "libtemplate/core/generator.hpp"
+#include "libtemplate/core/version.hpp"
 #include "lsp/features.hpp"
 #include "lsp_session.hpp"
 
@@ -39,6 +40,8 @@ TEST(LspServer, InitializeAnnouncesEveryCapability) {
   ASSERT_NE(init, nullptr);
   const json::Value* caps = resolve_pointer(*init, "/result/capabilities");
   ASSERT_NE(caps, nullptr) << t.bodies.front();
+  EXPECT_EQ(resolve_pointer(*init, "/result/serverInfo/name")->text(), "ptmpl");
+  EXPECT_EQ(resolve_pointer(*init, "/result/serverInfo/version")->text(), kVersion);
   auto at = [&](std::string_view pointer) { return json::resolve_pointer(*caps, pointer); };
   EXPECT_EQ(at("/textDocumentSync/change")->as_int64(), 2);
   EXPECT_EQ(at("/textDocumentSync/openClose")->as_bool(), true);

@@ -11,6 +11,7 @@
 
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/report.hpp"
+#include "libtemplate/core/version.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -315,6 +316,7 @@ TEST(SarifReport, RelatedPlacesAreRelatedLocations) {
 
 TEST(SarifReport, PrettyDownToOneLinePerRuleAndResult) {
   std::string out = format_report(ReportFormat::Sarif, two_findings());
+  // The tool's version is the project's (Version.IsTheProjectsVersion).
   EXPECT_TRUE(
       out.starts_with("{\n"
                       "  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
@@ -324,7 +326,9 @@ TEST(SarifReport, PrettyDownToOneLinePerRuleAndResult) {
                       "      \"tool\": {\n"
                       "        \"driver\": {\n"
                       "          \"name\": \"ptmpl\",\n"
-                      "          \"version\": \"0.1.0\",\n"
+                      "          \"version\": \"" +
+                      std::string(kVersion) +
+                      "\",\n"
                       "          \"rules\": [\n"
                       "            {\"id\": \""))
       << out;

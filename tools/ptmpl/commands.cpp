@@ -27,6 +27,13 @@ namespace ptmpl::cli {
 
 namespace {
 
+// A text of whole lines (a note the library words) as report_note takes it: without the
+// newline that ends its last line.
+std::string_view without_final_newline(std::string_view text) {
+  if (text.ends_with('\n')) text.remove_suffix(1);
+  return text;
+}
+
 /// Prints what fix_files did: a dry run's plans on standard output, notes of fixes withheld
 /// and applied; then its error. Returns the files changed (or that would change), or -1 when
 /// a file could not be fixed.
@@ -59,7 +66,7 @@ bool colour_on(int fd) {
 }
 
 void report_note(std::string_view command, std::string_view message) {
-  std::cerr << "ptmpl " << command << ": " << message << "\n";
+  std::cerr << "ptmpl" << (command.empty() ? "" : " ") << command << ": " << message << "\n";
 }
 
 int report_error(std::string_view command, const Error& error) {
@@ -190,7 +197,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     // The text report counts the files that are not templates; the others are read by
     // programs, so the note goes to standard error.
     if (format != ReportFormat::Text && !run.not_templates.empty())
-      std::cerr << not_templates_note(run.not_templates, o->verbose);
+      report_note("lint", without_final_newline(not_templates_note(run.not_templates, o->verbose)));
     if (run.has_errors()) return int{kUsage};
     bool too_many_warnings = false;
     if (o->max_warnings) {
@@ -269,7 +276,8 @@ std::function<int()> setup_fmt(CLI::App& app) {
         return report_error("fmt", out.error());
       }
     }
-    if (!not_templates.empty()) std::cerr << "ptmpl fmt: " << not_templates_note(not_templates, o->verbose);
+    if (!not_templates.empty())
+      report_note("fmt", without_final_newline(not_templates_note(not_templates, o->verbose)));
     return status;
   };
 }

@@ -22,8 +22,10 @@ enum Exit : int {
 /// NO_COLOR is set to a non-empty value (https://no-color.org). The one place that decides.
 bool colour_on(int fd);
 
-/// Prints "ptmpl COMMAND: MESSAGE" on standard error: the one way a command says anything
-/// there besides a report of findings (errors, warnings, what it did on the side).
+/// Prints "ptmpl COMMAND: MESSAGE" on standard error, or "ptmpl: MESSAGE" when `command` is
+/// empty (what no one command says: the command line, an exception that reached main()): the
+/// one way the program says anything there besides a report of findings (errors, warnings,
+/// what it did on the side).
 void report_note(std::string_view command, std::string_view message);
 
 /// Prints the error's message as report_note does and returns the exit code of its kind.

@@ -132,8 +132,8 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
       worst = std::max(worst, report_error("convert", status.error()));
   }
   if (format == "text")
-    std::cerr << "ptmpl convert: " << written << " of " << paths.size() << " plan" << (paths.size() == 1 ? "" : "s")
-              << " written to " << folder << "\n";
+    report_note("convert", std::to_string(written) + " of " + std::to_string(paths.size()) + " plan" +
+                               (paths.size() == 1 ? "" : "s") + " written to " + folder);
   return worst;
 }
 
@@ -223,7 +223,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
     // Which date the offsets count from, recorded in the template's calendar block (docs/semantics.md §4).
-    if (conversion.day_zero && o->format == "text") std::cerr << "ptmpl convert: " << day_zero_note(conversion) << "\n";
+    if (conversion.day_zero && o->format == "text") report_note("convert", day_zero_note(conversion));
     if (run.failed) return static_cast<int>(kFindings);
     Status written = write_output(o->output, conversion.document);
     if (!written.ok()) {

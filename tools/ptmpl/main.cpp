@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <array>
 #include <csignal>
-#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "commands.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/spelling.hpp"
+#include "libtemplate/core/version.hpp"
 
 namespace {
 
@@ -40,14 +40,23 @@ constexpr std::array kCommands = {
     Command{"gen", "write a synthetic template of a given size (tests, benchmarks)", setup_gen},
 };
 
+// A name on the command line that the parser does not know, said by the command it was given to
+// ("" for the root, "auth token").
+struct UnknownName {
+  std::string command;
+  std::string message;
+};
+
 // After a parse error: when the command line holds a name the parser does not know — an option
 // `--x` or, where a command takes subcommands, a word that names none — the message naming it
 // with the nearest known name (spelling.hpp, as for keys and rule ids). Nullopt otherwise: the
 // parser's own message says it best.
-std::optional<std::string> unknown_name_message(const CLI::App& root) {
-  std::string command;
+std::optional<UnknownName> unknown_name(const CLI::App& root) {
+  std::string command;  // "ptmpl auth token"
+  std::string words;    // "auth token"
   for (const CLI::App* app = &root; app != nullptr;) {
     command += command.empty() ? app->get_name() : " " + app->get_name();
+    if (app != &root) words += words.empty() ? app->get_name() : " " + app->get_name();
     for (const std::string& word : app->remaining()) {
       std::vector<std::string> names;
       std::string_view name = word;
@@ -66,11 +75,12 @@ std::optional<std::string> unknown_name_message(const CLI::App& root) {
         continue;
       }
       std::vector<std::string_view> candidates(names.begin(), names.end());
-      std::string message = command + ": unknown " + what;
+      std::string message = "unknown " + what;
       if (auto suggestion = ptmpl::closest(name, candidates))
         message += what.starts_with("option") ? " (did you mean " + std::string(*suggestion) + "?)"
                                               : " (did you mean \"" + std::string(*suggestion) + "\"?)";
-      return message + "; " + command + " --help lists the " + (what.starts_with("option") ? "options" : "commands");
+      message += "; " + command + " --help lists the " + (what.starts_with("option") ? "options" : "commands");
+      return UnknownName{words, message};
     }
     const std::vector<CLI::App*> parsed = app->get_subcommands();
     app = parsed.empty() ? nullptr : parsed.back();
@@ -91,7 +101,7 @@ int main(int argc, char** argv) {
   }
 #endif
   CLI::App app{"ptmpl: author, lint and preview project templates kept in git.", "ptmpl"};
-  app.set_version_flag("--version", "ptmpl " PTMPL_VERSION);
+  app.set_version_flag("--version", "ptmpl " + std::string(ptmpl::kVersion));
   app.require_subcommand(1);
   std::function<int()> run;
   for (const Command& command : kCommands) {
@@ -114,8 +124,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (auto message = unknown_name_message(app)) {
-      std::cerr << *message << "\n";
+    if (auto unknown = unknown_name(app)) {
+      report_note(unknown->command, unknown->message);
       return kUsage;
     }
     app.exit(e);
@@ -128,17 +138,14 @@ int main(int argc, char** argv) {
   try {
     exit = run ? run() : kUsage;
   } catch (const ptmpl::Failure& e) {
-    std::cerr << "ptmpl: " << e.error().message << "\n";
-    return e.error().exit_code();
+    return report_error("", e.error());
   } catch (const std::exception& e) {
-    std::cerr << "ptmpl: internal error: " << e.what() << "\n";
+    report_note("", std::string("internal error: ") + e.what());
     return kUsage;
   }
   // Whatever the command printed, all of it must have arrived: a full disk or a closed pipe
   // behind standard output is an error even when the command itself succeeded.
-  if (ptmpl::Status flushed = ptmpl::finish_stdout(); !flushed.ok()) {
-    std::cerr << "ptmpl: " << flushed.error().message << "\n";
-    return std::max(exit, flushed.error().exit_code());
-  }
+  if (ptmpl::Status flushed = ptmpl::finish_stdout(); !flushed.ok())
+    return std::max(exit, report_error("", flushed.error()));
   return exit;
 }

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <iostream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -31,7 +30,7 @@ constexpr std::array<std::string_view, 7> kNetworkCommands = {"push", "diff",   
 std::function<int()> forwarded(CLI::App& app) {
   app.allow_extras();
   return [] {
-    std::cerr << "ptmpl: internal error: a network command was not handed to ptmpl-net\n";
+    report_note("", "internal error: a network command was not handed to ptmpl-net");
     return int{kUsage};
   };
 }
@@ -66,9 +65,7 @@ int run_network_program(std::string_view command, char** argv) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) {
-    std::cerr << "ptmpl " << command
-              << ": cannot find the program of the network commands, ptmpl-net: /proc/self/exe: " << ec.message()
-              << "\n";
+    report_note(command, "cannot find the program of the network commands, ptmpl-net: /proc/self/exe: " + ec.message());
     return kUsage;
   }
   const fs::path directory = self.parent_path();
@@ -77,11 +74,12 @@ int run_network_program(std::string_view command, char** argv) {
   for (const fs::path& candidate : candidates) {
     if (::access(candidate.c_str(), X_OK) != 0) continue;
     ::execv(candidate.c_str(), argv);
-    std::cerr << "ptmpl " << command << ": cannot run " << candidate.string() << ": " << std::strerror(errno) << "\n";
+    const int failure = errno;
+    report_note(command, "cannot run " + candidate.string() + ": " + std::strerror(failure));
     return kUsage;
   }
-  std::cerr << "ptmpl " << command << ": the program of the network commands, ptmpl-net, is not installed (looked for "
-            << candidates[0].string() << " and " << candidates[1].string() << "); reinstall ptmpl\n";
+  report_note(command, "the program of the network commands, ptmpl-net, is not installed (looked for " +
+                           candidates[0].string() + " and " + candidates[1].string() + "); reinstall ptmpl");
   return kUsage;
 }
 

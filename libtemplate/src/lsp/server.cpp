@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "libtemplate/core/version.hpp"
 #include "libtemplate/lsp/lsp.hpp"
 #include "lsp/code_actions.hpp"
 #include "lsp/diagnostics.hpp"
@@ -85,7 +86,7 @@ std::string capabilities() {
   out.key("serverInfo");
   out.begin_object();
   out.member("name", "ptmpl");
-  out.member("version", "0.1.0");
+  out.member("version", kVersion);
   out.end_object();
   out.end_object();
   return out.finish();

@@ -4,6 +4,7 @@
 #include "libtemplate/core/bundled.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/version.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
@@ -129,7 +130,7 @@ std::string sarif(const LintRun& run, const ReportOptions& options) {
   out.key("driver");
   out.begin_object();
   out.member("name", "ptmpl");
-  out.member("version", "0.1.0");
+  out.member("version", kVersion);
   out.key("rules");
   out.begin_array();
   for (const RuleInfo& rule : catalogue) write_rule(out, rule, options);
