@@ -9,6 +9,7 @@
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/api_client.hpp"
 #include "libtemplate/publish/publish.hpp"
+#include "publish/change_text.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 

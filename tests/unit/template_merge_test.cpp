@@ -9,6 +9,7 @@
 #include "libtemplate/core/template_file.hpp"
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
+#include "publish/change_text.hpp"
 #include "sandbox_process.hpp"
 
 namespace ptmpl::publish {

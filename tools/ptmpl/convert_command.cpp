@@ -17,7 +17,6 @@
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
-#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::cli {
 
@@ -35,15 +34,7 @@ Result<Conversion> to_mspdi(const std::string& path, std::string_view text, cons
   } else {
     return Error::usage("--start " + start + ": not a date of the form YYYY-MM-DD");
   }
-  if (detect_plan_format(text) != PlanFormat::Template)
-    return Error::usage(path + ": --to mspdi writes a template as MS Project XML; this is not a template (JSON)");
-  const TemplateFile file = TemplateFile::parse(path, FileText(std::string(text)));
-  if (!file.document().ok()) {
-    const json::ParseIssue& issue = file.document().issues().front();
-    const json::Position p = file.document().position(issue.offset);
-    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
-  }
-  return export_mspdi(file, options);
+  return export_mspdi(text, path, options);
 }
 
 // The plan files of the inputs: a file as it is named, a directory's files that have a plan's

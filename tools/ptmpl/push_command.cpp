@@ -11,6 +11,8 @@
 
 #include "commands.hpp"
 #include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/publish/publish.hpp"
@@ -18,6 +20,92 @@
 
 namespace ptmpl::cli {
 namespace {
+
+/// What `push --dry-run` prints for a document it would create or update: the outcome line,
+/// the request line, then the template fields and stories it would change, e.g.
+/// `t.json: would update template 12 "Launch"` / `  PUT https://…/project_templates/12.json` /
+/// `  stories: 1 changed, 0 added, 0 removed` / `    ~ [3] "Design"` / `        duration: 3 → 5`.
+std::string dry_run_plan(const publish::LocalTemplate& local, const publish::PushOutcome& outcome) {
+  std::string out = local.path + ": " + std::string(publish::to_string(outcome.action));
+  if (outcome.action == publish::PushAction::WouldUpdate) out += " template " + std::to_string(outcome.id);
+  out += " " + json::quoted(local.title) + "\n";
+  out += "  " + outcome.method + " " + outcome.url + "\n";
+  out += publish::changes_text(outcome.changes, "  ");
+  return out;
+}
+
+void write_stories(JsonEmitter& out, const publish::TemplateChanges& changes, publish::StoryChange::Kind kind) {
+  out.begin_array();
+  for (const publish::StoryChange& s : changes.stories) {
+    if (s.kind != kind) continue;
+    out.begin_object(JsonLayout::Line);
+    out.key("temp_id");
+    if (s.temp_id.empty())
+      out.null();
+    else
+      out.raw(s.temp_id);  // compact JSON text of the story's temp_id
+    out.member("title", s.title);
+    out.end_object();
+  }
+  out.end_array();
+}
+
+/// Push's outcomes as one JSON object (`push --format json`): `{"templates": [{"path", "title",
+/// "action", "id"?, "updated_at"?, "backup"?, "message"?, "request"?: {"method", "url", "body"},
+/// "changes"?: {"fields": [key…], "stories": {"added", "changed", "removed": [{"temp_id",
+/// "title"}…]}, "reordered"}}]}`, in the order of `locals`; `body` is the request body itself
+/// (raw_json in it a string, as sent). `request` and `changes` are there for dry runs.
+std::string push_outcomes_json(const std::vector<publish::LocalTemplate>& locals,
+                               const std::vector<publish::PushOutcome>& outcomes) {
+  using publish::StoryChange;
+  JsonEmitter out;
+  out.begin_object();
+  out.key("templates");
+  out.begin_array();
+  for (std::size_t i = 0; i < locals.size() && i < outcomes.size(); ++i) {
+    const publish::LocalTemplate& local = locals[i];
+    const publish::PushOutcome& outcome = outcomes[i];
+    out.begin_object();
+    out.member("path", local.path);
+    out.member("title", local.title);
+    out.member("action", publish::to_string(outcome.action));
+    if (outcome.id != 0) out.member("id", outcome.id);
+    if (!outcome.updated_at.empty()) out.member("updated_at", outcome.updated_at);
+    if (!outcome.backup.empty()) out.member("backup", outcome.backup);
+    if (!outcome.message.empty()) out.member("message", outcome.message);
+    if (!outcome.method.empty()) {
+      out.key("request");
+      out.begin_object();
+      out.member("method", outcome.method);
+      out.member("url", outcome.url);
+      out.key("body");
+      out.raw(local.body);  // compact JSON, as it would be sent
+      out.end_object();
+      out.key("changes");
+      out.begin_object();
+      out.key("fields");
+      out.begin_array(JsonLayout::Line);
+      for (const publish::FieldChange& f : outcome.changes.fields) out.string(f.key);
+      out.end_array();
+      out.key("stories");
+      out.begin_object();
+      out.key("added");
+      write_stories(out, outcome.changes, StoryChange::Kind::Added);
+      out.key("changed");
+      write_stories(out, outcome.changes, StoryChange::Kind::Changed);
+      out.key("removed");
+      write_stories(out, outcome.changes, StoryChange::Kind::Removed);
+      out.end_object();
+      out.key("reordered");
+      out.boolean(outcome.changes.reordered);
+      out.end_object();
+    }
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  return out.finish();
+}
 
 /// `[#########.........]  45/200` on a terminal's line, redrawn in place.
 void draw_progress(std::size_t done, std::size_t total) {
@@ -89,7 +177,7 @@ class PushReport {
         break;
       case publish::PushAction::WouldCreate:
       case publish::PushAction::WouldUpdate:
-        if (!json_) std::cout << publish::dry_run_plan(file, out) << std::flush;
+        if (!json_) std::cout << dry_run_plan(file, out) << std::flush;
         break;
       default:
         if (!out.warning.empty()) report_note("push", file.path + ": warning: " + out.warning);
@@ -202,7 +290,7 @@ std::function<int()> setup_push(CLI::App& app) {
     report.summarize();
     int exit = push_exit_code(outcomes);
     if (json) {
-      if (auto shown = write_stdout(publish::push_outcomes_json(files, outcomes)); !shown.ok())
+      if (auto shown = write_stdout(push_outcomes_json(files, outcomes)); !shown.ok())
         return std::max(exit, report_error("push", shown.error()));
     }
     return exit;

@@ -56,24 +56,12 @@ std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& set
     return nullptr;
   }
   auto loaded = std::make_unique<Loaded>(Loaded{std::move(read).value(), nullptr});
-  Status usable = check_schedulable(loaded->file);
-  if (!usable.ok()) {
-    report_error(command, usable.error());
+  auto source = schedulable_template(loaded->file, settings.template_number);
+  if (!source.ok()) {
+    report_error(command, source.error());
     return nullptr;
   }
-  const auto& templates = loaded->file.templates();
-  const std::size_t count = templates.size();
-  if (settings.template_number == 0 && count > 1) {
-    report_note(command, settings.path + " holds " + std::to_string(count) +
-                             " templates; choose one with --template N (1 to " + std::to_string(count) + ")");
-    return nullptr;
-  }
-  if (settings.template_number > count) {
-    report_note(command, settings.path + " holds " + std::to_string(count) + (count == 1 ? " template" : " templates") +
-                             "; there is no template " + std::to_string(settings.template_number));
-    return nullptr;
-  }
-  loaded->source = &templates[settings.template_number == 0 ? 0 : settings.template_number - 1];
+  loaded->source = source.value();
   return loaded;
 }
 

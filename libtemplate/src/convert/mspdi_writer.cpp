@@ -451,4 +451,16 @@ Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& o
   return Writer(file, file.templates()[0], options, std::move(chosen)).run();
 }
 
+Result<Conversion> export_mspdi(std::string_view text, const std::string& path, const ExportOptions& options) {
+  if (detect_plan_format(text) != PlanFormat::Template)
+    return Error::usage(path + ": --to mspdi writes a template as MS Project XML; this is not a template (JSON)");
+  const TemplateFile file = TemplateFile::parse(path, FileText::borrow(text));
+  if (!file.document().ok()) {
+    const json::ParseIssue& issue = file.document().issues().front();
+    const json::Position p = file.document().position(issue.offset);
+    return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
+  }
+  return export_mspdi(file, options);
+}
+
 }  // namespace ptmpl

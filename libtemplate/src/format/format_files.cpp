@@ -15,20 +15,14 @@ std::string place(const TemplateFile& file, std::uint64_t offset) {
   return format_place(file.path(), p.line, p.column);
 }
 
-}  // namespace
-
-FormattedFile format_file(const std::string& path, bool found_in_directory, const FormatOptions& options) {
+// Formats the bytes of the file `path` (`name` in messages) as `options` ask; Write rewrites
+// `path` unless it is "-".
+FormattedFile format_bytes(const std::string& path, const std::string& name, FileText bytes, bool found_in_directory,
+                           const FormatOptions& options) {
   FormattedFile out;
-  const bool from_stdin = !options.stdin_filename.empty();
-  auto bytes = FileText::read(from_stdin ? "-" : path);
-  if (!bytes.ok()) {
-    out.error = bytes.error();
-    return out;
-  }
   ReadOptions read_options;
   read_options.build_model = false;  // fmt rewrites the tree; it needs no model
-  SelectedTemplate selected = read_selected_template(from_stdin ? options.stdin_filename : path,
-                                                     std::move(bytes).value(), found_in_directory, read_options);
+  SelectedTemplate selected = read_selected_template(name, std::move(bytes), found_in_directory, read_options);
   out.not_template = selected.not_template;
   out.error = std::move(selected.plan);
   if (!selected.file) return out;
@@ -65,6 +59,24 @@ FormattedFile format_file(const std::string& path, bool found_in_directory, cons
   }
   out.rewritten = true;
   return out;
+}
+
+}  // namespace
+
+FormattedFile format_file(const std::string& path, bool found_in_directory, const FormatOptions& options) {
+  const bool from_stdin = !options.stdin_filename.empty();
+  auto bytes = FileText::read(from_stdin ? "-" : path);
+  if (!bytes.ok()) {
+    FormattedFile out;
+    out.error = bytes.error();
+    return out;
+  }
+  return format_bytes(path, from_stdin ? options.stdin_filename : path, std::move(bytes).value(), found_in_directory,
+                      options);
+}
+
+FormattedFile format_text(const std::string& path, std::string_view text, const FormatOptions& options) {
+  return format_bytes("-", path, FileText::borrow(text), false, options);
 }
 
 }  // namespace ptmpl

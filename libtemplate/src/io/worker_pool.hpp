@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -132,7 +133,10 @@ void for_each_on_growing_workers(std::size_t count, unsigned first, unsigned job
   if (count == 0) return;
   jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), count));
   using State = decltype(make_state());
-  std::optional<State> own_state(make_state());
+  // On the heap rather than in a std::optional, which GCC 12 at -O3 takes for maybe uninitialized
+  // when the State is a std::unique_ptr (push_templates' client), depending on what else its
+  // translation unit holds.
+  auto own_state = std::make_unique<State>(make_state());
   std::atomic<std::size_t> next{0};
   std::mutex mutex;
   WorkerGrowth growth(count, first, jobs);

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "io/mapped_pages.hpp"
+#include "json/tree_access.hpp"
 
 namespace ptmpl::json {
 
@@ -199,12 +200,12 @@ std::string_view Arena::copy(std::string_view text) {
 }
 
 Value Builder::boolean(bool b) const {
-  return Value::make(b ? Kind::True : Kind::False, 0, nullptr, 0);
+  return detail::TreeAccess::make(b ? Kind::True : Kind::False, 0, nullptr, 0);
 }
 
 Value Builder::string(std::string_view text) const {
   auto s = arena_->copy(text);
-  return Value::make(Kind::String, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+  return detail::TreeAccess::make(Kind::String, 0, s.data(), static_cast<std::uint32_t>(s.size()));
 }
 
 Value Builder::integer(std::int64_t n) const {
@@ -216,19 +217,19 @@ Value Builder::integer(std::int64_t n) const {
 
 Value Builder::number_spelled(std::string_view spelling) const {
   auto s = arena_->copy(spelling);
-  return Value::make(Kind::Number, 0, s.data(), static_cast<std::uint32_t>(s.size()));
+  return detail::TreeAccess::make(Kind::Number, 0, s.data(), static_cast<std::uint32_t>(s.size()));
 }
 
 Value Builder::array(std::span<const Value> items) const {
   auto* out = static_cast<Value*>(arena_->allocate(items.size_bytes(), alignof(Value)));
   std::uninitialized_copy(items.begin(), items.end(), out);
-  return Value::make(Kind::Array, 0, out, static_cast<std::uint32_t>(items.size()));
+  return detail::TreeAccess::make(Kind::Array, 0, out, static_cast<std::uint32_t>(items.size()));
 }
 
 Value Builder::object(std::span<const Member> members) const {
   auto* out = static_cast<Member*>(arena_->allocate(members.size_bytes(), alignof(Member)));
   std::uninitialized_copy(members.begin(), members.end(), out);
-  return Value::make(Kind::Object, 0, out, static_cast<std::uint32_t>(members.size()));
+  return detail::TreeAccess::make(Kind::Object, 0, out, static_cast<std::uint32_t>(members.size()));
 }
 
 }  // namespace ptmpl::json

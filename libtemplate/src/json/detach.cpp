@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "json/tree_access.hpp"
 #include "libtemplate/core/json.hpp"
 
 namespace ptmpl::json {
@@ -202,7 +203,7 @@ class Compactor {
       read_ = t.data() + t.size();
       at = place(t);
     }
-    v = Value::make(v.kind(), v.offset(), at, static_cast<std::uint32_t>(t.size()));
+    v = detail::TreeAccess::make(v.kind(), v.offset(), at, static_cast<std::uint32_t>(t.size()));
   }
 
   const char* place(std::string_view t) {

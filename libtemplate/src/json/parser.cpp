@@ -14,6 +14,8 @@
 #include <rapidjson/error/error.h>
 #include <rapidjson/reader.h>
 
+#include "json/tree_access.hpp"
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -166,12 +168,15 @@ std::size_t first_invalid_utf8(std::string_view text) {
 
 }  // namespace
 
+// Fills the arena, the issues and the truncation mark of the document being read, which
+// Document::read hands it.
 class DocumentBuilder {
  public:
   using Ch = char;
 
-  DocumentBuilder(Document& doc, const SourceStream& stream, std::uint64_t shift, const ParseOptions& options)
-      : doc_(doc), stream_(stream), shift_(shift), options_(options) {
+  DocumentBuilder(Arena& arena, std::vector<ParseIssue>& issues, bool& truncated, const SourceStream& stream,
+                  std::uint64_t shift, const ParseOptions& options)
+      : arena_(arena), issues_(issues), truncated_(truncated), stream_(stream), shift_(shift), options_(options) {
     stack_.reserve(1024);
   }
 
@@ -259,8 +264,8 @@ class DocumentBuilder {
     else if (kind == Kind::String && source_length == length + 2)
       data = source + 1;
     else if (length > 0)
-      data = doc_.arena_->copy({str, length}).data();
-    stack_.push_back(Value::make(kind, at, data, static_cast<std::uint32_t>(length)));
+      data = arena_.copy({str, length}).data();
+    stack_.push_back(detail::TreeAccess::make(kind, at, data, static_cast<std::uint32_t>(length)));
     return true;
   }
 
@@ -274,8 +279,8 @@ class DocumentBuilder {
     if (frames_.size() >= options_.max_depth) {
       skip_ = 1;
       skip_offset_ = at;
-      doc_.truncated_ = true;
-      doc_.issues_.push_back(
+      truncated_ = true;
+      issues_.push_back(
           {ParseIssue::Type::TooDeep, at, 0,
            "nesting deeper than " + std::to_string(options_.max_depth) + " levels; the content below is not read",
            current_pointer(frames_.size())});
@@ -288,7 +293,7 @@ class DocumentBuilder {
   bool end(bool is_object) {
     if (skip_ > 0) {
       if (--skip_ == 0) {
-        stack_.push_back(Value::make(Kind::Truncated, skip_offset_, nullptr, 0));
+        stack_.push_back(detail::TreeAccess::make(Kind::Truncated, skip_offset_, nullptr, 0));
       }
       return true;
     }
@@ -298,17 +303,17 @@ class DocumentBuilder {
     Value result;
     if (is_object) {
       std::size_t n = count / 2;
-      auto* members = static_cast<Member*>(doc_.arena_->allocate(n * sizeof(Member), alignof(Member)));
+      auto* members = static_cast<Member*>(arena_.allocate(n * sizeof(Member), alignof(Member)));
       for (std::size_t i = 0; i < n; ++i) {
         members[i].key = first[2 * i];
         members[i].value = first[2 * i + 1];
       }
       bool unique = check_duplicates({members, n});
-      result = Value::make(Kind::Object, frame.offset, members, static_cast<std::uint32_t>(n), unique);
+      result = detail::TreeAccess::make(Kind::Object, frame.offset, members, static_cast<std::uint32_t>(n), unique);
     } else {
-      auto* items = static_cast<Value*>(doc_.arena_->allocate(count * sizeof(Value), alignof(Value)));
+      auto* items = static_cast<Value*>(arena_.allocate(count * sizeof(Value), alignof(Value)));
       std::copy(first, first + count, items);
-      result = Value::make(Kind::Array, frame.offset, items, static_cast<std::uint32_t>(count));
+      result = detail::TreeAccess::make(Kind::Array, frame.offset, items, static_cast<std::uint32_t>(count));
     }
     stack_.resize(frame.base);
     frames_.pop_back();
@@ -318,12 +323,12 @@ class DocumentBuilder {
 
   // Reports every repeated key; true when there is none.
   bool check_duplicates(std::span<const Member> members) {
-    std::size_t issues_before = doc_.issues_.size();
+    std::size_t issues_before = issues_.size();
     auto report = [&](const Member& first, const Member& again) {
       // The object being closed is still the innermost frame; its own pointer stops above it.
       std::string pointer = current_pointer(frames_.size() - 1) + "/" + pointer_escape(again.key.text());
-      doc_.issues_.push_back({ParseIssue::Type::DuplicateKey, again.key.offset(), first.key.offset(),
-                              "duplicate key \"" + std::string(again.key.text()) + "\"", pointer});
+      issues_.push_back({ParseIssue::Type::DuplicateKey, again.key.offset(), first.key.offset(),
+                         "duplicate key \"" + std::string(again.key.text()) + "\"", pointer});
     };
     if (members.size() <= 32) {
       // Keys compared by a signature first (size, first and last byte): the text only on a match.
@@ -345,7 +350,7 @@ class DocumentBuilder {
         }
         seen |= bit;
       }
-      return doc_.issues_.size() == issues_before;
+      return issues_.size() == issues_before;
     }
     std::vector<std::size_t> order(members.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -358,7 +363,7 @@ class DocumentBuilder {
         ++i;
       }
     }
-    return doc_.issues_.size() == issues_before;
+    return issues_.size() == issues_before;
   }
 
   // Pointer of the value being read now inside the `depth` outermost open containers (only
@@ -379,7 +384,9 @@ class DocumentBuilder {
     return pointer;
   }
 
-  Document& doc_;
+  Arena& arena_;
+  std::vector<ParseIssue>& issues_;
+  bool& truncated_;
   const SourceStream& stream_;
   std::uint64_t shift_;
   const ParseOptions& options_;
@@ -732,7 +739,7 @@ Document Document::read(std::string_view text, const ParseOptions& options, bool
   bounded.max_depth = std::min(options.max_depth, kMaxDepthLimit);
   if (fast) {
     SourceStream stream(body.data(), body.size());
-    DocumentBuilder builder(doc, stream, shift, bounded);
+    DocumentBuilder builder(*doc.arena_, doc.issues_, doc.truncated_, stream, shift, bounded);
     if (FastReader(stream, builder).read()) {
       doc.root_ = builder.take_root();
       doc.ok_ = true;
@@ -747,7 +754,7 @@ Document Document::read(std::string_view text, const ParseOptions& options, bool
   // UTF-8 is checked once over the whole text, then parsed without RapidJSON's own check.
   std::size_t bad_utf8 = first_invalid_utf8(body);
   SourceStream stream(body.data(), body.size());
-  DocumentBuilder builder(doc, stream, shift, bounded);
+  DocumentBuilder builder(*doc.arena_, doc.issues_, doc.truncated_, stream, shift, bounded);
   rapidjson::Reader reader;
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
   rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);

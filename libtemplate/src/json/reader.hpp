@@ -8,16 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include "json/tree_access.hpp"
 #include "libtemplate/core/json.hpp"
 
 namespace ptmpl::json {
 
-struct ReaderAccess {
-  /// The document as RapidJSON's reader alone reads `text`.
-  static Document parse_reference(std::string_view text, const ParseOptions& options = {}) {
-    return Document::read(text, options, false);
-  }
-};
+/// The document as RapidJSON's reader alone reads `text`.
+inline Document parse_reference(std::string_view text, const ParseOptions& options = {}) {
+  return detail::TreeAccess::read(text, options, false);
+}
 
 /// Where the trees `a` (read from `text_a`) and `b` (from `text_b`) first differ, or "" when they
 /// are the same: kind, offset, duplicate-key mark, text, whether the text is the source's own
@@ -64,7 +63,7 @@ inline std::string tree_difference(const Value& a, std::string_view text_a, cons
 /// and the tree.
 inline std::string reading_difference(std::string_view text, const ParseOptions& options = {}) {
   const Document fast = Document::parse(text, options);
-  const Document reference = ReaderAccess::parse_reference(text, options);
+  const Document reference = parse_reference(text, options);
   if (fast.ok() != reference.ok())
     return fast.ok() ? "read as valid, the reference as not" : "read as invalid, the reference as valid";
   if (fast.truncated() != reference.truncated()) return "truncation";

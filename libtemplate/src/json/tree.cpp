@@ -14,6 +14,8 @@
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 
+#include "json/tree_access.hpp"
+
 namespace ptmpl::json {
 
 // ---------------------------------------------------------------------------------------------
@@ -190,7 +192,7 @@ std::optional<Value> without_earlier_duplicates(const Value& value, Arena& arena
       copy[i] = *changed;
     }
     if (copy.empty()) return std::nullopt;
-    return Value::make(Kind::Array, value.offset(), copy.data(), static_cast<std::uint32_t>(copy.size()));
+    return detail::TreeAccess::make(Kind::Array, value.offset(), copy.data(), static_cast<std::uint32_t>(copy.size()));
   }
   if (!value.is_object()) return std::nullopt;
   auto members = value.members();
@@ -212,7 +214,8 @@ std::optional<Value> without_earlier_duplicates(const Value& value, Arena& arena
   }
   if (!changed) return std::nullopt;
   std::span<const Member> copy = arena.copy_array<Member>(kept);
-  return Value::make(Kind::Object, value.offset(), copy.data(), static_cast<std::uint32_t>(copy.size()), true);
+  return detail::TreeAccess::make(Kind::Object, value.offset(), copy.data(), static_cast<std::uint32_t>(copy.size()),
+                                  true);
 }
 
 }  // namespace

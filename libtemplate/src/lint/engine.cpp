@@ -59,6 +59,10 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
   std::map<std::string, LintConfig> configs;
   std::vector<const LintConfig*> config_of(paths.size(), nullptr);
   for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (settings.config != nullptr) {
+      config_of[i] = settings.config;
+      continue;
+    }
     std::optional<std::string> path = settings.config_path;
     if (!path && settings.discover_config && paths[i] != "-") path = find_config(paths[i]);
     if (!path) continue;

@@ -66,6 +66,18 @@ Status check_schedulable(const TemplateFile& file) {
   return Done{};
 }
 
+Result<const TemplateSource*> schedulable_template(const TemplateFile& file, std::size_t number) {
+  if (Status usable = check_schedulable(file); !usable.ok()) return usable.error();
+  const std::size_t count = file.templates().size();
+  if (number == 0 && count > 1)
+    return Error::usage(file.path() + " holds " + std::to_string(count) +
+                        " templates; choose one with --template N (1 to " + std::to_string(count) + ")");
+  if (number > count)
+    return Error::usage(file.path() + " holds " + std::to_string(count) + (count == 1 ? " template" : " templates") +
+                        "; there is no template " + std::to_string(number));
+  return &file.templates()[number == 0 ? 0 : number - 1];
+}
+
 std::vector<std::string> schedule_errors(const TemplateFile& file, const TemplateSource& source,
                                          const Schedule& schedule) {
   std::vector<std::string> errors;

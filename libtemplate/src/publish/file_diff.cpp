@@ -3,6 +3,7 @@
 
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
+#include "publish/change_text.hpp"
 
 namespace ptmpl::publish {
 

@@ -9,6 +9,7 @@
 
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/publish/publish.hpp"
+#include "publish/change_text.hpp"
 
 namespace ptmpl::publish {
 namespace {

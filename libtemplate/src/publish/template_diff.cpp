@@ -8,6 +8,7 @@
 #include "libtemplate/core/template_file.hpp"
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
+#include "publish/change_text.hpp"
 #include "publish/publish_support.hpp"
 #include "publish/story_list.hpp"
 

@@ -151,4 +151,9 @@ struct ExportOptions {
 /// calendar block has a problem (calendar-invalid).
 [[nodiscard]] Result<Conversion> export_mspdi(const TemplateFile& file, const ExportOptions& options = {});
 
+/// The same for the template `text` of the file `path` (named in messages). Fails (kUsage)
+/// when `text` is no template (JSON), and (kInvalid) at the place of its syntax error.
+[[nodiscard]] Result<Conversion> export_mspdi(std::string_view text, const std::string& path,
+                                              const ExportOptions& options = {});
+
 }  // namespace ptmpl

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "libtemplate/core/result.hpp"
 
@@ -40,5 +41,10 @@ struct FormattedFile {
 /// (read_selected_template), and its tree written in canonical form (write_canonical); Check
 /// compares as it writes, never holding the canonical form whole.
 [[nodiscard]] FormattedFile format_file(const std::string& path, bool found_in_directory, const FormatOptions& options);
+
+/// format_file() of bytes already read: `text` holds the file `path` (which names it in
+/// messages), named on the command line. Write, which has no file to rewrite, gives the
+/// canonical form as Print does.
+[[nodiscard]] FormattedFile format_text(const std::string& path, std::string_view text, const FormatOptions& options);
 
 }  // namespace ptmpl

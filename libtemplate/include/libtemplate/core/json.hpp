@@ -21,6 +21,10 @@
 #include <utility>
 #include <vector>
 
+namespace ptmpl::detail {
+struct TreeAccess;  // src/json/tree_access.hpp: what the library does with trees and its users cannot
+}
+
 namespace ptmpl::json {
 
 enum class Kind : std::uint8_t {
@@ -85,20 +89,8 @@ class Value {
   /// not assumed to be). Lookups then stop at the first match.
   [[nodiscard]] bool unique_keys() const { return (meta_ >> kUniqueShift & 1U) != 0; }
 
-  /// `offset` must be below 2^44 (16 TiB) and `data` below 2^48 (every user-space address of
-  /// the 64-bit systems ptmpl runs on); both are checked (std::bad_alloc otherwise).
-  static Value make(Kind kind, std::uint64_t offset, const void* data, std::uint32_t size, bool unique_keys = false) {
-    const auto address = reinterpret_cast<std::uintptr_t>(data);
-    if ((address >> kAddressBits) != 0 || (offset & ~kOffsetMask) != 0) throw std::bad_alloc();
-    Value v;
-    v.data_ = static_cast<std::uint64_t>(address) | static_cast<std::uint64_t>(size >> 16) << kAddressBits;
-    v.meta_ = offset | static_cast<std::uint64_t>(kind) << kKindShift |
-              static_cast<std::uint64_t>(unique_keys ? 1U : 0U) << kUniqueShift |
-              static_cast<std::uint64_t>(size & 0xFFFFU) << kSizeLowShift;
-    return v;
-  }
-
  private:
+  friend struct ptmpl::detail::TreeAccess;
   // Two words, so that a member (key and value) takes 32 bytes and an array item 16:
   //   data_: the address of the text or children (low 48 bits) | size bits 16–31 (high 16)
   //   meta_: offset (low 44 bits) | kind (3 bits) | unique keys (1 bit) | size bits 0–15 (high 16)
@@ -294,8 +286,6 @@ struct ParseOptions {
 /// The highest nesting bound ptmpl accepts (`--max-depth`, `max_depth` in `.ptmpl.json`).
 inline constexpr std::uint32_t kMaxDepthLimit = 4096;
 
-struct ReaderAccess;  // src/json/reader.hpp, for tests
-
 /// A parsed text: the tree, its arena, and what the parser noticed. Move-only.
 class Document {
  public:
@@ -335,8 +325,7 @@ class Document {
   std::size_t detach_text(char* store, TextSource source);
 
  private:
-  friend class DocumentBuilder;
-  friend struct ReaderAccess;
+  friend struct ptmpl::detail::TreeAccess;
   // `fast`: try the reader of our own first (src/json/parser.cpp), else RapidJSON's alone.
   static Document read(std::string_view text, const ParseOptions& options, bool fast);
 

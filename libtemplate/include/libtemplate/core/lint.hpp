@@ -35,6 +35,9 @@ struct LintSettings {
   /// One configuration for every file (`--config`); otherwise each file uses the nearest
   /// `.ptmpl.json` at or above its directory, when `discover_config` is set.
   std::optional<std::string> config_path;
+  /// One configuration already read, for every file, in place of `config_path` (the caller
+  /// keeps it alive for the run).
+  const LintConfig* config = nullptr;
   bool discover_config = true;
   std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
   std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)

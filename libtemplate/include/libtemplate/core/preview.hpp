@@ -66,6 +66,11 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 /// silently), a file that holds no template, a template without a raw_json story list.
 [[nodiscard]] Status check_schedulable(const TemplateFile& file);
 
+/// The template of `file` that `schedule` and `stats` take (`--template NUMBER`, from 1; 0 for
+/// a file that holds one): fails as check_schedulable() does, and (kUsage) naming the file when
+/// it holds several and `number` is 0, or fewer than `number`.
+[[nodiscard]] Result<const TemplateSource*> schedulable_template(const TemplateFile& file, std::size_t number);
+
 /// Why `schedule` (of template `source` of `file`) has no dates, one message per problem, each
 /// naming the file: `FILE:LINE:COL: dependency cycle: 3 → 5 → 3` at the dependency that closes
 /// each cycle (stories without a temp_id appear as their quoted title), or that the dates leave

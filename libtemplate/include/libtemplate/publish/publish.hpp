@@ -219,20 +219,6 @@ std::vector<PushOutcome> push_templates(const std::vector<LocalTemplate>& locals
                                         const std::function<std::unique_ptr<Client>()>& make_client,
                                         const std::function<void(std::size_t, const PushOutcome&)>& done = {});
 
-/// What `push --dry-run` prints for a document it would create or update: the outcome line,
-/// the request line, then the template fields and stories it would change, e.g.
-/// `t.json: would update template 12 "Launch"` / `  PUT https://…/project_templates/12.json` /
-/// `  stories: 1 changed, 0 added, 0 removed` / `    ~ [3] "Design"` / `        duration: 3 → 5`.
-[[nodiscard]] std::string dry_run_plan(const LocalTemplate& local, const PushOutcome& outcome);
-
-/// Push's outcomes as one JSON object (`push --format json`): `{"templates": [{"path", "title",
-/// "action", "id"?, "updated_at"?, "backup"?, "message"?, "request"?: {"method", "url", "body"},
-/// "changes"?: {"fields": [key…], "stories": {"added", "changed", "removed": [{"temp_id",
-/// "title"}…]}, "reordered"}}]}`, in the order of `locals`; `body` is the request body itself
-/// (raw_json in it a string, as sent). `request` and `changes` are there for dry runs.
-[[nodiscard]] std::string push_outcomes_json(const std::vector<LocalTemplate>& locals,
-                                             const std::vector<PushOutcome>& outcomes);
-
 /// One push at a time per service address on this machine: pushes that overlap would each
 /// look a new title up, find nothing, and create it twice (the API has no idempotency key and
 /// no delete). Held from before the first lookup until the push ends.
@@ -322,10 +308,6 @@ struct MergeResult {
 /// template document or its raw_json is not a story list.
 Result<MergeResult> merge_templates(std::string_view base, std::string_view local, std::string_view remote);
 
-/// `conflicts` one a line, each starting with `indent`: `[survey] "Survey": duration: locally
-/// 5, on the service 9 (base 7)`, `template: description: …`.
-[[nodiscard]] std::string conflict_lines(const std::vector<MergeConflict>& conflicts, std::string_view indent);
-
 /// What merge_pulled did.
 struct MergedFile {
   enum class Outcome {
@@ -360,10 +342,5 @@ Result<ThreeWayDiff> diff_three_way(const LocalTemplate& base, const LocalTempla
 /// `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections with their lines),
 /// each line starting with `indent`; "" when empty.
 [[nodiscard]] std::string changes_text(const TemplateChanges& changes, std::string_view indent);
-
-/// A readable comparison of the service's copy `remote` (with raw_json) and `local`: template
-/// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else
-/// by title and place), field by field, dependencies by target. Empty when they hold the same.
-[[nodiscard]] std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote);
 
 }  // namespace ptmpl::publish

@@ -1,0 +1,216 @@
+// The toolkit (toolkit.hpp): each call runs what its command runs, through the same library
+// calls and the same writers, and hands back what the command would print.
+#include "libtemplate/toolkit/toolkit.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <span>
+#include <utility>
+
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/bundled.hpp"
+#include "libtemplate/core/config.hpp"
+#include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/format_files.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/preview.hpp"
+#include "libtemplate/core/report.hpp"
+#include "libtemplate/core/spelling.hpp"
+#include "libtemplate/core/template_file.hpp"
+
+namespace ptmpl::toolkit {
+
+namespace {
+
+std::vector<Finding> findings_of(const std::vector<Diagnostic>& diagnostics) {
+  std::vector<Finding> out;
+  out.reserve(diagnostics.size());
+  for (const Diagnostic& d : diagnostics)
+    out.push_back({d.rule, d.severity, d.message, d.path, d.line, d.column, d.pointer});
+  return out;
+}
+
+// The date `start` names (YYYY-MM-DD); kUsage, naming it, when it names none.
+Result<std::optional<Date>> date_option(const std::optional<std::string>& text) {
+  if (!text) return std::optional<Date>();
+  if (auto date = parse_date(*text)) return std::optional<Date>(*date);
+  return Error::usage("start: \"" + *text + "\" is not a date (expected YYYY-MM-DD)");
+}
+
+// The template file of `input`, as `schedule` and `stats` read it: another program's plan is
+// refused, and a large file keeps its tree and model, not its text.
+Result<TemplateFile> read_template(const Input& input) {
+  ReadOptions options;
+  options.release_text = true;
+  if (!input.bytes) return TemplateFile::read(input.path, options);
+  SelectedTemplate selected = read_selected_template(input.path, FileText::borrow(*input.bytes), false, options);
+  if (selected.plan) return *std::move(selected.plan);
+  return std::move(*selected.file);
+}
+
+// Each message of `messages` a line: the notes the command line prints one by one.
+Error invalid_lines(const std::vector<std::string>& messages) {
+  std::string text;
+  for (const std::string& message : messages) text += (text.empty() ? "" : "\n") + message;
+  return Error::invalid(std::move(text));
+}
+
+// What schedule and stats share: the template chosen, its calendar, its schedule and why it has none.
+struct Scheduled {
+  explicit Scheduled(TemplateFile read) : file(std::move(read)) {}
+  TemplateFile file;
+  const TemplateSource* source = nullptr;
+  std::optional<Calendar> calendar;
+  std::unique_ptr<ScheduledTemplate> planned;
+  std::vector<std::string> warnings;
+};
+
+Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const ScheduleRequest& request) {
+  CalendarFlags flags;
+  auto start = date_option(request.start);
+  if (!start.ok()) return start.error();
+  flags.start = start.value();
+  auto read = read_template(input);
+  if (!read.ok()) return read.error();
+  auto out = std::make_unique<Scheduled>(std::move(read).value());
+  auto source = schedulable_template(out->file, request.template_number);
+  if (!source.ok()) return source.error();
+  out->source = source.value();
+  auto calendar = resolve_calendar(out->file, *out->source, flags);
+  if (!calendar.ok()) return calendar.error();
+  out->calendar = std::move(calendar).value();
+  out->planned = std::make_unique<ScheduledTemplate>(out->source->model.stories, ScheduleOptions{.asap = request.asap});
+  const Schedule& schedule = out->planned->schedule();
+  if (auto errors = schedule_errors(out->file, *out->source, schedule); !errors.empty()) return invalid_lines(errors);
+  if (auto warning = schedule_warning(out->file, schedule)) out->warnings.push_back(std::move(*warning));
+  return out;
+}
+
+// A conversion as `ptmpl convert --to` asks for it.
+Result<Conversion> run_conversion(std::string_view text, const std::string& path, const ConvertRequest& request,
+                                  const ConvertOptions& options) {
+  if (request.to == "template") return convert_plan(text, path, options);
+  if (request.to == "csv") return export_csv(text, path, options);
+  if (request.to != "mspdi") return Error::usage("to: \"" + request.to + "\" is none of template, mspdi and csv");
+  ExportOptions exported;
+  exported.strict = options.strict;
+  auto start = date_option(request.start);
+  if (!start.ok()) return start.error();
+  exported.start = start.value();
+  exported.default_start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  return export_mspdi(text, path, exported);
+}
+
+// Under --strict every finding is an error but those of the ids allowed, which keep the
+// severity they have without it.
+Status check_allowed(const std::vector<std::string>& allow) {
+  std::vector<std::string_view> ids;
+  for (const ConversionRule& rule : conversion_rules()) ids.push_back(rule.id);
+  for (const std::string& id : allow) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
+    std::string message = "allow: no conversion finding is called " + json::quoted(id);
+    if (auto near = closest(id, ids)) message += " (did you mean " + json::quoted(*near) + "?)";
+    return Error::usage(message + "; docs/commands/convert.md lists them");
+  }
+  return Done{};
+}
+
+}  // namespace
+
+Result<LintResult> lint(const Input& input, const LintRequest& request) {
+  if (request.config_path && request.config_text) return Error::usage("a configuration by path or as text, not both");
+  for (const std::string& id : request.select)
+    if (find_rule(id) == nullptr) return Error::usage(unknown_rule_message(id));
+  std::optional<LintConfig> config;
+  if (request.config_text) {
+    auto parsed = LintConfig::parse(".ptmpl.json", *request.config_text);
+    if (!parsed.ok()) return parsed.error();
+    config = std::move(parsed).value();
+  }
+  LintSettings settings;
+  settings.config_path = request.config_path;
+  settings.config = config ? &*config : nullptr;
+  settings.discover_config = request.discover_config;
+  const std::vector<std::string> paths{input.path};
+  LintRun run = input.bytes ? lint_texts(paths, std::span(&*input.bytes, 1), settings) : lint_files(paths, settings);
+  for (const LintedFile& file : run.files)
+    if (file.error) return *file.error;
+  if (!request.select.empty())
+    std::erase_if(run.diagnostics, [&](const Diagnostic& d) {
+      return std::find(request.select.begin(), request.select.end(), d.rule) == request.select.end();
+    });
+  return LintResult{findings_of(run.diagnostics), format_report(ReportFormat::Json, run)};
+}
+
+Result<std::string> format(std::string_view text, const std::string& name) {
+  FormattedFile formatted = format_text(name, text, {});
+  if (formatted.error) return *formatted.error;
+  if (!formatted.finding.empty()) {
+    formatted.finding.pop_back();  // the line's end
+    return Error::invalid(std::move(formatted.finding));
+  }
+  return std::move(formatted.output);
+}
+
+Result<Converted> convert(const Input& input, const ConvertRequest& request) {
+  if (Status allowed = check_allowed(request.allow); !allowed.ok()) return allowed.error();
+  FileText read;
+  if (!input.bytes) {
+    auto bytes = FileText::read(input.path);
+    if (!bytes.ok()) return bytes.error();
+    read = std::move(bytes).value();
+  }
+  const std::string_view text = input.bytes ? *input.bytes : read.text();
+  const bool allowing = request.strict && !request.allow.empty();
+  auto converted = run_conversion(text, input.path, request, ConvertOptions{request.strict && !allowing});
+  if (!converted.ok()) return converted.error();
+  Conversion& conversion = converted.value();
+  if (allowing)
+    for (Diagnostic& d : conversion.diagnostics)
+      if (std::find(request.allow.begin(), request.allow.end(), d.rule) == request.allow.end())
+        d.severity = Severity::Error;
+  LintRun run;
+  run.files = {{.path = input.path, .error = {}}};
+  run.diagnostics = std::move(conversion.diagnostics);
+  run.failed = summarize(run.diagnostics).error > 0;
+  Converted out;
+  out.failed = run.failed;
+  if (!out.failed) out.document = std::move(conversion.document);
+  out.json = format_report(ReportFormat::Json, run, conversion_report_options(!run.failed));
+  out.findings = findings_of(run.diagnostics);
+  return out;
+}
+
+Result<JsonOutput> schedule(const Input& input, const ScheduleRequest& request) {
+  auto scheduled = schedule_input(input, request);
+  if (!scheduled.ok()) return scheduled.error();
+  const Scheduled& s = *scheduled.value();
+  PreviewOptions preview;
+  preview.calendar = s.calendar;
+  return JsonOutput{render_preview(s.planned->schedule(), PreviewFormat::Json, preview), s.warnings};
+}
+
+Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request) {
+  auto scheduled = schedule_input(input, request);
+  if (!scheduled.ok()) return scheduled.error();
+  const Scheduled& s = *scheduled.value();
+  const Rollup rollup(s.planned->index());
+  if (auto errors = stats_errors(s.file, *s.source, rollup); !errors.empty()) return invalid_lines(errors);
+  return JsonOutput{render_stats_json(compute_stats(s.planned->schedule(), rollup, s.calendar)), s.warnings};
+}
+
+Result<std::string> schema(std::string_view name) {
+  if (auto text = bundled_schema(name)) return std::string(*text);
+  return Error::usage("no schema " + json::quoted(name) + "; the schemas are raw_json, template and config");
+}
+
+std::vector<Rule> rules() {
+  std::vector<Rule> out;
+  for (const RuleInfo& rule : rule_catalogue())
+    out.push_back({std::string(rule.id), rule.severity, rule.fix, std::string(rule.summary)});
+  return out;
+}
+
+}  // namespace ptmpl::toolkit
