@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "libtemplate/core/json.hpp"
-#include "libtemplate/core/large_allocations.hpp"
 
 namespace ptmpl {
 namespace {
@@ -196,72 +195,6 @@ TEST(MappedPages, AnArenaToldOfALargeTextTakesChunksAtOnce) {
   json::Arena small;
   small.expect(json::Arena::kChunksForText - 1);
   EXPECT_GE(jumps_over(small, kBytes), 10u);  // 4 KiB, 8 KiB, ... 1 MiB, 1 MiB: a jump each
-}
-
-}  // namespace
-}  // namespace ptmpl
-
-namespace ptmpl {
-namespace {
-
-TEST(LargeAllocations, ALargeAllocationStartsOnAHugePageAndIsGivenBackByItsPointerOnly) {
-  // Below a huge page: not taken (the caller allocates as usual).
-  EXPECT_EQ(allocate_large(kLargeAllocation - 1), nullptr);
-  const std::size_t size = 3 * kLargeAllocation + 12345;  // a tail of small pages
-  auto* memory = static_cast<unsigned char*>(allocate_large(size));
-  ASSERT_NE(memory, nullptr);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(memory) % kLargeAllocation, 0u);
-  // Zeroed, and every byte is ours to write.
-  EXPECT_EQ(std::count(memory, memory + size, 0), static_cast<std::ptrdiff_t>(size));
-  std::memset(memory, 0xA5, size);
-  // Whether the system gave huge pages is not asserted: it may have none free, and the kernel may
-  // merge the mapping with a neighbour of the same advice. BM_FreshPagesHuge measures the effect
-  // (tests/bench/memory_bench.cpp).
-  // Only the pointer it gave is given back: not one inside it, not one of malloc, not null.
-  EXPECT_FALSE(release_large(memory + kLargeAllocation));
-  void* other = std::malloc(64);
-  EXPECT_FALSE(release_large(other));
-  std::free(other);
-  EXPECT_FALSE(release_large(nullptr));
-  EXPECT_TRUE(release_large(memory));
-  EXPECT_FALSE(release_large(memory));  // given back once
-}
-
-TEST(LargeAllocations, WhenEverySlotIsHeldTheNextIsRefusedAndASlotGivenBackServesAgain) {
-  std::vector<void*> held;
-  for (void* memory; (memory = allocate_large(kLargeAllocation)) != nullptr;) {
-    held.push_back(memory);
-    ASSERT_LE(held.size(), 100000u) << "no bound on the allocations held";
-  }
-  EXPECT_EQ(held.size(), 512u);  // every slot of the registry (none is held by another test)
-  ASSERT_TRUE(release_large(held.back()));
-  held.pop_back();
-  void* again = allocate_large(kLargeAllocation);
-  EXPECT_NE(again, nullptr);
-  if (again != nullptr) held.push_back(again);
-  for (void* memory : held) EXPECT_TRUE(release_large(memory));
-}
-
-TEST(LargeAllocations, ManyThreadsTakeAndGiveBackWithoutLosingOne) {
-  std::vector<std::thread> threads;
-  std::atomic<int> failures{0};
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      for (int round = 0; round < 50; ++round) {
-        const std::size_t size = kLargeAllocation + static_cast<std::size_t>(t * 4096 + round);
-        auto* memory = static_cast<unsigned char*>(allocate_large(size));
-        if (memory == nullptr) {
-          ++failures;
-          continue;
-        }
-        memory[0] = static_cast<unsigned char>(t);
-        memory[size - 1] = static_cast<unsigned char>(round);
-        if (memory[0] != t || memory[size - 1] != round || !release_large(memory)) ++failures;
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  EXPECT_EQ(failures.load(), 0);
 }
 
 }  // namespace

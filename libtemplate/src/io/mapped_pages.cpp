@@ -1,8 +1,5 @@
 #include "io/mapped_pages.hpp"
 
-#include <array>
-#include <atomic>
-
 #include <cerrno>
 #include <condition_variable>
 #include <cstdint>
@@ -10,8 +7,6 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
-
-#include "libtemplate/core/large_allocations.hpp"
 
 #include <pthread.h>
 
@@ -160,68 +155,3 @@ void populate_now(void* start, std::size_t size) {
 }
 
 }  // namespace ptmpl::detail
-
-namespace ptmpl {
-
-namespace {
-
-constexpr std::uintptr_t kHugePage = detail::kHugePageSize;
-static_assert(kLargeAllocation == detail::kHugePageSize);
-
-// The large allocations held: where each starts (0: a free slot) and how many bytes it maps.
-// Slots are claimed and freed with atomic operations only, without a lock, so that a child of
-// fork() never finds one held.
-struct LargeSlot {
-  std::atomic<std::uintptr_t> start{0};
-  std::atomic<std::size_t> bytes{0};
-};
-std::array<LargeSlot, 512> large_slots;
-
-}  // namespace
-
-void* allocate_large(std::size_t size) noexcept {
-  // Read each time (from the auxiliary vector, no system call): a function's static would be
-  // guarded by a lock, which a child of fork() could find held.
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  if (size < kLargeAllocation || size > (std::size_t{1} << 46)) return nullptr;
-  const std::size_t bytes = (size + page - 1) / page * page;
-  // Mapped with a huge page's worth to spare, then trimmed to start on a huge page: the system
-  // gives a huge page only for an aligned 2 MiB that the mapping wholly covers.
-  const std::size_t spare = kHugePage - page;
-  void* mapped = ::mmap(nullptr, bytes + spare, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mapped == MAP_FAILED) return nullptr;
-  const auto at = reinterpret_cast<std::uintptr_t>(mapped);
-  const std::uintptr_t start = (at + kHugePage - 1) / kHugePage * kHugePage;
-  if (start > at) ::munmap(mapped, start - at);
-  if (const std::uintptr_t end = at + bytes + spare; end > start + bytes)
-    ::munmap(reinterpret_cast<void*>(start + bytes), end - (start + bytes));
-#ifdef MADV_HUGEPAGE
-  ::madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
-#endif
-  for (LargeSlot& slot : large_slots) {
-    std::uintptr_t free_slot = 0;
-    if (slot.start.load(std::memory_order_relaxed) == 0 &&
-        slot.start.compare_exchange_strong(free_slot, start, std::memory_order_acq_rel)) {
-      slot.bytes.store(bytes, std::memory_order_release);
-      return reinterpret_cast<void*>(start);
-    }
-  }
-  ::munmap(reinterpret_cast<void*>(start), bytes);  // every slot taken: allocated as usual
-  return nullptr;
-}
-
-bool release_large(void* memory) noexcept {
-  const auto at = reinterpret_cast<std::uintptr_t>(memory);
-  // Only a pointer on a huge page can be one of ours: any other is not looked up.
-  if (at == 0 || at % kHugePage != 0) return false;
-  for (LargeSlot& slot : large_slots) {
-    if (slot.start.load(std::memory_order_acquire) != at) continue;
-    const std::size_t bytes = slot.bytes.exchange(0, std::memory_order_acq_rel);
-    slot.start.store(0, std::memory_order_release);
-    ::munmap(memory, bytes);
-    return true;
-  }
-  return false;
-}
-
-}  // namespace ptmpl
