@@ -3,12 +3,8 @@
 // pseudo-terminal of a known size, with a pager that is a small shell command recording that
 // it ran (and the LESS it was given) before passing the chart on with cat.
 #include <gtest/gtest.h>
-#include <pty.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -17,59 +13,11 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "terminal_run.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
 namespace {
-
-struct TerminalRun {
-  int exit = -1;
-  std::string out;  // what reached the terminal, carriage returns dropped
-};
-
-// Runs `ptmpl ARGS` from the repository root on a new pseudo-terminal of `rows` rows and 100
-// columns, with `env` (NAME=VALUE pairs) added to the environment and NO_COLOR set.
-TerminalRun run_on_pty(const std::vector<std::string>& args, unsigned short rows,
-                       const std::vector<std::pair<std::string, std::string>>& env) {
-  winsize size{};
-  size.ws_row = rows;
-  size.ws_col = 100;
-  int master = -1;
-  const pid_t child = ::forkpty(&master, nullptr, nullptr, &size);
-  if (child < 0) return {};
-  if (child == 0) {
-    if (::chdir(PTMPL_SOURCE_DIR) != 0) ::_exit(126);
-    ::unsetenv("COLUMNS");
-    ::unsetenv("LESS");
-    ::unsetenv("PAGER");
-    ::unsetenv("PTMPL_PAGER");
-    ::setenv("NO_COLOR", "1", 1);
-    for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
-    std::vector<char*> argv{const_cast<char*>(PTMPL_BINARY)};
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    ::execv(PTMPL_BINARY, argv.data());
-    ::_exit(127);
-  }
-  TerminalRun run;
-  char buffer[4096];
-  for (;;) {
-    ssize_t n = ::read(master, buffer, sizeof buffer);
-    if (n > 0) {
-      for (ssize_t i = 0; i < n; ++i)
-        if (buffer[i] != '\r') run.out += buffer[i];
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else {
-      break;  // EIO once the child and the pager have closed the terminal
-    }
-  }
-  ::close(master);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -90,7 +38,7 @@ class CliSchedulePager : public testing::CliScratchTest {
 };
 
 TEST_F(CliSchedulePager, ATallChartOnATerminalGoesThroughThePagerWithLessFrx) {
-  TerminalRun r = run_on_pty(tall_, 20, {{"PTMPL_PAGER", recording_pager()}});
+  testing::TerminalRun r = testing::run_on_pty(tall_, 20, {{"PTMPL_PAGER", recording_pager()}});
   EXPECT_EQ(r.exit, 0);
   ASSERT_TRUE(std::filesystem::exists(marker()));
   EXPECT_EQ(slurp(marker()), "FRX");
@@ -98,13 +46,13 @@ TEST_F(CliSchedulePager, ATallChartOnATerminalGoesThroughThePagerWithLessFrx) {
 }
 
 TEST_F(CliSchedulePager, PagerFromPagerWhenPtmplPagerIsUnsetAndLessAsTheUserSetIt) {
-  TerminalRun r = run_on_pty(tall_, 20, {{"PAGER", recording_pager()}, {"LESS", "-S"}});
+  testing::TerminalRun r = testing::run_on_pty(tall_, 20, {{"PAGER", recording_pager()}, {"LESS", "-S"}});
   EXPECT_EQ(r.exit, 0);
   EXPECT_EQ(slurp(marker()), "-S");
   EXPECT_EQ(r.out, chart_);
   // PTMPL_PAGER wins over PAGER; set empty, it turns paging off.
   std::filesystem::remove(marker());
-  r = run_on_pty(tall_, 20, {{"PAGER", recording_pager()}, {"PTMPL_PAGER", ""}});
+  r = testing::run_on_pty(tall_, 20, {{"PAGER", recording_pager()}, {"PTMPL_PAGER", ""}});
   EXPECT_FALSE(std::filesystem::exists(marker()));
   EXPECT_EQ(r.out, chart_);
 }
@@ -112,18 +60,18 @@ TEST_F(CliSchedulePager, PagerFromPagerWhenPtmplPagerIsUnsetAndLessAsTheUserSetI
 TEST_F(CliSchedulePager, NoPagerFlagAndAChartThatFitsPrintDirectly) {
   std::vector<std::string> args = tall_;
   args.emplace_back("--no-pager");
-  TerminalRun r = run_on_pty(args, 20, {{"PTMPL_PAGER", recording_pager()}});
+  testing::TerminalRun r = testing::run_on_pty(args, 20, {{"PTMPL_PAGER", recording_pager()}});
   EXPECT_EQ(r.exit, 0);
   EXPECT_FALSE(std::filesystem::exists(marker()));
   EXPECT_EQ(r.out, chart_);
   // 39 lines fit a terminal of 60 rows.
-  r = run_on_pty(tall_, 60, {{"PTMPL_PAGER", recording_pager()}});
+  r = testing::run_on_pty(tall_, 60, {{"PTMPL_PAGER", recording_pager()}});
   EXPECT_FALSE(std::filesystem::exists(marker()));
   EXPECT_EQ(r.out, chart_);
 }
 
 TEST_F(CliSchedulePager, APagerThatCannotStartIsPassedBy) {
-  TerminalRun r = run_on_pty(tall_, 20, {{"PTMPL_PAGER", (dir_ / "no-such-pager").string()}});
+  testing::TerminalRun r = testing::run_on_pty(tall_, 20, {{"PTMPL_PAGER", (dir_ / "no-such-pager").string()}});
   EXPECT_EQ(r.exit, 0);
   // The shell's "not found" comes first; the chart follows whole.
   EXPECT_TRUE(r.out.ends_with(chart_)) << r.out.substr(0, 300);

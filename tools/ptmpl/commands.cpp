@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <memory>
 
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/bundled.hpp"
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
@@ -40,7 +41,7 @@ std::string_view without_final_newline(std::string_view text) {
 int report_fixes(const FixFilesOutcome& fixed, bool dry_run) {
   for (const FixedFile& file : fixed.files) {
     if (dry_run) {
-      std::cout << file.plan;
+      std::cout << printable_lines(file.plan);
       continue;
     }
     if (file.withheld > 0)
@@ -66,12 +67,19 @@ bool colour_on(int fd) {
 }
 
 void report_note(std::string_view command, std::string_view message) {
-  std::cerr << "ptmpl" << (command.empty() ? "" : " ") << command << ": " << message << "\n";
+  std::cerr << "ptmpl" << (command.empty() ? "" : " ") << command << ": " << printable_lines(message) << "\n";
 }
 
 int report_error(std::string_view command, const Error& error) {
   report_note(command, error.message);
   return error.exit_code();
+}
+
+Status write_for_person(std::string_view text) { return write_stdout(printable_lines(text)); }
+
+Status write_result(const std::string& path, std::string_view text) {
+  if (path == "-" && ::isatty(STDOUT_FILENO) != 0) return write_for_person(text);
+  return write_output(path, text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,14 +273,14 @@ std::function<int()> setup_fmt(CLI::App& app) {
       if (formatted.not_template) not_templates.push_back(selected_file.path);
       if (formatted.error) status = std::max(status, report_error("fmt", *formatted.error));
       if (!formatted.finding.empty()) {
-        std::cerr << formatted.finding;
+        std::cerr << printable_lines(formatted.finding);
         status = kUsage;
       }
       if (formatted.not_canonical && status == kOk) status = kFindings;
       if (formatted.output.empty()) continue;
       if (format.mode == FormatOptions::Mode::Check) {
-        std::cout << formatted.output;
-      } else if (Status out = write_stdout(formatted.output); !out.ok()) {
+        std::cout << printable_lines(formatted.output);
+      } else if (Status out = write_result("-", formatted.output); !out.ok()) {
         return report_error("fmt", out.error());
       }
     }
@@ -361,7 +369,7 @@ std::function<int()> setup_gen(CLI::App& app) {
     if (!generated.ok()) {
       return report_error("gen", generated.error());
     }
-    Status written = write_output(o->output.empty() ? "-" : o->output, generated.value());
+    Status written = write_result(o->output.empty() ? "-" : o->output, generated.value());
     if (!written.ok()) {
       return report_error("gen", written.error());
     }

@@ -31,6 +31,16 @@ void report_note(std::string_view command, std::string_view message);
 /// Prints the error's message as report_note does and returns the exit code of its kind.
 int report_error(std::string_view command, const Error& error);
 
+/// Writes text made for a person (a table, a diff, a summary) on standard output, every line
+/// through printable_lines(): a title or a path cannot drive the terminal, wherever it goes.
+Status write_for_person(std::string_view text);
+
+/// write_output() for a command's result in a machine format (CSV, JSON, XML, …): its bytes as
+/// they are in a file or a pipe, but when `path` is "-" and standard output is a terminal, a
+/// person reads it, and it goes through printable_lines() (JSON stays JSON: a C1 control
+/// becomes the same `\u00XX` escape).
+Status write_result(const std::string& path, std::string_view text);
+
 /// Sets up `app` (options, footer with an example) and returns the function that runs it.
 using Setup = std::function<int()> (*)(CLI::App& app);
 

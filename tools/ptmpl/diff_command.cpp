@@ -41,7 +41,7 @@ std::function<int()> setup_diff(CLI::App& app) {
                     ? publish::diff_three_way_with_service(*client.value(), local.value(), base_dir_of(*client.value()))
                     : publish::diff_with_service(*client.value(), local.value());
     if (!diff.ok()) return report_error("diff", diff.error());
-    if (auto shown = write_stdout(diff.value().text); !shown.ok()) return report_error("diff", shown.error());
+    if (auto shown = write_for_person(diff.value().text); !shown.ok()) return report_error("diff", shown.error());
     return diff.value().differs ? int{kFindings} : int{kOk};
   };
 }

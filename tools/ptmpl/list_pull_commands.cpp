@@ -5,6 +5,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
@@ -65,10 +66,10 @@ std::function<int()> setup_list(CLI::App& app) {
       }
       out.end_array();
       out.end_object();
-      if (auto shown = write_stdout(out.finish()); !shown.ok()) return report_error("list", shown.error());
+      if (auto shown = write_result("-", out.finish()); !shown.ok()) return report_error("list", shown.error());
       return exit;
     }
-    if (auto shown = write_stdout(publish::list_table(all.value())); !shown.ok())
+    if (auto shown = write_for_person(publish::list_table(all.value())); !shown.ok())
       return report_error("list", shown.error());
     return exit;
   };
@@ -118,7 +119,7 @@ std::function<int()> setup_pull(CLI::App& app) {
       if (t.error) exit = std::max(exit, report_error("pull", *t.error));
       for (const std::string& note : t.notes) report_note("pull", note);
       if (t.conflicts) exit = std::max(exit, int{kFindings});
-      if (t.written) std::cout << t.path << "\n";
+      if (t.written) std::cout << printable(t.path) << "\n";
     }
     return exit;
   };

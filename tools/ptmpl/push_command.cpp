@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
@@ -177,13 +178,14 @@ class PushReport {
         break;
       case publish::PushAction::WouldCreate:
       case publish::PushAction::WouldUpdate:
-        if (!json_) std::cout << dry_run_plan(file, out) << std::flush;
+        if (!json_) std::cout << printable_lines(dry_run_plan(file, out)) << std::flush;
         break;
       default:
         if (!out.warning.empty()) report_note("push", file.path + ": warning: " + out.warning);
         if (json_) break;
-        std::cout << file.path << ": " << to_string(out.action) << " template " << out.id << " \"" << file.title << "\""
-                  << (out.backup.empty() ? "" : " (its previous version saved as " + out.backup + ")") << "\n"
+        std::cout << printable(file.path) << ": " << to_string(out.action) << " template " << out.id << " \""
+                  << printable(file.title) << "\""
+                  << (out.backup.empty() ? "" : " (its previous version saved as " + printable(out.backup) + ")") << "\n"
                   << std::flush;
     }
   }
@@ -290,7 +292,7 @@ std::function<int()> setup_push(CLI::App& app) {
     report.summarize();
     int exit = push_exit_code(outcomes);
     if (json) {
-      if (auto shown = write_stdout(push_outcomes_json(files, outcomes)); !shown.ok())
+      if (auto shown = write_result("-", push_outcomes_json(files, outcomes)); !shown.ok())
         return std::max(exit, report_error("push", shown.error()));
     }
     return exit;

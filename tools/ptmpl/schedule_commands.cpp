@@ -27,6 +27,7 @@ struct ReadSettings {
   std::string path;
   std::size_t template_number = 0;  // 1-based; 0 when not given
   bool asap = false;
+  bool strict = false;
 };
 
 void add_read_options(CLI::App& app, ReadSettings& settings) {
@@ -39,6 +40,8 @@ void add_read_options(CLI::App& app, ReadSettings& settings) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--asap", settings.asap,
                "ignore declared start dates: every story starts as soon as its dependencies allow");
+  app.add_flag("--strict", settings.strict,
+               "refuse a file with a duration or date the scheduler cannot take (a warning otherwise)");
 }
 
 // The file read and checked, and the template chosen; messages go to standard error.
@@ -110,11 +113,16 @@ std::optional<CalendarFlags> calendar_flags(const std::string& command, const Ca
   return flags;
 }
 
-// Reports why the schedule has no dates (exit 2) and warns about links it had to ignore.
-bool report_schedule(const std::string& command, const Loaded& loaded, const Schedule& schedule) {
+// Reports why the schedule has no dates (exit 2) and warns about values and links it had to
+// ignore (with --strict, such a value is an error: exit 2).
+bool report_schedule(const std::string& command, const Loaded& loaded, const Schedule& schedule, bool strict) {
   std::vector<std::string> errors = schedule_errors(loaded.file, *loaded.source, schedule);
   for (const std::string& error : errors) report_note(command, error);
   if (!errors.empty()) return false;
+  const std::vector<std::string> unread =
+      schedule_value_warnings(loaded.file, *loaded.source, strict ? "error" : "warning");
+  for (const std::string& warning : unread) report_note(command, warning);
+  if (strict && !unread.empty()) return false;
   if (auto warning = schedule_warning(loaded.file, schedule)) report_note(command, *warning);
   return true;
 }
@@ -174,7 +182,10 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.footer(
       "Dates follow the file's calendar block (docs/semantics.md §4) when it has one; each calendar option overrides "
       "its field.\n"
-      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle.\n\n"
+      "A duration or date a story holds that the scheduler cannot take (\"5\", -3, 1.5) is a warning naming\n"
+      "the story and the value; --strict makes it an error.\n"
+      "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
+      "a value the scheduler cannot take with --strict.\n\n"
       "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
   return [o] {
     const std::string command = "schedule";
@@ -192,7 +203,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
     preview.calendar = std::move(calendar).value();
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
     const Schedule& schedule = planned.schedule();
-    if (!report_schedule(command, *loaded, schedule)) return int{kUsage};
+    if (!report_schedule(command, *loaded, schedule, o->read.strict)) return int{kUsage};
 
     const bool terminal = o->output == "-" && ::isatty(STDOUT_FILENO) != 0;
     PreviewFormat format = terminal ? PreviewFormat::Gantt : PreviewFormat::Table;
@@ -205,7 +216,11 @@ std::function<int()> setup_schedule(CLI::App& app) {
     // A Gantt chart taller than the terminal pages, as `git log` does; nothing else does.
     const bool page = terminal && format == PreviewFormat::Gantt && !o->no_pager;
     Status written = Done{};
-    if (o->output == "-" && !page) {
+    if (terminal && !page && format != PreviewFormat::Gantt) {
+      // A person reads it: made whole, and shown through printable_lines (the Gantt chart
+      // drives the terminal itself, and its titles are kept on one line without controls).
+      written = write_for_person(render_preview(schedule, format, preview));
+    } else if (o->output == "-" && !page) {
       // Standard output takes the text as it is made: a large schedule is never held whole. A
       // file named with -o is replaced atomically, so it is written once, whole.
       render_preview_to(schedule, format, preview, [&](std::string_view piece) {
@@ -238,8 +253,10 @@ std::function<int()> setup_stats(CLI::App& app) {
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
       "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date.\n"
+      "A duration or date the scheduler cannot take is a warning (an error with --strict), as in schedule.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
-      "an estimate that is no amount (a string, a negative number).\n\n"
+      "an estimate that is no amount (a string, a negative number), a value the scheduler cannot take\n"
+      "with --strict.\n\n"
       "Example:\n  ptmpl stats samples/erp-implementation.json --format json");
   return [o] {
     auto flags = calendar_flags("stats", o->calendar);
@@ -249,13 +266,14 @@ std::function<int()> setup_stats(CLI::App& app) {
     auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags);
     if (!calendar.ok()) return report_error("stats", calendar.error());
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
-    if (!report_schedule("stats", *loaded, planned.schedule())) return int{kUsage};
+    if (!report_schedule("stats", *loaded, planned.schedule(), o->read.strict)) return int{kUsage};
     const Rollup rollup(planned.index());
     const std::vector<std::string> errors = stats_errors(loaded->file, *loaded->source, rollup);
     for (const std::string& error : errors) report_note("stats", error);
     if (!errors.empty()) return int{kUsage};
     Stats stats = compute_stats(planned.schedule(), rollup, calendar.value());
-    std::cout << (o->format == "json" ? render_stats_json(stats) : render_stats_text(stats));
+    Status shown = o->format == "json" ? write_result("-", render_stats_json(stats)) : write_for_person(render_stats_text(stats));
+    if (!shown.ok()) return report_error("stats", shown.error());
     return int{kOk};
   };
 }

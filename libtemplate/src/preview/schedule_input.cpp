@@ -36,6 +36,11 @@ std::string story_label(const Story& story) {
   return out;
 }
 
+// "3 \"Design\"", or the quoted title of a story without a temp_id.
+std::string story_name(const Story& story) {
+  return story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or("")) : story_label(story);
+}
+
 }  // namespace
 
 Status check_schedulable(const TemplateFile& file) {
@@ -116,9 +121,7 @@ std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSo
                                 : value != nullptr && value->is_string() ? "a string, " + json::quoted(value->text())
                                                                          : "not a number";
     errors.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(key) + " of story " +
-                     (story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or(""))
-                                    : story_label(story)) +
-                     " is " + written + ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
+                     story_name(story) + " is " + written + ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
   }
   return errors;
 }
@@ -135,6 +138,71 @@ std::optional<std::string> schedule_warning(const TemplateFile& file, const Sche
   else
     message += "or an invalid type)";
   return message + "; run ptmpl lint " + file.path();
+}
+
+namespace {
+
+// A key the scheduler reads, and how it reads a story whose value it cannot take.
+struct ScheduledKey {
+  StoryKey key;
+  std::string_view name;
+  std::string_view expected;
+  std::string_view read_as;
+};
+
+constexpr ScheduledKey kScheduledKeys[] = {
+    {StoryKey::Duration, "duration", "a whole number of days, 0 or more",
+     "scheduled as if it had none (its dates' span, else 1 day)"},
+    {StoryKey::RelativeStartDate, "relative_start_date", "a whole day number",
+     "placed by its dependencies alone"},
+    {StoryKey::RelativeDueDate, "relative_due_date", "a whole day number", "its due date is not read"},
+};
+
+std::string written_value(const json::Value& value) {
+  if (value.is_string()) return "a string, " + json::quoted(value.text());
+  if (value.is_number()) return std::string(value.text());
+  if (value.is_bool()) return value.kind() == json::Kind::True ? "true" : "false";
+  if (value.is_null()) return "null";
+  return value.is_array() ? "an array" : "an object";
+}
+
+}  // namespace
+
+std::vector<std::string> schedule_value_warnings(const TemplateFile& file, const TemplateSource& source,
+                                                 std::string_view severity, std::size_t limit) {
+  std::vector<std::string> warnings;
+  std::size_t more = 0;
+  // Depth first in the file's order, without recursion (a template may nest deeply).
+  std::vector<std::span<const Story>> pending{source.model.stories};
+  while (!pending.empty()) {
+    std::span<const Story>& rest = pending.back();
+    if (rest.empty()) {
+      pending.pop_back();
+      continue;
+    }
+    const Story& story = rest.front();
+    rest = rest.subspan(1);
+    for (const ScheduledKey& scheduled : kScheduledKeys) {
+      if (!story.irregular(scheduled.key)) continue;
+      const json::Value* value = story.origin.node.find(scheduled.name);
+      if (value == nullptr) continue;
+      if (warnings.size() == limit) {
+        ++more;
+        continue;
+      }
+      const json::Position p = file.position_of(source, *value);
+      warnings.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(severity) + ": story " +
+                         story_name(story) + ": " +
+                         std::string(scheduled.name) + " is " + written_value(*value) + ", not " +
+                         std::string(scheduled.expected) + "; " +
+                         (severity == "error" ? "--strict refuses it" : std::string(scheduled.read_as)));
+    }
+    if (!story.sub_stories.empty()) pending.push_back(story.sub_stories);
+  }
+  if (more > 0)
+    warnings.push_back(file.path() + ": " + std::string(severity) + ": " + std::to_string(more) + " more such value" +
+                       (more == 1 ? "" : "s") + " (ptmpl lint " + file.path() + " lists each)");
+  return warnings;
 }
 
 Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,

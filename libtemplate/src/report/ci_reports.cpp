@@ -5,6 +5,7 @@
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
 #include "output/xml_escape.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {

@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "libtemplate/core/printable.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {

@@ -92,6 +92,16 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 /// integer (such a link is skipped, not read as lag 0).
 [[nodiscard]] std::optional<std::string> schedule_warning(const TemplateFile& file, const Schedule& schedule);
 
+/// The values of template `source` of `file` that the scheduler cannot take as written, one
+/// warning each, at the value: `FILE:LINE:COL: warning: story 3 "Design": duration is "5", not a
+/// whole number of days; scheduled as if it had none (1 day)`. A `duration`, `relative_start_date`
+/// or `relative_due_date` that is not an integer within the schema's bounds is read as absent,
+/// and a command that computes dates says so (`--strict` refuses the file: `severity` "error").
+/// At most `limit` messages, then one that counts the rest. Empty when every such value is valid.
+[[nodiscard]] std::vector<std::string> schedule_value_warnings(const TemplateFile& file, const TemplateSource& source,
+                                                               std::string_view severity = "warning",
+                                                               std::size_t limit = 20);
+
 /// The calendar options of `schedule` and `stats`: each one given overrides the same field of
 /// the document's calendar block (docs/semantics.md §4).
 struct CalendarFlags {
