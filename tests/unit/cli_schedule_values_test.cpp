@@ -24,14 +24,16 @@ TEST_F(CliScheduleValues, EachValueTheSchedulerCannotTakeIsAWarningAtItsPlace) {
   for (const std::string command : {"schedule", "stats"}) {
     testing::CliRun run = ptmpl(command + " '" + path + "'");
     EXPECT_EQ(run.exit, 0) << command;
-    expect_has(run.err, "values.json:2:42: warning: story 1 \"A\": duration is a string, \"5\", not a whole number of "
-                        "days, 0 or more; scheduled as if it had none");
+    expect_has(run.err,
+               "values.json:2:42: warning: story 1 \"A\": duration is a string, \"5\", not a whole number of "
+               "days, 0 or more; scheduled as if it had none");
     expect_has(run.err, "values.json:3:42: warning: story 2 \"B\": duration is -3, not");
     expect_has(run.err, "values.json:4:42: warning: story 3 \"C\": duration is 1.5, not");
     expect_has(run.err, "values.json:5:42: warning: story 4 \"D\": duration is true, not");
     expect_has(run.err, "values.json:6:42: warning: story 5 \"E\": duration is 1e2, not");
-    expect_has(run.err, "values.json:7:68: warning: story 6 \"F\": relative_start_date is a string, \"3\", not a "
-                        "whole day number; placed by its dependencies alone");
+    expect_has(run.err,
+               "values.json:7:68: warning: story 6 \"F\": relative_start_date is a string, \"3\", not a "
+               "whole day number; placed by its dependencies alone");
 
     testing::CliRun strict = ptmpl(command + " '" + path + "' --strict");
     EXPECT_EQ(strict.exit, 2) << command;
@@ -47,7 +49,8 @@ TEST_F(CliScheduleValues, ValidValuesGiveNoWordAndManyAreCounted) {
 
   std::string stories = "[";
   for (int i = 1; i <= 25; ++i)
-    stories += std::string(i > 1 ? "," : "") + "{\"temp_id\":" + std::to_string(i) + ",\"title\":\"S\",\"duration\":\"1\"}";
+    stories +=
+        std::string(i > 1 ? "," : "") + "{\"temp_id\":" + std::to_string(i) + ",\"title\":\"S\",\"duration\":\"1\"}";
   const std::string path = file("many.json", stories + "]");
   testing::CliRun run = ptmpl("stats '" + path + "'");
   EXPECT_EQ(run.exit, 0);

@@ -16,8 +16,9 @@ namespace ptmpl {
 namespace {
 
 // ESC [31m (a colour), BEL, and U+009B (the one-character CSI) followed by "2J" (clear screen).
-const std::string kHostile = "Plan\x1b[31mning\x07\xc2\x9b"
-                             "2J";
+const std::string kHostile =
+    "Plan\x1b[31mning\x07\xc2\x9b"
+    "2J";
 const std::string kShown = "Plan\\u001B[31mning\\u0007\\u009B2J";
 
 bool drives_terminal(const std::string& text) {

@@ -21,7 +21,7 @@ struct TerminalRun {
 // Runs `ptmpl ARGS` from the repository root on a new pseudo-terminal of `rows` rows and 100
 // columns, with `env` (NAME=VALUE pairs) added to the environment and NO_COLOR set.
 inline TerminalRun run_on_pty(const std::vector<std::string>& args, unsigned short rows,
-                       const std::vector<std::pair<std::string, std::string>>& env) {
+                              const std::vector<std::pair<std::string, std::string>>& env) {
   winsize size{};
   size.ws_row = rows;
   size.ws_col = 100;

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <memory>
 
-#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/bundled.hpp"
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
@@ -20,6 +19,7 @@
 #include "libtemplate/core/generator.hpp"
 #include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "libtemplate/core/writer.hpp"
@@ -75,7 +75,9 @@ int report_error(std::string_view command, const Error& error) {
   return error.exit_code();
 }
 
-Status write_for_person(std::string_view text) { return write_stdout(printable_lines(text)); }
+Status write_for_person(std::string_view text) {
+  return write_stdout(printable_lines(text));
+}
 
 Status write_result(const std::string& path, std::string_view text) {
   if (path == "-" && ::isatty(STDOUT_FILENO) != 0) return write_for_person(text);

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "commands.hpp"
-#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/writer.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "libtemplate/publish/pull.hpp"

@@ -10,11 +10,11 @@
 #include <string>
 
 #include "commands.hpp"
-#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/core/lint.hpp"
+#include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/publish/publish.hpp"
 #include "service_client.hpp"
@@ -185,7 +185,8 @@ class PushReport {
         if (json_) break;
         std::cout << printable(file.path) << ": " << to_string(out.action) << " template " << out.id << " \""
                   << printable(file.title) << "\""
-                  << (out.backup.empty() ? "" : " (its previous version saved as " + printable(out.backup) + ")") << "\n"
+                  << (out.backup.empty() ? "" : " (its previous version saved as " + printable(out.backup) + ")")
+                  << "\n"
                   << std::flush;
     }
   }

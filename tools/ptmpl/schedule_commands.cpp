@@ -272,7 +272,8 @@ std::function<int()> setup_stats(CLI::App& app) {
     for (const std::string& error : errors) report_note("stats", error);
     if (!errors.empty()) return int{kUsage};
     Stats stats = compute_stats(planned.schedule(), rollup, calendar.value());
-    Status shown = o->format == "json" ? write_result("-", render_stats_json(stats)) : write_for_person(render_stats_text(stats));
+    Status shown =
+        o->format == "json" ? write_result("-", render_stats_json(stats)) : write_for_person(render_stats_text(stats));
     if (!shown.ok()) return report_error("stats", shown.error());
     return int{kOk};
   };

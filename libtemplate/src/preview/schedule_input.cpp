@@ -38,7 +38,8 @@ std::string story_label(const Story& story) {
 
 // "3 \"Design\"", or the quoted title of a story without a temp_id.
 std::string story_name(const Story& story) {
-  return story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or("")) : story_label(story);
+  return story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or(""))
+                       : story_label(story);
 }
 
 }  // namespace
@@ -121,7 +122,8 @@ std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSo
                                 : value != nullptr && value->is_string() ? "a string, " + json::quoted(value->text())
                                                                          : "not a number";
     errors.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(key) + " of story " +
-                     story_name(story) + " is " + written + ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
+                     story_name(story) + " is " + written +
+                     ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
   }
   return errors;
 }
@@ -153,8 +155,7 @@ struct ScheduledKey {
 constexpr ScheduledKey kScheduledKeys[] = {
     {StoryKey::Duration, "duration", "a whole number of days, 0 or more",
      "scheduled as if it had none (its dates' span, else 1 day)"},
-    {StoryKey::RelativeStartDate, "relative_start_date", "a whole day number",
-     "placed by its dependencies alone"},
+    {StoryKey::RelativeStartDate, "relative_start_date", "a whole day number", "placed by its dependencies alone"},
     {StoryKey::RelativeDueDate, "relative_due_date", "a whole day number", "its due date is not read"},
 };
 
@@ -192,9 +193,8 @@ std::vector<std::string> schedule_value_warnings(const TemplateFile& file, const
       }
       const json::Position p = file.position_of(source, *value);
       warnings.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(severity) + ": story " +
-                         story_name(story) + ": " +
-                         std::string(scheduled.name) + " is " + written_value(*value) + ", not " +
-                         std::string(scheduled.expected) + "; " +
+                         story_name(story) + ": " + std::string(scheduled.name) + " is " + written_value(*value) +
+                         ", not " + std::string(scheduled.expected) + "; " +
                          (severity == "error" ? "--strict refuses it" : std::string(scheduled.read_as)));
     }
     if (!story.sub_stories.empty()) pending.push_back(story.sub_stories);

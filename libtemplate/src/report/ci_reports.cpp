@@ -4,8 +4,8 @@
 #include "libtemplate/core/hash.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/json_emitter.hpp"
-#include "output/xml_escape.hpp"
 #include "libtemplate/core/printable.hpp"
+#include "output/xml_escape.hpp"
 #include "report/formats.hpp"
 
 namespace ptmpl::report {
