@@ -65,10 +65,9 @@ Error too_long_stream(const std::string& path, std::uint64_t limit) {
 // and one byte more) of address space reserved at once and filled by read(), so the memory used
 // is what was read — no doubling, no copy, no zero-filling ahead (/dev/zero is refused at the
 // limit, not at twice it). The byte after what was read is a NUL, as after a std::string's
-// characters: the extra byte is never kept. With `huge_pages` (a large file), a read faults in
-// 2 MiB at a time rather than 4 KiB. Null when the system refuses such a reservation.
-std::shared_ptr<char> reserve_pages(std::size_t size, bool huge_pages) {
-  void* pages = detail::map_pages(size, huge_pages);
+// characters: the extra byte is never kept. Null when the system refuses such a reservation.
+std::shared_ptr<char> reserve_pages(std::size_t size) {
+  void* pages = detail::map_pages(size);
   if (pages == nullptr) return nullptr;
   return std::shared_ptr<char>(static_cast<char*>(pages), [size](char* p) { detail::unmap_pages(p, size); });
 }
@@ -120,20 +119,12 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   constexpr std::uint64_t kPagesFrom = std::uint64_t{64} << 10;
   if ((!regular || expected >= kPagesFrom) && expected < std::numeric_limits<std::size_t>::max()) {
     const auto reserved = static_cast<std::size_t>(expected) + 1;
-    // Huge pages only for a file of known size: inputs of unknown size mostly end far below the limit.
-    if (std::shared_ptr<char> pages = reserve_pages(reserved, regular)) {
-      // A file of known size is read a piece at a time while the next piece's pages are
-      // populated in the background (the system zeroes them on another core meanwhile).
-      constexpr std::size_t kPiece = std::size_t{1} << 24;
-      std::size_t populated = regular ? kPiece : reserved;
-      // A small file in small pages: all of them at once, not a fault each as read() fills them.
-      if (regular && reserved < detail::kHugePageSize) detail::populate_now(pages.get(), reserved);
+    if (std::shared_ptr<char> pages = reserve_pages(reserved)) {
+      // A file of known size: all its pages at once, not a fault each as read() fills them
+      // (inputs of unknown size mostly end far below the limit).
+      if (regular) detail::populate_now(pages.get(), reserved);
       while (filled < reserved) {
-        if (filled + kPiece >= populated && populated < reserved) {
-          detail::populate_in_background(pages.get() + populated, std::min(kPiece, reserved - populated));
-          populated += kPiece;
-        }
-        ssize_t n = ::read(fd, pages.get() + filled, std::min<std::size_t>(reserved - filled, kPiece));
+        ssize_t n = ::read(fd, pages.get() + filled, reserved - filled);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return failed(errno);
         if (n == 0) break;

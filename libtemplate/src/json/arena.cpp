@@ -9,8 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include <sys/mman.h>
-
 #include "io/mapped_pages.hpp"
 #include "json/tree_access.hpp"
 
@@ -26,26 +24,12 @@ constexpr std::size_t kBlockAlign = alignof(std::max_align_t);
 
 // A large tree takes its memory in chunks mapped from the system rather than in blocks from
 // `memory`: once an arena's blocks hold Arena::kChunksAfterBlockBytes (or at once, after
-// Arena::expect() of a large text), each new block is a chunk of
-// kChunkSize, in huge pages where the system gives them (a 65 MiB template then faults in 2 MiB
-// at a time instead of 4 KiB: a fifth of lint's time went to page faults). Pages of a chunk
+// Arena::expect() of a large text), each new block is a chunk of kChunkSize. Pages of a chunk
 // that are never used are never resident. Such blocks are marked by kMappedBit in their size.
 constexpr std::size_t kChunkSize = std::size_t{32} << 20;
 constexpr std::size_t kMappedBit = std::size_t{1} << 63;
 // Blocks lent by their owner (Arena::lend) are never given back by the arena.
 constexpr std::size_t kLentBit = std::size_t{1} << 62;
-
-// A chunk is handed out a step at a time (one huge page): as the arena enters a step, the step
-// after it is populated in the background (detail::populate_in_background), so the system zeroes
-// those pages on another core while this one fills the step before. At most a step is made
-// resident ahead of what the arena uses.
-constexpr std::size_t kStep = detail::kHugePageSize;
-static_assert(kChunkSize % kStep == 0);
-
-// Populates the step of `chunk` that starts `at` bytes in, if there is one.
-void populate_step(std::byte* chunk, std::size_t at) {
-  if (at < kChunkSize) detail::populate_in_background(chunk + at, kStep);
-}
 
 // Chunks given back are kept for the next arena of the process, up to kChunksKept: a language
 // server or a benchmark reads file after file, and a kept chunk's pages are resident already
@@ -73,7 +57,7 @@ std::byte* map_chunk() {
       return chunk;
     }
   }
-  void* pages = detail::map_pages(kChunkSize, true);
+  void* pages = detail::map_pages(kChunkSize);
   if (pages == nullptr) throw std::bad_alloc();
   return static_cast<std::byte*>(pages);
 }
@@ -142,25 +126,8 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
   auto misalign = reinterpret_cast<std::uintptr_t>(cursor_) % align;
   std::size_t pad = misalign == 0 ? 0 : align - misalign;
   if (cursor_ == nullptr || pad + bytes > left_) {
-    if (cursor_ != nullptr && (blocks_.back().size & kMappedBit) != 0 && bytes + align <= kBlockSize / 4) {
-      // In a chunk, the end of a step: when the chunk has room, go on to the step the request
-      // ends in, and have the one after it populated.
-      std::byte* chunk = blocks_.back().data;
-      const auto used = static_cast<std::size_t>(cursor_ - chunk);
-      if (used + pad + bytes <= kChunkSize) {
-        const std::size_t limit = std::min(kChunkSize, (used + pad + bytes + kStep - 1) / kStep * kStep);
-        left_ = limit - used;
-        populate_step(chunk, limit);
-        std::byte* result = cursor_ + pad;
-        cursor_ = result + bytes;
-        left_ -= pad + bytes;
-        total_ += bytes;
-        return result;
-      }
-    }
     if (bytes + align > kBlockSize / 4) {
-      // Large arrays get a block of their own; the current block stays in use, and last in
-      // blocks_ (the step above reads it there).
+      // Large arrays get a block of their own; the current block stays in use.
       auto* data = static_cast<std::byte*>(memory_->allocate(bytes + align, kBlockAlign));
       blocks_.insert(cursor_ == nullptr ? blocks_.end() : blocks_.end() - 1, Block{data, bytes + align});
       total_ += bytes;
@@ -169,8 +136,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align) {
     }
     if (block_bytes_ >= chunks_from_) {
       blocks_.push_back({map_chunk(), kChunkSize | kMappedBit});
-      left_ = kStep;
-      populate_step(blocks_.back().data, kStep);
+      left_ = kChunkSize;
     } else {
       // Doubling from kFirstBlockSize: a request larger than the next block (at most a quarter
       // of kBlockSize, larger ones went above) takes the first size that holds it.

@@ -172,11 +172,11 @@ class Arena {
   [[nodiscard]] std::size_t bytes_allocated() const { return total_; }
 
   /// Says that about `text_bytes` of JSON text are about to be parsed into this arena. From
-  /// kChunksForText bytes on, the arena takes its memory in huge-page chunks at once instead of
-  /// after 8 MiB of blocks: those 8 MiB then fault in 2 MiB at a time rather than 4 KiB (a 4 KiB
-  /// fault costs about 11 µs on the project's virtual machine, a 2 MiB page 140). Not below:
-  /// a tree of a few MiB would hold up to a huge page more than it uses (at 4 MiB of text,
-  /// 10,000 stories, lint's anonymous memory grew 1,184 -> 1,522 bytes a story).
+  /// kChunksForText bytes on, the arena takes its memory in chunks mapped from the system at
+  /// once instead of after 8 MiB of blocks from `memory`: a large tree's memory then comes
+  /// from one place, whose chunks the next arena of the process reuses (arena.cpp keeps a few
+  /// given back). Below it, a tree takes blocks from `memory`, which a pool that the caller
+  /// keeps hands on to the next file.
   void expect(std::size_t text_bytes) {
     if (text_bytes >= kChunksForText) chunks_from_ = 0;
   }
