@@ -144,41 +144,14 @@ TEST(Model, PointersAreBuiltAsTheStoryListWritesThem) {
   EXPECT_EQ(Story().pointer(), "") << "a story not read from a tree";
 }
 
-TEST(Model, CompactOptionalsHoldEveryValue) {
-  // Every int64 is a value: no sentinel stands for "absent".
+TEST(Model, OptionalTempIdsHoldEveryValue) {
+  // Every int64 is an id: no sentinel stands for "absent".
   for (const std::int64_t n : {std::numeric_limits<std::int64_t>::min(), std::int64_t{-1}, std::int64_t{0},
                                std::int64_t{1} << 32, std::numeric_limits<std::int64_t>::max()}) {
-    const OptionalInt64 value = n;
-    ASSERT_TRUE(value.has_value());
-    EXPECT_EQ(*value, n);
-    EXPECT_EQ(std::optional<std::int64_t>(value), n);
     const OptionalTempId id = TempId{n};
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(*id, TempId{n});
   }
-  OptionalInt64 none = std::optional<std::int64_t>();
-  EXPECT_FALSE(none);
-  EXPECT_EQ(none.value_or(7), 7);
-  EXPECT_NE(none, OptionalInt64(0));
-  none = 0;
-  EXPECT_TRUE(none);
-  none.reset();
-  EXPECT_FALSE(none);
-
-  // An empty string or list that is written stays present, even one with no data pointer.
-  OptionalView<std::string_view> text = std::string_view();
-  ASSERT_TRUE(text.has_value());
-  EXPECT_EQ(*text, "");
-  EXPECT_NE(text, OptionalView<std::string_view>());
-  text = std::nullopt;
-  EXPECT_FALSE(text);
-  EXPECT_EQ(text.value_or("fallback"), "fallback");
-  text = std::optional<std::string_view>("t");
-  EXPECT_EQ(text, "t");
-  const OptionalView<std::span<const std::int64_t>> list = std::span<const std::int64_t>();
-  ASSERT_TRUE(list.has_value());
-  EXPECT_TRUE(list->empty());
-
   const OptionalTempId name = TempId{std::string_view("x7")};
   EXPECT_EQ(*name, TempId{std::string_view("x7")});
   EXPECT_NE(name, OptionalTempId(TempId{std::int64_t{7}}));

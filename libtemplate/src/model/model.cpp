@@ -214,7 +214,7 @@ class StoryReader {
     const StoryKey k = *found;
     bool regular = true;
     // An integer field: read as int64; regular when it is one within [low, high].
-    auto integer = [&v](OptionalInt64& field, std::int64_t low = std::numeric_limits<std::int64_t>::min(),
+    auto integer = [&v](std::optional<std::int64_t>& field, std::int64_t low = std::numeric_limits<std::int64_t>::min(),
                         std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
       field = v.as_int64();
       return field && *field >= low && *field <= high;

@@ -34,7 +34,7 @@ bool is_negative_integer(const json::Value& value) {
          value.text().find_first_of("123456789") != std::string_view::npos;
 }
 
-const OptionalInt64& model_value(const Story& story, Estimate estimate) {
+const std::optional<std::int64_t>& model_value(const Story& story, Estimate estimate) {
   return estimate == Estimate::BudgetInCents ? story.budget_estimate_in_cents : story.time_estimate_in_minutes;
 }
 

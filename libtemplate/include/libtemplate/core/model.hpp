@@ -11,7 +11,6 @@
 #include <variant>
 #include <vector>
 
-#include "libtemplate/core/compact_optional.hpp"
 #include "libtemplate/core/dates.hpp"
 #include "libtemplate/core/json.hpp"
 
@@ -104,14 +103,14 @@ struct Origin {
   std::uintptr_t up = 0;
 };
 
-// Fields aligned to 8 first, as in Story: 88 bytes, no padding.
+// Fields aligned to 8 first, as in Story: 104 bytes, no padding.
 struct Dependency {
   OptionalTempId source_id;
   OptionalTempId target_id;
-  json::Value node;                 ///< the dependency object in the tree
-  CompactSpan<json::Member> extra;  ///< unknown keys, in order
-  OptionalInt64 type;               ///< as written; valid values are 0–3
-  OptionalInt64 lag;
+  json::Value node;                     ///< the dependency object in the tree
+  std::span<const json::Member> extra;  ///< unknown keys, in order
+  std::optional<std::int64_t> type;     ///< as written; valid values are 0–3
+  std::optional<std::int64_t> lag;
   std::uint32_t index = 0;  ///< its index in the owning story's `dependencies`
 };
 
@@ -136,27 +135,27 @@ enum class StoryKey : std::uint8_t {
   Weight,
 };
 
-// The fields are in an order that leaves no padding (those aligned to 8, then to 4, then the
-// small ones): 248 bytes a story.
+// The fields are in an order that leaves least padding (those aligned to 8, then to 4, then
+// the small ones): 320 bytes a story.
 struct Story {
-  OptionalView<std::string_view> title;
+  std::optional<std::string_view> title;
   OptionalTempId temp_id;
-  OptionalView<std::string_view> description;
+  std::optional<std::string_view> description;
   std::span<const Story> sub_stories;
-  OptionalView<std::span<const std::string_view>> checklist;
-  OptionalView<std::string_view> tag_list;
-  OptionalView<std::span<const std::int64_t>> assignments;  ///< assignee_ids
+  std::optional<std::span<const std::string_view>> checklist;
+  std::optional<std::string_view> tag_list;
+  std::optional<std::span<const std::int64_t>> assignments;  ///< assignee_ids
   std::span<const Dependency> dependencies;
   Origin origin;
-  CompactSpan<json::Member> extra;  ///< unknown keys, in order
+  std::span<const json::Member> extra;  ///< unknown keys, in order
   /// The story's position in its JSON array (which counts the items that are not objects).
   std::uint32_t index = 0;
-  OptionalInt64 relative_start_date;
-  OptionalInt64 relative_due_date;
-  OptionalInt64 duration;
-  OptionalInt64 budget_estimate_in_cents;
-  OptionalInt64 time_estimate_in_minutes;
-  OptionalInt64 weight;
+  std::optional<std::int64_t> relative_start_date;
+  std::optional<std::int64_t> relative_due_date;
+  std::optional<std::int64_t> duration;
+  std::optional<std::int64_t> budget_estimate_in_cents;
+  std::optional<std::int64_t> time_estimate_in_minutes;
+  std::optional<std::int64_t> weight;
   std::optional<StoryType> story_type;  ///< absent when not written or not a valid type
   std::optional<bool> billable;
   /// The documented keys the story's object writes, whatever their values (a bit per StoryKey).
@@ -191,8 +190,8 @@ struct Story {
 };
 
 static_assert(std::is_trivially_destructible_v<Story>, "stories live in an arena and are never destroyed");
-static_assert(sizeof(void*) != 8 || sizeof(Story) == 248, "a field added or moved: keep the small ones last");
-static_assert(sizeof(void*) != 8 || sizeof(Dependency) == 88, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Story) == 320, "a field added or moved: keep the small ones last");
+static_assert(sizeof(void*) != 8 || sizeof(Dependency) == 104, "a field added or moved: keep the small ones last");
 static_assert(alignof(Story) > 1 && alignof(std::string_view) > 1, "Origin::up marks a list's pointer in its low bit");
 
 struct TemplateAssignment {
