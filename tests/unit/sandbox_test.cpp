@@ -443,23 +443,22 @@ TEST_F(SandboxTest, RefusesAFifoForTokensOrATemplateAndATokenGivenToTwoUsers) {
   const std::string bounded = "timeout -s KILL 3";
   const std::string fifo = dir.file("tokens.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  CliRun fifo_tokens =
-      run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + fifo + "'", bounded);
+  CliRun fifo_tokens = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + fifo + "'", bounded);
   EXPECT_EQ(fifo_tokens.exit, 2);
   EXPECT_EQ(fifo_tokens.err, "ptmpl sandbox: " + fifo + ": is a FIFO, not a regular file; refused\n");
 
   std::filesystem::create_directories(dir.file("data/templates"));
   const std::string fifo_template = dir.file("data/templates/7.json");
   ASSERT_EQ(::mkfifo(fifo_template.c_str(), 0600), 0);
-  CliRun fifo_store = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + tokens + "'", bounded);
+  CliRun fifo_store =
+      run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + tokens + "'", bounded);
   EXPECT_EQ(fifo_store.exit, 2);
   EXPECT_EQ(fifo_store.err, "ptmpl sandbox: " + fifo_template + ": is a FIFO, not a regular file; refused\n");
   std::filesystem::remove(fifo_template);
 
   // One token for two users: which user a request acts as would depend on the file's order.
   const std::string shared = dir.write("shared-tokens", "alice-token 1\nbob-token 2\n\nalice-token 3\nbob-token 2\n");
-  CliRun ambiguous =
-      run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + shared + "'", bounded);
+  CliRun ambiguous = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + shared + "'", bounded);
   EXPECT_EQ(ambiguous.exit, 2);
   EXPECT_EQ(ambiguous.err, "ptmpl sandbox: " + shared +
                                ":4: the token of line 1 (user 1) is given to user 3 here; a token must stand "
@@ -515,7 +514,8 @@ TEST_F(SandboxTest, RequestHeadersBeyond64KiBAreAnswered431) {
     std::string head =
         "GET /api/v1/project_templates.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice-token\r\n"
         "Connection: close\r\n";
-    for (int i = 0; head.size() < bytes; ++i) head += "X-Filler-" + std::to_string(i) + ": " + std::string(80, 'a') + "\r\n";
+    for (int i = 0; head.size() < bytes; ++i)
+      head += "X-Filler-" + std::to_string(i) + ": " + std::string(80, 'a') + "\r\n";
     return head + "\r\n";
   };
   EXPECT_EQ(status_line_of(*s, request_with_headers_of(60 * 1024)), "HTTP/1.1 200 OK");
