@@ -9,6 +9,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <csignal>
@@ -437,6 +438,93 @@ TEST_F(SandboxTest, RefusesAMalformedTokensFile) {
   EXPECT_NE(run.err.find("bad-tokens:2: expected `token user_id`"), std::string::npos) << run.err;
 }
 
+TEST_F(SandboxTest, RefusesAFifoForTokensOrATemplateAndATokenGivenToTwoUsers) {
+  // Killed after 3 s if start-up blocks: a FIFO without a writer held it, SIGTERM too.
+  const std::string bounded = "timeout -s KILL 3";
+  const std::string fifo = dir.file("tokens.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  CliRun fifo_tokens = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + fifo + "'", bounded);
+  EXPECT_EQ(fifo_tokens.exit, 2);
+  EXPECT_EQ(fifo_tokens.err, "ptmpl sandbox: " + fifo + ": is a FIFO, not a regular file; refused\n");
+
+  std::filesystem::create_directories(dir.file("data/templates"));
+  const std::string fifo_template = dir.file("data/templates/7.json");
+  ASSERT_EQ(::mkfifo(fifo_template.c_str(), 0600), 0);
+  CliRun fifo_store =
+      run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + tokens + "'", bounded);
+  EXPECT_EQ(fifo_store.exit, 2);
+  EXPECT_EQ(fifo_store.err, "ptmpl sandbox: " + fifo_template + ": is a FIFO, not a regular file; refused\n");
+  std::filesystem::remove(fifo_template);
+
+  // One token for two users: which user a request acts as would depend on the file's order.
+  const std::string shared = dir.write("shared-tokens", "alice-token 1\nbob-token 2\n\nalice-token 3\nbob-token 2\n");
+  CliRun ambiguous = run_ptmpl("sandbox --data-dir '" + dir.file("data") + "' --tokens-file '" + shared + "'", bounded);
+  EXPECT_EQ(ambiguous.exit, 2);
+  EXPECT_EQ(ambiguous.err, "ptmpl sandbox: " + shared +
+                               ":4: the token of line 1 (user 1) is given to user 3 here; a token must stand "
+                               "for one user\n");
+}
+
+/// Sends `request` to a plain HTTP sandbox and gives the status line of the answer ("" when
+/// the connection ends without one).
+std::string status_line_of(const SandboxProcess& s, std::string_view request) {
+  const std::string origin = s.origin();
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(static_cast<std::uint16_t>(std::stoi(origin.substr(origin.rfind(':') + 1))));
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  timeval wait{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
+  std::string answer;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0) {
+    // Sent whole even when the server answers early (a head too large): the answer is read after.
+    for (std::size_t sent = 0; sent < request.size();) {
+      ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<std::size_t>(n);
+    }
+    char buffer[4096];
+    for (ssize_t n; answer.find("\r\n") == std::string::npos && (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+      answer.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return answer.substr(0, answer.find("\r\n"));
+}
+
+TEST_F(SandboxTest, ATokenIsTheWholeHeaderValueNotTheTextBeforeANul) {
+  auto s = start({"--http"});
+  auto request = [](std::string_view authorization) {
+    return "GET /api/v1/project_templates.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + std::string(authorization) +
+           "Connection: close\r\n\r\n";
+  };
+  EXPECT_EQ(status_line_of(*s, request("Authorization: Bearer alice-token\r\n")), "HTTP/1.1 200 OK");
+  using namespace std::string_view_literals;
+  EXPECT_EQ(status_line_of(*s, request("Authorization: Bearer alice-token\0junk\r\n"sv)), "HTTP/1.1 401 Unauthorized");
+  EXPECT_EQ(status_line_of(*s, request("Authorization: Bearer alice-token\0\r\n"sv)), "HTTP/1.1 401 Unauthorized");
+  // Two headers: neither is chosen over the other.
+  EXPECT_EQ(status_line_of(*s, request("Authorization: Bearer alice-token\r\nAuthorization: Bearer bob-token\r\n")),
+            "HTTP/1.1 401 Unauthorized");
+}
+
+TEST_F(SandboxTest, RequestHeadersBeyond64KiBAreAnswered431) {
+  auto s = start({"--http"});
+  auto request_with_headers_of = [](std::size_t bytes) {
+    std::string head =
+        "GET /api/v1/project_templates.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice-token\r\n"
+        "Connection: close\r\n";
+    for (int i = 0; head.size() < bytes; ++i)
+      head += "X-Filler-" + std::to_string(i) + ": " + std::string(80, 'a') + "\r\n";
+    return head + "\r\n";
+  };
+  EXPECT_EQ(status_line_of(*s, request_with_headers_of(60 * 1024)), "HTTP/1.1 200 OK");
+  EXPECT_EQ(status_line_of(*s, request_with_headers_of(65 * 1024)), "HTTP/1.1 431 Request Header Fields Too Large");
+  // Megabytes of headers are not read, let alone kept.
+  EXPECT_EQ(status_line_of(*s, request_with_headers_of(4 << 20)), "HTTP/1.1 431 Request Header Fields Too Large");
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
+}
+
 TEST_F(SandboxTest, RefusesBodiesThatAreNotUtf8AndNamesWhyABodyIsNotJson) {
   auto s = start();
   // Not UTF-8: refused as the service refuses an invalid field, naming it and where.
@@ -788,6 +876,35 @@ TEST_F(SandboxTest, ARequestHeadHasADeadlineAsAWholeNotPerRead) {
   EXPECT_TRUE(silent.closed_while_silent());
   // A prompt client is served as ever.
   EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
+}
+
+TEST_F(SandboxTest, ConnectionsThatNeverFinishTheirHandshakeDoNotDelayAPromptClient) {
+  // 200 connections from 200 addresses (so under any per-address cap), more than the workers
+  // (128): half send nothing, half the first bytes of a ClientHello and no more.
+  auto s = start();
+  const std::string origin = s->origin();
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(static_cast<std::uint16_t>(std::stoi(origin.substr(origin.rfind(':') + 1))));
+  std::vector<int> stalled;
+  for (int i = 1; i <= 200; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    from.sin_addr.s_addr = htonl(0x7f000300 + static_cast<std::uint32_t>(i));  // 127.0.3.i
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from), 0) << std::strerror(errno);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to), 0) << std::strerror(errno);
+    if (i % 2 == 0) ::send(fd, "\x16\x03\x01\x00\xc8\x01", 6, MSG_NOSIGNAL);  // a record of 200 bytes, 1 sent
+    stalled.push_back(fd);
+  }
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(call(*s, "GET", "/project_templates.json").status, 200);
+  const auto waited = std::chrono::steady_clock::now() - asked;
+  EXPECT_LT(waited, std::chrono::seconds(2))
+      << "a prompt client waited " << std::chrono::duration_cast<std::chrono::milliseconds>(waited).count() << " ms";
+  for (int fd : stalled) ::close(fd);
+  EXPECT_EQ(s->stop(SIGTERM), 0);
 }
 
 }  // namespace

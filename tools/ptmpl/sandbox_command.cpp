@@ -63,18 +63,19 @@ std::function<int()> setup_sandbox(CLI::App& app) {
       return report_error("sandbox", address.error());
     o->sandbox.faults = fault_kinds(o->faults);
 
+    // Until it serves, SIGTERM ends the sandbox as it ends any program, whatever start() is
+    // waiting for. start() starts no thread: serve() does.
+    auto sandbox = Sandbox::start(o->sandbox);
+    if (!sandbox.ok()) {
+      return report_error("sandbox", sandbox.error());
+    }
+    Sandbox& server = *sandbox.value();
     // Every thread the server starts inherits this mask, so SIGTERM reaches only sigwait below.
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
     sigaddset(&stop_signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-    auto sandbox = Sandbox::start(o->sandbox);
-    if (!sandbox.ok()) {
-      return report_error("sandbox", sandbox.error());
-    }
-    Sandbox& server = *sandbox.value();
     std::cout << "listening on " << server.base_url() << " ca=" << server.ca_path() << std::endl;
     bool served = true;
     std::thread serving([&] {

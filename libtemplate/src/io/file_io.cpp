@@ -72,14 +72,48 @@ std::shared_ptr<char> reserve_pages(std::size_t size) {
   return std::shared_ptr<char>(static_cast<char*>(pages), [size](char* p) { detail::unmap_pages(p, size); });
 }
 
-}  // namespace
+/// What a file that is not a regular file is, as a message names it.
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  return "a special file";
+}
 
-Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_limit) {
-  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+/// Opens `path` to read. With FileKinds::kRegularOnly, opened without
+/// waiting (open(2) of a FIFO waits for a writer; O_NONBLOCK changes nothing for a regular
+/// file) and refused unless the file opened is a regular file.
+Result<int> open_to_read(const std::string& path, FileKinds kinds) {
+  const bool regular_only = kinds == FileKinds::kRegularOnly;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
   if (fd < 0)
     return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
                  path + ": cannot open: " + std::strerror(errno)};
-  return read_descriptor(fd, path == "-" ? std::string("standard input") : path, stream_limit, {});
+  struct stat st {};
+  if (regular_only && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    const int err = errno;
+    ::close(fd);
+    if (st.st_mode == 0) return Error::unreadable(path + ": cannot read: " + std::strerror(err));
+    return Error::unreadable(path + ": is " + kind_of(st.st_mode) + ", not a regular file; refused");
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_limit) {
+  if (path == "-") return read_descriptor(STDIN_FILENO, "standard input", stream_limit, {});
+  auto fd = open_to_read(path, FileKinds::kAny);
+  if (!fd.ok()) return fd.error();
+  return read_descriptor(fd.value(), path, stream_limit, {});
+}
+
+Result<FileText> FileText::read_regular(const std::string& path) {
+  auto fd = open_to_read(path, FileKinds::kRegularOnly);
+  if (!fd.ok()) return fd.error();
+  return read_descriptor(fd.value(), path, kMaxStreamBytes, {});
 }
 
 Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
@@ -181,12 +215,10 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   return text;
 }
 
-Result<std::string> read_private_file(const std::string& path, std::string_view what) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
-                 path + ": cannot open: " + std::strerror(errno)};
-  auto text = FileText::read_descriptor(fd, path, FileText::kMaxStreamBytes, what);
+Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds) {
+  auto fd = open_to_read(path, kinds);
+  if (!fd.ok()) return fd.error();
+  auto text = FileText::read_descriptor(fd.value(), path, FileText::kMaxStreamBytes, what);
   if (!text.ok()) return text.error();
   return std::string(text.value().text());
 }

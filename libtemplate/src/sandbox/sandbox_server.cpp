@@ -125,10 +125,11 @@ std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count,
 }  // namespace
 
 Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
-  auto text = read_private_file(path, "tokens");
+  auto text = read_private_file(path, "tokens", FileKinds::kRegularOnly);
   if (!text.ok()) return text.error();
   std::istringstream in(std::move(text).value());
   std::vector<SandboxToken> tokens;
+  std::map<std::string, std::pair<int, std::int64_t>, std::less<>> seen;  // token: its line and user
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     std::istringstream fields(line);
@@ -137,6 +138,12 @@ Result<std::vector<SandboxToken>> read_tokens_file(const std::string& path) {
     auto user_id = fields >> user ? parse_int(user) : std::nullopt;
     if (!user_id || *user_id <= 0 || (fields >> extra))
       return Error::invalid(path + ":" + std::to_string(number) + ": expected `token user_id` (a positive integer)");
+    auto [first, added] = seen.try_emplace(token, number, *user_id);
+    if (!added && first->second.second != *user_id)
+      return Error::invalid(path + ":" + std::to_string(number) + ": the token of line " +
+                            std::to_string(first->second.first) + " (user " + std::to_string(first->second.second) +
+                            ") is given to user " + std::to_string(*user_id) +
+                            " here; a token must stand for one user");
     tokens.push_back({token, *user_id});
   }
   if (tokens.empty()) return Error::invalid(path + ": no tokens (one `token user_id` pair per line)");
@@ -158,7 +165,7 @@ namespace {
 using sandbox::OAuthClient;
 
 Result<std::vector<OAuthClient>> read_oauth_clients(const std::string& path) {
-  auto text = read_private_file(path, "OAuth clients");
+  auto text = read_private_file(path, "OAuth clients", FileKinds::kRegularOnly);
   if (!text.ok()) return text.error();
   std::istringstream in(std::move(text).value());
   std::vector<OAuthClient> clients;
@@ -281,10 +288,15 @@ struct Sandbox::Impl {
   }
 
   std::optional<std::int64_t> authenticate(const httplib::Request& req) const {
-    std::string header = req.get_header_value("Authorization");
+    // The header's whole value, read from the headers themselves: get_header_value() gives it
+    // as a C string, so `Bearer tok\0junk` read as `Bearer tok`. Two Authorization headers
+    // are refused rather than one of them chosen.
+    auto [header, end] = req.headers.equal_range("Authorization");
+    if (header == end || std::next(header) != end) return std::nullopt;
     constexpr std::string_view kBearer = "Bearer ";
-    if (!header.starts_with(kBearer)) return std::nullopt;
-    std::string_view token = std::string_view(header).substr(kBearer.size());
+    const std::string_view value = header->second;
+    if (!value.starts_with(kBearer)) return std::nullopt;
+    std::string_view token = value.substr(kBearer.size());
     std::lock_guard lock(tokens_mutex);
     for (const auto& t : tokens)
       if (t.token == token) return t.user_id;
@@ -508,7 +520,9 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   impl->store = std::move(store).value();
   // Tokens issued through /oauth/token never expire (API reference), so they survive restarts.
   impl->issued_tokens_path = options.data_dir + "/oauth-tokens";
-  if (std::filesystem::exists(impl->issued_tokens_path) && std::filesystem::file_size(impl->issued_tokens_path) > 0) {
+  std::error_code size_error;  // a file without a size (a FIFO) is read, and so refused by name
+  if (std::filesystem::exists(impl->issued_tokens_path) &&
+      std::filesystem::file_size(impl->issued_tokens_path, size_error) != 0) {
     auto issued = read_tokens_file(impl->issued_tokens_path);
     if (!issued.ok()) return issued.error();
     impl->issued = std::move(issued).value();

@@ -156,7 +156,8 @@ Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& di
       if (name.find(".ptmpl-") != std::string::npos) fs::remove(entry.path(), ec);
       continue;
     }
-    auto text = FileText::read(entry.path().string());
+    // Regular files alone: a FIFO here would block the start for ever.
+    auto text = FileText::read_regular(entry.path().string());
     if (!text.ok()) return text.error();
     auto t = parse_stored(entry.path().string(), text.value().text());
     if (!t.ok()) return t.error();

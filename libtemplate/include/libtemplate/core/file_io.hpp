@@ -17,6 +17,11 @@
 
 namespace ptmpl {
 
+/// Which files a read takes: any that can be read (a FIFO, a device: read to their end, as a
+/// command reads the files its user names), or regular files alone (what a server reads at
+/// start on its own: a FIFO there would block it, a device might never end).
+enum class FileKinds { kAny, kRegularOnly };
+
 /// The bytes of a file: owned (read whole), or borrowed from the caller.
 class FileText {
  public:
@@ -57,8 +62,14 @@ class FileText {
   /// when an input that is not a regular file goes on past `stream_limit` bytes.
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
+  /// Reads `path` if it is a regular file (links followed). Anything else is refused without
+  /// waiting (kUnreadable, `PATH: is a FIFO, not a regular file; refused`): it is opened
+  /// non-blocking, so a FIFO with no writer does not hold the caller, and checked on the file
+  /// opened.
+  static Result<FileText> read_regular(const std::string& path);
+
  private:
-  friend Result<std::string> read_private_file(const std::string& path, std::string_view what);
+  friend Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds);
   // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
   // `private_what`, refuses a file its group or others may read (read_private_file()).
   static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
@@ -76,8 +87,11 @@ class FileText {
 /// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
 /// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the
 /// file opened, not on its name; kNotFound or kUnreadable when it cannot be read. `what` names
-/// the file in the message ("the tokens file is readable by group or others").
-Result<std::string> read_private_file(const std::string& path, std::string_view what);
+/// the file in the message ("the tokens file is readable by group or others"). With
+/// FileKinds::kRegularOnly, what is not a regular file is refused as FileText::read_regular
+/// refuses it.
+Result<std::string> read_private_file(const std::string& path, std::string_view what,
+                                      FileKinds kinds = FileKinds::kAny);
 
 /// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
 /// `a.json`) that stand for one file have the same identity.
