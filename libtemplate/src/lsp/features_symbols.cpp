@@ -176,8 +176,7 @@ Reply document_symbols(const OpenDocument& document, const Cancellation& cancel)
   return features::result_of(json);
 }
 
-Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query,
-                        const Cancellation& cancel) {
+Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query, const Cancellation& cancel) {
   const std::string wanted = ascii_lower(query);
   std::size_t count = 0;
   JsonEmitter json(JsonLayout::Compact);

@@ -418,9 +418,7 @@ class Server {
       // Work in flight finishes first: every request before it is answered, every lint queued
       // is published (or found stale).
       std::unique_lock lock(mutex_);
-      idle_.wait(lock, [&] {
-        return stop_ || (pending_.empty() && linting_.empty() && open_requests_.size() == 1);
-      });
+      idle_.wait(lock, [&] { return stop_ || (pending_.empty() && linting_.empty() && open_requests_.size() == 1); });
       return {};
     }
     if (method == "workspace/symbol") {

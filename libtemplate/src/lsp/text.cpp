@@ -53,9 +53,8 @@ TextPositions::Mark TextPositions::nearest(std::uint64_t start, std::uint64_t en
   auto first = std::lower_bound(marks_.begin(), marks_.end(), start, by_offset);
   auto last = std::lower_bound(first, marks_.end(), end, by_offset);
   // Within a line every field grows with the offset.
-  auto after = std::upper_bound(first, last, most, [&](std::uint64_t value, const Mark& mark) {
-    return value < mark.*field;
-  });
+  auto after =
+      std::upper_bound(first, last, most, [&](std::uint64_t value, const Mark& mark) { return value < mark.*field; });
   return after == first ? Mark{start, 0, 0} : *(after - 1);
 }
 
