@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <span>
 
 #include "libtemplate/core/generator.hpp"
 #include "libtemplate/core/version.hpp"
@@ -172,6 +174,13 @@ std::string big_template(std::size_t stories = 5000) {
   return generated.ok() ? generated.value() : std::string();
 }
 
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (c != '\n') out += c;
+  return out;
+}
+
 TEST(LspServer, RequestsAreAnsweredWhileALintRuns) {
   std::string big = big_template();
   ASSERT_GT(big.size(), 1'000'000u);
@@ -193,12 +202,9 @@ TEST(LspServer, CancelledRequestsGetRequestCancelledAndTheServerGoesOn) {
   std::string big = big_template(10000);
   std::string uri = "file:///nowhere/big.json";
   Script script;
-  // Formatting the big document (not canonical: one line) keeps the request thread busy while
-  // the next two requests wait behind it.
-  std::string one_line;
-  for (char c : big)
-    if (c != '\n') one_line += c;
-  script.initialize().open(uri, one_line);
+  // Formatting the big document (not canonical: one line) keeps the one request thread busy
+  // while the next two requests wait behind it.
+  script.initialize().open(uri, one_line(big));
   script.request(1, "textDocument/formatting",
                  document_params(uri, ",\"options\":{\"tabSize\":2,\"insertSpaces\":true}"));
   script.request(2, "textDocument/documentSymbol", document_params(kUri));
@@ -207,13 +213,58 @@ TEST(LspServer, CancelledRequestsGetRequestCancelledAndTheServerGoesOn) {
   script.notify("$/cancelRequest", "{\"id\":1}");
   script.notify("$/cancelRequest", "{\"id\":77}");  // no such request: nothing happens
   script.shutdown();
-  auto t = run_session(script.text());
+  auto t = run_session(script.text(), {.jobs = 1, .help_uri_base = {}, .request_threads = 1});
   EXPECT_EQ(error_code_of(t.response("1")), -32800);
   EXPECT_EQ(error_code_of(t.response("2")), -32800);
   ASSERT_NE(t.response("3"), nullptr);
   EXPECT_EQ(error_code_of(t.response("3")), 0);
   EXPECT_EQ(t.response("77"), nullptr);
   EXPECT_EQ(t.exit_code, 0);
+}
+
+TEST(LspServer, ARequestIsAnsweredWhileASlowOneRuns) {
+  // The story tree of 10,000 stories written on one line against a hover on a small document:
+  // the hover, asked second, is answered first.
+  std::string uri = "file:///nowhere/big.json";
+  Script script;
+  script.initialize().open(uri, one_line(big_template(10000))).open(kUri, kPlan);
+  script.request(1, "textDocument/documentSymbol", document_params(uri));
+  script.request(2, "textDocument/hover", position_params(kUri, 4, 10));
+  script.shutdown();
+  auto t = run_session(script.text());
+  ASSERT_NE(t.response("1"), nullptr);
+  ASSERT_NE(t.response("2"), nullptr);
+  EXPECT_EQ(error_code_of(t.response("2")), 0);
+  EXPECT_LT(t.index_of_response("2"), t.index_of_response("1"));
+  EXPECT_EQ(t.exit_code, 0);
+}
+
+TEST(LspServer, ACancelledCodeActionStopsWaitingForItsLint) {
+  // The code actions of a big document need its lint, which a lint thread is running: the
+  // cancel ends the wait at once, long before the lint is published.
+  std::string uri = "file:///nowhere/big.json";
+  Script script;
+  script.initialize().open(uri, one_line(big_template(10000)));
+  script.request(1, "textDocument/codeAction",
+                 document_params(uri, R"(,"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":9}},)"
+                                      R"("context":{"diagnostics":[]})"));
+  script.notify("$/cancelRequest", "{\"id\":1}");
+  script.shutdown();
+  auto t = run_session(script.text());
+  EXPECT_EQ(error_code_of(t.response("1")), -32800);
+  auto published = t.notifications("textDocument/publishDiagnostics");
+  ASSERT_EQ(published.size(), 1u);
+  EXPECT_LT(static_cast<std::size_t>(t.index_of_response("1")), published[0].first);
+}
+
+TEST(LspServer, LongFeaturesGiveUpOnceCancelled) {
+  OpenDocument document{std::string(kUri), "", std::string(kPlan), 1};
+  std::atomic<bool> flag = true;
+  const Cancellation cancelled(flag);
+  EXPECT_EQ(document_symbols(document, cancelled).error_code, -32800);
+  EXPECT_EQ(workspace_symbols(std::span(&document, 1), "", cancelled).error_code, -32800);
+  flag = false;
+  EXPECT_EQ(document_symbols(document, cancelled).error_code, 0);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <vector>
+
 namespace ptmpl::lsp {
 namespace {
 
@@ -39,6 +42,51 @@ TEST(LspText, DiagnosticPlacesCountCodePoints) {
   EXPECT_EQ(positions.from_line_column(2, 1), (Position{1, 0}));
   EXPECT_EQ(positions.from_line_column(0, 0), (Position{0, 0}));
   EXPECT_EQ(positions.from_line_column(7, 1), positions.position(text.size()));
+}
+
+TEST(LspText, PositionsInAOneLineMegabyteAreFoundFromAMarkNotFromTheLineStart) {
+  // A template written on one line: 1 MiB of ASCII, "é" (2 bytes, 1 unit) and "😀" (4 bytes, 2
+  // units) with a few "\r\n" line ends. Every 50th offset is converted both ways and checked
+  // against one walk of the text. Scanning from the line's start per position (quadratic) takes
+  // tens of seconds here; from the nearest mark, milliseconds: the bound is generous.
+  std::string text;
+  const std::string pieces[] = {"{\"title\":\"", "\xC3\xA9", "x", "\xF0\x9F\x98\x80", "\",\"d\":12}"};
+  for (std::size_t i = 0; text.size() < (std::size_t{1} << 20); ++i) {
+    text += pieces[i % 5];
+    if (i % 300'000 == 299'999) text += "\r\n";
+  }
+  struct Expected {
+    std::uint64_t offset;
+    Position position;
+    std::uint64_t column;  // 1-based, in code points
+  };
+  std::vector<Expected> expected;
+  Position at;
+  std::uint64_t column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    if (i % 50 < n) expected.push_back({i, at, column});
+    if (text[i] == '\n') {
+      at = {at.line + 1, 0};
+      column = 1;
+    } else {
+      at.character += n == 4 ? 2 : 1;
+      ++column;
+    }
+    i += n;
+  }
+  ASSERT_GT(expected.size(), 20'000u);
+
+  auto started = std::chrono::steady_clock::now();
+  TextPositions positions(text);
+  for (const Expected& e : expected) {
+    ASSERT_EQ(positions.position(e.offset), e.position) << "offset " << e.offset;
+    if (text[e.offset] == '\r' || text[e.offset] == '\n') continue;  // line ends clamp before "\r\n"
+    ASSERT_EQ(positions.offset(e.position), e.offset) << "offset " << e.offset;
+    ASSERT_EQ(positions.from_line_column(e.position.line + 1, e.column), e.position) << "offset " << e.offset;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
 }
 
 TEST(LspText, FileUrisAreDecodedAndEncoded) {

@@ -31,7 +31,7 @@ std::function<int()> setup_lsp(CLI::App& app) {
     lsp::ServerOptions options;
     options.jobs = o->jobs;
     options.help_uri_base = o->help_uri_base;
-    return lsp::serve(std::cin, std::cout, options);
+    return lsp::serve_stdio(std::cin, options);
   };
 }
 

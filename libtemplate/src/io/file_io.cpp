@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -283,7 +284,8 @@ std::string describe_errno(int err) {
   return std::strerror(err);
 }
 
-/// Writes all of `bytes` to `fd`, retrying short writes and interruptions.
+/// Writes all of `bytes` to `fd`, retrying short writes and interruptions, and waiting while a
+/// non-blocking descriptor is full.
 bool write_all(int fd, std::string_view bytes, int& err) {
   const char* p = bytes.data();
   std::size_t left = bytes.size();
@@ -291,6 +293,12 @@ bool write_all(int fd, std::string_view bytes, int& err) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
+      // A non-blocking descriptor (one a reader shares and set so) that is full: wait until the
+      // reader takes some, rather than give up part way through.
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        pollfd writable{fd, POLLOUT, 0};
+        if (::poll(&writable, 1, -1) >= 0 || errno == EINTR) continue;
+      }
       err = errno;
       return false;
     }

@@ -48,12 +48,13 @@ std::string shortened(std::string_view text, std::size_t most) {
 }  // namespace
 
 Reply code_actions(const OpenDocument& document, const LintOutcome& outcome, Range range, ActionKinds kinds,
-                   std::string_view help_uri_base) {
+                   std::string_view help_uri_base, const Cancellation& cancel) {
   TextPositions positions(document.text);
   JsonEmitter out(JsonLayout::Compact);
   out.begin_array();
   if (kinds.quickfix) {
     for (const Diagnostic& finding : outcome.findings) {
+      if (cancel.requested()) return cancelled_reply();
       if (!finding.fix) continue;
       const Fix& fix = *finding.fix;
       if (fix.offset + fix.length > document.text.size()) continue;
@@ -77,6 +78,7 @@ Reply code_actions(const OpenDocument& document, const LintOutcome& outcome, Ran
     }
   }
   if (kinds.fix_all) {
+    if (cancel.requested()) return cancelled_reply();
     FixResult fixed = apply_fixes(document.text, outcome.findings);
     if (fixed.applied > 0 && fixed.text != document.text) {
       ByteEdit edit = smallest_edit(document.text, fixed.text);

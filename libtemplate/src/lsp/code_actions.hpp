@@ -20,7 +20,7 @@ struct ActionKinds {
 /// when safe; an unsafe one says so in its title), and one `source.fixAll` action applying
 /// every safe fix of the document (through apply_fixes(), as `lint --fix`).
 [[nodiscard]] Reply code_actions(const OpenDocument& document, const LintOutcome& outcome, Range range,
-                                 ActionKinds kinds, std::string_view help_uri_base);
+                                 ActionKinds kinds, std::string_view help_uri_base, const Cancellation& cancel = {});
 
 /// The edit that makes the document canonical (`ptmpl fmt`): `[]` when it is; an error
 /// (RequestFailed) naming the place when it does not parse or is nested too deep to rewrite.

@@ -4,6 +4,7 @@
 // `result` (or an error), so the protocol side (server.cpp) only frames it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -21,6 +22,23 @@ struct Reply {
   std::string error_message;
 };
 
+/// Whether the client has cancelled the request being answered (`$/cancelRequest`). Long work
+/// asks between pieces (a story, a finding, a document) and gives up with cancelled_reply().
+class Cancellation {
+ public:
+  /// Never cancelled.
+  Cancellation() = default;
+  /// Cancelled once `flag` is set (by another thread); `flag` outlives this.
+  explicit Cancellation(const std::atomic<bool>& flag) : flag_(&flag) {}
+  [[nodiscard]] bool requested() const { return flag_ != nullptr && flag_->load(std::memory_order_relaxed); }
+
+ private:
+  const std::atomic<bool>* flag_ = nullptr;
+};
+
+/// The answer to a request given up: RequestCancelled (-32800).
+[[nodiscard]] Reply cancelled_reply();
+
 /// textDocument/definition: from a `source_id`/`target_id` value to the story with that temp_id.
 [[nodiscard]] Reply definition(const OpenDocument& document, Position position);
 /// textDocument/references of the temp_id under the position (on a story's `temp_id` value or a
@@ -35,8 +53,9 @@ struct Reply {
 /// textDocument/completion at the position.
 [[nodiscard]] Reply completion(const OpenDocument& document, Position position);
 /// textDocument/documentSymbol: the story tree.
-[[nodiscard]] Reply document_symbols(const OpenDocument& document);
+[[nodiscard]] Reply document_symbols(const OpenDocument& document, const Cancellation& cancel = {});
 /// workspace/symbol over these documents (the open ones and the workspace folder's templates).
-[[nodiscard]] Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query);
+[[nodiscard]] Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query,
+                                      const Cancellation& cancel = {});
 
 }  // namespace ptmpl::lsp

@@ -7,6 +7,7 @@
 
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/preview.hpp"
+#include "lsp/jsonrpc.hpp"
 
 namespace ptmpl::lsp::features {
 
@@ -233,3 +234,11 @@ std::string id_text(const TempId& id) {
 }
 
 }  // namespace ptmpl::lsp::features
+
+namespace ptmpl::lsp {
+
+Reply cancelled_reply() {
+  return {"null", error_code::kRequestCancelled, "the request was cancelled"};
+}
+
+}  // namespace ptmpl::lsp

@@ -142,7 +142,7 @@ std::string ascii_lower(std::string_view text) {
 
 }  // namespace
 
-Reply document_symbols(const OpenDocument& document) {
+Reply document_symbols(const OpenDocument& document, const Cancellation& cancel) {
   auto analysis = features::analysis_of(document);
   if (!analysis->parsed()) return {};
   const auto templates = analysis->templates();
@@ -159,6 +159,7 @@ Reply document_symbols(const OpenDocument& document) {
     std::vector<std::size_t> open;  // pre-order indices of the stories whose children are open
     std::size_t index = 0;
     for_each_placed_story(*analysis, t, [&](const Story& story, std::size_t parent, const Place& place) {
+      if (cancel.requested()) return;
       while (!open.empty() && open.back() != parent) {
         write_symbol_tail(json);
         open.pop_back();
@@ -167,6 +168,7 @@ Reply document_symbols(const OpenDocument& document) {
                         place);
       open.push_back(index++);
     });
+    if (cancel.requested()) return cancelled_reply();
     for (; !open.empty(); open.pop_back()) write_symbol_tail(json);
     if (several) write_symbol_tail(json);
   }
@@ -174,13 +176,14 @@ Reply document_symbols(const OpenDocument& document) {
   return features::result_of(json);
 }
 
-Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query) {
+Reply workspace_symbols(std::span<const OpenDocument> documents, std::string_view query, const Cancellation& cancel) {
   const std::string wanted = ascii_lower(query);
   std::size_t count = 0;
   JsonEmitter json(JsonLayout::Compact);
   json.begin_array();
   for (const OpenDocument& document : documents) {
     if (count == kMaxWorkspaceSymbols) break;
+    if (cancel.requested()) return cancelled_reply();
     // An open document is read once per text (the cache); another is read again per query.
     const auto read = features::analysis_of(document);
     const Analysis& analysis = *read;

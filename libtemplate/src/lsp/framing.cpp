@@ -6,6 +6,9 @@
 #include <charconv>
 #include <istream>
 #include <optional>
+#include <ostream>
+
+#include "libtemplate/core/file_io.hpp"
 
 namespace ptmpl::lsp {
 
@@ -132,6 +135,19 @@ std::string frame(std::string_view body) {
   std::string out = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   out += body;
   return out;
+}
+
+void FrameWriter::write(std::string_view body) {
+  const std::string framed = frame(body);
+  std::lock_guard lock(mutex_);
+  if (failed_) return;
+  if (out_ != nullptr) {
+    out_->write(framed.data(), static_cast<std::streamsize>(framed.size()));
+    out_->flush();
+    failed_ = !*out_;
+  } else {
+    failed_ = !write_descriptor(fd_, framed, "standard output").ok();
+  }
 }
 
 }  // namespace ptmpl::lsp

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -47,5 +48,23 @@ class FrameReader {
 
 /// `body` framed: "Content-Length: N\r\n\r\n" then the body.
 [[nodiscard]] std::string frame(std::string_view body);
+
+/// The one writer of a session's output: each message framed and written whole, one at a time,
+/// whichever thread sends it. To a descriptor (standard output) through write_descriptor(),
+/// which resumes short writes and waits while a non-blocking pipe is full, so a client that
+/// reads slowly never gets part of a message followed by another; or to a stream. Once the
+/// output fails (the client is gone), later messages are dropped.
+class FrameWriter {
+ public:
+  explicit FrameWriter(int fd) : fd_(fd) {}
+  explicit FrameWriter(std::ostream& out) : out_(&out) {}
+  void write(std::string_view body);
+
+ private:
+  std::mutex mutex_;
+  int fd_ = -1;
+  std::ostream* out_ = nullptr;
+  bool failed_ = false;
+};
 
 }  // namespace ptmpl::lsp

@@ -1,10 +1,13 @@
 // The language server, by concern: the session (lsp.hpp's serve()). The reading thread
-// takes messages in order, keeps the open documents and queues work: requests go to one
-// request thread, in order, each with the documents as they were when it arrived; lints go to
-// lint threads, the newest version of a document replacing one still waiting. So requests are
-// answered while a lint runs, a cancelled request that has not been answered gets
-// RequestCancelled, and diagnostics are published only for the version still open.
+// takes messages in order, keeps the open documents and queues work: requests go to request
+// threads, taken in order and each answered with the documents as they were when it arrived;
+// lints go to lint threads, the newest version of a document replacing one still waiting. So a
+// request is answered while a lint or a slow request runs, a cancelled request that has not
+// been answered gets RequestCancelled (long work asks whether it is cancelled as it goes), and
+// diagnostics are published only for the version still open. Every message goes out whole
+// through the session's one FrameWriter.
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -13,6 +16,8 @@
 #include <ostream>
 #include <set>
 #include <thread>
+
+#include <unistd.h>
 
 #include "libtemplate/core/version.hpp"
 #include "libtemplate/lsp/lsp.hpp"
@@ -113,12 +118,14 @@ std::optional<std::string> cancelled_id(const json::Value& params) {
 
 class Server {
  public:
-  Server(std::ostream& out, const ServerOptions& options) : out_(out), options_(options) {}
+  Server(FrameWriter& out, const ServerOptions& options) : out_(out), options_(options) {}
 
   int run(std::istream& in) {
     unsigned lint_threads = options_.jobs;
     if (lint_threads == 0) lint_threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-    std::thread requests([this] { request_loop(); });
+    std::vector<std::thread> requests;
+    for (unsigned i = 0; i < std::max(options_.request_threads, 1u); ++i)
+      requests.emplace_back([this] { request_loop(); });
     std::vector<std::thread> linters;
     for (unsigned i = 0; i < lint_threads; ++i) linters.emplace_back([this] { lint_loop(); });
 
@@ -160,23 +167,21 @@ class Server {
       stop_ = true;
     }
     work_.notify_all();
-    requests.join();
+    for (std::thread& t : requests) t.join();
     for (std::thread& t : linters) t.join();
     return shutdown_ && exit_ ? 0 : 1;
   }
 
  private:
+  using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
   struct Job {
     std::unique_ptr<Message> message;
     Documents documents;  // as they were when the request arrived
+    CancelFlag cancelled;
   };
 
-  void send(std::string_view body) {
-    std::string framed = frame(body);
-    std::lock_guard lock(out_mutex_);
-    out_.write(framed.data(), static_cast<std::streamsize>(framed.size()));
-    out_.flush();
-  }
+  void send(std::string_view body) { out_.write(body); }
   void log(int type, std::string_view message) { send(notification("window/logMessage", log_params(type, message))); }
 
   // On the reading thread, in the order the client sent.
@@ -208,8 +213,9 @@ class Server {
     if (method == "shutdown") shutdown_ = true;
     {
       std::lock_guard lock(mutex_);
-      open_requests_.insert(message->id());
-      jobs_.push_back({std::move(message), documents_});
+      auto cancelled = std::make_shared<std::atomic<bool>>(false);
+      open_requests_[message->id()] = cancelled;
+      jobs_.push_back({std::move(message), documents_, std::move(cancelled)});
     }
     work_.notify_all();
   }
@@ -223,8 +229,9 @@ class Server {
     if (method == "$/cancelRequest") {
       if (auto id = cancelled_id(message.params())) {
         std::lock_guard lock(mutex_);
-        if (open_requests_.contains(*id)) cancelled_.insert(*id);
+        if (auto it = open_requests_.find(*id); it != open_requests_.end()) it->second->store(true);
       }
+      idle_.notify_all();  // a request waiting for a lint gives up
       return;
     }
     // Before initialize, notifications are dropped; `$/…` ones and unknown ones always are.
@@ -354,7 +361,7 @@ class Server {
     }
   }
 
-  // The request thread: one request at a time, in order.
+  // A request thread: takes the oldest request waiting; the others answer meanwhile.
   void request_loop() {
     std::unique_lock lock(mutex_);
     for (;;) {
@@ -362,13 +369,10 @@ class Server {
       if (stop_) return;
       Job job = std::move(jobs_.front());
       jobs_.pop_front();
-      const std::string id = job.message->id();
-      bool cancelled = cancelled_.contains(id);
       lock.unlock();
+      const std::string id = job.message->id();
       std::string body;
-      if (cancelled) {
-        body = error_response(id, error_code::kRequestCancelled, "the request was cancelled");
-      } else {
+      if (!*job.cancelled) {
         Reply reply;
         try {
           reply = answer(job);
@@ -378,25 +382,27 @@ class Server {
         body = reply.error_code != 0 ? error_response(id, reply.error_code, reply.error_message)
                                      : response(id, reply.result);
       }
-      lock.lock();
-      // Cancelled while it ran: the answer is dropped for the error LSP asks for.
-      if (!cancelled && cancelled_.contains(id))
-        body = error_response(id, error_code::kRequestCancelled, "the request was cancelled");
-      cancelled_.erase(id);
-      lock.unlock();
+      // Cancelled before it started or while it ran: the error LSP asks for, not the answer.
+      if (*job.cancelled) body = error_response(id, error_code::kRequestCancelled, "the request was cancelled");
       send(body);
       lock.lock();
       open_requests_.erase(id);
-      cancelled_.erase(id);  // a cancel that came while the answer was being sent
       idle_.notify_all();
     }
   }
 
-  // The lint of `document`: the one published for this version when there is one, else a
-  // fresh one.
-  std::shared_ptr<const LintOutcome> outcome_of(const Snapshot& document) {
+  // The lint of `document`: the one published for this version when there is one (waited for
+  // while it is queued or running, rather than done twice), else a fresh one; null when the
+  // request is cancelled meanwhile.
+  std::shared_ptr<const LintOutcome> outcome_of(const Snapshot& document, const std::atomic<bool>& cancelled) {
     {
-      std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
+      idle_.wait(lock, [&] {
+        auto queued = pending_.find(document->uri);
+        return stop_ || cancelled ||
+               ((queued == pending_.end() || queued->second != document) && !linting_.contains(document->uri));
+      });
+      if (cancelled) return nullptr;
       auto it = outcomes_.find(document->uri);
       if (it != outcomes_.end() && it->second.first == document) return it->second.second;
     }
@@ -407,10 +413,12 @@ class Server {
     const Message& message = *job.message;
     const std::string& method = message.method();
     const json::Value& params = message.params();
+    const Cancellation cancel(*job.cancelled);
     if (method == "shutdown") {
-      // Work in flight finishes first: every lint queued is published (or found stale).
+      // Work in flight finishes first: every request before it is answered, every lint queued
+      // is published (or found stale).
       std::unique_lock lock(mutex_);
-      idle_.wait(lock, [&] { return stop_ || (pending_.empty() && linting_.empty()); });
+      idle_.wait(lock, [&] { return stop_ || (pending_.empty() && linting_.empty() && open_requests_.size() == 1); });
       return {};
     }
     if (method == "workspace/symbol") {
@@ -421,9 +429,14 @@ class Server {
         documents.push_back(*document);
         open_paths.insert(document->path.empty() ? uri : document->path);
       }
-      for (OpenDocument& file : workspace_.templates())
+      std::vector<OpenDocument> files;
+      {
+        std::lock_guard lock(workspace_mutex_);
+        files = workspace_.templates();
+      }
+      for (OpenDocument& file : files)
         if (!open_paths.contains(file.path)) documents.push_back(std::move(file));
-      return workspace_symbols(documents, query);
+      return workspace_symbols(documents, query, cancel);
     }
     static const std::set<std::string, std::less<>> kDocumentMethods = {
         "textDocument/definition",     "textDocument/references", "textDocument/prepareRename",
@@ -438,7 +451,7 @@ class Server {
     // the client sends).
     if (found == job.documents.end()) return {"null", 0, {}};
     const Snapshot& document = found->second;
-    if (method == "textDocument/documentSymbol") return document_symbols(*document);
+    if (method == "textDocument/documentSymbol") return document_symbols(*document, cancel);
     if (method == "textDocument/formatting") return format_document(*document);
     if (method == "textDocument/codeAction") {
       auto range = read_range(member(&params, "range"));
@@ -452,7 +465,9 @@ class Server {
           if (k == "source" || k == "source.fixAll") kinds.fix_all = true;
         }
       }
-      return code_actions(*document, *outcome_of(document), *range, kinds, options_.help_uri_base);
+      auto outcome = outcome_of(document, *job.cancelled);
+      if (outcome == nullptr) return cancelled_reply();
+      return code_actions(*document, *outcome, *range, kinds, options_.help_uri_base, cancel);
     }
     auto position = read_position(member(&params, "position"));
     if (!position) return {"null", error_code::kInvalidParams, method + " without a position"};
@@ -473,15 +488,15 @@ class Server {
     return completion(*document, *position);
   }
 
-  std::ostream& out_;
+  FrameWriter& out_;
   ServerOptions options_;
-  std::mutex out_mutex_;
 
   // The reading thread's own.
   bool initialized_ = false;
   bool shutdown_ = false;
   bool exit_ = false;
-  // The request thread's own (its folders set at initialize, before any request is queued).
+  // Its folders set at initialize, before any request is queued.
+  std::mutex workspace_mutex_;
   Workspace workspace_;
 
   // Shared, under mutex_.
@@ -491,8 +506,7 @@ class Server {
   bool stop_ = false;
   Documents documents_;
   std::deque<Job> jobs_;
-  std::set<std::string> open_requests_;  // ids queued or running
-  std::set<std::string> cancelled_;      // of those, the ones cancelled
+  std::map<std::string, CancelFlag> open_requests_;  // ids queued or running, set once cancelled
   std::map<std::string, Snapshot> pending_;
   std::set<std::string> linting_;
   std::map<std::string, std::pair<Snapshot, std::shared_ptr<const LintOutcome>>> outcomes_;
@@ -501,7 +515,14 @@ class Server {
 }  // namespace
 
 int serve(std::istream& in, std::ostream& out, const ServerOptions& options) {
-  Server server(out, options);
+  FrameWriter writer(out);
+  Server server(writer, options);
+  return server.run(in);
+}
+
+int serve_stdio(std::istream& in, const ServerOptions& options) {
+  FrameWriter writer(STDOUT_FILENO);
+  Server server(writer, options);
   return server.run(in);
 }
 

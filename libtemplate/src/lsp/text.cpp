@@ -20,6 +20,26 @@ std::uint64_t sequence_length(unsigned char lead) {
 
 }  // namespace
 
+TextPositions::TextPositions(std::string_view text) : text_(text), lines_(text) {
+  for (std::uint32_t line = 0; line < line_count(); ++line) {
+    const std::uint64_t end = line_end(line);
+    std::uint64_t i = line_start(line);
+    if (end - i <= kMarkStride) continue;
+    Mark walk{i, 0, 0};
+    std::uint64_t next = i + kMarkStride;
+    while (walk.offset < end) {
+      if (walk.offset >= next) {
+        marks_.push_back(walk);
+        next = walk.offset + kMarkStride;
+      }
+      std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[walk.offset]));
+      walk.units += n == 4 ? 2 : 1;
+      walk.characters += 1;
+      walk.offset += n;
+    }
+  }
+}
+
 std::uint64_t TextPositions::line_end(std::uint32_t line) const {
   const bool last = line + 1 >= line_count();
   std::uint64_t end = last ? text_.size() : line_start(line + 1) - 1;
@@ -27,28 +47,41 @@ std::uint64_t TextPositions::line_end(std::uint32_t line) const {
   return end;
 }
 
+TextPositions::Mark TextPositions::nearest(std::uint64_t start, std::uint64_t end, std::uint64_t Mark::*field,
+                                           std::uint64_t most) const {
+  auto by_offset = [](const Mark& mark, std::uint64_t at) { return mark.offset < at; };
+  auto first = std::lower_bound(marks_.begin(), marks_.end(), start, by_offset);
+  auto last = std::lower_bound(first, marks_.end(), end, by_offset);
+  // Within a line every field grows with the offset.
+  auto after =
+      std::upper_bound(first, last, most, [&](std::uint64_t value, const Mark& mark) { return value < mark.*field; });
+  return after == first ? Mark{start, 0, 0} : *(after - 1);
+}
+
 Position TextPositions::position(std::uint64_t offset) const {
   offset = std::min<std::uint64_t>(offset, text_.size());
   const auto line = static_cast<std::uint32_t>(lines_.line_of(offset) - 1);
-  std::uint64_t i = line_start(line);
-  std::uint32_t units = 0;
+  Mark walk = nearest(line_start(line), offset + 1, &Mark::offset, offset);
+  std::uint64_t i = walk.offset;
+  std::uint64_t units = walk.units;
   while (i < offset) {
     std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[i]));
     if (i + n > offset) break;  // inside a character: round down
     units += n == 4 ? 2 : 1;
     i += n;
   }
-  return {line, units};
+  return {line, static_cast<std::uint32_t>(units)};
 }
 
 std::uint64_t TextPositions::offset(Position position) const {
   if (position.line >= line_count()) return text_.size();
-  std::uint64_t i = line_start(position.line);
   std::uint64_t end = line_end(position.line);
-  std::uint32_t units = 0;
+  Mark walk = nearest(line_start(position.line), end, &Mark::units, position.character);
+  std::uint64_t i = walk.offset;
+  std::uint64_t units = walk.units;
   while (i < end && units < position.character) {
     std::uint64_t n = sequence_length(static_cast<unsigned char>(text_[i]));
-    std::uint32_t width = n == 4 ? 2 : 1;
+    std::uint64_t width = n == 4 ? 2 : 1;
     if (units + width > position.character) break;  // inside a surrogate pair: round down
     units += width;
     i = std::min(i + n, end);
@@ -60,9 +93,11 @@ Position TextPositions::from_line_column(std::uint64_t line, std::uint64_t colum
   if (line == 0) return {0, 0};
   if (line > line_count()) return position(text_.size());
   auto index = static_cast<std::uint32_t>(line - 1);
-  std::uint64_t i = line_start(index);
   std::uint64_t end = line_end(index);
-  for (std::uint64_t c = 1; c < column && i < end; ++c) {
+  const std::uint64_t steps = column > 0 ? column - 1 : 0;
+  Mark walk = nearest(line_start(index), end, &Mark::characters, steps);
+  std::uint64_t i = walk.offset;
+  for (std::uint64_t c = walk.characters; c < steps && i < end; ++c) {
     i = std::min(i + sequence_length(static_cast<unsigned char>(text_[i])), end);
   }
   return position(i);

@@ -38,10 +38,12 @@ struct OpenDocument {
 /// Converts between byte offsets and LSP positions in one text. Lines end at "\n" (a "\r"
 /// before it belongs to the line's end, as in LSP). Positions past the end of a line clamp to
 /// it; past the last line, to the end of the text; a position inside a surrogate pair or a
-/// multi-byte character rounds down to the character's first byte.
+/// multi-byte character rounds down to the character's first byte. Built in one pass over the
+/// text; each conversion then costs a binary search and a walk of at most kMarkStride bytes,
+/// however long the line (a template written on one line).
 class TextPositions {
  public:
-  explicit TextPositions(std::string_view text) : text_(text), lines_(text) {}
+  explicit TextPositions(std::string_view text);
 
   [[nodiscard]] Position position(std::uint64_t offset) const;
   [[nodiscard]] std::uint64_t offset(Position position) const;
@@ -52,11 +54,25 @@ class TextPositions {
   [[nodiscard]] std::uint32_t line_count() const { return static_cast<std::uint32_t>(lines_.line_count()); }
 
  private:
+  // Where the walk of a line, character by character from its start, stands: at a
+  // character's first byte, after `units` UTF-16 units and `characters` code points.
+  struct Mark {
+    std::uint64_t offset = 0;
+    std::uint64_t units = 0;
+    std::uint64_t characters = 0;
+  };
+  static constexpr std::uint64_t kMarkStride = 256;
+
   [[nodiscard]] std::uint64_t line_start(std::uint32_t line) const { return lines_.line_start(line + 1); }
   [[nodiscard]] std::uint64_t line_end(std::uint32_t line) const;  // before "\r\n" or "\n"
+  // Of the line's start and the marks in [start, end) (one line's), the last whose `field` is
+  // at most `most`: where a walk to it may begin.
+  [[nodiscard]] Mark nearest(std::uint64_t start, std::uint64_t end, std::uint64_t Mark::*field,
+                             std::uint64_t most) const;
 
   std::string_view text_;
-  json::LineIndex lines_;  // lines from 1, LSP's from 0
+  json::LineIndex lines_;    // lines from 1, LSP's from 0
+  std::vector<Mark> marks_;  // inside lines longer than kMarkStride, by offset
 };
 
 /// The path of a file: URI ("file:///a%20b/c.json" → "/a b/c.json"); empty for other schemes.

@@ -171,7 +171,9 @@ Status check_output_is_not_input(const std::string& output, std::span<const std:
 Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes);
 
 /// Writes all of `bytes` to the open descriptor `fd` (a pipe to another process), checked:
-/// kOutputFailed names `name` and the system's reason.
+/// kOutputFailed names `name` and the system's reason. Short writes and interruptions are
+/// resumed, and a non-blocking descriptor that is full (EAGAIN) is waited on: the bytes go out
+/// whole or the call fails.
 Status write_descriptor(int fd, std::string_view bytes, std::string_view name);
 
 /// Writes `bytes` to standard output at once, checked (kOutputFailed on a closed pipe, a full disk).
