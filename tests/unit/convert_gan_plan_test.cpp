@@ -14,6 +14,7 @@
 #include "convert/plan/work_calendar.hpp"
 #include "convert_support.hpp"
 #include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl::convert_gan_plan_test {
@@ -27,12 +28,13 @@ using testing::read_source;
 constexpr const char* kPath = "tests/data/gan/plan.gan";
 
 struct Read {
+  std::string path = kPath;  // the sink keeps a reference to it
   std::string text = read_source(kPath);
-  detail::FindingSink findings{text, kPath, ConvertOptions{}};
+  detail::FindingSink findings{text, path, ConvertOptions{}};
   std::unique_ptr<gan::PlanDocument> document;
 
   Read() {
-    auto read = gan::read_plan(text, kPath, findings);
+    auto read = gan::read_plan(text, path, findings);
     EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message);
     if (read.ok()) document = std::move(read).value();
   }
@@ -68,7 +70,9 @@ TEST(ConvertGanPlan, TheReaderFillsThePlanModel) {
     SCOPED_TRACE(i);
     const plan::Task& task = plan.tasks[i];
     EXPECT_EQ(task.has_uid, expected[i].has_uid);
-    if (task.has_uid) EXPECT_EQ(task.uid, expected[i].uid);
+    if (task.has_uid) {
+      EXPECT_EQ(task.uid, expected[i].uid);
+    }
     EXPECT_EQ(task.name, expected[i].name);
     EXPECT_EQ(task.level, expected[i].level);
     EXPECT_EQ(task.milestone, expected[i].milestone);
@@ -135,6 +139,30 @@ TEST(ConvertGanPlan, TheBuilderMakesTheTemplateTheReaderMadeBefore) {
   expect_golden("tests/golden/convert/gan/plan.json", built.value().document);
   expect_golden("tests/golden/convert/gan/plan.txt", findings_text(kPath, built.value()));
   EXPECT_EQ(built.value().document, convert_gan(read.text, kPath).value().document);
+}
+
+// The builder's bounds of a lag and a cost are findings of its own (`mspdi-lag-invalid`,
+// `mspdi-cost-invalid`); the `.gan` reader keeps a plan within them and says so itself.
+TEST(ConvertGanPlan, ValuesBeyondTheBuildersBoundsAreTheReadersFindings) {
+  const std::string gan =
+      "<project name=\"b\"><tasks>"
+      "<task id=\"1\" name=\"Gate\" meeting=\"true\" start=\"2027-01-04\" duration=\"1\">"
+      "<depend id=\"2\" type=\"2\" difference=\"999999999998\"/></task>"
+      "<task id=\"2\" name=\"After\" meeting=\"false\" start=\"2027-01-05\" duration=\"1\" "
+      "cost-manual-value=\"91000000000000000\">"
+      "<depend id=\"3\" type=\"2\" difference=\"999999999999\"/></task>"
+      "<task id=\"3\" name=\"Last\" meeting=\"false\" start=\"2027-01-06\" duration=\"1\"/>"
+      "</tasks></project>";
+  auto converted = convert_gan(gan, "bounds.gan");
+  ASSERT_TRUE(converted.ok()) << converted.error().message;
+  std::vector<std::string> rules;
+  for (const Diagnostic& d : converted.value().diagnostics) rules.push_back(d.rule);
+  EXPECT_EQ(rules, (std::vector<std::string>{"gan-milestone-day", "gan-cost", "gan-link-invalid"}));
+  const json::Document doc = json::Document::parse(converted.value().document);
+  const json::Value& list = *doc.root().find("project_template")->find("raw_json");
+  EXPECT_EQ(testing::int_of(&testing::find_story(list, 1)->find("dependencies")->items()[0], "lag"), 999999999999);
+  EXPECT_EQ(testing::int_of(&testing::find_story(list, 2)->find("dependencies")->items()[0], "lag"), 0);
+  EXPECT_EQ(testing::find_story(list, 2)->find("budget_estimate_in_cents"), nullptr);
 }
 
 }  // namespace

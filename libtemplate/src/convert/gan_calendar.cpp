@@ -85,9 +85,9 @@ plan::Calendar WorkCalendar::plan_calendar(std::int64_t uid) const {
   out.uid = uid;
   out.is_base = true;
   for (std::size_t d = 0; d < 7; ++d) {
-    plan::WeekDay& day = out.week_days.emplace_back();
-    day.type = static_cast<std::int64_t>(d) + 1;  // DayType 1 = Sunday
-    day.rule.working = !weekend_[d] || weekends_work_;
+    plan::WeekDay& week_day = out.week_days.emplace_back();
+    week_day.type = static_cast<std::int64_t>(d) + 1;  // DayType 1 = Sunday
+    week_day.rule.working = !weekend_[d] || weekends_work_;
   }
   auto holiday_on = [&](Date date) {
     plan::CalendarException& exception = out.exceptions.emplace_back();

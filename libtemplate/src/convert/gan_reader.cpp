@@ -163,7 +163,7 @@ void Reader::read_project() {
   project.title = trimmed(attr(project_, "name"));
   project.description = trimmed(project_.child("description").text().as_string());
   project.minutes_per_day = kMinutesPerDay;
-  project.place = place_of(project_);
+  project.place = place_of(project_.child("tasks"));  // what the builder's findings on the plan's dates point at
   read_calendar();
 }
 
@@ -374,7 +374,9 @@ void Reader::read_link(std::size_t from, pugi::xml_node depend, std::set<std::pa
     report("gan-link-invalid", depend,
            link + " has the lag \"" + std::string(attr(depend, "difference")) +
                "\", which is not a whole number of days; it is read as 0");
-  if (lag && (*lag >= 1'000'000'000'000 || *lag <= -1'000'000'000'000)) {
+  // The builder's bound of a lag (10^12 working days either way), less the day a milestone may
+  // pass on (keep_milestone_days).
+  if (lag && (*lag >= 999'999'999'999 || *lag <= -999'999'999'999)) {
     report("gan-link-invalid", depend,
            link + " has the lag " + std::to_string(*lag) +
                ", beyond a lag's range (10^12 working days either way); it is read as 0");
