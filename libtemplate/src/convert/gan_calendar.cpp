@@ -79,24 +79,54 @@ void WorkCalendar::add_event(pugi::xml_node node, std::vector<std::pair<pugi::xm
   one_off_[*date] = *type;
 }
 
-bool WorkCalendar::holiday(Date date) const {
-  // A one-off event decides; a neutral one (a coloured day) defers to the yearly events.
-  if (auto it = one_off_.find(date); it != one_off_.end() && it->second != EventType::Neutral)
-    return it->second == EventType::Holiday;
-  const std::chrono::year_month_day ymd{date};
-  if (auto it = yearly_.find({static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day())});
-      it != yearly_.end())
-    return it->second == EventType::Holiday;
-  return false;
-}
-
-bool WorkCalendar::working(Date date) const {
-  if (holiday(date)) return false;
-  const unsigned weekday = std::chrono::weekday{date}.c_encoding();  // 0 = Sunday
-  if (!weekend_[weekday] || weekends_work_) return true;
-  // GanttProject lets only a one-off WORKING_DAY event turn a weekend day into a working day.
-  auto it = one_off_.find(date);
-  return it != one_off_.end() && it->second == EventType::WorkingDay;
+plan::Calendar WorkCalendar::plan_calendar(std::int64_t uid) const {
+  using namespace std::chrono;
+  plan::Calendar out;
+  out.uid = uid;
+  out.is_base = true;
+  for (std::size_t d = 0; d < 7; ++d) {
+    plan::WeekDay& week_day = out.week_days.emplace_back();
+    week_day.type = static_cast<std::int64_t>(d) + 1;  // DayType 1 = Sunday
+    week_day.rule.working = !weekend_[d] || weekends_work_;
+  }
+  auto holiday_on = [&](Date date) {
+    plan::CalendarException& exception = out.exceptions.emplace_back();
+    exception.from = exception.to = date;
+    exception.rule.working = false;
+  };
+  // Only a yearly holiday changes a day: a yearly working day makes no weekend day work (only a
+  // one-off one does), a neutral day is a colour. A plain exception goes over a recurrence of
+  // its calendar, as a one-off event over a yearly one.
+  for (const auto& [month_day, type] : yearly_) {
+    const auto [m, d] = month_day;
+    if (type != EventType::Holiday || !(month{m} / day{d}).ok()) continue;  // 31 April is no day
+    if (m == 2 && d == 29) {
+      // Only on leap years, where a yearly recurrence would take 28 February in the others.
+      for (int y = 4; y <= 9999; y += 4)
+        if (year{y}.is_leap()) holiday_on(year{y} / February / 29);
+      continue;
+    }
+    plan::CalendarException& exception = out.exceptions.emplace_back();
+    exception.from = year{1} / January / 1;
+    exception.to = year{9999} / December / 31;
+    exception.rule.working = false;
+    exception.type = 2;  // MSPDI's numbering: every year, on a day of a month
+    exception.month = {true, static_cast<std::int64_t>(m) - 1, {}};
+    exception.month_day = {true, static_cast<std::int64_t>(d), {}};
+  }
+  // The one-off events last: later exceptions win over earlier ones. A neutral one defers to
+  // the yearly events.
+  for (const auto& [date, type] : one_off_) {
+    if (type == EventType::Neutral) continue;
+    if (type == EventType::Holiday) {
+      holiday_on(date);
+      continue;
+    }
+    plan::CalendarException& exception = out.exceptions.emplace_back();
+    exception.from = exception.to = date;
+    exception.rule.working = true;
+  }
+  return out;
 }
 
 std::array<bool, 7> WorkCalendar::week() const {

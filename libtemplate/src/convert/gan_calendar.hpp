@@ -1,5 +1,6 @@
 // The working calendar of a GanttProject `.gan` file: weekend days, "tasks run on weekends",
-// and one-off or yearly events (holidays, extra working days). Private to the `.gan` reader.
+// and one-off or yearly events (holidays, extra working days), as the plan model's calendar
+// says them. Private to the `.gan` reader.
 #pragma once
 
 #include <array>
@@ -11,6 +12,7 @@
 
 #include <pugixml.hpp>
 
+#include "convert/plan/plan.hpp"
 #include "libtemplate/core/calendar.hpp"
 
 namespace ptmpl::gan {
@@ -28,9 +30,10 @@ class WorkCalendar {
   /// that could not be read, with its node.
   static WorkCalendar read(pugi::xml_node calendars, std::vector<std::pair<pugi::xml_node, std::string>>& problems);
 
-  /// GanttProject's rule (WeekendCalendarImpl.getDayMask): a holiday never works; a weekend
-  /// day works when weekends work or a one-off WORKING_DAY event says so; any other day works.
-  [[nodiscard]] bool working(Date date) const;
+  /// The calendar as the plan model holds it (UID `uid`), working on the days GanttProject's
+  /// rule (WeekendCalendarImpl.getDayMask) says: a holiday never works; a weekend day works
+  /// when weekends work or a one-off WORKING_DAY event says so; any other day works.
+  [[nodiscard]] plan::Calendar plan_calendar(std::int64_t uid) const;
 
   [[nodiscard]] bool weekends_work() const { return weekends_work_; }
   /// The week days that work (index 0 = Sunday), before events and "tasks run on weekends".
@@ -39,7 +42,6 @@ class WorkCalendar {
   [[nodiscard]] std::size_t working_day_count() const;
 
  private:
-  [[nodiscard]] bool holiday(Date date) const;
   void add_event(pugi::xml_node node, std::vector<std::pair<pugi::xml_node, std::string>>& problems);
 
   std::array<bool, 7> weekend_{};  ///< index 0 = Sunday; true: a weekend (non-working) day

@@ -123,11 +123,13 @@ class Builder {
   Result<Conversion> run();
 
  private:
-  void report(std::string_view rule, const Place& at, std::string message) {
-    findings_.report(rule, at, std::move(message));
+  // A finding of the kind `kind` (`untitled-task`), named for the plan's format.
+  void report(std::string_view kind, const Place& at, std::string message) {
+    findings_.report(std::string(plan_.source.finding_prefix).append(kind), at, std::move(message));
   }
   [[nodiscard]] std::string task_name(const Task& task) const {
-    return "task " + std::to_string(task.uid) + " \"" + std::string(task.title) + "\"";
+    return "task " + (task.in->has_uid ? std::to_string(task.uid) + " " : std::string()) + "\"" +
+           std::string(task.title) + "\"";
   }
   void read_project();
   void read_tasks();
@@ -213,7 +215,7 @@ Result<Conversion> Builder::run() {
   out.document = write_document();
   if (calendar_block_) {
     out.day_zero = calendar_block_->start;
-    out.day_zero_source = project_start_ ? "the plan's start" : "the earliest task's start; the file has no StartDate";
+    out.day_zero_source = project_start_ ? std::string_view("the plan's start") : plan_.source.day_zero_source;
   }
   return out;
 }
@@ -229,8 +231,7 @@ void Builder::read_project() {
 
 void Builder::report_calendar_notes(std::vector<CalendarNote>& notes) {
   for (CalendarNote& note : notes)
-    report("mspdi-calendar-recurrence", note.at.known() ? note.at : plan_.project.calendars_place,
-           std::move(note.message));
+    report("calendar-recurrence", note.at.known() ? note.at : plan_.project.calendars_place, std::move(note.message));
   notes.clear();
 }
 
@@ -259,18 +260,19 @@ void Builder::read_task(const plan::Task& in) {
   task.level = std::max<std::int64_t>(in.level, 1);
   task.title = in.name;
   if (!in.active) {
-    report("mspdi-inactive-task", in.place(TaskField::Task), task_name(task) + " is inactive and is skipped");
+    report("inactive-task", in.place(TaskField::Task), task_name(task) + " is inactive and is skipped");
     return;
   }
-  if (by_uid_.contains(task.uid)) {
-    report("mspdi-link-invalid", in.place(TaskField::Task),
+  if (in.has_uid && by_uid_.contains(task.uid)) {
+    report("link-invalid", in.place(TaskField::Task),
            "a second task with UID " + std::to_string(task.uid) + " is skipped");
     return;
   }
   if (blank(task.title)) {
-    task.title = names_.emplace_back("Task " + std::to_string(task.uid));
-    report("mspdi-untitled-task", in.place(TaskField::Task),
-           "task " + std::to_string(task.uid) + " has no name; it is called \"" + std::string(task.title) + "\"");
+    task.title = names_.emplace_back(in.has_uid ? "Task " + std::to_string(task.uid) : "Untitled task");
+    report("untitled-task", in.place(TaskField::Task),
+           (in.has_uid ? "task " + std::to_string(task.uid) : std::string("a task")) + " has no name; it is called \"" +
+               std::string(task.title) + "\"");
   }
   // MS Project shows any task of zero duration as a milestone, whatever its Milestone flag.
   task.milestone = in.milestone || in.duration == 0.0;
@@ -278,13 +280,13 @@ void Builder::read_task(const plan::Task& in) {
   report_scheduling_losses(in, task);
   read_duration(in, task);
   read_amounts(in, task);
-  read_links(in, task);
+  if (in.has_uid) read_links(in, task);  // no link can name a task without a UID
   task.start_at = in.start;
   task.finish_at = in.finish;
   for (const bool start : {true, false}) {
     const std::string_view text = start ? in.start_text : in.finish_text;
     if ((start ? in.start : in.finish) || blank(text)) continue;
-    report("mspdi-date-invalid", in.place(start ? TaskField::Start : TaskField::Finish),
+    report("date-invalid", in.place(start ? TaskField::Start : TaskField::Finish),
            task_name(task) + " has the " + (start ? "Start" : "Finish") + " \"" + std::string(text) +
                "\", which is not a date and time (yyyy-mm-ddThh:mm:ss); it is not read");
   }
@@ -293,7 +295,7 @@ void Builder::read_task(const plan::Task& in) {
     first_date_ = first_date_ ? std::min(*first_date_, d->date) : d->date;
     last_date_ = last_date_ ? std::max(*last_date_, d->date) : d->date;
   }
-  by_uid_.insert(task.uid, tasks_.size());
+  if (in.has_uid) by_uid_.insert(task.uid, tasks_.size());
   tasks_.push_back(std::move(task));
 }
 
@@ -304,26 +306,31 @@ void Builder::report_scheduling_losses(const plan::Task& in, const Task& task) {
       constraint == Constraint::StartNoEarlierThan &&
       (in.constraint_date ? in.start && in.start->date == *in.constraint_date : !in.start && in.start_text.empty());
   if (constraint != Constraint::AsSoonAsPossible && !start_no_earlier_than_start)
-    report("mspdi-constraint", in.place(TaskField::Constraint),
+    report("constraint", in.place(TaskField::Constraint),
            task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
                "\"; only its start is kept (as a start-no-earlier-than)");
   if (in.manual)
-    report("mspdi-manual-task", in.place(TaskField::Manual),
+    report("manual-task", in.place(TaskField::Manual),
            task_name(task) + " is manually scheduled; its dates are kept as declared");
   if (in.percent_complete > 0 || in.percent_work_complete > 0 || in.actual_duration > 0 || in.actual_work > 0 ||
       in.actual_cost != 0 || in.actual_start_is_start || in.actual_finish_is_finish)
-    report("mspdi-progress", in.place(TaskField::Task),
+    report("progress", in.place(TaskField::Task),
            task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
   if (const auto calendar = in.calendar_uid; calendar && *calendar >= 0 && calendar != calendar_uid_)
-    report("mspdi-task-calendar", in.place(TaskField::Calendar),
+    report("task-calendar", in.place(TaskField::Calendar),
            task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
                "); the project calendar is used");
 }
 
 void Builder::read_duration(const plan::Task& in, Task& task) {
+  if (in.working_days) {  // a length in working days: due on the last of them (place_tasks)
+    task.duration = *in.working_days;
+    task.duration_days = static_cast<double>(*in.working_days);
+    return;
+  }
   const std::string_view text = in.duration_text;
   auto invalid = [&](std::string_view why) {
-    report("mspdi-duration-invalid", in.place(TaskField::Duration),
+    report("duration-invalid", in.place(TaskField::Duration),
            task_name(task) + " has the duration \"" + std::string(text) + "\", " + std::string(why) +
                "; the story has no duration");
   };
@@ -355,7 +362,7 @@ void Builder::read_duration(const plan::Task& in, Task& task) {
     return;
   }
   if (std::fabs(whole - days) > 1e-9)
-    report("mspdi-fractional-duration", in.place(TaskField::Duration),
+    report("fractional-duration", in.place(TaskField::Duration),
            task_name(task) + " lasts " + std::to_string(days).substr(0, std::to_string(days).find('.') + 3) +
                " working days; it is rounded up to " + std::to_string(static_cast<long long>(whole)));
   task.duration = static_cast<std::int64_t>(whole);
@@ -366,12 +373,12 @@ void Builder::read_amounts(const plan::Task& in, Task& task) {
   if (const auto cost = in.cost) {
     const double rounded = std::round(*cost);
     if (std::fabs(rounded - *cost) > 1e-6)
-      report("mspdi-cost-fraction", in.place(TaskField::Cost),
+      report("cost-fraction", in.place(TaskField::Cost),
              task_name(task) + " costs " + std::string(in.cost_text) + " hundredths; rounded to a whole cent");
     if (rounded > 0 && rounded < 9.2e18)
       task.cost_cents = static_cast<std::int64_t>(rounded);
     else if (rounded != 0)  // also NaN
-      report("mspdi-cost-invalid", in.place(TaskField::Cost),
+      report("cost-invalid", in.place(TaskField::Cost),
              task_name(task) + " costs " + std::string(in.cost_text) +
                  " hundredths, which a budget estimate cannot hold (0 to 9.2·10^18 cents); the story has no budget");
   }
@@ -380,8 +387,7 @@ void Builder::read_amounts(const plan::Task& in, Task& task) {
     if (minutes <= 2147483647.0)
       task.work_minutes = static_cast<std::int64_t>(minutes);
     else
-      report("mspdi-work-overflow", in.place(TaskField::Work),
-             task_name(task) + " has more work than a time estimate holds");
+      report("work-overflow", in.place(TaskField::Work), task_name(task) + " has more work than a time estimate holds");
   }
 }
 
@@ -391,27 +397,26 @@ void Builder::read_links(const plan::Task& in, const Task& task) {
     LinkIn out;
     out.in = &link;
     if (!link.predecessor) {
-      report("mspdi-link-invalid", link.place,
-             "a link into " + task_name(task) + " names no predecessor; it is dropped");
+      report("link-invalid", link.place, "a link into " + task_name(task) + " names no predecessor; it is dropped");
       continue;
     }
     out.predecessor = *link.predecessor;
     out.successor = task.uid;
     if (!link.type) {
-      report("mspdi-link-invalid", link.type_place,
+      report("link-invalid", link.type_place,
              "a link into " + task_name(task) + " has the unknown type " + std::string(link.type_text) +
                  "; it is dropped");
       continue;
     }
     out.type = *link.type;
     if (link.cross_project) {
-      report("mspdi-cross-project-link", link.place,
+      report("cross-project-link", link.place,
              "a link into " + task_name(task) + " comes from another project (" + std::string(link.cross_project_name) +
                  "); it is dropped");
       continue;
     }
     if (!link.lag && !link.lag_text.empty())
-      report("mspdi-lag-invalid", link.lag_place,
+      report("lag-invalid", link.lag_place,
              "a link into " + task_name(task) + " has the LinkLag \"" + std::string(link.lag_text) +
                  "\", which is not a finite number; the link is written with lag 0");
     out.lag = link.lag.value_or(0);
@@ -425,9 +430,9 @@ void Builder::read_resources() {
     if (const auto calendar = resource.calendar_uid; calendar && *calendar >= 0 && calendar != calendar_uid_)
       resource_calendars_.emplace(resource.uid, ResourceCalendar{*calendar, resource.calendar_place});
     if (resource.has_rates)
-      report("mspdi-resource-rates", resource.place,
-             "resource " + std::to_string(resource.uid) + " \"" + std::string(resource.name) +
-                 "\" has rates, which a template does not keep");
+      report("resource-rates", resource.place,
+             "resource " + std::to_string(resource.uid) + " \"" + std::string(resource.name) + "\" has " +
+                 std::string(plan_.source.rates) + ", which a template does not keep");
   }
 }
 
@@ -477,7 +482,7 @@ void Builder::report_resource_calendars() {
     const std::string kept = "; the tasks it works on keep their dates as working days of the project calendar";
     const std::int64_t length = (span.second - span.first).count() + 1;
     if ((budget -= length) < 0) {
-      report("mspdi-resource-calendar", at,
+      report("resource-calendar", at,
              who + ", not compared day by day with the project calendar (too many days of resource calendars)" + kept);
       continue;
     }
@@ -496,7 +501,7 @@ void Builder::report_resource_calendars() {
       ++differences;
     }
     if (!first_difference) continue;
-    report("mspdi-resource-calendar", at,
+    report("resource-calendar", at,
            who + ", which differs from the project calendar over its tasks' dates (" + format_date(span.first) +
                " to " + format_date(span.second) + "): on " + format_date(*first_difference) + " the resource " +
                hours(own.day(*first_difference)) + " and the project " + hours(calendar_.day(*first_difference)) +
@@ -541,7 +546,7 @@ void Builder::report_split(Task& task, const Assignment& assignment) {
       if (period.work > 0) {
         if (worked && gap_from) {
           task.split = true;
-          report("mspdi-split-task", gap_at,
+          report("split-task", gap_at,
                  task_name(task) + " is split: it does no work from " + format_date(gap_from->date) +
                      " and resumes on " + format_date(first_working(*from).date) +
                      "; a story is one stretch of working days: it keeps its Start and Finish and lasts "
@@ -566,7 +571,7 @@ void Builder::place_elapsed(Task& task) {
   if (placed) task.duration = *task.due - *task.start + 1;
   report_elapsed(task, task.elapsed_days, placed ? task.duration : std::nullopt);
   if (!placed && std::fabs(static_cast<double>(*task.duration) - task.elapsed_days) > 1e-9)
-    report("mspdi-fractional-duration", task.place(TaskField::Duration),
+    report("fractional-duration", task.place(TaskField::Duration),
            task_name(task) + " lasts " +
                std::to_string(task.elapsed_days).substr(0, std::to_string(task.elapsed_days).find('.') + 3) +
                " days; it is rounded up to " + std::to_string(*task.duration));
@@ -574,7 +579,7 @@ void Builder::place_elapsed(Task& task) {
 
 void Builder::report_elapsed(const Task& task, double days, std::optional<std::int64_t> span) {
   const std::string calendar_days = std::to_string(static_cast<long long>(std::ceil(days - 1e-9)));
-  report("mspdi-elapsed-duration", task.place(TaskField::Duration),
+  report("elapsed-duration", task.place(TaskField::Duration),
          task_name(task) + " has an elapsed duration (" + calendar_days + " calendar day" +
              (calendar_days == "1" ? "" : "s") + "); " +
              (span ? "the story lasts the " + std::to_string(*span) + " working day" + (*span == 1 ? "" : "s") +
@@ -598,7 +603,7 @@ void Builder::report_duration_spans() {
     task.duration = span;
     if (task.split) continue;
     const Place& written = task.place(TaskField::Duration);
-    report("mspdi-duration-span", written.known() ? written : task.place(TaskField::Task),
+    report("duration-span", written.known() ? written : task.place(TaskField::Task),
            task_name(task) + " lasts " + std::to_string(duration) + " working day" + (duration == 1 ? "" : "s") +
                " (its Duration), but its Start and Finish (" + format_date(task.start_at->date) + " to " +
                format_date(task.finish_at->date) + ") span " + std::to_string(span) +
@@ -618,8 +623,8 @@ void Builder::place_tasks() {
   const Date lo = first ? std::min(*first, zero) : zero;
   const Date hi = last ? std::max(*last, zero) : zero;
   if ((hi - lo).count() > 366 * 400) {
-    report("mspdi-task-calendar", plan_.project.place,
-           "the plan's dates span more than 400 years; dates are not converted");
+    findings_.report(plan_.source.dates_span_finding, plan_.project.place,
+                     "the plan's dates span more than 400 years; dates are not converted");
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
@@ -636,22 +641,25 @@ void Builder::place_tasks() {
     const DayRule day = calendar_.day(s->date);
     const bool after_hours = !day.working || s->minute >= day.end;
     if (!day.working)
-      report("mspdi-off-calendar", task.place(TaskField::Start),
-             task_name(task) + " starts on " + format_date(s->date) +
-                 ", not a working day of the project calendar; it starts on the next working day");
+      report("off-calendar", task.place(TaskField::Start),
+             task_name(task) + " starts on " + format_date(s->date) + ", not a working day of " +
+                 std::string(plan_.source.calendar) + "; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
                              : counter.offset_on_or_after(s->date);
     if (task.milestone) {
       task.due = task.start;
       continue;
     }
-    if (!f) continue;
+    if (!f) {
+      if (const auto days = task.in->working_days; days && *days > 0) task.due = *task.start + *days - 1;
+      continue;
+    }
     const DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("mspdi-off-calendar", task.place(TaskField::Finish),
-             task_name(task) + " finishes on " + format_date(f->date) +
-                 ", not a working day of the project calendar; it finishes on the previous working day");
+      report("off-calendar", task.place(TaskField::Finish),
+             task_name(task) + " finishes on " + format_date(f->date) + ", not a working day of " +
+                 std::string(plan_.source.calendar) + "; it finishes on the previous working day");
     std::int64_t due = before_hours
                            ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
                            : counter.offset_on_or_before(f->date);
@@ -674,20 +682,20 @@ void Builder::place_tasks() {
     } else if (format.elapsed) {
       days = link.lag / (24 * 60);
       if (link.lag != 0)
-        report("mspdi-elapsed-lag", link.in->lag_place,
+        report("elapsed-lag", link.in->lag_place,
                "the lag of a link into " + task_name(successor_of(link)) +
                    " is elapsed time; its calendar days count as working days");
     }
     const double whole = std::round(days);
     if (!(std::fabs(whole) < 1e12)) {
-      report("mspdi-lag-invalid", link.in->lag_place,
+      report("lag-invalid", link.in->lag_place,
              "the lag of a link into " + task_name(successor_of(link)) + " (LinkLag " + std::string(link.in->lag_text) +
                  ") is beyond a lag's range (10^12 working days either way); the link is written with lag 0");
       link.lag_days = 0;
       continue;
     }
     if (std::fabs(whole - days) > 1e-9)
-      report("mspdi-fractional-lag", link.in->lag_place,
+      report("fractional-lag", link.in->lag_place,
              "the lag of a link into " + task_name(successor_of(link)) +
                  " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
     link.lag_days = static_cast<std::int64_t>(whole);
@@ -706,11 +714,11 @@ Status Builder::nest_tasks() {
                                     task_name(task), open.size() + 1);
     }
     if (!open.empty() && task.level > tasks_[open.back()].level + 1)
-      report("mspdi-outline-gap", task.place(TaskField::OutlineLevel),
+      report("outline-gap", task.place(TaskField::OutlineLevel),
              task_name(task) + " is at outline level " + std::to_string(task.level) + ", more than one below " +
                  task_name(tasks_[open.back()]) + "; it becomes its sub-story");
     else if (open.empty() && task.level > 1)
-      report("mspdi-outline-gap", task.place(TaskField::OutlineLevel),
+      report("outline-gap", task.place(TaskField::OutlineLevel),
              task_name(task) + " is at outline level " + std::to_string(task.level) +
                  " with no task above it; it becomes a top-level story");
     if (!open.empty()) {
@@ -727,7 +735,7 @@ Status Builder::nest_tasks() {
   for (LinkIn& link : links_) {
     link.from = by_uid_.find(link.predecessor);
     if (link.from == kNone)
-      report("mspdi-link-invalid", link.in->place,
+      report("link-invalid", link.in->place,
              "a link into " + task_name(successor_of(link)) + " names task " + std::to_string(link.predecessor) +
                  ", which is not in the plan; it is dropped");
   }
@@ -745,6 +753,15 @@ Builder::Successors Builder::successors_by_task() const {
   std::vector<std::size_t> next(out.first.begin(), out.first.end() - 1);
   for (std::size_t l = 0; l < links_.size(); ++l)
     if (links_[l].from != kNone) out.links[next[links_[l].from]++] = l;
+  // In the order the source lists them on their predecessor, when it does (plan::Link::source_order).
+  auto by_source_order = [&](std::size_t a, std::size_t b) {
+    return links_[a].in->source_order < links_[b].in->source_order;
+  };
+  for (std::size_t t = 0; t < tasks_.size(); ++t) {
+    const auto first = out.links.begin() + static_cast<std::ptrdiff_t>(out.first[t]);
+    const auto last = out.links.begin() + static_cast<std::ptrdiff_t>(out.first[t + 1]);
+    if (last - first > 1) std::stable_sort(first, last, by_source_order);
+  }
   return out;
 }
 
@@ -760,10 +777,13 @@ Builder::Totals Builder::roll_up_parents() {
   for (std::size_t i = tasks_.size(); i-- > 0;) {
     const Task& task = tasks_[i];
     if (task.has_children) {
-      if (task.cost_cents.value_or(0) != subtree_cents[i])
-        report("mspdi-summary-cost", task.place(TaskField::Cost),
-               task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its tasks " +
-                   std::to_string(subtree_cents[i]) + "; the template keeps its tasks' costs (and rolls them up)");
+      const std::string tasks(plan_.source.sub_tasks);
+      // Only a cost the plan gives the summary task can differ from its tasks'.
+      if (task.in->cost && task.cost_cents.value_or(0) != subtree_cents[i])
+        report("summary-cost", task.place(TaskField::Cost),
+               task_name(task) + " costs " + std::to_string(task.cost_cents.value_or(0)) + " cents, its " + tasks +
+                   " " + std::to_string(subtree_cents[i]) + "; the template keeps its " + tasks +
+                   "' costs (and rolls them up)");
     } else {
       subtree_cents[i] = task.cost_cents.value_or(0);
       if (task.cost_cents) {
@@ -814,6 +834,7 @@ Template Builder::template_head(const Totals& totals, json::Arena& arena) {
     title = arena.copy(file_name.substr(0, file_name.find_last_of('.')));
   }
   head.title = title;
+  if (!plan_.project.description.empty()) head.description = plan_.project.description;
   if (totals.any_cost) {
     head.is_budgeted = true;
     head.budget = json::Builder(arena).number_spelled(arena.copy(cents_to_budget(totals.cents)));
@@ -823,7 +844,7 @@ Template Builder::template_head(const Totals& totals, json::Arena& arena) {
     if (is_currency_code(currency))
       head.currency = currency;
     else
-      report("mspdi-currency", plan_.project.currency_place,
+      report("currency", plan_.project.currency_place,
              "the project's currency \"" + std::string(currency) + "\" is not an ISO 4217 code; the template has none");
   }
   if (totals.min_start && totals.max_due) head.duration = *totals.max_due - *totals.min_start + 1;
@@ -873,7 +894,7 @@ Story Builder::story_of(std::size_t index) const {
   Story story;
   if (task.milestone && !parent) story.story_type = StoryType::Milestone;
   story.title = task.title;
-  story.temp_id = task.uid;
+  if (task.in->has_uid) story.temp_id = task.uid;
   if (task.start) story.relative_start_date = *task.start;
   if (task.due) story.relative_due_date = *task.due;
   std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;

@@ -1,9 +1,9 @@
-// The one import model: what every plan reader fills and the one builder (builder.hpp) turns
-// into a template. A reader says what the file holds, in the file's own units (minutes of work,
-// dates with their time of day, links on their successors, calendars with their exceptions);
-// the builder decides what a template makes of it and reports every approximation. A value
-// the reader could not parse keeps its spelling, so that the builder's finding can quote it.
-// Private to the converters.
+// The one import model: what every plan reader fills (MSPDI, `.mpp`, GanttProject `.gan`) and
+// the one builder (builder.hpp) turns into a template. A reader says what the file holds, in
+// the file's own units (minutes of work, dates with their time of day, links on their
+// successors, calendars with their exceptions); the builder decides what a template makes of
+// it and reports every approximation. A value the reader could not parse keeps its spelling,
+// so that the builder's finding can quote it. Private to the converters.
 #pragma once
 
 #include <cstdint>
@@ -93,6 +93,10 @@ enum class Constraint : std::uint8_t {
 
 /// A link into a task (links sit on their successor, as in MS Project).
 struct Link {
+  /// A source that lists links on their predecessors (GanttProject) numbers them in its order:
+  /// a task's links out are written in that order. MS Project's, all 0, keep the order of
+  /// their successors.
+  std::size_t source_order = 0;
   std::optional<std::int64_t> predecessor;  ///< the predecessor's UID; none written
   /// nullopt: a type the reader does not know, spelled `type_text`.
   std::optional<LinkType> type = LinkType::FinishToStart;
@@ -126,6 +130,9 @@ enum class TaskField : std::uint8_t {
 
 struct Task {
   std::int64_t uid = 0;
+  /// false: the source gives the task no id of its own (GanttProject: a missing or repeated
+  /// one, reported by its reader); its story has no temp_id and no link leads into it.
+  bool has_uid = true;
   std::string_view name;
   std::int64_t level = 1;  ///< outline level, 1 at the top
   bool milestone = false;  ///< marked as one
@@ -136,6 +143,9 @@ struct Task {
   std::optional<double> duration;
   Format duration_format;
   std::string_view duration_text;
+  /// Working days from its start, for a source that gives a task a start and a length but no
+  /// finish (GanttProject): it is due on the last of them (a length of 0: no due).
+  std::optional<std::int64_t> working_days;
   std::optional<DateTime> start;
   std::optional<DateTime> finish;
   std::string_view start_text;  ///< as written, when it is not a date and time
@@ -237,6 +247,7 @@ struct Calendar {
 
 struct Project {
   std::string_view title;
+  std::string_view description;  ///< plain text
   std::optional<DateTime> start;
   std::optional<double> minutes_per_day;
   std::optional<std::int64_t> calendar_uid;
@@ -246,7 +257,33 @@ struct Project {
   Place calendars_place;  ///< where the calendars are (findings about them without a place of their own)
 };
 
+/// What the builder says differently of each format a plan comes from: the names of its
+/// findings (docs/commands/convert.md lists each format's) and the words of their messages.
+struct Source {
+  std::string_view finding_prefix;      ///< the builder's finding `untitled-task` is `PREFIXuntitled-task`
+  std::string_view dates_span_finding;  ///< the id of "the plan's dates span more than 400 years"
+  std::string_view calendar;            ///< what messages call the plan's calendar
+  std::string_view sub_tasks;           ///< what messages call a summary task's tasks
+  std::string_view rates;               ///< what a resource with rates has
+  std::string_view day_zero_source;     ///< what a plan without a start takes day 0 from
+
+  /// MSPDI and `.mpp`.
+  [[nodiscard]] static constexpr Source ms_project() {
+    return {"mspdi-",
+            "mspdi-task-calendar",
+            "the project calendar",
+            "tasks",
+            "rates",
+            "the earliest task's start; the file has no StartDate"};
+  }
+  /// GanttProject `.gan`.
+  [[nodiscard]] static constexpr Source gantt_project() {
+    return {"gan-", "gan-task-dates", "the plan's calendar", "sub-tasks", "a rate", "the earliest task's start"};
+  }
+};
+
 struct Plan {
+  Source source = Source::ms_project();
   Project project;
   std::vector<Task> tasks;  ///< in outline order
   std::vector<Link> links;  ///< grouped by successor, in the order of the tasks
