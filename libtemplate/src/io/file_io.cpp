@@ -190,12 +190,19 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   return text;
 }
 
-Result<std::string> read_private_file(const std::string& path, std::string_view what) {
+Result<std::string> read_private_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Error{errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kUnreadable,
                  path + ": cannot open: " + std::strerror(errno)};
-  auto text = FileText::read_descriptor(fd, path, FileText::kMaxStreamBytes, what);
+  // A secret is small: a file of gigabytes (a sparse one is made in an instant) is not read.
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    return Error::usage(path + ": holds " + std::to_string(st.st_size) + " bytes, and the " + std::string(what) +
+                        " file may hold at most " + std::to_string(max_bytes) + ": refused (is it the right file?)");
+  }
+  auto text = FileText::read_descriptor(fd, path, max_bytes, what);
   if (!text.ok()) return text.error();
   return std::string(text.value().text());
 }
