@@ -146,8 +146,8 @@ TEST(ApiClient, ARetryAfterOfAnyLengthWaitsTheLongestWaitNeverNone) {
 TEST(ApiClient, AnErrorEnvelopeOfAHundredThousandEntriesShowsTheFirstTwenty) {
   std::string errors;
   for (int i = 0; i < 100'000; ++i)
-    errors += std::string(errors.empty() ? "" : ",") + R"({"type":"validation","message":"bad )" +
-              std::to_string(i) + R"(","field":"title"})";
+    errors += std::string(errors.empty() ? "" : ",") + R"({"type":"validation","message":"bad )" + std::to_string(i) +
+              R"(","field":"title"})";
   Harness h;
   h.transport->script.push_back(reply(422, R"({"errors":[)" + errors + "]}"));
   auto refused = h.client->get(1);

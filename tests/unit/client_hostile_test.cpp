@@ -105,7 +105,8 @@ TEST(ClientHostileService, APostWhoseConnectionDropsIsNeverSentAgainByTheTranspo
   auto transport = publish::make_curl_transport({});
   auto got = transport->send({"GET", server.url("/api/v1/project_templates.json"), {}, ""});
   ASSERT_TRUE(got.ok()) << got.error().message;
-  auto posted = transport->send({"POST", server.url("/api/v1/project_templates.json"), {}, R"({"project_template":{}})"});
+  auto posted =
+      transport->send({"POST", server.url("/api/v1/project_templates.json"), {}, R"({"project_template":{}})"});
   ASSERT_FALSE(posted.ok());
   EXPECT_EQ(posted.error().code, ErrorCode::kNetwork);  // its outcome unknown: the client looks before sending again
   EXPECT_EQ(server.requests("POST"), 1);
@@ -187,7 +188,8 @@ TEST(ClientInput, IdsThatAreNotWholeNumbersAreRefusedShowingTheText) {
   }
   EXPECT_EQ(publish::template_id("9223372036854775807"), INT64_MAX);
   EXPECT_EQ(publish::template_id("12"), 12);
-  for (const char* id : {"", " 12", "12 ", "1/../../x", "-1", "1_000", "١٢"}) EXPECT_FALSE(publish::template_id(id)) << id;
+  for (const char* id : {"", " 12", "12 ", "1/../../x", "-1", "1_000", "١٢"})
+    EXPECT_FALSE(publish::template_id(id)) << id;
 }
 
 TEST(ClientInput, ADocumentsIdThatIsNotAWholeNumberIsRefusedShowingIt) {
@@ -225,8 +227,9 @@ TEST(ClientInput, ATokenThatCouldNeverBeSentIsRefused) {
   // A NUL would end the header where the C string does: the token would be cut, silently.
   std::string nul = dir.write("nul", std::string("abcdef\0ghijkl\n", 14));
   EXPECT_EQ(message(publish::load_token(nul, std::nullopt)),
-            nul + ": the access token holds byte 0x00 at offset 6, which is not visible ASCII: it cannot be sent in "
-                  "an HTTP header");
+            nul +
+                ": the access token holds byte 0x00 at offset 6, which is not visible ASCII: it cannot be sent in "
+                "an HTTP header");
   // A file of gigabytes is refused before it is read.
   std::string huge = sparse_file(dir, "huge", off_t{3} << 30);
   const auto started = std::chrono::steady_clock::now();
@@ -268,9 +271,8 @@ TEST(ClientInput, ACaFileOfGigabytesIsRefusedBeforeItIsRead) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(500));
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().code, ErrorCode::kUsage);
-  EXPECT_EQ(got.error().message, ca +
-                                     ": 3.0 GiB (3221225472 bytes) is too large for a CA certificate file (at most "
-                                     "16.0 MiB (16777216 bytes)); is it the right file?");
+  EXPECT_EQ(got.error().message, ca + ": 3.0 GiB (3221225472 bytes) is too large for a CA certificate file (at most "
+                                      "16.0 MiB (16777216 bytes)); is it the right file?");
 }
 
 }  // namespace

@@ -99,8 +99,9 @@ class RawHttpServer {
 
   /// "HTTP/1.1 STATUS …" with a JSON `body` and its Content-Length, kept alive.
   static std::string response(int status, std::string_view body) {
-    return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+    return "HTTP/1.1 " + std::to_string(status) +
+           " X\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+           std::string(body);
   }
 
  private:

@@ -108,9 +108,7 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
   int seat_waits = 0;          // attempts given back because the service answered other workers
   const bool bounded = options_.deadline.count() > 0;
   const Clock::time_point deadline = options_.clock->now() + options_.deadline;
-  auto left = [&] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - options_.clock->now());
-  };
+  auto left = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - options_.clock->now()); };
   auto past_deadline = [&] {
     return fail({lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
                  what + ": no answer within the deadline of " + describe_duration(options_.deadline) +
@@ -156,7 +154,8 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
         --attempt;
         continue;
       }
-      if (attempt < options_.retry.max_attempts && !wait_before_next(backoff(attempt, nullptr), false)) return past_deadline();
+      if (attempt < options_.retry.max_attempts && !wait_before_next(backoff(attempt, nullptr), false))
+        return past_deadline();
       continue;
     }
     seat_.answered();

@@ -29,16 +29,18 @@ struct Receiving {
   std::uint64_t limit = 0;         // of the body
   std::uint64_t header_limit = 0;  // of the status line and headers together
   std::uint64_t header_bytes = 0;
-  std::uint64_t too_big = 0;          // the body's size that ended the exchange (declared or reached); 0: none
-  bool headers_too_big = false;       // header_bytes passed header_limit
+  std::uint64_t too_big = 0;     // the body's size that ended the exchange (declared or reached); 0: none
+  bool headers_too_big = false;  // header_bytes passed header_limit
   bool body_started = false;
 };
 
 /// Makes room in `body` for `wanted` bytes, never more than `limit`: a body near the limit
-/// takes no twice its size (std::string::reserve would round up to twice the capacity).
+/// takes no twice its size. Room within half the limit of it is the limit at once, so that the
+/// last growth is not a copy of nearly all of it (std::string::reserve would also round up to
+/// twice the capacity; reserved from empty, it takes what is asked).
 void grow(std::string& body, std::uint64_t wanted, std::uint64_t limit) {
   std::string bigger;
-  bigger.reserve(static_cast<std::size_t>(std::min(wanted, limit)));  // from empty: exactly that
+  bigger.reserve(static_cast<std::size_t>(wanted > limit / 2 ? limit : wanted));
   bigger.append(body);
   body.swap(bigger);
 }
@@ -52,7 +54,8 @@ std::size_t append_body(char* data, std::size_t size, std::size_t count, void* u
     in->too_big = total;
     return 0;  // ends the transfer (CURLE_WRITE_ERROR)
   }
-  if (total > body.capacity()) grow(body, std::max<std::uint64_t>(total, std::uint64_t{body.capacity()} * 2), in->limit);
+  if (total > body.capacity())
+    grow(body, std::max<std::uint64_t>(total, std::uint64_t{body.capacity()} * 2), in->limit);
   body.append(data, size * count);
   return size * count;
 }
@@ -84,7 +87,7 @@ std::size_t append_header(char* data, std::size_t size, std::size_t count, void*
         in->too_big = ec == std::errc() ? declared : UINT64_MAX;
         return 0;
       }
-      if (ec == std::errc() && end == value.data() + value.size()) grow(response->body, declared, in->limit);
+      if (ec == std::errc() && end == value.data() + value.size()) grow(response->body, declared, declared);
     }
     response->headers.emplace_back(std::move(name), std::string(value));
   }
@@ -268,9 +271,8 @@ class CurlTransport final : public Transport {
     CURL* c = curl_;
     curl_easy_reset(c);
     HttpResponse response;
-    Receiving receiving{.response = &response,
-                        .limit = options_.max_response_bytes,
-                        .header_limit = options_.max_header_bytes};
+    Receiving receiving{
+        .response = &response, .limit = options_.max_response_bytes, .header_limit = options_.max_header_bytes};
     char error[CURL_ERROR_SIZE] = "";
     curl_slist* headers = nullptr;
     for (const auto& [name, value] : request.headers)

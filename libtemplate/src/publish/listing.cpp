@@ -73,8 +73,8 @@ std::string list_table(const std::vector<RemoteTemplate>& templates) {
     lines.push_back(std::move(line));
   }
   auto row = [&](const Line& l) {
-    return pad_right(l.id, id_width + 2) + pad_right(l.title, width + 2) + pad_right(l.items, 7) + pad_right(l.duration, 10) +
-           pad_right(l.shared, 8) + l.updated + "\n";
+    return pad_right(l.id, id_width + 2) + pad_right(l.title, width + 2) + pad_right(l.items, 7) +
+           pad_right(l.duration, 10) + pad_right(l.shared, 8) + l.updated + "\n";
   };
   std::string out = row({"ID", "TITLE", "ITEMS", "DURATION", "SHARED", "UPDATED"});
   for (const Line& l : lines) out += row(l);

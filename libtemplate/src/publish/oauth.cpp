@@ -38,7 +38,8 @@ std::optional<std::string> unsendable_secret(std::string_view secret) {
   for (std::size_t i = 0; i < secret.size(); ++i) {
     auto byte = static_cast<unsigned char>(secret[i]);
     if (byte < 0x21 || byte > 0x7E)
-      return "holds byte " + detail::hex_byte(byte) + " at offset " + std::to_string(i) + ", which is not visible ASCII";
+      return "holds byte " + detail::hex_byte(byte) + " at offset " + std::to_string(i) +
+             ", which is not visible ASCII";
   }
   return std::nullopt;
 }

@@ -58,8 +58,7 @@ class FileText {
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
  private:
-  friend Result<std::string> read_private_file(const std::string& path, std::string_view what,
-                                               std::uint64_t max_bytes);
+  friend Result<std::string> read_private_file(const std::string& path, std::string_view what, std::uint64_t max_bytes);
   // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
   // `private_what`, refuses a file its group or others may read (read_private_file()).
   static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
