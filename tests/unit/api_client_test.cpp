@@ -132,6 +132,41 @@ TEST(ApiClient, Retries429HonouringRetryAfter) {
   EXPECT_EQ(h.waits[0], milliseconds(3000));
 }
 
+TEST(ApiClient, ARetryAfterOfAnyLengthWaitsTheLongestWaitNeverNone) {
+  for (const char* seconds : {"9223372036854775807", "99999999999999999999999", "86400"}) {
+    Harness h;
+    h.transport->script.push_back(reply(429, "", {{"Retry-After", seconds}}));
+    h.transport->script.push_back(reply(200, one(1, "A")));
+    ASSERT_TRUE(h.client->get(1).ok()) << seconds;
+    ASSERT_EQ(h.waits.size(), 1u) << seconds;
+    EXPECT_EQ(h.waits[0], RetryPolicy{}.max_delay) << seconds;
+  }
+}
+
+TEST(ApiClient, AnErrorEnvelopeOfAHundredThousandEntriesShowsTheFirstTwenty) {
+  std::string errors;
+  for (int i = 0; i < 100'000; ++i)
+    errors += std::string(errors.empty() ? "" : ",") + R"({"type":"validation","message":"bad )" + std::to_string(i) +
+              R"(","field":"title"})";
+  Harness h;
+  h.transport->script.push_back(reply(422, R"({"errors":[)" + errors + "]}"));
+  auto refused = h.client->get(1);
+  ASSERT_FALSE(refused.ok());
+  const std::string& message = refused.error().message;
+  EXPECT_LT(message.size(), 1500u);
+  EXPECT_EQ(message.rfind("reading template 1: HTTP 422: validation: bad 0 (field title); validation: bad 1 ", 0), 0u)
+      << message.substr(0, 200);
+  EXPECT_NE(message.find("; validation: bad 19 (field title); … and 99980 more"), std::string::npos)
+      << message.substr(message.size() - 200);
+  // One message of a megabyte is cut too.
+  Harness one_long;
+  one_long.transport->script.push_back(
+      reply(422, R"({"errors":[{"type":"validation","message":")" + std::string(1 << 20, 'm') + R"("}]})"));
+  auto cut = one_long.client->get(1);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error().message, "reading template 1: HTTP 422: validation: " + std::string(499, 'm') + "…");
+}
+
 TEST(ApiClient, Retries503WithGrowingJitteredBackoffAndGivesUp) {
   RetryPolicy retry;
   retry.max_attempts = 5;
@@ -249,7 +284,19 @@ TEST(ApiClient, AnUnusableEnvelopeIsTheServicesErrorSayingWhatIsWrong) {
       {entry + R"("project_templates":{"11":{"id":11}}})", "`results` names template 10, which the map lacks"},
       {entry + R"("project_templates":{"10":"ten"}})", "a template in the response is not an object"},
       {entry + R"("project_templates":{"10":{"title":"ten"}}})", "a template in the response has no id"},
-      {entry + R"("project_templates":{"10":{"id":"ten"}}})", "a template in the response has a non-numeric id"},
+      {entry + R"("project_templates":{"10":{"id":"ten"}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: \"ten\""},
+      // A number that begins the text is not the id: "1/../../x" is not template 1.
+      {entry + R"("project_templates":{"10":{"id":"1/../../x"}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: \"1/../../x\""},
+      {entry + R"("project_templates":{"10":{"id":"0x10"}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: \"0x10\""},
+      {entry + R"("project_templates":{"10":{"id":"1e3"}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: \"1e3\""},
+      {entry + R"("project_templates":{"10":{"id":0}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: 0"},
+      {entry + R"("project_templates":{"10":{"id":-4}}})",
+       "a template in the response has an id that is not a whole number from 1 to 2^63-1: -4"},
       {entry + R"("project_templates":{"10":{"id":{"value":10}}}})", "a template in the response has no usable id"},
       {entry + R"("project_templates":{"10":{"id":10.5}}})", "a template in the response has no usable id"},
       // The last of duplicate keys is the one read: here, a `results` that is not an array.

@@ -68,6 +68,21 @@ TEST(ListTable, ColumnsLineUpInTerminalColumnsWhateverTheTitlesHold) {
   EXPECT_NE(lines[4].find(std::string(59, 'x') + "…"), std::string::npos) << table;
 }
 
+TEST(ListTable, AnIdOfNineteenDigitsKeepsTheTitleInItsOwnColumn) {
+  const std::string table =
+      publish::list_table({remote(INT64_MAX, "Widest id", ""), remote(7, "Short id", R"(,"item_count":3)")});
+  std::istringstream in(table);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << table;
+  const std::size_t title = column_of(lines[0], "TITLE");
+  EXPECT_EQ(title, 19u + 2u) << table;
+  EXPECT_EQ(lines[1].substr(0, title), "9223372036854775807  ") << table;
+  EXPECT_EQ(column_of(lines[1], "Widest id"), title) << table;
+  EXPECT_EQ(column_of(lines[2], "Short id"), title) << table;
+  EXPECT_EQ(column_of(lines[2], "3 "), column_of(lines[0], "ITEMS")) << table;
+}
+
 TEST(PulledFileName, AccentedLettersAreWrittenWithoutTheirMarks) {
   EXPECT_EQ(publish::pulled_file_name(4, "Zürich office move"), "4-zurich-office-move.json");
   EXPECT_EQ(publish::pulled_file_name(5, "Straße / Œuvre — Ĳssel & Łódź"), "5-strasse-oeuvre-ijssel-lodz.json");

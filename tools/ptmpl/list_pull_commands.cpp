@@ -78,12 +78,13 @@ std::function<int()> setup_list(CLI::App& app) {
 std::function<int()> setup_pull(CLI::App& app) {
   struct Options {
     ServiceOptions service;
+    std::vector<std::string> ids;  // as given: each must spell a whole id (publish::template_id)
     publish::PullSelection selection;
     publish::PullOptions pull;
   };
   auto o = std::make_shared<Options>();
   add_service_options(app, o->service);
-  app.add_option("ids", o->selection.ids, "ids of the templates to pull");
+  app.add_option("ids", o->ids, "ids of the templates to pull");
   app.add_flag("--all", o->selection.all, "every template the token's user can see");
   app.add_flag("--mine", o->selection.mine, "every template made by the token's user");
   app.add_option("--title", o->selection.title, "the templates whose title is exactly this");
@@ -104,6 +105,14 @@ std::function<int()> setup_pull(CLI::App& app) {
       "3 network or service error.\n\n"
       "Example:\n  ptmpl pull --mine -o templates/\n  ptmpl pull 12 --merge -o templates/");
   return [o] {
+    for (const std::string& text : o->ids) {
+      std::optional<std::int64_t> id = publish::template_id(text);
+      if (!id)
+        return report_error("pull", Error::usage(publish::quoted_excerpt(text) +
+                                                 " is not a template id: a whole number from 1 to 2^63-1, in "
+                                                 "decimal digits alone"));
+      o->selection.ids.push_back(*id);
+    }
     if (auto checked = o->selection.check(); !checked.ok()) return report_error("pull", checked.error());
     auto client = make_client(o->service);
     if (!client.ok()) {

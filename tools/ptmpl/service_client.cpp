@@ -19,6 +19,12 @@ void add_service_options(CLI::App& app, ServiceOptions& o) {
   app.add_option("--attempts", o.attempts, "tries per request when the service is busy (429, 503) or unreachable")
       ->capture_default_str()
       ->check(CLI::Range(1, 20));
+  app.add_option("--timeout", o.timeout, "seconds one request may take, its retries and their waits included")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86'400));
+  app.add_option("--max-response", o.max_response, "MiB of the largest response taken (a page of 200 templates)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
 }
 
 std::optional<std::string_view> environment(const char* name) {
@@ -51,8 +57,11 @@ Result<std::unique_ptr<publish::Client>> make_client(const ServiceOptions& o, st
   options.trace = o.verbose ? &std::cerr : nullptr;
   options.pacer = std::move(pacer);
   options.retry.max_attempts = o.attempts;
+  options.deadline = std::chrono::seconds(o.timeout);
   publish::TransportOptions transport;
   transport.cacert = cacert_of(o.cacert);
+  transport.timeout = options.deadline;
+  transport.max_response_bytes = std::uint64_t(o.max_response) << 20;
   return std::make_unique<publish::Client>(options, publish::make_curl_transport(transport));
 }
 

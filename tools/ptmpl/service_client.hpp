@@ -21,6 +21,10 @@ struct ServiceOptions {
   std::string token_file;
   bool verbose = false;
   int attempts = publish::RetryPolicy{}.max_attempts;
+  /// Seconds one request may take, its retries and waits included (ClientOptions::deadline).
+  int timeout = static_cast<int>(publish::TransportOptions::kDefaultDeadline.count() / 1000);
+  /// MiB of the largest response taken (TransportOptions::max_response_bytes).
+  int max_response = static_cast<int>(publish::TransportOptions::kMaxResponseBytes >> 20);
 };
 
 void add_service_options(CLI::App& app, ServiceOptions& o);

@@ -216,10 +216,18 @@ Result<FileText> FileText::read_descriptor(int fd, const std::string& name, std:
   return text;
 }
 
-Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds) {
+Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds,
+                                      std::uint64_t max_bytes) {
   auto fd = open_to_read(path, kinds);
   if (!fd.ok()) return fd.error();
-  auto text = FileText::read_descriptor(fd.value(), path, FileText::kMaxStreamBytes, what);
+  // A secret is small: a file of gigabytes (a sparse one is made in an instant) is not read.
+  struct stat st {};
+  if (::fstat(fd.value(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd.value());
+    return Error::usage(path + ": holds " + std::to_string(st.st_size) + " bytes, and the " + std::string(what) +
+                        " file may hold at most " + std::to_string(max_bytes) + ": refused (is it the right file?)");
+  }
+  auto text = FileText::read_descriptor(fd.value(), path, max_bytes, what);
   if (!text.ok()) return text.error();
   return std::string(text.value().text());
 }

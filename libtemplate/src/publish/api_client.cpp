@@ -20,7 +20,45 @@ namespace {
 
 constexpr int kMaxPerPage = 200;  // API reference, Limits
 
+/// "120 s", "1.5 s", "300 ms".
+std::string describe_duration(std::chrono::milliseconds d) {
+  if (d.count() < 1000) return std::to_string(d.count()) + " ms";
+  std::string text = std::to_string(d.count() / 1000);
+  if (d.count() % 1000 != 0) {
+    std::string fraction = std::to_string(1000 + d.count() % 1000).substr(1);
+    while (fraction.back() == '0') fraction.pop_back();
+    text += "." + fraction;
+  }
+  return text + " s";
+}
+
 }  // namespace
+
+std::optional<std::int64_t> template_id(std::string_view text) {
+  // from_chars takes a sign and leading zeros, nothing else but digits.
+  if (text.empty() || text.front() < '1' || text.front() > '9') return std::nullopt;
+  std::int64_t id = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;  // not digits, or past 2^63-1
+  return id;
+}
+
+std::string quoted_excerpt(std::string_view text) {
+  constexpr std::size_t kShown = 40;
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "\"";
+  for (unsigned char c : text.substr(0, kShown)) {
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += text.size() > kShown ? "\"… (" + std::to_string(text.size()) + " bytes)" : "\"";
+  return out;
+}
 
 using detail::describe_errors;
 using detail::read_envelope;
@@ -30,7 +68,9 @@ using detail::single;
 Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
     : options_(std::move(options)), seat_(options_.pacer), transport_(std::move(transport)) {
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
-  if (!options_.sleep) options_.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  if (!options_.clock) options_.clock = Clock::system();
+  if (!options_.sleep)
+    options_.sleep = [clock = options_.clock](std::chrono::milliseconds d) { clock->sleep_until(clock->now() + d); };
   jitter_state_ = options_.jitter_seed != 0
                       ? options_.jitter_seed
                       : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1;
@@ -66,9 +106,29 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
   std::string last_problem;
   bool lost_response = false;  // the last attempt got no answer at all
   int seat_waits = 0;          // attempts given back because the service answered other workers
+  const bool bounded = options_.deadline.count() > 0;
+  const Clock::time_point deadline = options_.clock->now() + options_.deadline;
+  auto left = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - options_.clock->now()); };
+  auto past_deadline = [&] {
+    return fail({lost_response ? ErrorCode::kNetwork : ErrorCode::kService,
+                 what + ": no answer within the deadline of " + describe_duration(options_.deadline) +
+                     " (--timeout); last: " + last_problem});
+  };
+  // A wait between attempts, unless it would end past the deadline; `hold_all`: the other
+  // workers wait too (the service said it is busy).
+  auto wait_before_next = [&](std::chrono::milliseconds wait, bool hold_all) {
+    if (bounded && wait >= left()) return false;
+    if (hold_all && options_.pacer) options_.pacer->hold(wait);
+    options_.sleep(wait);
+    return true;
+  };
   for (int attempt = 1; attempt <= options_.retry.max_attempts; ++attempt) {
     seat_.wait();
     if (options_.pacer) options_.pacer->wait();
+    if (bounded) {
+      if (left().count() <= 0) return past_deadline();
+      request.timeout = left();
+    }
     if (options_.trace != nullptr)
       *options_.trace << redact("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) +
                                     ")\n> Authorization: Bearer " + options_.token + "\n",
@@ -94,7 +154,8 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
         --attempt;
         continue;
       }
-      if (attempt < options_.retry.max_attempts) options_.sleep(backoff(attempt, nullptr));
+      if (attempt < options_.retry.max_attempts && !wait_before_next(backoff(attempt, nullptr), false))
+        return past_deadline();
       continue;
     }
     seat_.answered();
@@ -106,11 +167,8 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
           options_.token);
     if (response.status == 429 || response.status == 503) {
       last_problem = "HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body);
-      if (attempt < options_.retry.max_attempts) {
-        auto wait = backoff(attempt, &response);
-        if (options_.pacer) options_.pacer->hold(wait);
-        options_.sleep(wait);
-      }
+      if (attempt < options_.retry.max_attempts && !wait_before_next(backoff(attempt, &response), true))
+        return past_deadline();
       continue;
     }
     if (response.status < 200 || response.status > 299)

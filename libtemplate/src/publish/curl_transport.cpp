@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -25,24 +26,48 @@ namespace {
 /// What the callbacks of one exchange fill in.
 struct Receiving {
   HttpResponse* response = nullptr;
-  std::uint64_t limit = 0;
-  std::uint64_t too_big = 0;  // the size that ended the exchange (declared or reached); 0: none
+  std::uint64_t limit = 0;         // of the body
+  std::uint64_t header_limit = 0;  // of the status line and headers together
+  std::uint64_t header_bytes = 0;
+  std::uint64_t too_big = 0;     // the body's size that ended the exchange (declared or reached); 0: none
+  bool headers_too_big = false;  // header_bytes passed header_limit
+  bool body_started = false;
 };
+
+/// Makes room in `body` for `wanted` bytes, never more than `limit`: a body near the limit
+/// takes no twice its size. Room within half the limit of it is the limit at once, so that the
+/// last growth is not a copy of nearly all of it (std::string::reserve would also round up to
+/// twice the capacity; reserved from empty, it takes what is asked).
+void grow(std::string& body, std::uint64_t wanted, std::uint64_t limit) {
+  std::string bigger;
+  bigger.reserve(static_cast<std::size_t>(wanted > limit / 2 ? limit : wanted));
+  bigger.append(body);
+  body.swap(bigger);
+}
 
 std::size_t append_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* in = static_cast<Receiving*>(user);
-  std::uint64_t total = in->response->body.size() + size * count;
+  std::string& body = in->response->body;
+  in->body_started = true;
+  std::uint64_t total = body.size() + size * count;
   if (total > in->limit) {
     in->too_big = total;
     return 0;  // ends the transfer (CURLE_WRITE_ERROR)
   }
-  in->response->body.append(data, size * count);
+  if (total > body.capacity())
+    grow(body, std::max<std::uint64_t>(total, std::uint64_t{body.capacity()} * 2), in->limit);
+  body.append(data, size * count);
   return size * count;
 }
 
 std::size_t append_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* in = static_cast<Receiving*>(user);
   HttpResponse* response = in->response;
+  in->header_bytes += size * count;
+  if (in->header_bytes > in->header_limit) {
+    in->headers_too_big = true;
+    return 0;
+  }
   std::string_view line(data, size * count);
   if (line.starts_with("HTTP/")) response->headers.clear();  // a new response (e.g. after 100)
   auto colon = line.find(':');
@@ -52,7 +77,8 @@ std::size_t append_header(char* data, std::size_t size, std::size_t count, void*
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
       value.remove_suffix(1);
     std::string name(line.substr(0, colon));
-    // A declared length beyond the limit ends the exchange before any of the body arrives.
+    // A declared length beyond the limit ends the exchange before any of the body arrives;
+    // one within it is room made at once.
     if (name.size() == 14 && ::strncasecmp(name.c_str(), "Content-Length", 14) == 0) {
       std::uint64_t declared = 0;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), declared);
@@ -61,13 +87,14 @@ std::size_t append_header(char* data, std::size_t size, std::size_t count, void*
         in->too_big = ec == std::errc() ? declared : UINT64_MAX;
         return 0;
       }
+      if (ec == std::errc() && end == value.data() + value.size()) grow(response->body, declared, declared);
     }
     response->headers.emplace_back(std::move(name), std::string(value));
   }
   return size * count;
 }
 
-/// "3.0 GiB (3221225472 bytes)".
+/// "3.0 GiB (3221225472 bytes)", "1.5 MiB (1572864 bytes)", "100.0 KiB (102400 bytes)".
 std::string describe_size(std::uint64_t bytes) {
   if (bytes == UINT64_MAX) return "more than 2^64 bytes";
   char text[64];
@@ -75,10 +102,31 @@ std::string describe_size(std::uint64_t bytes) {
   double mib = static_cast<double>(bytes) / static_cast<double>(1 << 20);
   if (gib >= 1) {
     std::snprintf(text, sizeof text, "%.1f GiB", gib);
-  } else {
+  } else if (mib >= 1) {
     std::snprintf(text, sizeof text, "%.1f MiB", mib);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
   }
   return std::string(text) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+/// Whether libcurl may send `method` again by itself: only a request that repeating cannot
+/// change (RFC 9110, 9.2.2). libcurl resends a request whose reused connection turns out dead
+/// before any answer; on a fresh connection it never does.
+bool idempotent(std::string_view method) {
+  return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE" || method == "OPTIONS";
+}
+
+/// Refuses (kUsage) a CA file larger than any bundle of certificates, before libcurl or the
+/// decoder reads it whole (a sparse file of gigabytes is read in a moment of the user's time).
+Status check_ca_file(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return Done{};  // libcurl says why not
+  if (static_cast<std::uint64_t>(st.st_size) > TransportOptions::kMaxCaFileBytes)
+    return Error::usage(path + ": " + describe_size(static_cast<std::uint64_t>(st.st_size)) +
+                        " is too large for a CA certificate file (at most " +
+                        describe_size(TransportOptions::kMaxCaFileBytes) + "); is it the right file?");
+  return Done{};
 }
 
 // The certificates a connection verifies the server with, decoded once per process and file:
@@ -148,7 +196,7 @@ class CaFiles {
     if (entry.certificates != nullptr && entry.identity == identity) return entry.certificates;
     std::string bytes;
     if (!file.empty()) {
-      auto read = FileText::read(file, kMaxBytes);
+      auto read = FileText::read(file, TransportOptions::kMaxCaFileBytes);
       if (!read.ok()) return nullptr;
       bytes = read.value().text();
     }
@@ -158,7 +206,6 @@ class CaFiles {
   }
 
  private:
-  static constexpr std::uint64_t kMaxBytes = std::uint64_t{16} << 20;
   struct Identity {
     dev_t device;
     ino_t inode;
@@ -220,10 +267,12 @@ class CurlTransport final : public Transport {
   Result<HttpResponse> send(const HttpRequest& request) override {
     if (curl_ == nullptr) return Error::internal("cannot initialise libcurl");
     if (auto allowed = check_base_url(request.url); !allowed.ok()) return allowed.error();
+    if (auto ca = check_ca_file(options_.cacert); !ca.ok()) return ca.error();
     CURL* c = curl_;
     curl_easy_reset(c);
     HttpResponse response;
-    Receiving receiving{&response, options_.max_response_bytes, 0};
+    Receiving receiving{
+        .response = &response, .limit = options_.max_response_bytes, .header_limit = options_.max_header_bytes};
     char error[CURL_ERROR_SIZE] = "";
     curl_slist* headers = nullptr;
     for (const auto& [name, value] : request.headers)
@@ -245,7 +294,10 @@ class CurlTransport final : public Transport {
     }
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
+    auto timeout = request.timeout.count() > 0 ? std::min(request.timeout, options_.timeout) : options_.timeout;
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(timeout.count(), 1)));
+    // Sent once: the caller decides what an unknown outcome means (push looks the title up).
+    if (!idempotent(request.method)) curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_body);
@@ -261,11 +313,19 @@ class CurlTransport final : public Transport {
     }
     CURLcode code = curl_easy_perform(c);
     curl_slist_free_all(headers);
+    // Not retried, any of the bounds: the same request would bring the same answer.
     if (code != CURLE_OK && receiving.too_big != 0) {
-      // Not retried: the same request would bring the same answer.
       return Error::service("the response is too large: " + describe_size(receiving.too_big) +
-                            "; the client takes at most " + describe_size(options_.max_response_bytes));
+                            "; the client takes at most " + describe_size(options_.max_response_bytes) +
+                            " (--max-response)");
     }
+    if (code != CURLE_OK && receiving.headers_too_big)
+      return Error::service("the response's headers pass " + describe_size(options_.max_header_bytes) +
+                            ", the most the client takes");
+    // libcurl refuses a header line longer than it holds (CURL_MAX_HTTP_HEADER) as "out of memory".
+    if (code == CURLE_OUT_OF_MEMORY && !receiving.body_started)
+      return Error::service("a line of the response's headers is longer than " + describe_size(CURL_MAX_HTTP_HEADER) +
+                            ", the most libcurl takes");
     if (code != CURLE_OK) {
       // A certificate that does not verify is curl error 60, but libcurl may report it as 35 (a
       // generic TLS failure), depending on what OpenSSL's error queue holds; the verification

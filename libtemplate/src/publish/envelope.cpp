@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "libtemplate/core/json.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl::publish::detail {
 namespace {
@@ -41,12 +42,6 @@ std::string mark_invalid_utf8(std::string_view body, std::vector<BadByte>& bad) 
   return out;
 }
 
-std::string hex_byte(unsigned char byte) {
-  char text[8];
-  std::snprintf(text, sizeof text, "0x%02X", byte);
-  return text;
-}
-
 /// One template of an envelope; `body` is the text it was parsed from, of which its `json` is
 /// the template's part, as the service wrote it. A template holding one of `bad` is refused,
 /// naming the field: text that is not UTF-8 cannot be shown, written as JSON or pushed back.
@@ -57,12 +52,15 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
   RemoteTemplate t;
   const json::Value* id = object.find("id");
   if (id == nullptr) return Error::service("a template in the response has no id");
-  if (std::optional<std::int64_t> number = id->as_int64()) {
+  // Only a whole id is one: a prefix read as a number ("1/../../x" as 1) would name another
+  // template, and the file pull writes would be another's.
+  if (std::optional<std::int64_t> number = id->as_int64(); number && *number > 0) {
     t.id = *number;
-  } else if (id->is_string()) {
-    std::string_view s = id->text();
-    if (std::from_chars(s.data(), s.data() + s.size(), t.id).ec != std::errc())
-      return Error::service("a template in the response has a non-numeric id");
+  } else if (std::optional<std::int64_t> spelt = id->is_string() ? template_id(id->text()) : std::nullopt) {
+    t.id = *spelt;
+  } else if (id->is_string() || number) {
+    return Error::service("a template in the response has an id that is not a whole number from 1 to 2^63-1: " +
+                          (number ? std::to_string(*number) : quoted_excerpt(id->text())));
   } else {
     return Error::service("a template in the response has no usable id");
   }
@@ -115,6 +113,12 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
 
 }  // namespace
 
+std::string hex_byte(unsigned char byte) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%02X", byte);
+  return text;
+}
+
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -128,12 +132,21 @@ std::string describe_errors(const std::string& body) {
     std::string excerpt = body.substr(0, 200);
     return excerpt.empty() ? "no error details" : "unexpected body: " + excerpt;
   }
+  // What a person reads: the first kShownErrors, each text cut at kShownColumns.
+  constexpr std::size_t kShownErrors = 20;
+  constexpr std::size_t kShownColumns = 500;
   std::string out;
+  std::size_t shown = 0;
   for (const json::Value& e : errors->items()) {
+    if (shown == kShownErrors) {
+      out += "; … and " + std::to_string(errors->items().size() - shown) + " more";
+      break;
+    }
+    ++shown;
     if (!out.empty()) out += "; ";
     auto str = [&](std::string_view key) {
       const json::Value* v = e.find(key);
-      return v != nullptr && v->is_string() ? std::string(v->text()) : std::string();
+      return v != nullptr && v->is_string() ? truncate_to_width(v->text(), kShownColumns) : std::string();
     };
     std::string type = str("type"), message = str("message"), field = str("field");
     out += (type.empty() ? "error" : type) + ": " + message;
@@ -180,9 +193,7 @@ Result<TemplatePage> read_envelope(const std::string& raw_body) {
     auto t = read_template(*found, body, bad, &text_unusable);
     if (!t.ok() && !text_unusable) return t.error();
     if (!t.ok()) {
-      std::int64_t number = 0;
-      std::from_chars(id_text.data(), id_text.data() + id_text.size(), number);
-      page.skipped.emplace_back(number, t.error());
+      page.skipped.emplace_back(template_id(id_text).value_or(0), t.error());
       continue;
     }
     page.templates.push_back(std::move(t).value());
@@ -202,9 +213,13 @@ Result<RemoteTemplate> single(const std::string& body) {
 
 std::optional<std::chrono::milliseconds> retry_after(const HttpResponse& response) {
   std::string value = response.header("Retry-After");
-  long seconds = 0;
+  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  // Any number of seconds is a wait: one past what milliseconds hold waits as long as they do
+  // (the client caps every wait far below), never wraps to a negative or no wait.
+  constexpr std::int64_t kMostSeconds = std::chrono::milliseconds::max().count() / 1000;
+  std::int64_t seconds = kMostSeconds;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || seconds < 0) return std::nullopt;
+  if (ec != std::errc() || seconds > kMostSeconds) seconds = kMostSeconds;
   return std::chrono::milliseconds(seconds * 1000);
 }
 

@@ -12,6 +12,8 @@
 
 namespace ptmpl::publish::detail {
 
+/// "0x1B".
+[[nodiscard]] std::string hex_byte(unsigned char byte);
 /// ASCII case-insensitive equality (header names, URL schemes, "localhost").
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b);
 /// The service's error envelope as one line: `validation: title can't be blank (field title); …`.

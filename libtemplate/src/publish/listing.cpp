@@ -57,7 +57,8 @@ std::string list_table(const std::vector<RemoteTemplate>& templates) {
   };
   std::vector<Line> lines;
   lines.reserve(templates.size());
-  std::size_t width = 5;  // "TITLE"
+  std::size_t id_width = 6;  // the ids' column, without the 2 spaces after it
+  std::size_t width = 5;     // "TITLE"
   for (const RemoteTemplate& t : templates) {
     json::Document doc = json::Document::parse(t.json);
     const json::Value& object = doc.root();
@@ -68,11 +69,12 @@ std::string list_table(const std::vector<RemoteTemplate>& templates) {
               doc.ok() ? field_text(object, "shared") : "",
               one_line(t.updated_at)};
     width = std::max(width, display_width(line.title));
+    id_width = std::max(id_width, line.id.size());
     lines.push_back(std::move(line));
   }
   auto row = [&](const Line& l) {
-    return pad_right(l.id, 8) + pad_right(l.title, width + 2) + pad_right(l.items, 7) + pad_right(l.duration, 10) +
-           pad_right(l.shared, 8) + l.updated + "\n";
+    return pad_right(l.id, id_width + 2) + pad_right(l.title, width + 2) + pad_right(l.items, 7) +
+           pad_right(l.duration, 10) + pad_right(l.shared, 8) + l.updated + "\n";
   };
   std::string out = row({"ID", "TITLE", "ITEMS", "DURATION", "SHARED", "UPDATED"});
   for (const Line& l : lines) out += row(l);

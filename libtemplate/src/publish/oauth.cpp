@@ -16,6 +16,7 @@
 
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/json.hpp"
+#include "publish/envelope.hpp"
 
 namespace ptmpl::publish {
 namespace {
@@ -26,7 +27,22 @@ std::string trimmed(std::string text) {
   return first == std::string::npos ? "" : text.substr(first, last - first + 1);
 }
 
+/// The most bytes of a secret file: a token or a client secret is a few hundred bytes.
+constexpr std::uint64_t kMaxSecretFileBytes = std::uint64_t{64} << 10;
+
 }  // namespace
+
+std::optional<std::string> unsendable_secret(std::string_view secret) {
+  if (secret.size() > kMaxSecretBytes)
+    return "is " + std::to_string(secret.size()) + " bytes long (at most " + std::to_string(kMaxSecretBytes) + ")";
+  for (std::size_t i = 0; i < secret.size(); ++i) {
+    auto byte = static_cast<unsigned char>(secret[i]);
+    if (byte < 0x21 || byte > 0x7E)
+      return "holds byte " + detail::hex_byte(byte) + " at offset " + std::to_string(i) +
+             ", which is not visible ASCII";
+  }
+  return std::nullopt;
+}
 
 std::string authorize_url(const OAuthApp& app, std::string_view state) {
   std::string url = app.app_url + "/oauth/authorize?client_id=" + url_encode(app.client_id) +
@@ -46,7 +62,7 @@ Result<std::string> load_secret(const std::string& file, std::optional<std::stri
   const std::string source = file.empty() ? std::string(env_name) : file;
   std::string secret;
   if (!file.empty()) {
-    auto read = read_private_file(file, what);
+    auto read = read_private_file(file, what, FileKinds::kAny, kMaxSecretFileBytes);
     if (!read.ok()) return read.error();
     secret = std::move(read).value();
   } else if (from_environment) {
@@ -58,6 +74,8 @@ Result<std::string> load_secret(const std::string& file, std::optional<std::stri
   if (secret.empty()) return Error::usage(source + ": the " + std::string(what) + " is empty");
   if (secret.find_first_of(" \t\r\n") != std::string::npos)
     return Error::usage(source + ": the " + std::string(what) + " has spaces or several lines");
+  if (auto why = unsendable_secret(secret))
+    return Error::usage(source + ": the " + std::string(what) + " " + *why + ": it cannot be sent in an HTTP header");
   return secret;
 }
 
@@ -80,7 +98,15 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
     const json::Value* v = doc.root().find(key);
     return v != nullptr && v->is_string() ? std::string(v->text()) : std::string();
   };
-  if (response.status == 200 && !text("access_token").empty()) return text("access_token");
+  if (response.status == 200 && !text("access_token").empty()) {
+    std::string token = text("access_token");
+    // Saved, it would be refused at every use: a header cannot carry it (and a terminal
+    // showing the file would run its escapes).
+    if (auto why = unsendable_secret(token))
+      return Error::service("exchanging the code: the service's access token " + *why +
+                            ": it could never be sent in an HTTP header; not saved");
+    return token;
+  }
   std::string error = text("error");
   std::string description = text("error_description");
   return Error::service(clean("exchanging the code: HTTP " + std::to_string(response.status) + ": " +

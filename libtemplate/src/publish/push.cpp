@@ -152,14 +152,10 @@ Result<LocalTemplate> read_local_template(std::string path, std::string text) {
   if (title == nullptr || !title->is_string()) return Error::invalid(local.path + ": the template has no title");
   local.title = std::string(title->text());
   if (const json::Value* id = pt->find("id"); id != nullptr && !id->is_null()) {
-    std::optional<std::int64_t> number = id->as_int64();
-    if (!number && id->is_string()) {
-      std::string digits(id->text());
-      char* end = nullptr;
-      long long parsed = std::strtoll(digits.c_str(), &end, 10);
-      if (!digits.empty() && *end == '\0') number = parsed;
-    }
-    if (!number || *number <= 0) return Error::invalid(local.path + ": \"id\" is not a template id");
+    std::optional<std::int64_t> number = id->is_string() ? template_id(id->text()) : id->as_int64();
+    if (!number || *number <= 0)
+      return Error::invalid(local.path + ": \"id\"" + (id->is_string() ? " " + quoted_excerpt(id->text()) : "") +
+                            " is not a template id (a whole number from 1 to 2^63-1)");
     local.id = *number;
   }
   if (const json::Value* stamp = pt->find("updated_at"); stamp != nullptr && stamp->is_string())

@@ -57,6 +57,14 @@ std::string HttpResponse::header(std::string_view name) const {
 }
 
 Status check_base_url(std::string_view url) {
+  // A URL is visible ASCII: a control (CR LF would start a header of its own), a space or a
+  // byte past ASCII is a mistake of the address, not something to send.
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    auto byte = static_cast<unsigned char>(url[i]);
+    if (byte <= 0x20 || byte >= 0x7F)
+      return Error::usage("base URL " + quoted_excerpt(url) + " holds byte " + detail::hex_byte(byte) + " at offset " +
+                          std::to_string(i) + "; a URL is visible ASCII (percent-encode the rest)");
+  }
   auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return Error::usage("base URL '" + std::string(url) + "' has no scheme");
   std::string scheme(url.substr(0, scheme_end));

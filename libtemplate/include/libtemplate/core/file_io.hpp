@@ -69,7 +69,8 @@ class FileText {
   static Result<FileText> read_regular(const std::string& path);
 
  private:
-  friend Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds);
+  friend Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds,
+                                              std::uint64_t max_bytes);
   // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
   // `private_what`, refuses a file its group or others may read (read_private_file()).
   static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
@@ -86,12 +87,14 @@ class FileText {
 /// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
 /// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
 /// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the
-/// file opened, not on its name; kNotFound or kUnreadable when it cannot be read. `what` names
-/// the file in the message ("the tokens file is readable by group or others"). With
-/// FileKinds::kRegularOnly, what is not a regular file is refused as FileText::read_regular
-/// refuses it.
+/// file opened, not on its name; kNotFound or kUnreadable when it cannot be read; kUsage, before
+/// reading, when it holds more than `max_bytes` (kInvalid for an input that is no regular file
+/// and goes on past them). `what` names the file in the message ("the tokens file is readable
+/// by group or others"). With FileKinds::kRegularOnly, what is not a regular file is refused as
+/// FileText::read_regular refuses it.
 Result<std::string> read_private_file(const std::string& path, std::string_view what,
-                                      FileKinds kinds = FileKinds::kAny);
+                                      FileKinds kinds = FileKinds::kAny,
+                                      std::uint64_t max_bytes = FileText::kMaxStreamBytes);
 
 /// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
 /// `a.json`) that stand for one file have the same identity.

@@ -24,6 +24,9 @@ struct HttpRequest {
   std::string url;     // absolute
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  /// The most this exchange may take (the client's deadline, less what the request's earlier
+  /// attempts and waits took); zero: the transport's own timeout alone.
+  std::chrono::milliseconds timeout{0};
 };
 
 struct HttpResponse {
@@ -34,11 +37,14 @@ struct HttpResponse {
   [[nodiscard]] std::string header(std::string_view name) const;
 };
 
-/// Performs one HTTP exchange. An Error means no complete response arrived: code kNetwork when
-/// the connection was refused, dropped or timed out (retrying may help; for a request that
-/// changes data, its outcome is unknown), any other code when retrying cannot help and nothing
-/// was sent (kInsecure: the server's certificate does not verify, an unreadable CA file, a
-/// malformed URL; kUsage: a URL the client refuses).
+/// Performs one HTTP exchange, never repeating it: a POST is sent once, even when a connection
+/// dies under it (its outcome is then unknown, and the caller decides). An Error means no
+/// usable response arrived: code kNetwork when the connection was refused, dropped or timed out
+/// (retrying may help; for a request that changes data, its outcome is unknown), kService when
+/// the answer passes a bound of TransportOptions (retrying brings the same), any other code
+/// when retrying cannot help and nothing was sent (kInsecure: the server's certificate does not
+/// verify, an unreadable CA file, a malformed URL; kUsage: a URL the client refuses, a CA file
+/// too large to be one).
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -48,11 +54,21 @@ class Transport {
 struct TransportOptions {
   std::string cacert;  // CA certificate file (PEM) to verify the server with; "": the system's
   std::chrono::milliseconds connect_timeout{10'000};
-  std::chrono::milliseconds timeout{120'000};  // whole exchange
+  std::chrono::milliseconds timeout{kDefaultDeadline};  // whole exchange
   /// The largest response body taken: a bigger one (by its Content-Length, or as it arrives)
-  /// ends the exchange with kService naming the size, before it is held in memory.
+  /// ends the exchange with kService naming the size, before it is held in memory. A page of
+  /// 200 templates of 1,000 stories each is about 130 MiB.
   std::uint64_t max_response_bytes = kMaxResponseBytes;
-  static constexpr std::uint64_t kMaxResponseBytes = std::uint64_t{1} << 30;  // 1 GiB
+  static constexpr std::uint64_t kMaxResponseBytes = std::uint64_t{256} << 20;  // 256 MiB
+  /// The most bytes of a response's status line and headers together (kService beyond); below
+  /// the 300 KiB at which some builds of libcurl stop, so that the bound met is always named.
+  /// libcurl itself refuses one header line longer than 100 KiB.
+  std::uint64_t max_header_bytes = kMaxHeaderBytes;
+  static constexpr std::uint64_t kMaxHeaderBytes = std::uint64_t{256} << 10;  // 256 KiB
+  /// The largest CA file (`cacert`) read: a bundle of every public CA is about 200 KiB.
+  static constexpr std::uint64_t kMaxCaFileBytes = std::uint64_t{16} << 20;  // 16 MiB
+  /// The default of `timeout` and of a request's deadline (ClientOptions::deadline).
+  static constexpr std::chrono::milliseconds kDefaultDeadline{120'000};
 };
 
 /// libcurl: HTTPS with peer and host verification always on; plain http:// is refused unless
@@ -69,6 +85,15 @@ Status check_base_url(std::string_view url);
 /// PTMPL_TOKEN, which the caller reads; nullopt: unset). load_secret's rules (oauth.hpp).
 Result<std::string> load_token(const std::string& token_file, std::optional<std::string_view> from_environment);
 
+/// The id `text` spells: a whole number from 1 to 2^63-1 in decimal digits alone (no sign, no
+/// spaces, no leading zero, no other base or exponent); nullopt for anything else, which no
+/// template of the service has.
+[[nodiscard]] std::optional<std::int64_t> template_id(std::string_view text);
+
+/// `text` as a message shows it: between quotes, cut after 40 bytes, each byte that is not
+/// visible ASCII as \xNN.
+[[nodiscard]] std::string quoted_excerpt(std::string_view text);
+
 /// A secret of at least this many bytes is redacted wherever it appears.
 inline constexpr std::size_t kRedactAnywhereLength = 8;
 
@@ -82,7 +107,7 @@ std::string redact(std::string text, std::string_view secret);
 struct RetryPolicy {
   int max_attempts = 6;                         // per request, the first one included
   std::chrono::milliseconds base_delay{500};    // doubled after each failure
-  std::chrono::milliseconds max_delay{30'000};  // cap of one wait, Retry-After included
+  std::chrono::milliseconds max_delay{30'000};  // cap of one wait, Retry-After included (however large)
 };
 
 /// Time as pacing sees it: the real clock, or one a test drives (no real sleeps in unit tests).
@@ -163,6 +188,12 @@ struct ClientOptions {
   std::ostream* trace = nullptr;
   /// Shared with the other workers of one run; null: this client paces itself alone.
   std::shared_ptr<Pacer> pacer;
+  /// The most one request may take, all its attempts and the waits between them together: an
+  /// attempt gets what is left (HttpRequest::timeout), a wait that would end past it is not
+  /// begun, and the request fails naming it. Zero: no deadline but the transport's timeout.
+  std::chrono::milliseconds deadline = TransportOptions::kDefaultDeadline;
+  /// What the deadline is measured on; the default `sleep` sleeps on it too.
+  std::shared_ptr<Clock> clock = Clock::system();
 };
 
 /// A template as the service returned it.

@@ -1,6 +1,7 @@
 // The service's OAuth 2.0 authorization-code flow (API reference, Authentication), for `ptmpl auth`.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ std::string app_url_of(std::string_view base_url);
 
 /// Exchanges `code` at `{app_url}/oauth/token` for an access token. Errors name the status and
 /// the service's `error` and `error_description`; neither the secret nor the code appears in them.
+/// A token unsendable_secret refuses is the service's error (kService), never returned.
 Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, const std::string& client_secret,
                                   const std::string& code);
 
@@ -61,12 +63,21 @@ class TokenFile {
   bool lost_ = false;
 };
 
+/// The longest secret taken: a header line of this much is what servers commonly accept.
+inline constexpr std::size_t kMaxSecretBytes = 8 << 10;
+
+/// Why `secret` (a token, a client secret) could never be sent in an HTTP header: longer than
+/// kMaxSecretBytes, or a byte that is not visible ASCII (a control, a space, NUL, a byte of
+/// UTF-8), named with its offset; nullopt when it can be.
+[[nodiscard]] std::optional<std::string> unsendable_secret(std::string_view secret);
+
 /// A secret (the access token, the OAuth client secret), the one loader of them: from `file`
-/// when given (refused, kUsage, when its group or others may read it), else
-/// `from_environment`, the value of the environment variable `env_name` as the caller read it
-/// (the library reads no environment; nullopt: unset). Surrounding whitespace is dropped; an
-/// empty secret, or one with spaces or several lines, is refused. `what` names it in errors,
-/// which never hold the secret.
+/// when given (refused, kUsage, when its group or others may read it, or when it holds more
+/// than 64 KiB, before it is read), else `from_environment`, the value of the environment
+/// variable `env_name` as the caller read it (the library reads no environment; nullopt:
+/// unset). Surrounding whitespace is dropped; an empty secret, one with spaces or several
+/// lines, or one unsendable_secret refuses, is refused. `what` names it in errors, which never
+/// hold the secret.
 Result<std::string> load_secret(const std::string& file, std::optional<std::string_view> from_environment,
                                 std::string_view env_name, std::string_view what);
 
