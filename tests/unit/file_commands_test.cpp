@@ -57,32 +57,32 @@ TEST(ReadSelectedTemplate, PlansAndOtherJsonAreToldApartAsLintTellsThem) {
 TEST(FormatFile, ChecksWritesAndPrintsTheCanonicalForm) {
   TempDir dir("fmt");
   const std::string path = dir.write("t.json", kNotCanonical);
-  FormattedFile checked = format_file(path, false, {FormatOptions::Mode::Check, ""});
+  FormattedFile checked = format_file({path}, {FormatOptions::Mode::Check, ""});
   EXPECT_TRUE(checked.not_canonical);
   EXPECT_EQ(checked.output, path + "\n");
-  FormattedFile printed = format_file(path, false, {});
+  FormattedFile printed = format_file({path}, {});
   EXPECT_FALSE(printed.rewritten);
   EXPECT_EQ(read_text(path), kNotCanonical);
-  FormattedFile written = format_file(path, false, {FormatOptions::Mode::Write, ""});
+  FormattedFile written = format_file({path}, {FormatOptions::Mode::Write, ""});
   EXPECT_TRUE(written.rewritten);
   EXPECT_TRUE(written.output.empty());
   EXPECT_EQ(read_text(path), printed.output);
-  EXPECT_FALSE(format_file(path, false, {FormatOptions::Mode::Check, ""}).not_canonical);
+  EXPECT_FALSE(format_file({path}, {FormatOptions::Mode::Check, ""}).not_canonical);
 }
 
 TEST(FormatFile, ASyntaxErrorIsAFindingAndTheFileIsLeftAlone) {
   TempDir dir("fmt-broken");
   const std::string path = dir.write("t.json", "[{\"title\": }]");
-  FormattedFile out = format_file(path, false, {FormatOptions::Mode::Write, ""});
+  FormattedFile out = format_file({path}, {FormatOptions::Mode::Write, ""});
   EXPECT_EQ(out.finding.rfind(path + ":1:", 0), 0U) << out.finding;
   EXPECT_NE(out.finding.find(": error: "), std::string::npos);
   EXPECT_NE(out.finding.find("[json-syntax]\n"), std::string::npos);
   EXPECT_FALSE(out.rewritten);
   EXPECT_EQ(read_text(path), "[{\"title\": }]");
-  FormattedFile missing = format_file((dir.path / "none.json").string(), false, {});
+  FormattedFile missing = format_file({(dir.path / "none.json").string()}, {});
   ASSERT_TRUE(missing.error);
   EXPECT_EQ(missing.error->exit_code(), 2);
-  EXPECT_TRUE(format_file(dir.write("package.json", R"({"name": "x"})"), true, {}).not_template);
+  EXPECT_TRUE(format_file({dir.write("package.json", R"({"name": "x"})"), false, dir.path.string()}, {}).not_template);
 }
 
 Diagnostic fixable(const std::string& path, std::uint64_t offset, std::uint64_t length, std::string replacement,

@@ -141,13 +141,6 @@ TEST(WriteOutput, AFullDeviceIsAnError) {
   EXPECT_TRUE(fs::is_character_file("/dev/full"));
 }
 
-TEST(WriteOutput, NeverCreatesAFileUnderDev) {
-  Status written = write_output("/dev/ptmpl-no-such-device", "x");
-  ASSERT_FALSE(written.ok());
-  EXPECT_EQ(written.error().code, ErrorCode::kOutputFailed);
-  EXPECT_FALSE(fs::exists("/dev/ptmpl-no-such-device"));
-}
-
 TEST(WriteOutput, ReplacesARegularFileAtomically) {
   ScratchDir dir("output-regular");
   std::string path = dir.write("out.txt", "old");

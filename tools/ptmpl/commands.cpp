@@ -162,9 +162,11 @@ std::function<int()> setup_lint(CLI::App& app) {
     }
     std::vector<std::string> paths;
     std::vector<bool> found_in_directory;
+    FixOptions fix_options{.unsafe = o->unsafe_fixes};
     for (const SelectedFile& file : selected.value()) {
       paths.push_back(from_stdin ? o->stdin_filename : file.path);
       found_in_directory.push_back(!file.named);
+      if (!file.named) fix_options.trees[file.path] = file.tree;
     }
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
@@ -187,7 +189,7 @@ std::function<int()> setup_lint(CLI::App& app) {
       if (file.error) report_note("lint", file.error->message);
     if (run.has_errors() && run.linted_count() == 0) return int{kUsage};
     if (o->fix) {
-      int fixed = report_fixes(fix_files(run, o->dry_run, FixOptions{.unsafe = o->unsafe_fixes}), o->dry_run);
+      int fixed = report_fixes(fix_files(run, o->dry_run, fix_options), o->dry_run);
       if (fixed < 0) return int{kUsage};
       if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
       if (fixed > 0) run = lint_files(paths, settings);  // report what is left
@@ -259,6 +261,9 @@ std::function<int()> setup_fmt(CLI::App& app) {
     const bool from_stdin = !o->stdin_filename.empty();
     if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
       return report_error("fmt", Error::usage("--stdin-filename names standard input: give '-' as the only path"));
+    if (o->write && std::find(o->paths.begin(), o->paths.end(), "-") != o->paths.end())
+      return report_error("fmt", Error::usage("-w rewrites files; it cannot rewrite standard input (without -w, "
+                                              "fmt prints the canonical form)"));
     std::optional<std::string> config_path;
     if (!o->config.empty()) config_path = o->config;
     auto selected = select_cli_files(o->paths, o->selection, config_path, !o->no_config);
@@ -271,7 +276,7 @@ std::function<int()> setup_fmt(CLI::App& app) {
     int status = kOk;
     std::vector<std::string> not_templates;
     for (const SelectedFile& selected_file : selected.value()) {
-      FormattedFile formatted = format_file(selected_file.path, !selected_file.named, format);
+      FormattedFile formatted = format_file(selected_file, format);
       if (formatted.not_template) not_templates.push_back(selected_file.path);
       if (formatted.error) status = std::max(status, report_error("fmt", *formatted.error));
       if (!formatted.finding.empty()) {

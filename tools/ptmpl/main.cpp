@@ -40,6 +40,17 @@ constexpr std::array kCommands = {
     Command{"gen", "write a synthetic template of a given size (tests, benchmarks)", setup_gen},
 };
 
+// `-o ''` names no file (and would read as no -o at all, standard output): a usage error for
+// every command's -o, found by its short name, subcommands of subcommands included.
+void refuse_empty_output_names(CLI::App& app) {
+  for (CLI::Option* option : app.get_options())
+    if (option->check_sname("o"))
+      option->check(CLI::Validator(
+          [](std::string& name) { return name.empty() ? std::string("an empty name names no file") : std::string(); },
+          "", "non-empty"));
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) refuse_empty_output_names(*sub);
+}
+
 // A name on the command line that the parser does not know, said by the command it was given to
 // ("" for the root, "auth token").
 struct UnknownName {
@@ -112,6 +123,7 @@ int main(int argc, char** argv) {
   // Hidden (no group): writes the man page and the bash completion from the commands above.
   CLI::App* reference = app.add_subcommand("__reference", "write the man page or the bash completion")->group("");
   reference->callback([&run, handler = setup_reference(*reference)] { run = handler; });
+  refuse_empty_output_names(app);
   // After the subcommands: CLI11 copies a parent's footer into each subcommand made after it,
   // and a subcommand without a footer of its own (auth url) should not show this one.
   app.footer("Example:\n  ptmpl lint samples/\n\nEach command has --help; the docs are in docs/commands/.");

@@ -15,14 +15,15 @@ std::string place(const TemplateFile& file, std::uint64_t offset) {
   return format_place(file.path(), p.line, p.column);
 }
 
-// Formats the bytes of the file `path` (`name` in messages) as `options` ask; Write rewrites
-// `path` unless it is "-".
-FormattedFile format_bytes(const std::string& path, const std::string& name, FileText bytes, bool found_in_directory,
+// Formats the bytes of the file `selected_file` (`name` in messages) as `options` ask; Write rewrites
+// it unless it is "-".
+FormattedFile format_bytes(const SelectedFile& selected_file, const std::string& name, FileText bytes,
                            const FormatOptions& options) {
+  const std::string& path = selected_file.path;
   FormattedFile out;
   ReadOptions read_options;
   read_options.build_model = false;  // fmt rewrites the tree; it needs no model
-  SelectedTemplate selected = read_selected_template(name, std::move(bytes), found_in_directory, read_options);
+  SelectedTemplate selected = read_selected_template(name, std::move(bytes), !selected_file.named, read_options);
   out.not_template = selected.not_template;
   out.error = std::move(selected.plan);
   if (!selected.file) return out;
@@ -53,7 +54,7 @@ FormattedFile format_bytes(const std::string& path, const std::string& name, Fil
     return out;
   }
   if (canonical == file.text()) return out;
-  if (Status written = rewrite_file(path, file.text(), canonical); !written.ok()) {
+  if (Status written = rewrite_file(path, file.text(), canonical, selected_file.tree); !written.ok()) {
     out.error = written.error();
     return out;
   }
@@ -63,20 +64,19 @@ FormattedFile format_bytes(const std::string& path, const std::string& name, Fil
 
 }  // namespace
 
-FormattedFile format_file(const std::string& path, bool found_in_directory, const FormatOptions& options) {
+FormattedFile format_file(const SelectedFile& selected, const FormatOptions& options) {
   const bool from_stdin = !options.stdin_filename.empty();
-  auto bytes = FileText::read(from_stdin ? "-" : path);
+  auto bytes = FileText::read(from_stdin ? "-" : selected.path);
   if (!bytes.ok()) {
     FormattedFile out;
     out.error = bytes.error();
     return out;
   }
-  return format_bytes(path, from_stdin ? options.stdin_filename : path, std::move(bytes).value(), found_in_directory,
-                      options);
+  return format_bytes(selected, from_stdin ? options.stdin_filename : selected.path, std::move(bytes).value(), options);
 }
 
 FormattedFile format_text(const std::string& path, std::string_view text, const FormatOptions& options) {
-  return format_bytes("-", path, FileText::borrow(text), false, options);
+  return format_bytes(SelectedFile{"-"}, path, FileText::borrow(text), options);
 }
 
 }  // namespace ptmpl

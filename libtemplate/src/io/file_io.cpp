@@ -1,7 +1,11 @@
 #include "libtemplate/core/file_io.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -9,13 +13,18 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <utility>
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "io/mapped_pages.hpp"
@@ -242,9 +251,9 @@ Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& pat
   namespace fs = std::filesystem;
   std::vector<SelectedFile> out;
   std::set<FileIdentity> seen;
-  auto keep = [&](std::string path, bool named) {
+  auto keep = [&](std::string path, const std::string& tree) {
     std::optional<FileIdentity> id = identify(path);
-    if (!id || seen.insert(*id).second) out.push_back(SelectedFile{std::move(path), named});
+    if (!id || seen.insert(*id).second) out.push_back(SelectedFile{std::move(path), tree.empty(), tree});
   };
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -270,9 +279,9 @@ Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& pat
       }
       if (ec) return Error::unreadable(path + ": cannot list: " + ec.message());
       std::sort(found.begin(), found.end());
-      for (std::string& file : found) keep(std::move(file), false);
+      for (std::string& file : found) keep(std::move(file), path);
     } else {
-      keep(path, true);
+      keep(path, {});
     }
   }
   return out;
@@ -337,60 +346,229 @@ bool holds_exactly(const std::string& path, std::string_view expected) {
   return now.ok() && now.value().text() == expected;
 }
 
-/// write_file_atomic, with `check` run just before the rename: when it fails, the original
-/// stays as it is and its error is returned.
+// Temporary files being written, removed by a signal that ends the process: a fixed table of
+// paths, so that the handler only reads (async-signal-safe) what writers publish atomically.
+constexpr std::size_t kPendingSlots = 1024;
+std::array<std::atomic<const char*>, kPendingSlots> pending_temporaries{};
+
+extern "C" void remove_temporaries_and_end(int signal_number) {
+  for (std::atomic<const char*>& slot : pending_temporaries)
+    if (const char* path = slot.load()) ::unlink(path);
+  // SA_RESETHAND made the action the default again: the signal ends the process as it would have.
+  ::raise(signal_number);
+}
+
+// Installs the handler for the signals that end a process at a terminal or under a supervisor,
+// once, and only where the signal still has its default action: a signal the program ignores
+// (a pager's SIGINT) or handles itself stays so.
+void remove_temporaries_on_signals() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+      struct sigaction action {};
+      action.sa_handler = remove_temporaries_and_end;
+      action.sa_flags = SA_RESETHAND;
+      ::sigemptyset(&action.sa_mask);
+      ::sigaction(signal_number, &action, nullptr);
+    }
+  });
+}
+
+constexpr std::string_view kTemporaryMark = ".ptmpl-tmp-";
+constexpr std::size_t kRandomChars = 6;
+
+// The process a temporary file `name` (`.NAME.ptmpl-tmp-PID-XXXXXX`) was made by; 0 when the
+// name is no such temporary file's.
+pid_t temporary_owner(std::string_view name) {
+  const std::size_t mark = name.rfind(kTemporaryMark);
+  if (!name.starts_with('.') || mark == std::string_view::npos) return 0;
+  std::string_view rest = name.substr(mark + kTemporaryMark.size());
+  const std::size_t dash = rest.find('-');
+  if (dash == 0 || dash == std::string_view::npos || rest.size() - dash - 1 != kRandomChars) return 0;
+  pid_t pid = 0;
+  for (char c : rest.substr(0, dash)) {
+    if (c < '0' || c > '9' || pid > 100'000'000) return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  return pid;
+}
+
+// Removes from `dir` the temporary files of ptmpl runs whose process is gone (a crash, SIGKILL,
+// a power cut): once per directory and process, before the first temporary file made there.
+// A process id reused since is taken as alive: its file stays until a later run.
+void remove_temporaries_of_gone_runs(const std::string& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> cleaned;
+  {
+    std::lock_guard lock(mutex);
+    if (!cleaned.insert(dir).second) return;
+  }
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const pid_t owner = temporary_owner(name);
+    if (owner <= 0 || owner == ::getpid() || ::kill(owner, 0) == 0 || errno != ESRCH) continue;
+    if (it->is_regular_file(ec) && !it->is_symlink(ec)) ::unlink(it->path().c_str());
+  }
+}
+
+// A temporary file beside the file it will replace, named `.NAME.ptmpl-tmp-PID-XXXXXX`, with
+// NAME cut so that the whole fits NAME_MAX; removed when it is let go without taking its file's
+// place, and by a signal that ends the process (pending_temporaries).
+class TemporaryFile {
+ public:
+  // Creates it, open for writing, beside `path`, with `mode` (the umask applies).
+  static Result<TemporaryFile> create(const std::string& path, mode_t mode) {
+    remove_temporaries_on_signals();
+    const std::filesystem::path target(path);
+    const std::string dir = target.parent_path().string();
+    remove_temporaries_of_gone_runs(dir.empty() ? "." : dir);
+    const std::string tail = std::string(kTemporaryMark) + std::to_string(::getpid()) + "-";
+    std::string name = target.filename().string();
+    const std::size_t room = NAME_MAX - 1 - tail.size() - kRandomChars;
+    if (name.size() > room) {
+      name.resize(room);
+      while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80) name.pop_back();
+      if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
+    }
+    const std::string stem = (dir.empty() ? std::string() : dir + "/") + "." + name + tail;
+    static std::atomic<std::uint64_t> counter{0};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::uint64_t bits = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                           (++counter * 0x9E3779B97F4A7C15ULL);
+      std::string temp = stem;
+      for (std::size_t i = 0; i < kRandomChars; ++i, bits /= 62)
+        temp += "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[bits % 62];
+      const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+      if (fd >= 0) return TemporaryFile(std::move(temp), fd);
+      if (errno != EEXIST)
+        return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(errno));
+    }
+    return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(EEXIST));
+  }
+
+  TemporaryFile(TemporaryFile&& other) noexcept
+      : path_(std::move(other.path_)), slot_(std::exchange(other.slot_, nullptr)), fd_(std::exchange(other.fd_, -1)) {}
+  TemporaryFile& operator=(TemporaryFile&&) = delete;
+  ~TemporaryFile() {
+    close();
+    if (path_) ::unlink(path_->c_str());
+    forget();
+  }
+
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] const std::string& path() const { return *path_; }
+
+  // Closes the descriptor; the system's error code on failure, 0 otherwise.
+  int close() {
+    if (fd_ < 0) return 0;
+    const int result = ::close(std::exchange(fd_, -1));
+    return result == 0 ? 0 : errno;
+  }
+
+  // Renames it over `path`; it is then no longer removed.
+  Status replace(const std::string& path) {
+    if (::rename(path_->c_str(), path.c_str()) != 0)
+      return Error::output_failed(path + ": cannot replace: " + describe_errno(errno));
+    forget();
+    path_.reset();
+    return Done{};
+  }
+
+ private:
+  TemporaryFile(std::string path, int fd) : path_(std::make_unique<const std::string>(std::move(path))), fd_(fd) {
+    // The string is heap-held, so the signal handler's pointer stays valid as this is moved.
+    for (std::atomic<const char*>& slot : pending_temporaries) {
+      const char* none = nullptr;
+      if (slot.compare_exchange_strong(none, path_->c_str())) {
+        slot_ = &slot;
+        break;
+      }
+    }
+  }
+  void forget() {
+    if (slot_ != nullptr) std::exchange(slot_, nullptr)->store(nullptr);
+  }
+
+  std::unique_ptr<const std::string> path_;
+  std::atomic<const char*>* slot_ = nullptr;  // where the signal handler finds it; null when the table is full
+  int fd_ = -1;
+};
+
+// Copies the extended attributes of the file `from` (user.*, and ACLs, which are
+// system.posix_acl_* attributes) onto the open file `fd`. An attribute the file system or the
+// user's rights do not allow to set (security.*, trusted.* as a user) is left out.
+Status copy_extended_attributes(const std::string& from, int fd) {
+  auto failed = [&](const std::string& what) {
+    return Error::output_failed(from + ": cannot " + what + ": " + describe_errno(errno));
+  };
+  ssize_t size = ::listxattr(from.c_str(), nullptr, 0);
+  if (size < 0 && errno == ENOTSUP) return Done{};
+  std::string names(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+  if (size > 0) size = ::listxattr(from.c_str(), names.data(), names.size());
+  if (size < 0) return failed("list its extended attributes");
+  names.resize(static_cast<std::size_t>(size));
+  for (std::size_t at = 0; at < names.size(); at = names.find('\0', at) + 1) {
+    const char* name = names.c_str() + at;
+    ssize_t length = ::getxattr(from.c_str(), name, nullptr, 0);
+    std::string value(length > 0 ? static_cast<std::size_t>(length) : 0, '\0');
+    if (length > 0) length = ::getxattr(from.c_str(), name, value.data(), value.size());
+    if (length < 0) return failed(std::string("read its extended attribute ") + name);
+    value.resize(static_cast<std::size_t>(length));
+    if (::fsetxattr(fd, name, value.data(), value.size(), 0) != 0 && errno != ENOTSUP && errno != EPERM)
+      return failed(std::string("copy its extended attribute ") + name);
+  }
+  return Done{};
+}
+
 // A file's new content in a temporary file beside it, before it takes the file's place.
 struct Staged {
   std::string path;  // the file replaced (a link's target)
-  std::string temp;
+  TemporaryFile temp;
 };
 
-// Writes `content` into a temporary file beside `given` (beside the file a link names), with the
-// mode (and, as root, the owner) of the file it will replace; flushed to disk when `flush`.
-Result<Staged> stage(const std::string& given, std::string_view content, bool flush) {
-  // A symbolic link is followed: the file it names is replaced, and the link stays a link.
+// The file a name stands for, a symbolic link followed (the link stays a link).
+Result<std::string> link_target(const std::string& given) {
   std::error_code ec;
-  std::string path = given;
-  if (std::filesystem::is_symlink(given, ec)) {
-    std::filesystem::path target = std::filesystem::canonical(given, ec);
-    if (ec) return Error::output_failed(given + ": cannot follow the link: " + ec.message());
-    path = target.string();
-  }
+  if (!std::filesystem::is_symlink(given, ec)) return given;
+  std::filesystem::path target = std::filesystem::canonical(given, ec);
+  if (ec) return Error::output_failed(given + ": cannot follow the link: " + ec.message());
+  return target.string();
+}
+
+// Writes `content` into a temporary file beside `given` (beside the file a link names), with the
+// mode, extended attributes and (as root) owner of the file it will replace, or the mode the
+// umask allows for a new file; flushed to disk when `flush`.
+Result<Staged> stage(const std::string& given, std::string_view content, bool flush) {
+  Result<std::string> target = link_target(given);
+  if (!target.ok()) return target.error();
+  std::string path = std::move(target).value();
   struct stat st {};
   bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
     return Error::output_failed(given + ": is read-only; not rewritten");
-  std::string temp = path + ".ptmpl-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0)
-    return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(errno));
+  // Private while written when it replaces a file (which may be private); 0666 less the umask
+  // for a new file, as any program's new file.
+  Result<TemporaryFile> temp = TemporaryFile::create(path, exists ? 0600 : 0666);
+  if (!temp.ok()) return temp.error();
+  const int fd = temp.value().fd();
   auto fail = [&](const char* what, int err) {
-    ::close(fd);
-    ::unlink(temp.c_str());
     return Error::output_failed(path + ": " + what + ": " + describe_errno(err));
   };
   int err = 0;
   if (!write_all(fd, content, err)) return fail("cannot write", err);
-  mode_t mode = exists ? (st.st_mode & 07777) : 0644;
-  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions", errno);
-  // Keep the owner too when we may (as root); otherwise the new file is ours, as with any editor.
-  if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid())) (void)::fchown(fd, st.st_uid, st.st_gid);
+  if (exists) {
+    if (::fchmod(fd, st.st_mode & 07777) != 0) return fail("cannot set permissions", errno);
+    // Keep the owner too when we may (as root); otherwise the new file is ours, as with any editor.
+    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) (void)::fchown(fd, st.st_uid, st.st_gid);
+    // After the mode: an ACL, copied last, is the original's together with its mode bits.
+    if (Status copied = copy_extended_attributes(path, fd); !copied.ok()) return copied.error();
+  }
   if (flush && ::fsync(fd) != 0) return fail("cannot flush to disk", errno);
-  if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    return Error::output_failed(path + ": cannot close: " + describe_errno(errno));
-  }
-  return Staged{std::move(path), std::move(temp)};
-}
-
-// The staged file takes its place.
-Status put_in_place(const Staged& staged) {
-  if (::rename(staged.temp.c_str(), staged.path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(staged.temp.c_str());
-    return Error::output_failed(staged.path + ": cannot replace: " + describe_errno(err));
-  }
-  return Done{};
+  if (int close_err = temp.value().close(); close_err != 0) return fail("cannot close", close_err);
+  return Staged{std::move(path), std::move(temp).value()};
 }
 
 // The folder holding `path`, which a rename changed: the rename is only durable once the
@@ -412,27 +590,62 @@ Status flush_directory(const std::string& dir) {
   return Done{};
 }
 
+// Whether the file `path` (found below the directory `tree`) lies outside it once links are
+// followed: a link in a tree (a cloned repository) may name any file of the user's.
+bool leaves_tree(const std::string& path, const std::string& tree) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::canonical(path, ec);
+  if (ec) return true;
+  const std::filesystem::path root = std::filesystem::canonical(tree, ec);
+  if (ec) return true;
+  const std::filesystem::path inside = file.lexically_relative(root);
+  return inside.empty() || *inside.begin() == "..";
+}
+
 Status replace_file(const std::string& given, std::string_view content, const std::function<Status()>& check) {
   Result<Staged> staged = stage(given, content, true);
   if (!staged.ok()) return staged.error();
   if (check) {
-    if (Status ok = check(); !ok.ok()) {
-      ::unlink(staged.value().temp.c_str());
-      return ok;
-    }
+    if (Status ok = check(); !ok.ok()) return ok;
   }
-  if (Status placed = put_in_place(staged.value()); !placed.ok()) return placed;
+  if (Status placed = staged.value().temp.replace(staged.value().path); !placed.ok()) return placed;
   return flush_directory(folder_of(staged.value().path));
 }
 
 }  // namespace
 
-// /dev/stdout is a link to whatever standard output is: replacing the regular file behind it
-// would leave the shell's descriptor on a deleted file.
+namespace {
+
+bool on_kernel_file_system(const std::string& path) {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC);
+}
+
+// Whether a symbolic link on the way from `path` to its file lives in /proc: /dev/stdout and
+// /proc/self/fd/1 stand for another program's descriptor (a shell's `>`), and replacing the
+// regular file behind it would leave that descriptor on a deleted file.
+bool reached_through_proc(std::string path) {
+  namespace fs = std::filesystem;
+  for (int hops = 0; hops < 40; ++hops) {  // the system's own bound on links in a row
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
+    const fs::path link(path);
+    const std::string folder = link.parent_path().empty() ? "." : link.parent_path().string();
+    if (on_kernel_file_system(folder)) return true;
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(link, ec);
+    if (ec) return false;
+    path = (target.is_absolute() ? target : link.parent_path() / target).string();
+  }
+  return false;
+}
+
+}  // namespace
+
 bool written_in_place(const std::string& path) {
-  if (path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  if (::stat(path.c_str(), &st) != 0) return false;
+  return !S_ISREG(st.st_mode) || reached_through_proc(path) || on_kernel_file_system(path);
 }
 
 Status write_file_atomic(const std::string& given, std::string_view content) {
@@ -445,7 +658,7 @@ std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, st
   for (std::size_t i = 0; i < files.size(); ++i) {
     Result<Staged> one = stage(files[i].first, files[i].second, false);
     if (one.ok())
-      staged[i] = std::move(one).value();
+      staged[i].emplace(std::move(one).value());
     else
       out[i] = one.error();
   }
@@ -465,13 +678,12 @@ std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, st
     if (result == 0) continue;
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (!staged[i] || folder_of(staged[i]->path) != dir) continue;
-      ::unlink(staged[i]->temp.c_str());
       staged[i].reset();
       out[i] = Error::output_failed(files[i].first + ": cannot flush to disk: " + describe_errno(err));
     }
   }
   for (std::size_t i = 0; i < files.size(); ++i)
-    if (staged[i]) out[i] = put_in_place(*staged[i]);
+    if (staged[i]) out[i] = staged[i]->temp.replace(staged[i]->path);
   for (const std::string& dir : folders)
     if (Status flushed_dir = flush_directory(dir); !flushed_dir.ok())
       for (std::size_t i = 0; i < files.size(); ++i)
@@ -488,7 +700,7 @@ Status write_output(const std::string& path, std::string_view bytes) {
   if (path == "-") return write_stdout(bytes);
   if (!written_in_place(path)) return write_file_atomic(path, bytes);
   // Never O_CREAT: a device or FIFO that vanished is not recreated as a regular file. A regular
-  // file reached through /dev or /proc is truncated, as a shell's `>` would.
+  // file reached through /proc is truncated, as a shell's `>` would.
   struct stat st {};
   bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | (regular ? O_TRUNC : 0));
@@ -513,10 +725,19 @@ Status check_output_is_not_input(const std::string& output, std::span<const std:
   return Done{};
 }
 
-Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes) {
+Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes, const std::string& tree) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return Error::conflict(path + ": no longer exists; not rewritten");
   if (!S_ISREG(st.st_mode)) return Error::usage(path + ": not a regular file; not rewritten in place");
+  // A replacement is a new file: the other names would keep the old bytes. Writing in place
+  // instead would risk a half-written file under every name.
+  if (st.st_nlink > 1)
+    return Error::usage(path + ": has " + std::to_string(st.st_nlink) +
+                        " names (hard links); not rewritten, since a new file would part it from the others "
+                        "(write the output elsewhere and copy it over the file: cp keeps the names together)");
+  if (!tree.empty() && leaves_tree(path, tree))
+    return Error::usage(path + ": a symbolic link that leads out of " + tree +
+                        "; not rewritten (name the file itself to rewrite it)");
   return replace_file(path, bytes, [&] { return still_holds(path, read); });
 }
 

@@ -143,7 +143,10 @@ FixFilesOutcome fix_files(const LintRun& run, bool dry_run, const FixOptions& op
       continue;
     }
     if (!file.changed) continue;
-    if (Status written = rewrite_file(path, bytes.value().text(), fixed.text); !written.ok()) {
+    auto tree = options.trees.find(path);
+    if (Status written = rewrite_file(path, bytes.value().text(), fixed.text,
+                                      tree != options.trees.end() ? tree->second : std::string());
+        !written.ok()) {
       out.error = written.error();
       return out;
     }

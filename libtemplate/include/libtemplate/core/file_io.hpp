@@ -112,6 +112,9 @@ struct FileIdentity {
 struct SelectedFile {
   std::string path;
   bool named = true;  ///< false: found by walking a directory
+  /// Found by walking a directory: the directory named, which a rewrite never leaves through a
+  /// symbolic link (rewrite_file's `tree`); empty when named.
+  std::string tree = {};
 };
 
 /// Decides whether a file or directory found below a directory named is skipped (a directory
@@ -130,9 +133,14 @@ Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& pat
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written
-/// and fsync'ed, given the original's permission bits, then renamed over it, and the directory
-/// fsync'ed so the rename survives a crash. A link is followed (the file it names is replaced).
-/// On failure (kOutputFailed) the original is untouched and no temporary file is left behind.
+/// and fsync'ed, given the original's permission bits, owner (when allowed) and extended
+/// attributes (ACLs included), then renamed over it, and the directory fsync'ed so the rename
+/// survives a crash. A new file gets the mode the umask allows (0666 & ~umask). A link is
+/// followed (the file it names is replaced). On failure (kOutputFailed) the original is
+/// untouched and no temporary file is left behind; nor is one when SIGINT, SIGTERM or SIGHUP
+/// ends the process meanwhile (unless the program handles or ignores the signal itself).
+/// Temporary files are named `.NAME.ptmpl-tmp-PID-XXXXXX` (NAME shortened to fit a file
+/// name); the first write into a directory removes those whose process is gone.
 Status write_file_atomic(const std::string& path, std::string_view content);
 
 /// write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
@@ -152,15 +160,17 @@ std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, st
 /// Writes a command's output `bytes` to `path`, the place the user named (docs/semantics.md §11):
 ///  - "-" is standard output;
 ///  - an existing file that is not a regular file (a device such as /dev/null, a FIFO, a
-///    terminal), or any file named through /dev or /proc (/dev/stdout, /proc/self/fd/1), is
-///    opened and written in place, never replaced;
+///    terminal), a file reached through a link of /proc (/dev/stdout, /proc/self/fd/1: the
+///    descriptor of another program), or a file of /proc or /sys is opened and written in
+///    place, never replaced;
 ///  - any other path is replaced atomically (write_file_atomic), keeping an existing file's mode.
 /// Every write is checked: a full disk, a closed pipe or /dev/full fail with kOutputFailed,
 /// naming the path.
 Status write_output(const std::string& path, std::string_view bytes);
 
 /// Whether write_output writes `path` in place rather than replacing it: an existing file that
-/// is not a regular file (a device, a FIFO, a terminal), or any name under /dev or /proc.
+/// is not a regular file (a device, a FIFO, a terminal), one reached through a link of /proc,
+/// or one of /proc or /sys: decided by the types of the files and file systems, not the name.
 [[nodiscard]] bool written_in_place(const std::string& path);
 
 /// Refuses (kUsage) an `output` that names the same file as one of `inputs` ("-" never
@@ -168,10 +178,13 @@ Status write_output(const std::string& path, std::string_view bytes);
 Status check_output_is_not_input(const std::string& output, std::span<const std::string> inputs);
 
 /// Rewrites the user's file `path` in place (`fmt -w`, `lint --fix`, push writing ids back):
-/// replaced atomically with `bytes` only if it is a regular file (kUsage otherwise) that
-/// still holds exactly `read`, the bytes it was read with; if it changed meanwhile, nothing is
-/// written and the error (kConflict) says so.
-Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes);
+/// replaced atomically with `bytes` only if it is a regular file with no second name (a hard
+/// link, which a replacement would leave with the old bytes) (kUsage otherwise) that still
+/// holds exactly `read`, the bytes it was read with; if it changed meanwhile, nothing is written
+/// and the error (kConflict) says so. With `tree` (a file found below that directory), a file
+/// that a symbolic link leads out of `tree` to is not rewritten (kUsage).
+Status rewrite_file(const std::string& path, std::string_view read, std::string_view bytes,
+                    const std::string& tree = {});
 
 /// Writes all of `bytes` to the open descriptor `fd` (a pipe to another process), checked:
 /// kOutputFailed names `name` and the system's reason. Short writes and interruptions are

@@ -1,6 +1,7 @@
 // Applying the safe fixes lint findings carry (`ptmpl lint --fix`).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace ptmpl {
 
 struct FixOptions {
   bool unsafe = false;  ///< also apply unsafe fixes (`--unsafe-fixes`)
+  /// For files found below a directory: that directory (SelectedFile::tree), which a fix never
+  /// leaves through a symbolic link (rewrite_file's `tree`).
+  std::map<std::string, std::string> trees = {};
 };
 
 struct FixResult {

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/result.hpp"
 
 namespace ptmpl {
@@ -36,11 +37,11 @@ struct FormattedFile {
   std::optional<Error> error;
 };
 
-/// Formats the template file `path` (`found_in_directory`: below a directory named, not named
-/// itself) as `options` ask: the file is read, told apart as lint tells it
-/// (read_selected_template), and its tree written in canonical form (write_canonical); Check
-/// compares as it writes, never holding the canonical form whole.
-[[nodiscard]] FormattedFile format_file(const std::string& path, bool found_in_directory, const FormatOptions& options);
+/// Formats the template `file` (named, or found below a directory) as `options` ask: the file is
+/// read, told apart as lint tells it (read_selected_template), and its tree written in canonical
+/// form (write_canonical); Check compares as it writes, never holding the canonical form whole.
+/// Write rewrites it with rewrite_file (never through a link out of the directory it was found in).
+[[nodiscard]] FormattedFile format_file(const SelectedFile& file, const FormatOptions& options);
 
 /// format_file() of bytes already read: `text` holds the file `path` (which names it in
 /// messages), named on the command line. Write, which has no file to rewrite, gives the
