@@ -44,6 +44,9 @@ TEST(Printable, EscapesControlsAndKeepsTheLinesOfAText) {
   EXPECT_EQ(printable("a\nb"), "a\\u000Ab");
   EXPECT_EQ(printable_lines("one\x1b\ntwo\r\nthree\rfour\n"), "one\\u001B\ntwo\r\nthree\\u000Dfour\n");
   EXPECT_EQ(printable_lines("bad \xff byte"), "bad \\xFF byte");
+  // An overlong '/', a surrogate, a sequence cut short: each byte shown, none passed on.
+  EXPECT_EQ(printable("\xC0\xAF \xED\xA0\x80 \xE2\x82"), "\\xC0\\xAF \\xED\\xA0\\x80 \\xE2\\x82");
+  EXPECT_EQ(printable("\xF4\x8F\xBF\xBF \xF4\x90\x80\x80"), "\xF4\x8F\xBF\xBF \\xF4\\x90\\x80\\x80");
   EXPECT_EQ(printable_lines("Zürich — 東京"), "Zürich — 東京");
 }
 

@@ -70,7 +70,7 @@ class FileText {
 
  private:
   friend Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds,
-                                              std::uint64_t max_bytes);
+                                               std::uint64_t max_bytes);
   // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
   // `private_what`, refuses a file its group or others may read (read_private_file()).
   static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
@@ -92,8 +92,7 @@ class FileText {
 /// and goes on past them). `what` names the file in the message ("the tokens file is readable
 /// by group or others"). With FileKinds::kRegularOnly, what is not a regular file is refused as
 /// FileText::read_regular refuses it.
-Result<std::string> read_private_file(const std::string& path, std::string_view what,
-                                      FileKinds kinds = FileKinds::kAny,
+Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds = FileKinds::kAny,
                                       std::uint64_t max_bytes = FileText::kMaxStreamBytes);
 
 /// Which file a name stands for: its device and inode. Two names (a link, `./a.json` and
