@@ -547,6 +547,20 @@ TEST(ApiClient, NeverShowsTheTokenInErrorsOrTrace) {
   EXPECT_EQ(redact("a s3cr3t-token-values3cr3t-token-value b", kToken), "a [REDACTED][REDACTED] b");
 }
 
+// `--verbose` writes to a terminal: a transport's message quoting what a proxy or a service
+// sent must not reach it with its escape sequences.
+TEST(ApiClient, TheTraceEscapesControlCharacters) {
+  Harness h;
+  h.transport->script.push_back(Error::network("proxy said: \x1b]0;pwned\x07\x1b[2J"));
+  h.transport->script.push_back(reply(200, one(5, "Launch")));
+  ASSERT_TRUE(h.client->get(5).ok());
+  const std::string trace = h.trace.str();
+  EXPECT_EQ(trace.find('\x1b'), std::string::npos) << trace;
+  EXPECT_EQ(trace.find('\x07'), std::string::npos) << trace;
+  EXPECT_NE(trace.find("< no response: proxy said: \\x1b]0;pwned\\x07\\x1b[2J\n"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("< HTTP 200"), std::string::npos) << trace;
+}
+
 TEST(ApiClient, AcceptsHttpsAndPlainHttpOnlyToLoopback) {
   EXPECT_TRUE(check_base_url("https://api.example.com/api/v1").ok());
   EXPECT_TRUE(check_base_url("http://127.0.0.1:8080/api/v1").ok());

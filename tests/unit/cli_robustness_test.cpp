@@ -149,16 +149,161 @@ TEST_F(CliRobustness, InvalidUtf8) {
                                        "start=\"2027-01-04\" duration=\"1\"/></tasks></project>"));
   EXPECT_EQ(gan.exit, 2);
   expect_has(gan.err, "bad.gan:1:48: not UTF-8 text");
-  // A character reference to a surrogate: pugixml would decode it into bytes UTF-8 forbids.
-  CliRun reference =
-      ptmpl("convert " + file("reference.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
-                                               R"(<Tasks><Task><UID>1</UID><Name>A&#xDE80;B</Name>)"
-                                               R"(</Task></Tasks></Project>)"));
-  EXPECT_EQ(reference.exit, 2);
-  expect_has(reference.err, "reference.xml:1:87: not UTF-8 text: a character reference to a surrogate");
   CliRun csv = ptmpl("convert " + file("bad.csv", "title,temp_id\nCaf\xE9,1\n"));
   EXPECT_EQ(csv.exit, 2);
   expect_has(csv.err, "bad.csv:2:4: not UTF-8 text");
+}
+
+// docs/robustness.md, "Conversions": a character reference to no character, a NUL byte.
+TEST_F(CliRobustness, CharacterReferencesToNoCharacterAreRefusedAtTheirPlace) {
+  const std::string project = R"(<Project xmlns="http://schemas.microsoft.com/project">)";
+  auto mspdi = [&](const std::string& name) {
+    return project + "\n<Tasks><Task><UID>1</UID><Name>" + name + "</Name></Task></Tasks></Project>\n";
+  };
+  // Beyond Unicode (pugixml wrote bytes UTF-8 forbids), 0 (pugixml cut the name there), a
+  // surrogate: each refused at the reference, in MSPDI and in .gan.
+  for (const std::string reference : {"&#x110000;", "&#xFFFFFFFF;", "&#99999999999;", "&#0;", "&#x0000;", "&#xDE80;"}) {
+    CliRun xml = ptmpl("convert " + file("ref.xml", mspdi("ab" + reference + "cd")));
+    EXPECT_EQ(xml.exit, 2) << reference;
+    expect_has(xml.err, "ref.xml:2:34: not well-formed XML: " + reference +
+                            " refers to no character (0, a surrogate or beyond U+10FFFF)");
+    CliRun gan =
+        ptmpl("convert " + file("ref.gan", "<project name=\"x\">\n<tasks><task id=\"1\" name=\"ab" + reference +
+                                               "\" start=\"2027-01-04\" duration=\"1\"/>"
+                                               "</tasks></project>"));
+    EXPECT_EQ(gan.exit, 2) << reference;
+    expect_has(gan.err, "ref.gan:2:29: not well-formed XML: " + reference + " refers to no character");
+  }
+  // The last code point is a character; in a comment or CDATA section `&#0;` is no reference
+  // (a name is its first run of text: the comment ends it).
+  CliRun last = ptmpl("convert " + file("last.xml", mspdi("&#x10FFFF;<!-- &#0; --><![CDATA[&#0;]]>")));
+  EXPECT_EQ(last.exit, 0) << last.err;
+  expect_has(last.out, "\"title\": \"\xF4\x8F\xBF\xBF\"");
+  // A raw NUL byte is no XML character either: named, not "Start-end tags mismatch".
+  CliRun nul = ptmpl("convert " + file("nul.xml", mspdi(std::string("a\0b", 3))));
+  EXPECT_EQ(nul.exit, 2);
+  expect_has(nul.err, "nul.xml:2:33: not well-formed XML: a NUL byte, which XML text cannot hold");
+}
+
+// docs/robustness.md, "Conversions": .NET writers save MSPDI as UTF-16 with a byte-order mark.
+TEST_F(CliRobustness, Utf16PlansAreReadAsTheirUtf8Twins) {
+  const std::string text =
+      "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<Project xmlns=\"http://schemas.microsoft.com/project\">"
+      "<Title>Plan</Title><StartDate>2027-01-04T08:00:00</StartDate><Tasks><Task><UID>1</UID><Name>Caf\xC3\xA9 "
+      "\xF0\x9F\x9A\x80</Name>"
+      "<OutlineLevel>1</OutlineLevel><Duration>PT16H0M0S</Duration><Start>2027-01-04T08:00:00</Start>"
+      "<Finish>2027-01-05T17:00:00</Finish></Task></Tasks></Project>\n";
+  // UTF-16 by hand (the text's one character beyond the BMP as a surrogate pair).
+  auto utf16 = [&](bool little_endian, bool mark) {
+    std::u16string units;
+    for (std::size_t i = 0; i < text.size();) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      char32_t code = c;
+      int length = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      if (length > 1) code = c & (0xFF >> (length + 1));
+      for (int k = 1; k < length; ++k) code = code << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      i += static_cast<std::size_t>(length);
+      if (code >= 0x10000) {
+        units += static_cast<char16_t>(0xD800 + ((code - 0x10000) >> 10));
+        units += static_cast<char16_t>(0xDC00 + ((code - 0x10000) & 0x3FF));
+      } else {
+        units += static_cast<char16_t>(code);
+      }
+    }
+    std::string bytes;
+    if (mark) units.insert(units.begin(), u'\uFEFF');
+    for (const char16_t unit : units) {
+      const char low = static_cast<char>(unit & 0xFF);
+      const char high = static_cast<char>(unit >> 8);
+      bytes += little_endian ? low : high;
+      bytes += little_endian ? high : low;
+    }
+    return bytes;
+  };
+  CliRun utf8 = ptmpl("convert " + file("utf8.xml", text));
+  ASSERT_EQ(utf8.exit, 0) << utf8.err;
+  expect_has(utf8.out, "\"title\": \"Caf\xC3\xA9 \xF0\x9F\x9A\x80\"");
+  for (const auto& [name, bytes] : {std::pair{"le.xml", utf16(true, true)}, std::pair{"be.xml", utf16(false, true)},
+                                    std::pair{"nomark.xml", utf16(true, false)}}) {
+    CliRun run = ptmpl("convert " + file(name, bytes));
+    EXPECT_EQ(run.exit, 0) << name << run.err;
+    EXPECT_EQ(run.out, utf8.out) << name;
+  }
+  // A lone surrogate: where it is, in characters.
+  std::string lone = utf16(true, true);
+  const std::size_t at = lone.find(std::string("\x3D\xD8", 2));  // the rocket's high surrogate
+  ASSERT_NE(at, std::string::npos);
+  lone.erase(at + 2, 2);
+  CliRun broken = ptmpl("convert " + file("lone.xml", lone));
+  EXPECT_EQ(broken.exit, 2);
+  expect_has(broken.err, "lone.xml:2:152: not UTF-16 text: a high surrogate without a low one");
+  // Excel's "Unicode text" CSV too.
+  CliRun csv = ptmpl("convert " + file("utf16.csv", std::string("\xFF\xFEt\0i\0t\0l\0e\0\n\0A\0\n\0", 16)));
+  EXPECT_EQ(csv.exit, 0) << csv.err;
+  expect_has(csv.out, "\"title\": \"A\"");
+}
+
+// docs/robustness.md, "Conversions": MinutesPerDay that no day has is not silently 480.
+TEST_F(CliRobustness, MinutesPerDayThatNoDayHasIsAFinding) {
+  for (const std::string minutes : {"0", "-480", "2000", "eight hours"}) {
+    const std::string plan = "<Project xmlns=\"http://schemas.microsoft.com/project\">\n<MinutesPerDay>" + minutes +
+                             "</MinutesPerDay><Tasks><Task><UID>1</UID><Name>A</Name><Duration>PT16H0M0S</Duration>"
+                             "</Task></Tasks></Project>\n";
+    CliRun run = ptmpl("convert " + file("mpd.xml", plan));
+    EXPECT_EQ(run.exit, 0) << minutes << run.err;
+    expect_has(run.err, "mpd.xml:2:2: warning: a working day of \"" + minutes + "\" minutes (MinutesPerDay) is " +
+                            (minutes == "eight hours" ? "not a number" : "no length a day has") +
+                            "; durations and lags are counted in days of 480 minutes (8 hours) "
+                            "[mspdi-minutes-per-day]");
+    expect_has(run.out, "\"duration\": 2");  // 16 hours in days of 8
+    CliRun strict = ptmpl("convert --strict " + file("mpd.xml", plan));
+    EXPECT_EQ(strict.exit, 1) << minutes;
+  }
+}
+
+// docs/robustness.md, "Conversions": a plan whose links form a cycle converts with a finding
+// at the link, in every format (the template then cannot be scheduled).
+TEST_F(CliRobustness, DependencyCyclesInPlansAreFindingsAtTheLink) {
+  CliRun xml =
+      ptmpl("convert " + file("cycle.xml",
+                              "<Project xmlns=\"http://schemas.microsoft.com/project\"><Tasks>\n"
+                              "<Task><UID>1</UID><Name>A</Name><PredecessorLink><PredecessorUID>2</PredecessorUID>"
+                              "</PredecessorLink></Task>\n"
+                              "<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID>"
+                              "</PredecessorLink></Task>\n</Tasks></Project>\n"));
+  EXPECT_EQ(xml.exit, 0) << xml.err;
+  expect_has(xml.err,
+             "cycle.xml:2:34: warning: dependency cycle: 1 → 2 → 1; the template cannot be scheduled "
+             "until one of these links is removed [mspdi-dependency-cycle]");
+  CliRun gan = ptmpl("convert " + file("cycle.gan",
+                                       "<project name=\"x\"><tasks>\n"
+                                       "<task id=\"1\" name=\"A\" start=\"2027-01-04\" duration=\"1\">"
+                                       "<depend id=\"2\" type=\"2\"/></task>\n"
+                                       "<task id=\"2\" name=\"B\" start=\"2027-01-05\" duration=\"1\">"
+                                       "<depend id=\"1\" type=\"2\"/></task>\n</tasks></project>\n"));
+  EXPECT_EQ(gan.exit, 0) << gan.err;
+  expect_has(gan.err, "cycle.gan:3:56: warning: dependency cycle: 1 → 2 → 1");
+  expect_has(gan.err, "[gan-dependency-cycle]");
+  // Through a parent: B is inside P, which follows B's successor C.
+  const std::string csv = file("cycle.csv", "level,temp_id,title,predecessors\n1,1,P,3\n2,2,B,\n1,3,C,2\n");
+  CliRun converted = ptmpl("convert " + csv);
+  EXPECT_EQ(converted.exit, 0) << converted.err;
+  expect_has(converted.err, "cycle.csv:2:7: warning: dependency cycle: 2 → 3 → 1 → 2; ");
+  expect_has(converted.err, "[csv-dependency-cycle]");
+  CliRun strict = ptmpl("convert --strict " + csv);
+  EXPECT_EQ(strict.exit, 1);
+}
+
+// docs/robustness.md, "Conversions": a CSV whose header names `title` is a CSV plan, whatever
+// else it names (the message said it was not).
+TEST_F(CliRobustness, CsvWithATitleAndOnlyUnknownColumnsConverts) {
+  CliRun run = ptmpl("convert " + file("few.csv", "Title,Owner,Notes\nKickoff,Ann,first\n"));
+  EXPECT_EQ(run.exit, 0) << run.err;
+  expect_has(run.out, "\"title\": \"Kickoff\"");
+  expect_has(run.err, "few.csv:1:7: warning: the column \"Owner\" is not one ptmpl reads; it is ignored");
+  CliRun none = ptmpl("convert " + file("none.csv", "Name,Owner\nKickoff,Ann\n"));
+  EXPECT_EQ(none.exit, 2);
+  expect_has(none.err, "CSV with a header row naming a \"title\" column");
 }
 
 TEST_F(CliRobustness, XmlBombsAndExternalEntitiesAreNeverExpanded) {

@@ -134,7 +134,10 @@ TEST(ConvertCsv, SemicolonSeparatedAsSpreadsheetsWriteItWithADecimalComma) {
             "two decimals: 1500,50)");
   // A header that names our columns only when split at commas stays comma-separated.
   EXPECT_EQ(outline(from_csv("title,budget\n\"A;B\",2.5\n").document), "0 - [A;B] - -..- d- $250 m- {} <>\n");
-  EXPECT_EQ(detect_plan_format("title;notes\nA;b\n"), PlanFormat::Unknown);  // one column we read
+  // `title` is enough (the other columns are findings); here only semicolons split it off.
+  const std::string semicolons = "title;notes\nA;b\n";
+  EXPECT_EQ(detect_plan_format(semicolons), PlanFormat::Csv);
+  EXPECT_EQ(outline(from_csv(semicolons).document), outline(from_csv("title\nA\n").document));
 }
 
 TEST(ConvertCsv, NestsByParentColumn) {
@@ -306,7 +309,8 @@ TEST(ConvertCsv, DetectedByItsHeader) {
                                "level,temp_id,title\r\n1,1,A\r\n"),
             PlanFormat::Csv);
   EXPECT_EQ(detect_plan_format("\"Title\", \"Start\"\n"), PlanFormat::Csv);
-  EXPECT_EQ(detect_plan_format("title\n"), PlanFormat::Unknown);  // one column says too little
+  EXPECT_EQ(detect_plan_format("title\n"), PlanFormat::Csv);  // `title` alone names a CSV plan
+  EXPECT_EQ(detect_plan_format("titles,notes\n"), PlanFormat::Unknown);
   EXPECT_EQ(detect_plan_format("start,due\n"), PlanFormat::Unknown);
   EXPECT_EQ(detect_plan_format("title;start\n"), PlanFormat::Csv);  // a spreadsheet's semicolon CSV
   EXPECT_EQ(detect_plan_format("sep=;\n"), PlanFormat::Unknown);    // the hint, but no header

@@ -166,6 +166,30 @@ TEST(Toolkit, ScheduleAndStatsGiveWhatTheyPrintAsJson) {
   EXPECT_EQ(skipped.value().warnings.size(), 1U);
 }
 
+// The library warns about the values it reads as absent as the commands do, and refuses them
+// with `strict` as `--strict` does (both call schedule_value_warnings).
+TEST(Toolkit, ScheduleAndStatsWarnOfValuesTheSchedulerCannotTakeAsTheCommandsDo) {
+  const std::string text =
+      R"([{"title": "A", "temp_id": 1, "duration": "5"}, {"title": "B", "temp_id": 2, "duration": 1.5, )"
+      R"("relative_start_date": "2"}])";
+  const Input input = Input::text(text, "values.json");
+  for (const bool totals : {false, true}) {
+    auto lenient = totals ? toolkit::stats(input) : toolkit::schedule(input);
+    ASSERT_TRUE(lenient.ok()) << lenient.error().message;
+    const std::vector<std::string>& warnings = lenient.value().warnings;
+    ASSERT_EQ(warnings.size(), 3U) << totals;
+    EXPECT_NE(warnings[0].find("values.json:1:43: warning: story 1 \"A\": duration is a string, \"5\""),
+              std::string::npos)
+        << warnings[0];
+    auto strict = totals ? toolkit::stats(input, {.strict = true}) : toolkit::schedule(input, {.strict = true});
+    ASSERT_FALSE(strict.ok());
+    EXPECT_EQ(strict.error().code, ErrorCode::kInvalid);
+    EXPECT_NE(strict.error().message.find("values.json:1:43: error: story 1 \"A\": duration is a string, \"5\""),
+              std::string::npos)
+        << strict.error().message;
+  }
+}
+
 TEST(Toolkit, SchemasAndRulesAreTheCommandsOwn) {
   for (const char* name : {"raw_json", "template", "config"})
     EXPECT_EQ(value_of(toolkit::schema(name)), run_ptmpl(std::string("schema ") + name).out) << name;

@@ -51,6 +51,17 @@ void refuse_empty_output_names(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) refuse_empty_output_names(*sub);
 }
 
+// The words of the (sub)command the parser stopped in: "" for the root, "auth token".
+std::string parsed_command(const CLI::App& root) {
+  std::string words;
+  for (const CLI::App* app = &root;;) {
+    const std::vector<CLI::App*> parsed = app->get_subcommands();
+    if (parsed.empty()) return words;
+    app = parsed.back();
+    words += words.empty() ? app->get_name() : " " + app->get_name();
+  }
+}
+
 // A name on the command line that the parser does not know, said by the command it was given to
 // ("" for the root, "auth token").
 struct UnknownName {
@@ -140,7 +151,11 @@ int main(int argc, char** argv) {
       report_note(unknown->command, unknown->message);
       return kUsage;
     }
-    app.exit(e);
+    // The parser's own message, said by the command it was given to like every other error
+    // (and, like them, with its controls escaped: it may quote what was typed).
+    const std::string command = parsed_command(app);
+    report_note(command, std::string(e.what()) + "; ptmpl " + (command.empty() ? "" : command + " ") +
+                             "--help lists the options");
     return kUsage;
   }
   // A closed pipe is a failed write to report (docs/semantics.md §11), not a signal that ends the process

@@ -15,9 +15,9 @@ struct CsvLayout {
 
 /// The layout of `text` if it is a CSV plan of ours: its header row's cells, separated by
 /// commas or else by semicolons (as spreadsheets write CSV where the comma is the decimal
-/// mark), name `title` and at least one other column the CSV converter reads (quotes, case
-/// and surrounding blanks aside). A first line `sep=;` or `sep=,` (a spreadsheet's hint)
-/// names the separator; the header is then the next line.
+/// mark), name `title` (quotes, case and surrounding blanks aside); when both separators
+/// give a `title`, the one that splits more columns the converter reads. A first line `sep=;` or `sep=,` (a
+/// spreadsheet's hint) names the separator; the header is then the next line.
 [[nodiscard]] std::optional<CsvLayout> csv_layout(std::string_view text);
 
 }  // namespace ptmpl::detail

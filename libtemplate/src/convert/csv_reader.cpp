@@ -123,14 +123,15 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
 // ---------------------------------------------------------------------------------------------
 // CSV → template.
 
-struct Link {
+struct RowLink {
   std::size_t target = 0;  // row index
   std::int64_t type = 2;
   std::int64_t lag = 0;
 };
 
 struct Row {
-  std::size_t number = 0;  // the spreadsheet's row number
+  std::size_t number = 0;    // the spreadsheet's row number
+  std::size_t links_at = 0;  // the offset of its predecessors cell (of its first cell without one)
   std::int64_t level = 1;
   std::string parent;
   std::optional<std::string> temp_id;
@@ -140,7 +141,7 @@ struct Row {
   std::string predecessors;
   std::optional<std::string> tags, description;
   std::vector<std::size_t> children;
-  std::vector<Link> links;  // outgoing: this row is the predecessor
+  std::vector<RowLink> links;  // outgoing: this row is the predecessor
 };
 
 class CsvReader {
@@ -163,7 +164,8 @@ class CsvReader {
   Status link();
   Status link_token(std::size_t target, std::string_view token);
   [[nodiscard]] Story story_of(std::size_t i, std::vector<Dependency>& dependencies) const;
-  [[nodiscard]] std::string write_document() const;
+  // The template, and in `written` the rows in the order their stories are written.
+  [[nodiscard]] std::string write_document(std::vector<std::size_t>& written) const;
 
   std::string_view text_;
   const std::string& path_;
@@ -195,7 +197,14 @@ Result<Conversion> CsvReader::run() {
   if (Status s = nest(); !s.ok()) return s.error();
   if (Status s = link(); !s.ok()) return s.error();
   Conversion out;
-  out.document = write_document();
+  std::vector<std::size_t> written;
+  out.document = write_document(written);
+  detail::report_cycles(
+      out.document, path_, "csv-dependency-cycle",
+      [&](std::size_t, std::size_t, std::size_t successor) {  // on the successor's row
+        return plan::Place::offset(static_cast<std::int64_t>(rows_[written[successor]].links_at));
+      },
+      findings_);
   out.diagnostics = findings_.take();
   return out;
 }
@@ -250,6 +259,8 @@ Status CsvReader::read_row(const Record& record) {
   row.description = text(kDescription);
   row.parent = std::string(trim(cell(record, kParent).value_or("")));
   row.predecessors = std::string(cell(record, kPredecessors).value_or(""));
+  const std::size_t links_cell = index_[kPredecessors].value_or(0);
+  if (links_cell < record.cells.size()) row.links_at = record.cells[links_cell].offset;
   if (auto type = cell(record, kType)) {
     const std::string t = lower_trimmed(*type);
     if (t != "task" && t != "deliverable" && t != "milestone")
@@ -362,7 +373,7 @@ Status CsvReader::link_token(std::size_t target, std::string_view token) {
       if (text.substr(text.size() - 2) == kLinkLetters[t]) return t;
     return std::nullopt;
   };
-  Link link{target, 2, 0};
+  RowLink link{target, 2, 0};
   std::string_view id = token;
   const std::size_t sign = token.find_last_of("+-");
   if (sign != std::string_view::npos && type_of(token.substr(0, sign))) {
@@ -413,7 +424,7 @@ Story CsvReader::story_of(std::size_t i, std::vector<Dependency>& dependencies) 
   if (row.minutes) story.time_estimate_in_minutes = *row.minutes;
   if (row.tags) story.tag_list = std::string_view(*row.tags);
   dependencies.clear();
-  for (const Link& link : row.links) {
+  for (const RowLink& link : row.links) {
     Dependency& dependency = dependencies.emplace_back();
     dependency.source_id = temp_id_of(*row.temp_id);
     dependency.target_id = temp_id_of(*rows_[link.target].temp_id);
@@ -424,7 +435,7 @@ Story CsvReader::story_of(std::size_t i, std::vector<Dependency>& dependencies) 
   return story;
 }
 
-std::string CsvReader::write_document() const {
+std::string CsvReader::write_document(std::vector<std::size_t>& written) const {
   std::int64_t total_cents = 0;
   bool any_budget = false;
   for (std::size_t r : roots_) {
@@ -459,7 +470,10 @@ std::string CsvReader::write_document() const {
   std::vector<Dependency> dependencies;
   out.outline(
       roots_, [&](std::size_t i) -> const std::vector<std::size_t>& { return rows_[i].children; },
-      [&](std::size_t i) { return story_of(i, dependencies); });
+      [&](std::size_t i) {
+        written.push_back(i);
+        return story_of(i, dependencies);
+      });
   out.end_template(head);
   return json.finish();
 }
@@ -506,7 +520,7 @@ std::optional<detail::CsvLayout> detail::csv_layout(std::string_view text) {
   }
   const std::size_t commas = named == ';' ? 0 : known_columns(line, ',');
   const std::size_t semicolons = named == ',' ? 0 : known_columns(line, ';');
-  if (std::max(commas, semicolons) < 2) return std::nullopt;
+  if (std::max(commas, semicolons) == 0) return std::nullopt;  // no "title" cell
   layout.separator = semicolons > commas ? ';' : ',';
   return layout;
 }

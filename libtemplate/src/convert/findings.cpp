@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "libtemplate/core/dependency_graph.hpp"
 #include "libtemplate/core/model.hpp"
 
 namespace ptmpl {
@@ -13,6 +14,9 @@ namespace {
 
 // Every finding a converter can report, alphabetical (docs/commands/convert.md lists them all).
 constexpr ConversionRule kRules[] = {
+    {"csv-dependency-cycle", Severity::Warning,
+     "the links form a cycle: the template converts, but has no schedule until one is removed",
+     "{n} dependency cycles; the template has no schedule until a link of each is removed"},
     {"csv-dropped-field", Severity::Warning,
      "a story field a CSV has no column for (or of the wrong type) is not written",
      "{topics} not written on {n} stories: no CSV column, or a value of the wrong type"},
@@ -37,6 +41,9 @@ constexpr ConversionRule kRules[] = {
      "{n} task costs are not kept: calculated from resource rates, or not a whole, non-negative number of cents"},
     {"gan-custom-property", Severity::Info, "a custom task property is not kept",
      "{n} custom task properties are not kept"},
+    {"gan-dependency-cycle", Severity::Warning,
+     "the links form a cycle: the template converts, but has no schedule until one is removed",
+     "{n} dependency cycles; the template has no schedule until a link of each is removed"},
     {"gan-earliest-start", Severity::Warning, "an earliest-start constraint is kept only as the task's start",
      "{n} tasks have an earliest start; only their starts are kept (as start-no-earlier-than)"},
     {"gan-link-invalid", Severity::Warning,
@@ -83,6 +90,9 @@ constexpr ConversionRule kRules[] = {
      "{n} currencies are not ISO 4217 codes; the template has none"},
     {"mspdi-date-invalid", Severity::Warning, "a Start or Finish that is not a date is not read",
      "{n} Start or Finish values are not dates and times; they are not read"},
+    {"mspdi-dependency-cycle", Severity::Warning,
+     "the links form a cycle: the template converts, but has no schedule until one is removed",
+     "{n} dependency cycles; the template has no schedule until a link of each is removed"},
     {"mspdi-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)",
      "{n} document type declarations are ignored"},
     {"mspdi-duration-invalid", Severity::Warning,
@@ -119,6 +129,9 @@ constexpr ConversionRule kRules[] = {
      "{n} links (or tasks repeating a UID) are dropped: no predecessor, a task not in the plan, or an unknown type"},
     {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared",
      "{n} tasks are manually scheduled; their dates are kept as declared"},
+    {"mspdi-minutes-per-day", Severity::Warning,
+     "a working day that is not a number of minutes from 1 to 1,440 counts as 480 minutes",
+     "{n} MinutesPerDay values are no day's length; days of 480 minutes are used"},
     {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work",
      "{n} task starts or finishes fall on a day the project calendar does not work; a start moves to the next "
      "working day, a finish to the previous one"},
@@ -224,6 +237,26 @@ std::optional<Error> not_utf8_error(std::string_view text, const std::string& pa
   if (!bad) return std::nullopt;
   const json::Position p = json::LineIndex(text).position(*bad);
   return Error::invalid(format_place(path, p.line, p.column) + ": not UTF-8 text");
+}
+
+void report_cycles(std::string_view document, const std::string& path, std::string_view rule, const LinkPlace& place_of,
+                   FindingSink& findings) {
+  const TemplateFile file = TemplateFile::parse(path, FileText::borrow(document));
+  if (file.templates().empty()) return;
+  const DependencyGraph graph(file.templates().front().model.stories);
+  auto name = [&](std::size_t story) {
+    const Story& s = graph.story(story);
+    return s.temp_id ? temp_id_key(*s.temp_id) : "\"" + std::string(s.title.value_or("")) + "\"";
+  };
+  for (const Cycle& cycle : graph.find_cycles()) {
+    const Link& closing = graph.links()[cycle.closing_link];
+    std::string chain;
+    for (const std::size_t story : cycle.stories) chain += (chain.empty() ? "" : " → ") + name(story);
+    if (chain.empty()) chain = name(closing.source) + " → " + name(closing.target) + " → …";
+    findings.report(
+        rule, place_of(closing.source, closing.dependency->index, closing.target),
+        "dependency cycle: " + chain + "; the template cannot be scheduled until one of these links is removed");
+  }
 }
 
 Error too_deep_error(std::string_view place, std::string_view name, std::size_t levels) {

@@ -48,6 +48,18 @@ void for_each_non_story(
     const TemplateSource& source,
     const std::function<void(const json::Value&, const std::string&, std::string_view expected)>& visit);
 
+class FindingSink;
+
+/// Where a reader wrote the dependency `index` of the story written `source`-th, which leads
+/// into the story written `target`-th (stories are written in pre-order, by StoryWriter).
+using LinkPlace = std::function<plan::Place(std::size_t source, std::size_t index, std::size_t target)>;
+
+/// Reports each dependency cycle of the template `document` a reader wrote as a finding of
+/// `rule` (`csv-dependency-cycle`, …), at the source's place of the link that closes it. A
+/// template with a cycle converts, but cannot be scheduled.
+void report_cycles(std::string_view document, const std::string& path, std::string_view rule, const LinkPlace& place_of,
+                   FindingSink& findings);
+
 /// Collects the findings of one conversion of `text` (named `path` in messages).
 class FindingSink {
  public:

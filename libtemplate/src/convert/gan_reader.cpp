@@ -135,12 +135,7 @@ std::string Reader::task_name(std::size_t index) const {
 Status Reader::run() {
   // No DTD is processed (parse_default keeps it out of the tree) and pugixml expands no entity
   // but XML's five predefined ones.
-  const pugi::xml_parse_result parsed =
-      xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_auto);
-  if (!parsed)
-    return Error::invalid(findings_.place_text(plan::Place::offset(std::max<std::ptrdiff_t>(parsed.offset, 0))) +
-                          ": not well-formed XML: " + parsed.description());
-  if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
+  if (auto error = detail::load_xml(xml_, text_, path_, pugi::parse_default)) return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "project")
     return Error::invalid(path_ + ": not a GanttProject file (its root element is <" + std::string(project_.name()) +

@@ -385,14 +385,9 @@ Result<const plan::Plan*> Reader::run() {
   // pugixml's defaults (entities and character references decoded, CDATA kept, line ends
   // normalised) with the document type declaration kept to report it, and each element's
   // leading character data stored in the element itself: half the nodes to build and to visit.
-  const pugi::xml_parse_result parsed =
-      xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_doctype | pugi::parse_embed_pcdata,
-                       pugi::encoding_auto);
-  if (!parsed) {
-    return Error::invalid(findings_.place_text(Place::offset(std::max<std::ptrdiff_t>(parsed.offset, 0))) +
-                          ": not well-formed XML: " + parsed.description());
-  }
-  if (auto error = detail::check_xml_text(xml_, parsed, text_, path_)) return *error;
+  if (auto error =
+          detail::load_xml(xml_, text_, path_, pugi::parse_default | pugi::parse_doctype | pugi::parse_embed_pcdata))
+    return *error;
   project_ = xml_.document_element();
   if (std::string_view(project_.name()) != "Project" ||
       std::string_view(project_.attribute("xmlns").as_string()) != "http://schemas.microsoft.com/project") {
@@ -425,7 +420,10 @@ void Reader::read_project() {
   project.place = place_of(project_);
   project.title = child_text(project_, "Title");
   if (project.title.empty()) project.title = child_text(project_, "Name");
-  project.minutes_per_day = child_number(project_, "MinutesPerDay");
+  const pugi::xml_node minutes_per_day = project_.child("MinutesPerDay");
+  project.minutes_per_day_text = minutes_per_day.text().as_string();
+  project.minutes_per_day = to_number(project.minutes_per_day_text);
+  project.minutes_per_day_place = place_of(minutes_per_day);
   project.start = plan::parse_datetime(child_text(project_, "StartDate"));
   project.calendar_uid = child_int(project_, "CalendarUID");
   const pugi::xml_node currency = project_.child("CurrencyCode");

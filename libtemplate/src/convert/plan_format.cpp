@@ -2,6 +2,7 @@
 #include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
 #include "convert/mpp/mpp.hpp"
+#include "convert/utf16.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
 
@@ -30,6 +31,12 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
   // A compound file goes to the .mpp reader even when it is not a plan, so that the user hears
   // what is wrong with its container or what it holds instead.
   if (cfb::has_signature(text)) return detail::convert_mpp(text, path, options);
+  // UTF-16 text (MSPDI as .NET writes it, CSV as Excel's "Unicode text") is read as UTF-8.
+  if (const auto order = detail::utf16_order(text)) {
+    Result<std::string> utf8 = detail::utf16_to_utf8(text, *order, path);
+    if (!utf8.ok()) return utf8.error();
+    return convert_plan(utf8.value(), path, options);
+  }
   switch (detect_plan_format(text)) {
     case PlanFormat::Mpp:
       return detail::convert_mpp(text, path, options);

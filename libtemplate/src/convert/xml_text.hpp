@@ -1,5 +1,5 @@
-// What pugixml lets through into the tree that a template cannot hold. Private to the XML
-// readers (MSPDI, GanttProject).
+// Loading an XML plan (MSPDI, GanttProject) with pugixml, and refusing what pugixml lets
+// through into the tree that a template cannot hold. Private to the XML readers.
 #pragma once
 
 #include <optional>
@@ -12,11 +12,14 @@
 
 namespace ptmpl::detail {
 
-/// Refuses a parsed XML `text` (named `path`) whose text would not be UTF-8 in the template:
-/// bytes that are not UTF-8 in a document pugixml read as UTF-8 (it passes them through), and
-/// character references to code points that are not XML characters (`&#xDE80;`, a surrogate,
-/// which pugixml decodes into bytes UTF-8 forbids). The error is `path:line:col: …`.
-[[nodiscard]] std::optional<Error> check_xml_text(const pugi::xml_document& xml, const pugi::xml_parse_result& parsed,
-                                                  std::string_view text, const std::string& path);
+/// Parses `text` (named `path`) into `xml` with pugixml's `options`, and refuses, as
+/// `path:line:col: …`, what is not well-formed XML, naming what pugixml would misname:
+/// - a NUL byte (pugixml reads it as the end of the text and reports a mismatched tag);
+/// - a character reference to no character: `&#0;` (pugixml's value would end there), a
+///   surrogate (`&#xDE80;`) or a number beyond Unicode (`&#x110000;`, `&#99999999999;`), which
+///   pugixml decodes into bytes UTF-8 forbids (XML 1.0 §4.1, "Legal Character");
+/// - bytes that are not UTF-8 in a document pugixml read as UTF-8 (it passes them through).
+[[nodiscard]] std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, const std::string& path,
+                                            unsigned options);
 
 }  // namespace ptmpl::detail

@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "libtemplate/core/printable.hpp"
 #include "publish/envelope.hpp"
 
 namespace ptmpl::publish {
@@ -81,6 +82,10 @@ Error Client::fail(Error error) const {
   return error;
 }
 
+void Client::trace(const std::string& lines) const {
+  if (options_.trace != nullptr) *options_.trace << printable_lines(redact(lines, options_.token));
+}
+
 std::chrono::milliseconds Client::backoff(int attempt, const HttpResponse* response) {
   // Exponential backoff with "equal jitter": half the step fixed, half random, so concurrent
   // clients spread out but each still waits at least base·2^(n-1)/2.
@@ -129,14 +134,12 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
       if (left().count() <= 0) return past_deadline();
       request.timeout = left();
     }
-    if (options_.trace != nullptr)
-      *options_.trace << redact("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) +
-                                    ")\n> Authorization: Bearer " + options_.token + "\n",
-                                options_.token);
+    trace("> " + method + " " + request.url + " (attempt " + std::to_string(attempt) + ")\n> Authorization: Bearer " +
+          options_.token + "\n");
     auto sent = transport_->send(request);
     if (!sent.ok()) {
       last_problem = "no response: " + sent.error().message;
-      if (options_.trace != nullptr) *options_.trace << redact("< " + last_problem + "\n", options_.token);
+      trace("< " + last_problem + "\n");
       lost_response = true;
       // Only a lost response is worth another attempt; a certificate that does not verify or a
       // malformed URL fails the same way every time.
@@ -161,10 +164,7 @@ Result<HttpResponse> Client::exchange(const std::string& method, const std::stri
     seat_.answered();
     HttpResponse& response = sent.value();
     lost_response = false;
-    if (options_.trace != nullptr)
-      *options_.trace << redact(
-          "< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n",
-          options_.token);
+    trace("< HTTP " + std::to_string(response.status) + " (" + std::to_string(response.body.size()) + " bytes)\n");
     if (response.status == 429 || response.status == 503) {
       last_problem = "HTTP " + std::to_string(response.status) + ": " + describe_errors(response.body);
       if (attempt < options_.retry.max_attempts && !wait_before_next(backoff(attempt, &response), true))

@@ -84,6 +84,9 @@ Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const Sche
   out->planned = std::make_unique<ScheduledTemplate>(out->source->model.stories, ScheduleOptions{.asap = request.asap});
   const Schedule& schedule = out->planned->schedule();
   if (auto errors = schedule_errors(out->file, *out->source, schedule); !errors.empty()) return invalid_lines(errors);
+  // The command's own order: the values read as absent, then the links that do not constrain.
+  out->warnings = schedule_value_warnings(out->file, *out->source, request.strict ? "error" : "warning");
+  if (request.strict && !out->warnings.empty()) return invalid_lines(out->warnings);
   if (auto warning = schedule_warning(out->file, schedule)) out->warnings.push_back(std::move(*warning));
   return out;
 }

@@ -268,6 +268,9 @@ class Client {
   std::chrono::milliseconds backoff(int attempt, const HttpResponse* response);
   /// `error` with the token redacted from its message.
   Error fail(Error error) const;
+  /// Writes `lines` to the trace (ClientOptions::trace), if any: the token redacted, control
+  /// characters escaped (a URL or a transport's message may hold any byte).
+  void trace(const std::string& lines) const;
 
   ClientOptions options_;
   Pacer::Seat seat_;  // declared before transport_: given up after the connection has closed

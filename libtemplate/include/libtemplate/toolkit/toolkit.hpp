@@ -110,6 +110,9 @@ struct ScheduleRequest {
   /// Which template of a file holding several (an API response), from 1 (`--template`); 0 for
   /// a file holding one.
   std::size_t template_number = 0;
+  /// A `duration` or relative date the scheduler cannot take as written is an error (kInvalid,
+  /// a line per value) instead of a warning (`--strict`; preview.hpp: schedule_value_warnings).
+  bool strict = false;
 };
 
 /// A document as `--format json` prints it, and the warnings the command gives on standard
@@ -119,10 +122,11 @@ struct JsonOutput {
   std::vector<std::string> warnings;  ///< e.g. dependencies that do not constrain the schedule
 };
 
-/// The schedule of a template, as `ptmpl schedule --format json` prints it. Fails when the file
+/// The schedule of a template, as `ptmpl schedule --format json` prints it, with the warnings
+/// the command gives (values read as absent, links that do not constrain). Fails when the file
 /// cannot be read (kNotFound, kUnreadable), is no template or none to schedule (kInvalid, at
 /// the place), holds several and none is chosen (kUsage), has a calendar block with a problem,
-/// or a dependency cycle (kInvalid, a line per cycle).
+/// or a dependency cycle (kInvalid, a line per cycle), or with `strict`, a value it cannot take.
 [[nodiscard]] Result<JsonOutput> schedule(const Input& input, const ScheduleRequest& request = {});
 
 /// The template's totals, as `ptmpl stats --format json` prints them. Fails as schedule()

@@ -2,6 +2,7 @@
 #include "convert/plan/builder.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -132,6 +133,8 @@ class Builder {
            std::string(task.title) + "\"";
   }
   void read_project();
+  // The minutes of a working day that durations and lags in minutes are divided by.
+  void read_minutes_per_day();
   void read_tasks();
   void read_task(const plan::Task& in);
   // The parts of read_task: what a template does not keep of a task, said as findings; its
@@ -213,6 +216,17 @@ Result<Conversion> Builder::run() {
   report_duration_spans();
   Conversion out;
   out.document = write_document();
+  if (!links_.empty()) {
+    // Task i is the story written i-th, its dependencies its links out in `successors`' order.
+    const Successors successors = successors_by_task();
+    detail::report_cycles(
+        out.document, path_, std::string(plan_.source.finding_prefix) + "dependency-cycle",
+        [&](std::size_t task, std::size_t index, std::size_t) {
+          const LinkIn& link = links_[successors.links[successors.first[task] + index]];
+          return link.in != nullptr ? link.in->place : tasks_[task].place(TaskField::Task);
+        },
+        findings_);
+  }
   if (calendar_block_) {
     out.day_zero = calendar_block_->start;
     out.day_zero_source = project_start_ ? std::string_view("the plan's start") : plan_.source.day_zero_source;
@@ -221,12 +235,32 @@ Result<Conversion> Builder::run() {
 }
 
 void Builder::read_project() {
-  if (const auto mpd = plan_.project.minutes_per_day; mpd && *mpd > 0) minutes_per_day_ = *mpd;
+  read_minutes_per_day();
   project_start_ = plan_.project.start;
   std::vector<CalendarNote> notes;
   calendar_uid_ = plan_.project.calendar_uid;
   if (calendar_uid_) calendar_ = WorkCalendar::read(plan_.calendars, *calendar_uid_, notes);
   report_calendar_notes(notes);
+}
+
+void Builder::read_minutes_per_day() {
+  const plan::Project& project = plan_.project;
+  const std::optional<double> minutes = project.minutes_per_day;
+  // A day has at most 24 hours; 0 or less would make every duration endless or negative.
+  if (minutes && *minutes > 0 && *minutes <= 24 * 60) {
+    minutes_per_day_ = *minutes;
+    return;
+  }
+  if (!minutes && project.minutes_per_day_text.empty()) return;  // not written: 8 hours, as MS Project's default
+  std::string value(project.minutes_per_day_text);               // as written; a binary plan's number otherwise
+  if (value.empty()) {
+    char digits[32];
+    value.assign(digits, std::to_chars(digits, digits + sizeof digits, *minutes).ptr);
+  }
+  report("minutes-per-day", project.minutes_per_day_place,
+         "a working day of \"" + value + "\" minutes (MinutesPerDay) is " +
+             (minutes ? "no length a day has" : "not a number") +
+             "; durations and lags are counted in days of 480 minutes (8 hours)");
 }
 
 void Builder::report_calendar_notes(std::vector<CalendarNote>& notes) {

@@ -249,7 +249,11 @@ struct Project {
   std::string_view title;
   std::string_view description;  ///< plain text
   std::optional<DateTime> start;
+  /// A working day's minutes (MSPDI's MinutesPerDay), as written when the source spells it:
+  /// the builder takes 480 for a value it cannot use, and says so.
   std::optional<double> minutes_per_day;
+  std::string_view minutes_per_day_text;
+  Place minutes_per_day_place;
   std::optional<std::int64_t> calendar_uid;
   std::string_view currency;
   Place place;
