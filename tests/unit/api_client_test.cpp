@@ -557,7 +557,7 @@ TEST(ApiClient, TheTraceEscapesControlCharacters) {
   const std::string trace = h.trace.str();
   EXPECT_EQ(trace.find('\x1b'), std::string::npos) << trace;
   EXPECT_EQ(trace.find('\x07'), std::string::npos) << trace;
-  EXPECT_NE(trace.find("< no response: proxy said: \\x1b]0;pwned\\x07\\x1b[2J\n"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("< no response: proxy said: \\u001B]0;pwned\\u0007\\u001B[2J\n"), std::string::npos) << trace;
   EXPECT_NE(trace.find("< HTTP 200"), std::string::npos) << trace;
 }
 

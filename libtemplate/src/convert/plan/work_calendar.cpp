@@ -1,6 +1,7 @@
 #include "convert/plan/work_calendar.hpp"
 
 #include <algorithm>
+#include <queue>
 
 namespace ptmpl::plan {
 
@@ -222,12 +223,38 @@ bool each_occurrence(const Recurrence& r, Date first, Date last, std::int64_t& b
 
 }  // namespace
 
+void WorkCalendar::place_plain_exceptions() {
+  // The plain exception in force on each day is the last one that covers it: a sweep over the
+  // days with the exceptions begun so far, the latest on top, in O((days + exceptions) log
+  // exceptions) whatever their number (a scan of all of them per day was quadratic).
+  const auto days = static_cast<std::int64_t>(expanded_.size());
+  std::vector<std::pair<std::int64_t, std::int32_t>> starts;  // (first day, index), by day
+  for (std::size_t k = 0; k < exceptions_.size(); ++k) {
+    const std::int64_t from = std::max<std::int64_t>((exceptions_[k].from - expanded_first_).count(), 0);
+    if (from < days && exceptions_[k].to >= expanded_first_ + std::chrono::days{from})
+      starts.emplace_back(from, static_cast<std::int32_t>(k));
+  }
+  std::sort(starts.begin(), starts.end());
+  std::priority_queue<std::int32_t> open;  // indices of the exceptions begun; ended ones leave lazily
+  std::size_t next = 0;
+  for (std::int64_t d = 0; d < days; ++d) {
+    for (; next < starts.size() && starts[next].first == d; ++next) open.push(starts[next].second);
+    const Date date = expanded_first_ + std::chrono::days{d};
+    while (!open.empty() && exceptions_[static_cast<std::size_t>(open.top())].to < date) open.pop();
+    plain_[static_cast<std::size_t>(d)] = open.empty() ? -1 : open.top();
+  }
+}
+
 void WorkCalendar::expand(Date first, Date last, std::vector<CalendarNote>& notes) {
   expanded_.clear();
+  plain_.clear();
   // 400 years of dates and the margins around them, as the reader converts at most.
-  if (recurrences_.empty() || last < first || (last - first).count() > 366 * 403) return;
+  if (last < first || (last - first).count() > 366 * 403) return;
   expanded_first_ = first;
   expanded_.assign(static_cast<std::size_t>((last - first).count()) + 1, -1);
+  plain_.assign(expanded_.size(), -1);
+  place_plain_exceptions();
+  if (recurrences_.empty()) return;
   // MS Project's precedence: a base calendar's below its child's; within one calendar weekly,
   // then monthly, yearly and daily recurrences, each over the ones before (and later ones in
   // the file over earlier ones of their kind); plain exceptions over all (see day()).
@@ -265,15 +292,20 @@ WorkWeek WorkCalendar::week() const {
 }
 
 DayRule WorkCalendar::day(Date date) const {
+  const std::int64_t i = (date - expanded_first_).count();
+  const bool placed = i >= 0 && i < static_cast<std::int64_t>(expanded_.size());
   const DateRule* plain = nullptr;
-  for (auto it = exceptions_.rbegin(); it != exceptions_.rend(); ++it)
-    if (it->from <= date && date <= it->to) {
-      plain = &*it;
-      break;
-    }
+  if (placed) {
+    if (const std::int32_t k = plain_[static_cast<std::size_t>(i)]; k >= 0) plain = &exceptions_[static_cast<std::size_t>(k)];
+  } else {  // outside the days expand() placed: the last exception that covers it
+    for (auto it = exceptions_.rbegin(); it != exceptions_.rend(); ++it)
+      if (it->from <= date && date <= it->to) {
+        plain = &*it;
+        break;
+      }
+  }
   // A recurring exception gives way to a plain one of its calendar or of a calendar based on it.
-  if (const std::int64_t i = (date - expanded_first_).count();
-      i >= 0 && i < static_cast<std::int64_t>(expanded_.size()) && expanded_[static_cast<std::size_t>(i)] >= 0) {
+  if (placed && expanded_[static_cast<std::size_t>(i)] >= 0) {
     const Recurrence& r = recurrences_[static_cast<std::size_t>(expanded_[static_cast<std::size_t>(i)])];
     if (plain == nullptr || r.level > plain->level) return r.rule;
   }

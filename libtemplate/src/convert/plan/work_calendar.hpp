@@ -64,9 +64,10 @@ class WorkCalendar {
   /// calendars must outlive the WorkCalendar.
   static WorkCalendar read(const std::vector<Calendar>& calendars, std::int64_t uid, std::vector<CalendarNote>& notes);
 
-  /// Places the recurring exceptions' occurrences from `first` to `last` (a later call
-  /// replaces the earlier one); a span of more than 403 years (the 400 a plan may span, and
-  /// margins) places none. `notes` receives a recurrence cut short by kMaxOccurrences.
+  /// Places the exceptions in force on each day from `first` to `last`, plain and recurring
+  /// (a later call replaces the earlier one), so that day() takes constant time there; a span
+  /// of more than 403 years (the 400 a plan may span, and margins) places none. `notes`
+  /// receives a recurrence cut short by kMaxOccurrences.
   void expand(Date first, Date last, std::vector<CalendarNote>& notes);
 
   /// Whether calendar `uid` has no week days, exceptions or work weeks of its own beyond its
@@ -81,6 +82,7 @@ class WorkCalendar {
 
  private:
   void apply(const Calendar& calendar, int level, std::vector<CalendarNote>& notes);
+  void place_plain_exceptions();  // fills plain_ over the days of expanded_
   std::array<DayRule, 7> week_;       ///< index 0 = Sunday (DayType 1)
   std::vector<DateRule> exceptions_;  ///< later ones win
   std::vector<Recurrence> recurrences_;
@@ -88,6 +90,7 @@ class WorkCalendar {
   // (an index into recurrences_), or -1.
   Date expanded_first_;
   std::vector<std::int32_t> expanded_;
+  std::vector<std::int32_t> plain_;  // the same days: the plain exception in force (into exceptions_), or -1
 };
 
 }  // namespace ptmpl::plan
