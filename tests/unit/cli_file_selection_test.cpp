@@ -1,5 +1,7 @@
 // Which files lint and fmt take from a directory (docs/commands/lint.md, "Selecting files"):
-// git's ignore rules through libgit2 in a repository made for the test, node_modules and hidden
+// git's ignore rules (GitIgnoreRules, compared with git itself) in a repository made for the
+// test; ignore files and patterns made to hold the walk; directories that cannot be listed;
+// node_modules and hidden
 // folders, exclude globs, files that are not templates; standard input under a name;
 // --max-warnings; and every command's --help naming its exit codes.
 #include <gtest/gtest.h>
@@ -9,9 +11,14 @@
 #include <sstream>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <set>
+
 #include "cli_run.hpp"
+#include "libtemplate/core/git_ignore.hpp"
 
 namespace ptmpl {
 namespace {
@@ -177,6 +184,211 @@ TEST_F(CliFileSelection, MaxWarningsFailsWhenThereAreMoreWarnings) {
   CliRun over = ptmpl("lint --max-warnings 2 '" + repo() + "/demo.json'");
   EXPECT_EQ(over.exit, 1);
   expect_has(over.err, "ptmpl lint: 3 warnings, more than --max-warnings 2");
+}
+
+// Runs `ptmpl ARGS` under a deadline (`timeout`: exit 124 when it is reached), in seconds since
+// the start.
+CliRun ptmpl_within(double seconds, const std::string& args, double& took) {
+  const auto start = std::chrono::steady_clock::now();
+  CliRun run = testing::run_ptmpl(args, "NO_COLOR=1 timeout 20");
+  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(run.exit, 124) << "ptmpl " << args << " ran for 20 s";
+  EXPECT_LT(took, seconds) << "ptmpl " << args;
+  return run;
+}
+
+// Patterns whose matching took exponential time (a name of 200 letters against twenty '*', a
+// path forty directories deep against twenty "**") match in polynomial time and still say what
+// git says; a pattern longer than a path can be is skipped, named with its file and line.
+TEST_F(CliFileSelection, PathologicalPatternsDoNotHoldTheWalk) {
+  ASSERT_EQ(std::system(("git init -q '" + repo() + "'").c_str()), 0);
+  file(".gitignore",
+       "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n"
+       "a/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/b\n" +
+           std::string(5000, 'x') + "\nnot-me.json\n");
+  const std::string long_name(200, 'a');
+  file(long_name + ".json", kTemplate);                // kept: no 'b' after the a's
+  file(std::string(25, 'a') + "b/x.json", kTemplate);  // ignored: the directory matches
+  std::string deep = "a";
+  for (int i = 0; i < 40; ++i) deep += "/x";
+  file(deep + "/c.json", kTemplate);  // kept: no name "b"
+  file("a/x/x/b/d.json", kTemplate);  // ignored: a/**/b
+  file("not-me.json", kTemplate);     // ignored: the line after the long one
+  double took = 0;
+  CliRun run = ptmpl_within(2, "lint '" + repo() + "'", took);
+  EXPECT_EQ(run.exit, 2) << run.out << run.err;
+  EXPECT_EQ(run.err, "ptmpl lint: " + repo() +
+                         "/.gitignore:3: a pattern of 5000 bytes, more than the 4096 a pattern may have; skipped\n");
+  EXPECT_EQ(run.out, "2 files checked: 0 errors, 0 warnings, 0 info\n");
+}
+
+// An ignore file that is a FIFO (no writer: opening it to read would wait for ever) is
+// reported and left out; the walk goes on and the files are linted; exit 2.
+TEST_F(CliFileSelection, AnIgnoreFileThatIsNoRegularFileIsReportedNotRead) {
+  make_repository();
+  std::filesystem::remove(dir_ / ".git/info/exclude");
+  ASSERT_EQ(::mkfifo((dir_ / ".git/info/exclude").c_str(), 0644), 0);
+  ASSERT_EQ(::mkfifo((dir_ / "sub/.gitignore").c_str(), 0644), 0);
+  double took = 0;
+  CliRun run = ptmpl_within(2, "lint '" + repo() + "'", took);
+  EXPECT_EQ(run.exit, 2) << run.out << run.err;
+  EXPECT_EQ(run.err, "ptmpl lint: " + repo() +
+                         "/.git/info/exclude: is a FIFO, not a regular file; refused; its ignore patterns are not "
+                         "applied\nptmpl lint: " +
+                         repo() +
+                         "/sub/.gitignore: is a FIFO, not a regular file; refused; its ignore patterns are "
+                         "not applied\n");
+  // secret.json is linted now: .git/info/exclude said to skip it.
+  expect_has(run.out, "5 files checked: 0 errors");
+  uncanonical(dir_);
+  CliRun fmt = ptmpl_within(2, "fmt --check '" + repo() + "'", took);
+  EXPECT_EQ(fmt.exit, 2) << fmt.err;
+  expect_has(fmt.err, "ptmpl fmt: " + repo() + "/sub/.gitignore: is a FIFO");
+  expect_has(fmt.out, repo() + "/secret.json\n");
+  // Without git's rules no ignore file is opened.
+  CliRun no_git = ptmpl_within(2, "fmt --check --no-respect-gitignore '" + repo() + "'", took);
+  EXPECT_EQ(no_git.exit, 1) << no_git.err;
+  EXPECT_EQ(no_git.err, "ptmpl fmt: 1 JSON file is not a template; --verbose lists it\n");
+}
+
+// A directory that cannot be listed is named with the reason; the files beside it are linted
+// and the exit is 2. (Run as an unprivileged user when the tests run as root, whom no
+// permission stops.)
+TEST_F(CliFileSelection, ADirectoryThatCannotBeListedIsReportedAndTheRestLinted) {
+  std::string as_user;
+  if (::geteuid() == 0) {
+    if (std::system("setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null") != 0)
+      GTEST_SKIP() << "running as root, and setpriv cannot drop to an unprivileged user";
+    as_user = " setpriv --reuid=65534 --regid=65534 --clear-groups";
+  }
+  file("a.json", kTemplate);
+  file("closed/b.json", kTemplate);
+  file("open/c.json", kTemplate);
+  ASSERT_EQ(::chmod((dir_ / "closed").c_str(), 0), 0);
+  CliRun run = testing::run_ptmpl("lint '" + repo() + "'", "NO_COLOR=1" + as_user);
+  CliRun fmt = testing::run_ptmpl("fmt --check '" + repo() + "'", "NO_COLOR=1" + as_user);
+  ::chmod((dir_ / "closed").c_str(), 0755);
+  EXPECT_EQ(run.exit, 2) << run.out << run.err;
+  EXPECT_EQ(run.err,
+            "ptmpl lint: " + repo() + "/closed: cannot list: Permission denied; the files below it are not read\n");
+  EXPECT_EQ(run.out, "2 files checked: 0 errors, 0 warnings, 0 info\n");
+  EXPECT_EQ(fmt.exit, 2) << fmt.out << fmt.err;
+  expect_has(fmt.err, "/closed: cannot list: Permission denied");
+}
+
+// ptmpl's reading of the ignore rules against git's own: every file of a repository full of
+// tricky patterns (negations, anchors, "**", classes, escapes, trailing spaces, a directory
+// that cannot be re-included, nested files, .git/info/exclude, core.excludesFile) is ignored
+// by GitIgnoreRules exactly when `git ls-files --others --exclude-standard` leaves it out, and
+// `fmt` takes exactly the templates git lists.
+TEST_F(CliFileSelection, IgnoreRulesAgreeWithGit) {
+  ASSERT_EQ(std::system(("git init -q '" + repo() + "'").c_str()), 0);
+  const std::string excludes = (dir_ / ".git/global-ignore").string();
+  ASSERT_EQ(std::system(("git -C '" + repo() + "' config core.excludesFile '" + excludes + "'").c_str()), 0);
+  std::ofstream(excludes) << "global.json\nglobal2.json\n*.log\n";
+  file(".gitignore",
+       "# a comment\n\\#hash.json\n\\!bang.json\ntrail.json   \nspace\\ .json\n*.tmp\n!keep.tmp\nbuild/\n"
+       "/root-only.json\ndoc/*.json\n**/deep/*.json\na/**/z.json\nlogs/**\n!logs/keep.json\nexcluded/\n"
+       "!excluded/back.json\n[abc]x.json\n[!abc]y.json\n[a-c]r.json\n?q.json\n[[:digit:]]d.json\nfoo/**/\n"
+       "mid/dle.json\n!global2.json\nstar*/\n\\[lit].json\n*.bak\r\n");
+  file("sub/.gitignore", "*.json\n!keep*.json\n/anchored.txt\n");
+  file(".git/info/exclude", "secret*\n!secret-keep.json\n");
+  const std::vector<std::string> names = {"#hash.json",
+                                          "!bang.json",
+                                          "trail.json",
+                                          "space .json",
+                                          "space.json",
+                                          "x.tmp",
+                                          "keep.tmp",
+                                          "build/a.json",
+                                          "build.json",
+                                          "src/build/b.json",
+                                          "root-only.json",
+                                          "sub/root-only.json",
+                                          "doc/d.json",
+                                          "doc/sub/d.json",
+                                          "deep/e.json",
+                                          "x/deep/e.json",
+                                          "x/y/deep/e.json",
+                                          "x/deep/y/e.json",
+                                          "a/z.json",
+                                          "a/b/z.json",
+                                          "a/b/c/z.json",
+                                          "b/a/z.json",
+                                          "logs/one.json",
+                                          "logs/keep.json",
+                                          "logs/x/keep.json",
+                                          "excluded/back.json",
+                                          "excluded/other.json",
+                                          "ax.json",
+                                          "dx.json",
+                                          "ay.json",
+                                          "dy.json",
+                                          "br.json",
+                                          "dr.json",
+                                          "1q.json",
+                                          "q.json",
+                                          "7d.json",
+                                          "xd.json",
+                                          "foo/bar/f.json",
+                                          "foo/f.json",
+                                          "mid/dle.json",
+                                          "x/mid/dle.json",
+                                          "global.json",
+                                          "global2.json",
+                                          "x/global.json",
+                                          "a.log",
+                                          "stars/s.json",
+                                          "starry",
+                                          "[lit].json",
+                                          "l.json",
+                                          "c.bak",
+                                          "sub/s.json",
+                                          "sub/keep-me.json",
+                                          "sub/anchored.txt",
+                                          "sub/x/anchored.txt",
+                                          "sub/deeper/t.json",
+                                          "secret.json",
+                                          "secret-keep.json",
+                                          "x/secret.txt",
+                                          "plain.json",
+                                          "x/plain.txt"};
+  for (const std::string& name : names) file(name, R"([{"title": "A", "temp_id": 1}])");
+
+  std::set<std::string> git_lists;
+  std::FILE* pipe = ::popen(("git -C '" + repo() + "' ls-files --others --exclude-standard").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {
+    std::string entry(line);
+    if (entry.ends_with('\n')) entry.pop_back();
+    git_lists.insert(entry);
+  }
+  ASSERT_EQ(::pclose(pipe), 0);
+  // What git says of a few, as gitignore(5) has it: the comparison below has both kinds.
+  for (const char* kept : {"keep.tmp", "logs/keep.json", "sub/keep-me.json", "secret-keep.json", "global2.json",
+                           "space.json", "b/a/z.json", "dx.json", "ay.json"})
+    EXPECT_EQ(git_lists.count(kept), 1u) << kept;
+  for (const char* ignored : {"excluded/back.json", "a/b/c/z.json", "sub/s.json", "x.tmp", "global.json", "trail.json",
+                              "space .json", "x/deep/e.json", "7d.json", "c.bak", "#hash.json", "!bang.json"})
+    EXPECT_EQ(git_lists.count(ignored), 0u) << ignored;
+
+  GitIgnoreRules rules({.work_tree = repo(), .global_files = {(dir_ / ".git/info/exclude").string(), excludes}});
+  std::vector<std::string> all = names;
+  all.push_back(".gitignore");
+  all.push_back("sub/.gitignore");
+  for (const std::string& name : all) EXPECT_EQ(rules.ignored(name, false), git_lists.count(name) == 0) << name;
+  EXPECT_TRUE(rules.take_problems().empty());
+
+  // The templates fmt takes are the *.json files git lists (every one is not canonical).
+  std::set<std::string> expected;
+  for (const std::string& name : names)
+    if (name.ends_with(".json") && git_lists.count(name) != 0) expected.insert(repo() + "/" + name);
+  CliRun run = ptmpl("fmt --check '" + repo() + "'");
+  std::set<std::string> taken;
+  std::istringstream out(run.out);
+  for (std::string entry; std::getline(out, entry);) taken.insert(entry);
+  EXPECT_EQ(taken, expected) << run.err;
 }
 
 // Every command's --help names its exit codes (docs/semantics.md §6), and lint's its six formats.

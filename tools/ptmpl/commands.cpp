@@ -160,10 +160,14 @@ std::function<int()> setup_lint(CLI::App& app) {
     if (!selected.ok()) {
       return report_error("lint", selected.error());
     }
+    // What stood in the way of the walk is reported first; the files found are linted all the same.
+    int selection_status = kOk;
+    for (const Error& problem : selected.value().problems)
+      selection_status = std::max(selection_status, report_error("lint", problem));
     std::vector<std::string> paths;
     std::vector<bool> found_in_directory;
     FixOptions fix_options{.unsafe = o->unsafe_fixes};
-    for (const SelectedFile& file : selected.value()) {
+    for (const SelectedFile& file : selected.value().files) {
       paths.push_back(from_stdin ? o->stdin_filename : file.path);
       found_in_directory.push_back(!file.named);
       if (!file.named) fix_options.trees[file.path] = file.tree;
@@ -191,7 +195,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     if (o->fix) {
       int fixed = report_fixes(fix_files(run, o->dry_run, fix_options), o->dry_run);
       if (fixed < 0) return int{kUsage};
-      if (o->dry_run) return fixed > 0 ? int{kFindings} : int{kOk};
+      if (o->dry_run) return std::max(selection_status, fixed > 0 ? int{kFindings} : int{kOk});
       if (fixed > 0) run = lint_files(paths, settings);  // report what is left
     }
 
@@ -211,6 +215,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     if (format != ReportFormat::Text && !run.not_templates.empty())
       report_note("lint", without_final_newline(not_templates_note(run.not_templates, o->verbose)));
     if (run.has_errors()) return int{kUsage};
+    if (selection_status != kOk) return selection_status;
     bool too_many_warnings = false;
     if (o->max_warnings) {
       std::size_t warnings = std::count_if(run.diagnostics.begin(), run.diagnostics.end(),
@@ -274,8 +279,9 @@ std::function<int()> setup_fmt(CLI::App& app) {
                              : FormatOptions::Mode::Print;
     format.stdin_filename = o->stdin_filename;
     int status = kOk;
+    for (const Error& problem : selected.value().problems) status = std::max(status, report_error("fmt", problem));
     std::vector<std::string> not_templates;
-    for (const SelectedFile& selected_file : selected.value()) {
+    for (const SelectedFile& selected_file : selected.value().files) {
       FormattedFile formatted = format_file(selected_file, format);
       if (formatted.not_template) not_templates.push_back(selected_file.path);
       if (formatted.error) status = std::max(status, report_error("fmt", *formatted.error));

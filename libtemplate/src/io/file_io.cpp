@@ -120,9 +120,15 @@ Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_li
   return read_descriptor(fd.value(), path, stream_limit, {});
 }
 
-Result<FileText> FileText::read_regular(const std::string& path) {
+Result<FileText> FileText::read_regular(const std::string& path, std::uint64_t max_bytes) {
   auto fd = open_to_read(path, FileKinds::kRegularOnly);
   if (!fd.ok()) return fd.error();
+  struct stat st {};
+  if (::fstat(fd.value(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd.value());
+    return Error::invalid(path + ": holds " + std::to_string(st.st_size) + " bytes, more than the " +
+                          std::to_string(max_bytes) + " it may hold; refused");
+  }
   return read_descriptor(fd.value(), path, kMaxStreamBytes, {});
 }
 
@@ -262,24 +268,39 @@ Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& pat
       return Error::not_found(path + ": no such file or directory");
     } else if (fs::is_directory(status)) {
       std::vector<std::string> found;
-      fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
-      for (; !ec && it != end; it.increment(ec)) {
-        // Hidden files and directories (.ptmpl.json, .git, push's .ptmpl-backups) and installed
-        // packages (node_modules) hold no templates of the project.
-        const std::string name = it->path().filename().string();
-        const bool directory = it->is_directory(ec);
-        const bool json_file = !directory && it->path().extension() == ".json" && it->is_regular_file(ec);
-        if (!directory && !json_file) continue;
-        if (name.starts_with('.') || (directory && name == "node_modules") ||
-            (skip && skip(it->path().string(), directory))) {
-          if (directory) it.disable_recursion_pending();
-          continue;
+      std::vector<SelectedFile> unlisted;
+      std::vector<std::string> pending{path};
+      while (!pending.empty()) {
+        const std::string directory = std::move(pending.back());
+        pending.pop_back();
+        fs::directory_iterator it(directory, ec), end;
+        for (; !ec && it != end; it.increment(ec)) {
+          // Hidden files and directories (.ptmpl.json, .git, push's .ptmpl-backups) and installed
+          // packages (node_modules) hold no templates of the project.
+          const std::string name = it->path().filename().string();
+          const bool directory_entry = it->is_directory(ec);
+          const bool json_file = !directory_entry && it->path().extension() == ".json" && it->is_regular_file(ec);
+          if (!directory_entry && !json_file) continue;
+          if (name.starts_with('.') || (directory_entry && name == "node_modules") ||
+              (skip && skip(it->path().string(), directory_entry)))
+            continue;
+          if (json_file) found.push_back(it->path().string());
+          // A link to a directory is not followed (a loop, or a tree outside the one named).
+          else if (!it->is_symlink(ec))
+            pending.push_back(it->path().string());
         }
-        if (json_file) found.push_back(it->path().string());
+        if (!ec) continue;
+        if (directory == path) return Error::unreadable(path + ": cannot list: " + ec.message());
+        unlisted.push_back(SelectedFile{
+            directory, false, path,
+            Error::unreadable(directory + ": cannot list: " + ec.message() + "; the files below it are not read")});
+        ec.clear();
       }
-      if (ec) return Error::unreadable(path + ": cannot list: " + ec.message());
       std::sort(found.begin(), found.end());
       for (std::string& file : found) keep(std::move(file), path);
+      std::sort(unlisted.begin(), unlisted.end(),
+                [](const SelectedFile& a, const SelectedFile& b) { return a.path < b.path; });
+      for (SelectedFile& directory : unlisted) out.push_back(std::move(directory));
     } else {
       keep(path, {});
     }
@@ -291,7 +312,10 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
   auto walked = walk_paths(paths);
   if (!walked.ok()) return walked.error();
   std::vector<std::string> out;
-  for (SelectedFile& file : walked.value()) out.push_back(std::move(file.path));
+  for (SelectedFile& file : walked.value()) {
+    if (file.unlisted) return *file.unlisted;
+    out.push_back(std::move(file.path));
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -65,8 +66,9 @@ class FileText {
   /// Reads `path` if it is a regular file (links followed). Anything else is refused without
   /// waiting (kUnreadable, `PATH: is a FIFO, not a regular file; refused`): it is opened
   /// non-blocking, so a FIFO with no writer does not hold the caller, and checked on the file
-  /// opened.
-  static Result<FileText> read_regular(const std::string& path);
+  /// opened. A file of more than `max_bytes` is refused (kInvalid) before it is read.
+  static Result<FileText> read_regular(const std::string& path,
+                                       std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max());
 
  private:
   friend Result<std::string> read_private_file(const std::string& path, std::string_view what, FileKinds kinds,
@@ -114,6 +116,9 @@ struct SelectedFile {
   /// Found by walking a directory: the directory named, which a rewrite never leaves through a
   /// symbolic link (rewrite_file's `tree`); empty when named.
   std::string tree = {};
+  /// Set for a directory below the one named that could not be listed: `path` is that
+  /// directory, no file to read, and this says why (kUnreadable, naming it).
+  std::optional<Error> unlisted = {};
 };
 
 /// Decides whether a file or directory found below a directory named is skipped (a directory
@@ -124,11 +129,14 @@ using SkipPath = std::function<bool(const std::string& path, bool directory)>;
 /// Expands directories to the `*.json` files below them (recursively, sorted); files are kept
 /// as given. Below a directory, hidden files and directories (`.ptmpl.json`, `.git`) and
 /// `node_modules` are always skipped, and so is whatever `skip` (when set) says. A file reached
-/// twice (named twice, or through a link) is kept once, where it first appears. Fails
-/// (kNotFound) on a path that does not exist, (kUnreadable) on a directory that cannot be listed.
+/// twice (named twice, or through a link) is kept once, where it first appears. A directory
+/// below one named that cannot be listed is left out and given as an entry of its own
+/// (SelectedFile::unlisted), after the files of the directory named. Fails (kNotFound) on a
+/// path that does not exist, (kUnreadable) on a directory named that cannot be listed.
 Result<std::vector<SelectedFile>> walk_paths(const std::vector<std::string>& paths, const SkipPath& skip = {});
 
-/// walk_paths without a `skip`, giving the paths alone.
+/// walk_paths without a `skip`, giving the paths alone; fails (kUnreadable) on the first
+/// directory below one named that cannot be listed.
 Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths);
 
 /// Replaces `path` with `content` atomically: a temporary file in the same directory, written
