@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader mpp_reader}
+targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader mpp_reader ignore_rules}
 
 seeds_of() {
   case "$1" in
@@ -21,6 +21,7 @@ seeds_of() {
     cfb_reader) echo tests/data/mpp ;;
     mpp_reader) echo ;;  # its seeds are archives of the corpus files' streams, kept below
     sandbox_request) echo ;;
+    ignore_rules) echo ;;  # its seeds are kept below
   esac
   echo "tests/data/fuzz/$1"
 }

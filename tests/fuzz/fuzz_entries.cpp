@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "json/reader.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/fix.hpp"
+#include "libtemplate/core/git_ignore.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/core/template_file.hpp"
@@ -36,6 +38,7 @@ constexpr std::array kTargets = {
     Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
     Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
     Target{"cfb_reader", "fuzz.mpp", read_compound_file},   Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
+    Target{"ignore_rules", ".gitignore", match_ignore_rules},
 };
 
 /// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
@@ -374,6 +377,51 @@ Outcome sandbox_request(std::string_view data) {
     return stored(std::move(t));
   }
   return {false, "no route"};
+}
+
+namespace {
+
+// `path` as a pattern that matches exactly it: every character a pattern gives a meaning to
+// escaped; nullopt for a path no pattern names so (empty names, a leading or trailing '/',
+// control characters, which no file name in a walk has here), or one too long for a pattern.
+std::optional<std::string> literal_pattern(std::string_view path) {
+  if (path.empty() || path.front() == '/' || path.back() == '/' || path.find("//") != std::string_view::npos)
+    return std::nullopt;
+  std::string out;
+  for (const char c : path) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return std::nullopt;
+    if (std::string_view("*?[]\\!# ").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  if (out.size() > IgnorePatterns::kMaxPatternBytes) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+Outcome match_ignore_rules(std::string_view data) {
+  const std::string name(target("ignore_rules").input_name);
+  const std::size_t cut = data.find('\0');
+  const std::string_view text = data.substr(0, cut);
+  std::string_view paths = cut == std::string_view::npos ? std::string_view() : data.substr(cut + 1);
+  std::vector<Error> problems;
+  const IgnorePatterns patterns = IgnorePatterns::parse(text, "", name, problems);
+  for (int count = 0; !paths.empty() && count < 32; ++count) {
+    const std::string_view path = paths.substr(0, paths.find('\n'));
+    paths.remove_prefix(std::min(paths.size(), path.size() + 1));
+    for (const bool directory : {false, true})
+      for (const bool ignore_case : {false, true}) (void)patterns.verdict(path, directory, ignore_case);
+    // The file's patterns, then the path's own as the last line: the last match decides.
+    if (const auto literal = literal_pattern(path)) {
+      std::vector<Error> ignored;
+      const IgnorePatterns own = IgnorePatterns::parse(std::string(text) + "\n" + *literal, "", name, ignored);
+      if (own.verdict(path, false, false) != std::optional<bool>(true))
+        broken("a path's own literal pattern, last, does not ignore it", *literal);
+    }
+  }
+  for (const Error& problem : problems)
+    if (problem.message.find(name + ":") == std::string::npos) broken("a problem that names no line", problem.message);
+  return {problems.empty(), problems.empty() ? std::string() : problems.front().message};
 }
 
 }  // namespace ptmpl::fuzz

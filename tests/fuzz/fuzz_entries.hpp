@@ -62,5 +62,11 @@ std::string mpp_stream_archive(std::string_view mpp);
 /// read_list_request, bodies of POST and PUT with apply_template_body, and what a create or
 /// update would store is written and read back as the store does on restart.
 Outcome sandbox_request(std::string_view data);
+/// git's ignore patterns (IgnorePatterns, src/io/git_ignore.cpp): the input is an ignore file,
+/// then a NUL, then paths a line each (at most 32). Each path is matched as a file and as a
+/// directory, with and without core.ignoreCase (the fuzzer's timeout holds every match to
+/// its polynomial bound), and a pattern that names exactly the path, added last, must ignore
+/// it. Refused: a line was skipped (too long), named `.gitignore:LINE`.
+Outcome match_ignore_rules(std::string_view data);
 
 }  // namespace ptmpl::fuzz

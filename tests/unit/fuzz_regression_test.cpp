@@ -60,7 +60,7 @@ TEST_P(FuzzRegression, EveryKeptInputComesOutAsItsFolderSays) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression,
                          ::testing::Values("template_reader", "lint", "mspdi_reader", "gan_reader", "csv_reader",
-                                           "sandbox_request", "cfb_reader", "mpp_reader"),
+                                           "sandbox_request", "cfb_reader", "mpp_reader", "ignore_rules"),
                          target_name);
 
 // The mpp_reader target's seeds are archives of the streams of .mpp files of the repository's
