@@ -34,10 +34,10 @@ namespace ptmpl::fuzz {
 namespace {
 
 constexpr std::array kTargets = {
-    Target{"template_reader", "fuzz.json", read_template},  Target{"lint", "fuzz.json", lint_template},
-    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan}, Target{"gan_reader", "fuzz.gan", convert_gan_plan},
-    Target{"csv_reader", "fuzz.csv", convert_csv_plan},     Target{"sandbox_request", "request", sandbox_request},
-    Target{"cfb_reader", "fuzz.mpp", read_compound_file},   Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
+    Target{"template_reader", "fuzz.json", read_template},    Target{"lint", "fuzz.json", lint_template},
+    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan},   Target{"gan_reader", "fuzz.gan", convert_gan_plan},
+    Target{"csv_reader", "fuzz.csv", convert_csv_plan},       Target{"sandbox_request", "request", sandbox_request},
+    Target{"cfb_reader", "fuzz.mpp", read_compound_file},     Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
     Target{"ignore_rules", ".gitignore", match_ignore_rules},
 };
 

@@ -296,7 +296,8 @@ DayRule WorkCalendar::day(Date date) const {
   const bool placed = i >= 0 && i < static_cast<std::int64_t>(expanded_.size());
   const DateRule* plain = nullptr;
   if (placed) {
-    if (const std::int32_t k = plain_[static_cast<std::size_t>(i)]; k >= 0) plain = &exceptions_[static_cast<std::size_t>(k)];
+    if (const std::int32_t k = plain_[static_cast<std::size_t>(i)]; k >= 0)
+      plain = &exceptions_[static_cast<std::size_t>(k)];
   } else {  // outside the days expand() placed: the last exception that covers it
     for (auto it = exceptions_.rbegin(); it != exceptions_.rend(); ++it)
       if (it->from <= date && date <= it->to) {

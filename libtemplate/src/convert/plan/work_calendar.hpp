@@ -82,7 +82,7 @@ class WorkCalendar {
 
  private:
   void apply(const Calendar& calendar, int level, std::vector<CalendarNote>& notes);
-  void place_plain_exceptions();  // fills plain_ over the days of expanded_
+  void place_plain_exceptions();      // fills plain_ over the days of expanded_
   std::array<DayRule, 7> week_;       ///< index 0 = Sunday (DayType 1)
   std::vector<DateRule> exceptions_;  ///< later ones win
   std::vector<Recurrence> recurrences_;
