@@ -377,8 +377,9 @@ TEST_F(CliTokenFileTest, ADirectoryOrAMissingDirectoryIsRefusedBeforeTheCodeIsSp
 
   CliRun no_dir = token(c, dir.file("nodir/tok"));
   EXPECT_EQ(no_dir.exit, 2);
-  EXPECT_EQ(no_dir.err, "ptmpl auth token: " + dir.file("nodir/tok") + ": cannot write a file in " + dir.file("nodir") +
-                            ": No such file or directory; nothing was sent, the code is still valid\n");
+  EXPECT_EQ(no_dir.err, "ptmpl auth token: " + dir.file("nodir/tok") +
+                            ": cannot create a temporary file beside it: No such file or directory; nothing was "
+                            "sent, the code is still valid\n");
 
   // The code was not spent: it still gives the token, into a private file, and nothing is left beside it.
   CliRun ok = token(c, folder + "/token");

@@ -3,10 +3,16 @@
 // be sent (ids, tokens, addresses, files of gigabytes): each bound is met and named.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cli_run.hpp"
 #include "fake_clock.hpp"
@@ -259,6 +265,47 @@ TEST(ClientInput, AnAccessTokenTheServiceIssuesThatCouldNeverBeSentIsNotSaved) {
     EXPECT_LT(run.err.size(), 300u);
     EXPECT_FALSE(std::filesystem::exists(dir.file("token")));
   }
+}
+
+// The token's file is made before the code is spent; a user who presses Ctrl-C while the
+// service takes its time must not find an empty temporary file beside it afterwards.
+TEST(ClientInput, AnAuthTokenInterruptedWhileTheServiceAnswersLeavesNoFile) {
+  ScratchDir dir("hostile-interrupted");
+  std::atomic<bool> asked{false};
+  RawHttpServer server([&](const RawHttpServer::Request&, RawHttpServer::Peer& peer) {
+    asked = true;
+    (void)peer.pause(10000);  // no answer: the client waits until it is interrupted
+    return Then::kClose;
+  });
+  const std::string token = dir.file("token");
+  const std::string program = PTMPL_BINARY;
+  const std::string url = server.url();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setenv("PTMPL_CLIENT_SECRET", "s3cr3t", 1);
+    ::execl(program.c_str(), program.c_str(), "auth", "token", "--client-id", "c", "--redirect-uri",
+            "https://ci.example/cb", "--code", "k", "--app-url", url.c_str(), "-o", token.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  auto leftovers = [&] {
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.file("")))
+      if (entry.path().filename().string().find("token") != std::string::npos)
+        found.push_back(entry.path().filename().string());
+    return found;
+  };
+  // The request has arrived: the token's temporary file is there, waiting for it.
+  for (int waited = 0; !asked && waited < 10000; waited += 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(leftovers().size(), 1u);
+  ASSERT_EQ(::kill(child, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
 TEST(ClientInput, ACaFileOfGigabytesIsRefusedBeforeItIsRead) {

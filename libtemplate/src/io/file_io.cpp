@@ -438,6 +438,11 @@ void remove_temporaries_of_gone_runs(const std::string& dir) {
   }
 }
 
+}  // namespace
+
+// Not in the anonymous namespace: PendingFile, a public class, holds one.
+namespace detail {
+
 // A temporary file beside the file it will replace, named `.NAME.ptmpl-tmp-PID-XXXXXX`, with
 // NAME cut so that the whole fits NAME_MAX; removed when it is let go without taking its file's
 // place, and by a signal that ends the process (pending_temporaries).
@@ -520,6 +525,12 @@ class TemporaryFile {
   std::atomic<const char*>* slot_ = nullptr;  // where the signal handler finds it; null when the table is full
   int fd_ = -1;
 };
+
+}  // namespace detail
+
+using detail::TemporaryFile;
+
+namespace {
 
 // Copies the extended attributes of the file `from` (user.*, and ACLs, which are
 // system.posix_acl_* attributes) onto the open file `fd`. An attribute the file system or the
@@ -674,6 +685,34 @@ bool written_in_place(const std::string& path) {
 
 Status write_file_atomic(const std::string& given, std::string_view content) {
   return replace_file(given, content, {});
+}
+
+struct PendingFile::Parts {
+  std::string path;
+  TemporaryFile temp;
+};
+
+PendingFile::PendingFile(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+PendingFile::PendingFile(PendingFile&&) noexcept = default;
+PendingFile::~PendingFile() = default;
+
+Result<PendingFile> PendingFile::create(const std::string& path, unsigned mode) {
+  Result<TemporaryFile> temp = TemporaryFile::create(path, static_cast<mode_t>(mode));
+  if (!temp.ok()) return temp.error();
+  return PendingFile(std::make_unique<Parts>(Parts{path, std::move(temp).value()}));
+}
+
+Status PendingFile::commit(std::string_view bytes) {
+  TemporaryFile& temp = parts_->temp;
+  auto fail = [&](const char* what, int err) {
+    return Error::output_failed(parts_->path + ": " + what + ": " + describe_errno(err));
+  };
+  int err = 0;
+  if (!write_all(temp.fd(), bytes, err)) return fail("cannot write", err);
+  if (::fsync(temp.fd()) != 0) return fail("cannot flush to disk", errno);
+  if (int close_err = temp.close(); close_err != 0) return fail("cannot close", close_err);
+  if (Status placed = temp.replace(parts_->path); !placed.ok()) return placed;
+  return flush_directory(folder_of(parts_->path));
 }
 
 std::vector<Status> write_files_atomic(std::span<const std::pair<std::string, std::string_view>> files) {

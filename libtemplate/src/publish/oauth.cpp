@@ -131,55 +131,15 @@ Result<TokenFile> TokenFile::prepare(const std::string& path) {
   // Never standard output, a terminal, a device or a FIFO.
   if (path == "-" || written_in_place(path) || (exists && !S_ISREG(st.st_mode)))
     return Error::usage(path + ": the token is written only to a regular file");
-  fs::path parent = fs::path(target).parent_path();
-  std::string dir = parent.empty() ? std::string(".") : parent.string();
-  std::string temp = target + ".ptmpl-XXXXXX";
-  int fd = ::mkstemp(temp.data());  // mode 600
-  if (fd < 0)
-    return Error::output_failed(path + ": cannot write a file in " + dir + ": " + std::strerror(errno) +
-                                "; nothing was sent, the code is still valid");
-  return TokenFile(target, temp, fd);
-}
-
-TokenFile::TokenFile(TokenFile&& other) noexcept
-    : path_(std::move(other.path_)),
-      temp_(std::exchange(other.temp_, {})),
-      fd_(std::exchange(other.fd_, -1)),
-      lost_(other.lost_) {}
-
-TokenFile::~TokenFile() {
-  if (fd_ >= 0) ::close(fd_);
-  if (!temp_.empty()) ::unlink(temp_.c_str());
+  Result<PendingFile> file = PendingFile::create(target, 0600);
+  if (!file.ok()) return Error::output_failed(file.error().message + "; nothing was sent, the code is still valid");
+  return TokenFile(target, std::move(file).value());
 }
 
 Status TokenFile::keep(const std::string& token) {
-  std::string bytes = token + "\n";
-  std::size_t written = 0;
-  int err = 0;
-  while (written < bytes.size()) {
-    ssize_t n = ::write(fd_, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : EIO;
-      break;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (err == 0 && ::fsync(fd_) != 0) err = errno;
-  if (::close(fd_) != 0 && err == 0) err = errno;
-  fd_ = -1;
-  if (err != 0) {
-    lost_ = true;
-    return Error::output_failed(temp_ + ": cannot write the token: " + std::strerror(err));
-  }
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
-    int rename_err = errno;
-    std::string kept = std::exchange(temp_, {});  // left in place: it holds the token
-    return Error::output_failed(path_ + ": cannot put the token there: " + std::strerror(rename_err) +
-                                "; it is kept in " + kept + " (mode 600): move it where you want it");
-  }
-  temp_.clear();
-  return Done{};
+  Status kept = file_.commit(token + "\n");
+  if (!kept.ok()) lost_ = true;
+  return kept;
 }
 
 }  // namespace ptmpl::publish

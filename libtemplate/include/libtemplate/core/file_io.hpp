@@ -150,6 +150,29 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& pa
 /// name); the first write into a directory removes those whose process is gone.
 Status write_file_atomic(const std::string& path, std::string_view content);
 
+/// A file of bytes known only later, made now beside `path` as write_file_atomic makes its
+/// temporary files (the same name, removed when let go or when a signal ends the process), so
+/// that a place it cannot be written is known before the bytes are (`auth token` makes the
+/// token's file before the one-time code is spent). commit() puts it in place.
+class PendingFile {
+ public:
+  /// Creates it with `mode` (the umask applies: 0600 for a secret); kOutputFailed when the
+  /// directory cannot hold it.
+  static Result<PendingFile> create(const std::string& path, unsigned mode);
+  PendingFile(PendingFile&&) noexcept;
+  PendingFile& operator=(PendingFile&&) = delete;
+  ~PendingFile();
+
+  /// Writes `bytes`, flushes them to disk and renames the file over `path`, then flushes the
+  /// directory. On failure (kOutputFailed) the file is removed and `path` is untouched.
+  Status commit(std::string_view bytes);
+
+ private:
+  struct Parts;
+  explicit PendingFile(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
 /// write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
 /// then nothing is written (no temporary file, no flush to disk, the file keeps its inode and
 /// times), and nothing is flushed either: bytes found in place after an earlier replacement

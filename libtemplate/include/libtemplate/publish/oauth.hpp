@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/result.hpp"
 #include "libtemplate/publish/api_client.hpp"
 
@@ -33,33 +34,26 @@ Result<std::string> exchange_code(Transport& transport, const OAuthApp& app, con
 
 /// Where `auth token` puts the token it is issued, made ready BEFORE the one-time code is
 /// spent, so that a token is never issued into a place it cannot be written: a private
-/// temporary file (mode 600) beside `path`, which keep() fills and renames over `path`.
+/// temporary file (mode 600, PendingFile) beside `path`, which keep() fills and renames over
+/// `path`; removed if the program ends before (a signal included).
 class TokenFile {
  public:
   /// Refuses (kUsage), touching nothing, "-" and a `path` that is not a regular file (a
   /// directory, a device, a FIFO, a name under /dev), and (kOutputFailed) a directory that is
   /// missing or not writable.
   static Result<TokenFile> prepare(const std::string& path);
-  TokenFile(TokenFile&& other) noexcept;
-  TokenFile& operator=(TokenFile&&) = delete;
-  TokenFile(const TokenFile&) = delete;
-  TokenFile& operator=(const TokenFile&) = delete;
-  /// Removes the temporary file unless keep() left the token in it.
-  ~TokenFile();
 
-  /// Writes `token` into the temporary file and renames it over the target. When the rename
-  /// fails, the token stays in the temporary file and the error (kOutputFailed) names it; when
-  /// even writing fails, the error says so and the token is not kept anywhere (`lost()`), so
-  /// the caller must hand it to the user another way.
+  /// Writes `token` into the temporary file and renames it over the target. When that fails
+  /// (kOutputFailed), the token is kept nowhere (`lost()`), so the caller must hand it to the
+  /// user another way.
   Status keep(const std::string& token);
   [[nodiscard]] bool lost() const { return lost_; }
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
-  TokenFile(std::string path, std::string temp, int fd) : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
+  TokenFile(std::string path, PendingFile file) : path_(std::move(path)), file_(std::move(file)) {}
   std::string path_;
-  std::string temp_;  // "" once renamed or kept
-  int fd_ = -1;
+  PendingFile file_;
   bool lost_ = false;
 };
 
