@@ -105,6 +105,11 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 [[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
                                               const ConvertOptions& options = {});
 
+/// Reads the file at `path` ("-": standard input) and converts it as convert_plan() does. A
+/// compound file (.mpp) is not read whole: only its header and the sectors its tables name, so
+/// a plan padded to gigabytes costs what the plan holds.
+[[nodiscard]] Result<Conversion> convert_plan_file(const std::string& path, const ConvertOptions& options = {});
+
 /// A plan file and what became of it: its conversion, or why it was not converted.
 struct PlanFileConversion {
   std::string path;
