@@ -358,7 +358,9 @@ TEST_F(CfbHostile, DeclaredSizesOfAPaddedFileAllocateNothingBeforeTheirSectorsAr
     ASSERT_TRUE(data.ok()) << data.error().message;
   });
   std::filesystem::remove(path);
-  if (rise) EXPECT_LT(*rise, 16 * 1024) << "KiB";
+  if (rise) {
+    EXPECT_LT(*rise, 16 * 1024) << "KiB";
+  }
 }
 
 TEST_F(CfbHostile, ADifatChainThatLoops) {

@@ -126,7 +126,9 @@ TEST_F(CliConvertMpp, APlanPaddedToGigabytesConvertsAsItselfReadingOnlyItsSector
     Result<Conversion> converted = convert_plan_file(padded.string());
     ASSERT_TRUE(converted.ok()) << converted.error().message;
   });
-  if (rise) EXPECT_LT(*rise, 32 * 1024) << "KiB";
+  if (rise) {
+    EXPECT_LT(*rise, 32 * 1024) << "KiB";
+  }
 }
 
 }  // namespace

@@ -88,7 +88,9 @@ TEST(LintBounds, ManyFindingsTakeTheMemoryOfTheirFile) {
   ASSERT_EQ(run.linted_count(), 1U);
   EXPECT_EQ(run.diagnostics.size(), kBound + 1);
   EXPECT_EQ(summarize(run.diagnostics).error, 300000U);
-  if (rise) EXPECT_LT(*rise, 48 * 1024) << "KiB";
+  if (rise) {
+    EXPECT_LT(*rise, 48 * 1024) << "KiB";
+  }
 }
 
 // A finding the configuration ignores is not counted, nor does it take the place of one that
