@@ -4,12 +4,17 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "cfb_builder.hpp"
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
+#include "peak_memory.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -20,6 +25,7 @@ using testing::CfbBuilder;
 using testing::CfbNode;
 using testing::put16;
 using testing::put32;
+using testing::put64;
 
 Result<CompoundFile> open_bytes(const std::string& bytes, const std::string& path = "t.cfb") {
   return CompoundFile::open(FileText(bytes), path);
@@ -314,6 +320,47 @@ TEST_F(CfbHostile, AbsurdCounts) {
   put16(bad, entry({"Data"}) + 64, 200);
   EXPECT_EQ(refusal(bad), "t.cfb: directory entry " + std::to_string(builder_.id_of({"Data"})) +
                               " has a name 200 bytes long; a name takes at most 64 bytes, an even number");
+}
+
+// Each FAT sector is read once: a header or DIFAT naming one sector again and again would
+// otherwise make a FAT 128 times the size of the list that names it.
+TEST_F(CfbHostile, AFatSectorNamedTwiceIsRefused) {
+  std::string bad = good_;
+  const std::uint32_t fat_sectors = u32_at(good_, 44);
+  put32(bad, 44, fat_sectors + 1);
+  put32(bad, 76 + std::size_t{fat_sectors} * 4, u32_at(good_, 76));
+  EXPECT_EQ(refusal(bad), "t.cfb: the DIFAT names sector " + std::to_string(u32_at(good_, 76)) + " as FAT sector " +
+                              std::to_string(fat_sectors) + ", but it is already an earlier FAT sector");
+}
+
+// Sizes the header and the directory declare allocate nothing until the sectors that would hold
+// them are found: a version 4 file padded (sparsely) to 5 GiB, whose stream says it holds 4 GiB,
+// is refused by its chain, in the memory of its tables.
+TEST_F(CfbHostile, DeclaredSizesOfAPaddedFileAllocateNothingBeforeTheirSectorsAreFound) {
+  std::string bytes = builder_.build(sample_tree(), 4);
+  put64(bytes, builder_.layout().entry(builder_.id_of({"Big"})) + 120, std::uint64_t{4} << 30);
+  const std::filesystem::path path =
+      std::filesystem::path(::testing::TempDir()) / ("ptmpl-cfb-padded-" + std::to_string(::getpid()) + ".cfb");
+  std::ofstream(path, std::ios::binary) << bytes;
+  std::filesystem::resize_file(path, std::uintmax_t{5} << 30);
+  const std::optional<long> rise = testing::peak_rise_kib([&] {
+    Result<CompoundFile> file = CompoundFile::read(path.string());
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    const cfb::Entry* big = file.value().find({"Big"});
+    ASSERT_NE(big, nullptr);
+    Result<std::string> read = file.value().read_stream(*big);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message,
+              path.string() +
+                  ": stream \"Big\" is said to hold 4294967296 bytes, but its FAT chain has only 3 sectors (12288 "
+                  "bytes)");
+    Result<std::string> data = file.value().read_stream({"Data", "Small"});
+    ASSERT_TRUE(data.ok()) << data.error().message;
+  });
+  std::filesystem::remove(path);
+  if (rise) {
+    EXPECT_LT(*rise, 16 * 1024) << "KiB";
+  }
 }
 
 TEST_F(CfbHostile, ADifatChainThatLoops) {

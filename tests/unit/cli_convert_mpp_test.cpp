@@ -5,11 +5,15 @@
 // wrong (exit 2, nothing written).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "cfb_builder.hpp"
 #include "cli_run.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "peak_memory.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -99,6 +103,32 @@ TEST_F(CliConvertMpp, ABrokenCompoundFileOrAnotherFormatIsRefusedWithTheReason) 
                        ": a compound file (the container of Microsoft Project .mpp and Office 97-2003 files) holding "
                        "\"Biff8\" (\"Microsoft Excel 97-2003 Worksheet\"), not a Microsoft Project plan; not a plan "
                        "ptmpl reads\n");
+}
+
+// Issue 35: a .mpp of 290 KB padded with zeros to 3 GiB (sparse: no disk) was read whole (3 GB,
+// 11 s); only the sectors its tables name are read, so it converts as the file itself does, in
+// the memory and time of the plan.
+TEST_F(CliConvertMpp, APlanPaddedToGigabytesConvertsAsItselfReadingOnlyItsSectors) {
+  const std::filesystem::path plan = dir_ / "plan.mpp";
+  const std::filesystem::path padded = dir_ / "padded.mpp";
+  std::filesystem::copy_file(testing::source_path("tests/data/mpp/corpus/mpxj__mpp14assignmentfields.mpp"), plan);
+  std::filesystem::copy_file(plan, padded);
+  std::filesystem::resize_file(padded, std::uintmax_t{3} << 30);
+  const CliRun itself = ptmpl("convert " + plan.string());
+  ASSERT_EQ(itself.exit, 0) << itself.err;
+  const auto started = std::chrono::steady_clock::now();
+  const CliRun run = ptmpl("convert " + padded.string());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_EQ(run.exit, 0) << run.err;
+  EXPECT_EQ(run.out, itself.out);
+
+  const std::optional<long> rise = testing::peak_rise_kib([&] {
+    Result<Conversion> converted = convert_plan_file(padded.string());
+    ASSERT_TRUE(converted.ok()) << converted.error().message;
+  });
+  if (rise) {
+    EXPECT_LT(*rise, 32 * 1024) << "KiB";
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // size is a multiple of the line index's block, and a file of NUL bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -231,6 +232,23 @@ TEST_F(CliLintHostile, AShortLineIsShownWholeInTheExcerpt) {
   const std::size_t caret = line.find(R"("5")") + 1;  // the column of the value
   EXPECT_NE(out.find(" 2 | " + line + "\n   | " + std::string(caret - 1, ' ') + "^\n"), std::string::npos) << out;
   EXPECT_EQ(out.find("…"), std::string::npos) << out;
+}
+
+// Issue 35: a template of 300,000 empty checklist items: the first 1,000 findings, one for the
+// rest, and a summary that counts every one (the memory: LintBounds).
+TEST_F(CliLintHostile, AFileRepeatingOneMistakeListsAThousandAndCountsTheRest) {
+  std::string items = "\"\"";
+  for (int i = 1; i < 300000; ++i) items += ",\"\"";
+  const std::string path = file("items.json", R"({"project_template": {"title": "T", "raw_json": [{"title": "Big", )"
+                                              R"("temp_id": 1, "checklist": [)" +
+                                                  items + "]}]}}\n");
+  const CliRun run = ptmpl("lint " + path);
+  EXPECT_EQ(run.exit, 1);
+  expect_has(run.out,
+             "items.json:1:3095: error: 299000 more findings of this rule in this file, the first here, are not "
+             "listed: lint lists at most 1000 findings of a rule in a file [checklist-item-invalid]\n"
+             "1 file checked: 300000 errors, 0 warnings, 0 info\n");
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1002);
 }
 
 }  // namespace

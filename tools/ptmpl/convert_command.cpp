@@ -188,17 +188,17 @@ std::function<int()> setup_convert(CLI::App& app) {
     if (o->output.empty()) o->output = "-";
     if (Status apart = check_output_is_not_input(o->output, std::span(&input, 1)); !apart.ok())
       return report_error("convert", apart.error());
-    auto bytes = FileText::read(input);
-    if (!bytes.ok()) {
-      return report_error("convert", bytes.error());
-    }
-    const std::string_view text = bytes.value().text();
     std::string to = o->to;
     if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
     const ConvertOptions options{o->strict};
-    Result<Conversion> converted = to == "mspdi" ? to_mspdi(input, text, o->start, o->strict)
-                                   : to == "csv" ? export_csv(text, input, options)
-                                                 : convert_plan(text, input, options);
+    // A plan is read as its format needs (a .mpp only where its tables point); a template whole.
+    Result<Conversion> converted = [&]() -> Result<Conversion> {
+      if (to == "template") return convert_plan_file(input, options);
+      auto bytes = FileText::read(input);
+      if (!bytes.ok()) return bytes.error();
+      const std::string_view text = bytes.value().text();
+      return to == "mspdi" ? to_mspdi(input, text, o->start, o->strict) : export_csv(text, input, options);
+    }();
     if (!converted.ok()) {
       return report_error("convert", converted.error());
     }

@@ -3,7 +3,6 @@
 
 #include "io/worker_pool.hpp"
 #include "libtemplate/convert/convert.hpp"
-#include "libtemplate/core/file_io.hpp"
 
 namespace ptmpl {
 
@@ -13,9 +12,7 @@ std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> 
   detail::for_each_on_workers(
       paths.size(), jobs, [] { return 0; },
       [&](int, std::size_t i) {
-        Result<FileText> bytes = FileText::read(paths[i]);
-        done[i].emplace(PlanFileConversion{
-            paths[i], bytes.ok() ? convert_plan(bytes.value().text(), paths[i], options) : bytes.error()});
+        done[i].emplace(PlanFileConversion{paths[i], convert_plan_file(paths[i], options)});
       });
   std::vector<PlanFileConversion> out;
   out.reserve(paths.size());

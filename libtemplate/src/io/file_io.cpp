@@ -120,6 +120,45 @@ Result<FileText> FileText::read(const std::string& path, std::uint64_t stream_li
   return read_descriptor(fd.value(), path, stream_limit, {});
 }
 
+Result<RandomAccessFile> RandomAccessFile::open(const std::string& path) {
+  auto fd = open_to_read(path, FileKinds::kRegularOnly);
+  if (!fd.ok()) return fd.error();
+  struct stat st {};
+  if (::fstat(fd.value(), &st) != 0) {
+    const int err = errno;
+    ::close(fd.value());
+    return Error::unreadable(path + ": cannot read: " + std::strerror(err));
+  }
+  RandomAccessFile file;
+  file.fd_ = std::shared_ptr<const int>(new int(fd.value()), [](const int* owned) {
+    ::close(*owned);
+    delete owned;
+  });
+  file.path_ = path;
+  file.size_ = static_cast<std::uint64_t>(st.st_size);
+  return file;
+}
+
+Status RandomAccessFile::read(std::uint64_t offset, std::size_t length, std::string& out) const {
+  const std::size_t start = out.size();
+  out.resize(start + length);
+  for (std::size_t done = 0; done < length;) {
+    const ssize_t n = ::pread(*fd_, out.data() + start + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      out.resize(start);
+      if (n == 0)
+        return Error::conflict(path_ + ": changed while ptmpl was reading it: it ends at byte " +
+                               std::to_string(offset + done) + ", not " + std::to_string(size_) +
+                               "; run the command again");
+      return Error::unreadable(path_ + ": cannot read: " + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return Done{};
+}
+
 Result<FileText> FileText::read_regular(const std::string& path, std::uint64_t max_bytes) {
   auto fd = open_to_read(path, FileKinds::kRegularOnly);
   if (!fd.ok()) return fd.error();

@@ -23,20 +23,20 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
     for (const TemplateSource& source : file.templates()) stories += item_count(source.model.stories);
   rules::SharedStructures shared;
   const RuleSettings* settings = options.config != nullptr ? &options.config->rules() : nullptr;
-  rules::Context context(file, settings, shared);
-  std::vector<Diagnostic> out;
+  // Ignored findings are dropped as they are reported, before the bound on findings of a rule
+  // counts them (rules::ListedFindings).
+  rules::IgnoreFinding ignores;
+  if (options.config != nullptr && !options.config->ignore().empty())
+    ignores = [&](const Diagnostic& d) { return options.config->ignores(d, file); };
+  rules::Context context(file, settings, shared, ignores);
   if (options.threads > 1 && stories >= kSplitFrom) {
-    rules::Context helper(file, settings, shared);
+    rules::Context helper(file, settings, shared, ignores);
     rules::run_all_rules(context, &helper);
-    out = context.take();
-    std::vector<Diagnostic> more = helper.take();
-    out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    context.merge(std::move(helper));
   } else {
     rules::run_all_rules(context);
-    out = context.take();
   }
-  if (options.config != nullptr && !options.config->ignore().empty())
-    std::erase_if(out, [&](const Diagnostic& d) { return options.config->ignores(d, file); });
+  std::vector<Diagnostic> out = context.take();
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -19,7 +19,7 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
 
 std::vector<std::pair<std::string, std::size_t>> rule_statistics(const std::vector<Diagnostic>& findings) {
   std::map<std::string, std::size_t> counts;
-  for (const Diagnostic& d : findings) ++counts[d.rule];
+  for (const Diagnostic& d : findings) counts[d.rule] += d.count;
   std::vector<std::pair<std::string, std::size_t>> out(counts.begin(), counts.end());
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   return out;

@@ -44,13 +44,13 @@ Summary summarize(const std::vector<Diagnostic>& diagnostics) {
   for (const Diagnostic& d : diagnostics) {
     switch (d.severity) {
       case Severity::Error:
-        ++s.error;
+        s.error += d.count;
         break;
       case Severity::Warning:
-        ++s.warning;
+        s.warning += d.count;
         break;
       case Severity::Info:
-        ++s.info;
+        s.info += d.count;
         break;
     }
   }

@@ -1,14 +1,15 @@
 // Private: what a rule sees and how it reports.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <map>
-#include <memory>
-#include <mutex>
 
 #include "libtemplate/core/dependency_graph.hpp"
 #include "libtemplate/core/intervals.hpp"
@@ -56,13 +57,61 @@ class SharedStructures {
   std::mutex mutex_;
 };
 
+/// The findings of a file as lint lists them: of each rule, the first kFindingsPerRule in the
+/// file (by offset, then pointer and message: the order of operator<), in whatever order they
+/// are offered; the others are counted, by severity, with the place of the first of them. So
+/// the findings kept are bounded by the rules, not by the file, and do not depend on the order
+/// the checks (or the two threads of a large file) report in.
+class ListedFindings {
+ public:
+  /// Whether a finding of `rule` at `offset` is listed: its rule has fewer than
+  /// kFindingsPerRule, or it comes before the last of them.
+  [[nodiscard]] bool lists(std::string_view rule, std::uint64_t offset, std::string_view pointer,
+                           std::string_view message) const;
+  /// Lists `finding` (at `offset`, which lists() accepted), leaving out the last listed of its
+  /// rule when the rule has no room. The reference is valid until the next call.
+  Diagnostic& list(std::uint64_t offset, Diagnostic finding);
+  /// Counts `count` findings that are not listed, the first of them at `offset`.
+  void leave_out(std::string_view rule, Severity severity, std::uint64_t offset, std::string_view pointer,
+                 std::size_t count = 1);
+  /// Adds the findings of `other`, of the same file: the result is what one of them would hold
+  /// had it been offered every finding.
+  void merge(ListedFindings&& other);
+  /// The listed findings, and one for the findings left out of each rule and severity (its
+  /// `count`), whose path, line, column and excerpt `place` sets from the offset of the first.
+  [[nodiscard]] std::vector<Diagnostic> take(const std::function<void(Diagnostic&, std::uint64_t)>& place);
+
+ private:
+  struct Listed {
+    std::uint64_t offset = 0;
+    Diagnostic finding;
+  };
+  struct LeftOut {
+    std::size_t count = 0;
+    std::uint64_t offset = 0;  // of the first left out, in the order of lists()
+    std::string pointer;
+  };
+  struct OfRule {
+    std::vector<std::size_t> heap;    // indices into listed_, a max-heap: the last listed first
+    std::array<LeftOut, 3> left_out;  // by Severity
+  };
+  [[nodiscard]] bool before(std::size_t a, std::size_t b) const;
+
+  std::vector<Listed> listed_;
+  std::map<std::string, OfRule, std::less<>> rules_;
+};
+
+/// Whether the configuration drops a finding (its `ignore` entries).
+using IgnoreFinding = std::function<bool(const Diagnostic&)>;
+
 /// A lint run over one file, or over part of its rules (run_all_rules()). Rules read the file
 /// and append findings.
 class Context {
  public:
-  /// `settings`: how the configuration sets each rule (none when null).
-  Context(const TemplateFile& file, const RuleSettings* settings, SharedStructures& shared)
-      : file_(file), settings_(settings), shared_(shared) {}
+  /// `settings`: how the configuration sets each rule (none when null); `ignores`: the findings
+  /// it drops (none when empty), dropped before they are listed or counted.
+  Context(const TemplateFile& file, const RuleSettings* settings, SharedStructures& shared, IgnoreFinding ignores = {})
+      : file_(file), settings_(settings), ignores_(std::move(ignores)), shared_(shared) {}
 
   [[nodiscard]] const TemplateFile& file() const { return file_; }
 
@@ -99,7 +148,12 @@ class Context {
   /// "line 40" for a value of `source`, for messages that name a second place.
   [[nodiscard]] std::string line_of(const TemplateSource& source, const json::Value& at) const;
 
-  [[nodiscard]] std::vector<Diagnostic> take() { return std::move(diagnostics_); }
+  /// Adds the findings of `other`, a context of the same file (ListedFindings::merge).
+  void merge(Context&& other) { listed_.merge(std::move(other.listed_)); }
+
+  /// The findings, unsorted: at most kFindingsPerRule of a rule, and one for the rest
+  /// (ListedFindings).
+  [[nodiscard]] std::vector<Diagnostic> take();
 
  private:
   void add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer, std::string message,
@@ -110,8 +164,9 @@ class Context {
 
   const TemplateFile& file_;
   const RuleSettings* settings_;
-  std::vector<Diagnostic> diagnostics_;
-  bool last_kept_ = false;  // the last report became a finding (relate() adds to it)
+  IgnoreFinding ignores_;
+  ListedFindings listed_;
+  Diagnostic* last_ = nullptr;  // the finding the last report listed (relate() adds to it)
   SharedStructures& shared_;
 };
 

@@ -105,13 +105,18 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 [[nodiscard]] Result<Conversion> convert_plan(std::string_view text, const std::string& path,
                                               const ConvertOptions& options = {});
 
+/// Reads the file at `path` ("-": standard input) and converts it as convert_plan() does. A
+/// compound file (.mpp) is not read whole: only its header and the sectors its tables name, so
+/// a plan padded to gigabytes costs what the plan holds.
+[[nodiscard]] Result<Conversion> convert_plan_file(const std::string& path, const ConvertOptions& options = {});
+
 /// A plan file and what became of it: its conversion, or why it was not converted.
 struct PlanFileConversion {
   std::string path;
   Result<Conversion> conversion;
 };
 
-/// Reads and converts each of `paths` as convert_plan() does, on up to `jobs` threads (0: one
+/// Reads and converts each of `paths` as convert_plan_file() does, on up to `jobs` threads (0: one
 /// per core), each file independently: one that cannot be read or converted has its Error and
 /// the rest convert. Results come in the order of `paths`. What `ptmpl convert a.mpp b.xml
 /// plans/ -o templates/` does with many plans (docs/commands/convert.md, "Many plans at once").

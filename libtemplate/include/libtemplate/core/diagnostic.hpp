@@ -64,7 +64,16 @@ struct Diagnostic {
   /// Other places the finding concerns, in the order the message names them (editors show them
   /// under the finding; SARIF's relatedLocations). Empty for most findings.
   std::vector<RelatedPlace> related;
+  /// How many findings this one stands for: 1, or, for the finding lint adds after the first
+  /// kFindingsPerRule findings of a rule in a file, how many more it found there and left out
+  /// (at the place of the first of them). Summaries and statistics count by it.
+  std::size_t count = 1;
 };
+
+/// At most this many findings of one rule in one file are listed (the first in the file, in
+/// the order of operator<); one more finding stands for the rest (Diagnostic::count), so that
+/// a file repeating one mistake a million times is reported in memory of its own size.
+inline constexpr std::size_t kFindingsPerRule = 1000;
 
 /// The excerpt of the line of `text` that holds byte `offset`: the whole line when it has at
 /// most 100 characters, else 100 of them around the offset (40 before it, more when the line

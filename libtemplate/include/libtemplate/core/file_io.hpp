@@ -86,6 +86,29 @@ class FileText {
   bool regular_ = false;
 };
 
+/// A regular file open to read at offsets, for formats that say where their data are (a
+/// compound file's sectors): only the bytes asked for are read, so a file padded to gigabytes
+/// costs what is read of it. Shares its descriptor when copied.
+class RandomAccessFile {
+ public:
+  /// Opens `path` if it is a regular file (links followed): anything else is refused without
+  /// waiting, as FileText::read_regular refuses it (kUnreadable; kNotFound when missing).
+  [[nodiscard]] static Result<RandomAccessFile> open(const std::string& path);
+
+  /// The file's size when it was opened.
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+
+  /// Appends the `length` bytes at `offset` to `out`. Fails naming the file: kUnreadable when
+  /// they cannot be read, kConflict when the file ends before them (it was cut since it was
+  /// opened; the caller checks offsets against size()).
+  [[nodiscard]] Status read(std::uint64_t offset, std::size_t length, std::string& out) const;
+
+ private:
+  std::shared_ptr<const int> fd_;  // closed with the last copy
+  std::string path_;
+  std::uint64_t size_ = 0;
+};
+
 /// Reads a file that holds secrets (an access token, an OAuth client secret, the sandbox's
 /// tokens): the one check of such a file's mode. Refused (kUsage, naming the file and the
 /// remedy `chmod 600 PATH`) when its group or others have any permission on it, checked on the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 #include <utility>
 
 #include "convert/cfb/little_endian.hpp"
@@ -156,20 +157,45 @@ std::uint64_t sectors_for(std::uint64_t bytes, std::uint32_t sector_size) {
 }  // namespace
 
 Result<CompoundFile> CompoundFile::read(const std::string& path) {
-  Result<FileText> bytes = FileText::read(path);
-  if (!bytes.ok()) return bytes.error();
-  return open(std::move(bytes.value()), path);
+  Result<RandomAccessFile> opened = RandomAccessFile::open(path);
+  if (!opened.ok()) return opened.error();
+  return open(std::move(opened.value()), path);
+}
+
+Result<CompoundFile> CompoundFile::open(RandomAccessFile opened, std::string path) {
+  CompoundFile file;
+  file.size_ = opened.size();
+  file.file_ = std::move(opened);
+  file.path_ = std::move(path);
+  if (Status s = file.load(); !s.ok()) return s.error();
+  return file;
 }
 
 Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
-  const std::string_view data = bytes.text();
+  CompoundFile file;
+  file.size_ = bytes.text().size();
+  file.bytes_ = std::move(bytes);
+  file.path_ = std::move(path);
+  if (Status s = file.load(); !s.ok()) return s.error();
+  return file;
+}
+
+Status CompoundFile::read_at(std::uint64_t offset, std::uint64_t length, std::string& out) const {
+  if (file_) return file_->read(offset, static_cast<std::size_t>(length), out);
+  out.append(bytes_.text().substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length)));
+  return Done{};
+}
+
+Status CompoundFile::load() {
+  const std::string& path = path_;
+  CompoundFile& file = *this;
   auto fail = [&](const std::string& what) { return Error::invalid(path + ": " + what); };
+  std::string data;
+  if (Status s = read_at(0, std::min<std::uint64_t>(size_, kHeaderBytes), data); !s.ok()) return s.error();
   if (!has_signature(data))
     return fail("not a compound file: it does not start with the signature D0 CF 11 E0 A1 B1 1A E1");
-  if (data.size() < kHeaderBytes)
-    return fail("compound file cut off: " + std::to_string(data.size()) + " bytes, fewer than the 512 of its header");
-
-  CompoundFile file;
+  if (size_ < kHeaderBytes)
+    return fail("compound file cut off: " + std::to_string(size_) + " bytes, fewer than the 512 of its header");
   const std::uint16_t major = u16(data, 26);
   if (major != 3 && major != 4)
     return fail("compound file header: major version " + std::to_string(major) +
@@ -192,24 +218,24 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
   file.version_ = major;
   file.sector_size_ = 1u << shift;
   const std::uint32_t ss = file.sector_size_;
-  if (data.size() < ss)
-    return fail("compound file cut off: " + std::to_string(data.size()) + " bytes, fewer than the " +
-                std::to_string(ss) + " of a version 4 header");
+  if (size_ < ss)
+    return fail("compound file cut off: " + std::to_string(size_) + " bytes, fewer than the " + std::to_string(ss) +
+                " of a version 4 header");
   // Sectors after the header; a last one the file cuts short counts (its missing bytes are
   // refused where they would be read).
   file.sector_count_ = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(sectors_for(data.size() - ss, ss), std::uint64_t{kMaxRegularSector} + 1));
+      std::min<std::uint64_t>(sectors_for(size_ - ss, ss), std::uint64_t{kMaxRegularSector} + 1));
   const std::uint64_t sectors = file.sector_count_;
 
-  // A whole sector of the file (tables must not be cut short).
-  auto sector_bytes = [&](std::uint32_t sector, const std::string& what) -> Result<std::string_view> {
+  // A whole sector of the file (tables must not be cut short), appended to `out`.
+  auto sector_bytes = [&](std::uint32_t sector, const std::string& what, std::string& out) -> Status {
     if (sector >= sectors)
       return fail(what + " is sector " + std::to_string(sector) + ", beyond the " + std::to_string(sectors) +
                   " sectors the file holds");
     const std::uint64_t offset = (std::uint64_t{sector} + 1) * ss;
-    if (offset + ss > data.size())
+    if (offset + ss > size_)
       return fail(what + " (sector " + std::to_string(sector) + ") is cut off by the end of the file");
-    return data.substr(static_cast<std::size_t>(offset), ss);
+    return read_at(offset, ss, out);
   };
 
   // The DIFAT: the FAT's sectors, 109 in the header, the rest in a chain of DIFAT sectors.
@@ -217,12 +243,14 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
   if (fat_count > sectors)
     return fail("compound file header: " + std::to_string(fat_count) + " FAT sectors, more than the " +
                 std::to_string(sectors) + " sectors the file holds");
+  // Nothing is allocated for what the header declares before the DIFAT names it: a table
+  // grows as its sectors are read, each sector once.
   std::vector<std::uint32_t> fat_sectors;
-  fat_sectors.reserve(fat_count);
   for (std::uint32_t i = 0; i < kHeaderDifatEntries && fat_sectors.size() < fat_count; ++i)
     fat_sectors.push_back(u32(data, 76 + std::size_t{i} * 4));
   {
-    std::vector<bool> seen(static_cast<std::size_t>(sectors), false);
+    std::unordered_set<std::uint32_t> seen;  // DIFAT sectors read (not a bitmap of the file)
+    std::string difat;
     std::uint32_t next = u32(data, 68);
     std::uint32_t index = 0;
     const std::uint32_t per_sector = ss / 4 - 1;
@@ -231,23 +259,30 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
         return fail("the DIFAT lists " + std::to_string(fat_sectors.size()) + " of the header's " +
                     std::to_string(fat_count) + " FAT sectors: its chain ends after " + std::to_string(index) +
                     " DIFAT sectors");
-      Result<std::string_view> difat = sector_bytes(next, "DIFAT sector " + std::to_string(index));
-      if (!difat.ok()) return difat.error();
-      if (seen[next])
+      difat.clear();
+      if (Status s = sector_bytes(next, "DIFAT sector " + std::to_string(index), difat); !s.ok()) return s.error();
+      if (!seen.insert(next).second)
         return fail("the DIFAT's chain loops: DIFAT sector " + std::to_string(index) + " is sector " +
                     std::to_string(next) + " again");
-      seen[next] = true;
       for (std::uint32_t i = 0; i < per_sector && fat_sectors.size() < fat_count; ++i)
-        fat_sectors.push_back(u32(difat.value(), std::size_t{i} * 4));
-      next = u32(difat.value(), std::size_t{per_sector} * 4);
+        fat_sectors.push_back(u32(difat, std::size_t{i} * 4));
+      next = u32(difat, std::size_t{per_sector} * 4);
       ++index;
     }
   }
-  file.fat_.reserve(std::size_t{fat_count} * (ss / 4));
-  for (std::uint32_t i = 0; i < fat_count; ++i) {
-    Result<std::string_view> sector = sector_bytes(fat_sectors[i], "FAT sector " + std::to_string(i));
-    if (!sector.ok()) return sector.error();
-    for (std::uint32_t at = 0; at < ss; at += 4) file.fat_.push_back(u32(sector.value(), at));
+  {
+    // Each FAT sector once: a DIFAT naming one sector again and again would make a FAT larger
+    // than the file from a few bytes.
+    std::unordered_set<std::uint32_t> seen;
+    std::string sector;
+    for (std::uint32_t i = 0; i < fat_count; ++i) {
+      if (!seen.insert(fat_sectors[i]).second)
+        return fail("the DIFAT names sector " + std::to_string(fat_sectors[i]) + " as FAT sector " + std::to_string(i) +
+                    ", but it is already an earlier FAT sector");
+      sector.clear();
+      if (Status s = sector_bytes(fat_sectors[i], "FAT sector " + std::to_string(i), sector); !s.ok()) return s.error();
+      for (std::uint32_t at = 0; at < ss; at += 4) file.fat_.push_back(u32(sector, at));
+    }
   }
 
   // Reads a table or the directory: the whole chain from `start`, sector by sector.
@@ -257,11 +292,9 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
     if (!chain.ok()) return Error::invalid(path + ": " + chain.error().message);
     std::string out;
     out.reserve(chain.value().size() * ss);
-    for (std::size_t i = 0; i < chain.value().size(); ++i) {
-      Result<std::string_view> sector = sector_bytes(chain.value()[i], what + "'s sector " + std::to_string(i));
-      if (!sector.ok()) return sector.error();
-      out.append(sector.value());
-    }
+    for (std::size_t i = 0; i < chain.value().size(); ++i)
+      if (Status s = sector_bytes(chain.value()[i], what + "'s sector " + std::to_string(i), out); !s.ok())
+        return s.error();
     return out;
   };
 
@@ -349,10 +382,10 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
   // The mini FAT and the mini stream (the root's chain).
   const Entry& root_entry = file.entries_.front();
   file.mini_stream_size_ = root_entry.size;
-  if (file.mini_stream_size_ > data.size())
+  if (file.mini_stream_size_ > size_)
     return fail("the mini stream (the root storage's stream) is said to hold " +
-                std::to_string(file.mini_stream_size_) + " bytes, more than the whole file (" +
-                std::to_string(data.size()) + " bytes)");
+                std::to_string(file.mini_stream_size_) + " bytes, more than the whole file (" + std::to_string(size_) +
+                " bytes)");
   if (file.mini_stream_size_ > 0) {
     const std::uint64_t needed = sectors_for(file.mini_stream_size_, ss);
     Result<std::vector<std::uint32_t>> chain = fat_walker.walk(root_entry.start, needed, "the mini stream");
@@ -370,10 +403,7 @@ Result<CompoundFile> CompoundFile::open(FileText bytes, std::string path) {
     for (std::size_t at = 0; at + 4 <= mini_fat.value().size(); at += 4)
       file.mini_fat_.push_back(u32(mini_fat.value(), at));
   }
-
-  file.bytes_ = std::move(bytes);
-  file.path_ = std::move(path);
-  return file;
+  return Done{};
 }
 
 std::vector<const Entry*> CompoundFile::children(const Entry& storage) const {
@@ -425,11 +455,10 @@ Result<std::string> CompoundFile::read_stream(const Entry& stream) const {
   const std::string what = (stream.is_storage() ? "storage " : "stream ") + describe(stream);
   auto fail = [&](const std::string& message) { return Error::invalid(path_ + ": " + message); };
   if (stream.is_storage()) return fail(what + " is a storage, not a stream");
-  const std::string_view data = bytes_.text();
   if (stream.size == 0) return std::string();
-  if (stream.size > data.size())
+  if (stream.size > size_)
     return fail(what + " is said to hold " + std::to_string(stream.size) + " bytes, more than the whole file (" +
-                std::to_string(data.size()) + " bytes)");
+                std::to_string(size_) + " bytes)");
   const bool mini = stream.size < kMiniStreamCutoff;
   const std::uint32_t unit = mini ? kMiniSectorSize : sector_size_;
   const std::uint64_t needed = sectors_for(stream.size, unit);
@@ -457,10 +486,10 @@ Result<std::string> CompoundFile::read_stream(const Entry& stream) const {
     } else {
       offset = (std::uint64_t{sector} + 1) * sector_size_;
     }
-    if (offset + length > data.size())
+    if (offset + length > size_)
       return fail(what + " is cut off by the end of the file (in " + (mini ? "mini sector " : "sector ") +
                   std::to_string(sector) + ")");
-    out.append(data.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length)));
+    if (Status s = read_at(offset, length, out); !s.ok()) return s.error();
   }
   return out;
 }

@@ -1,15 +1,19 @@
 // A reader of compound files ([MS-CFB] versions 3 and 4: the container of Microsoft Project's
-// .mpp files and of Office 97–2003 documents), over the bytes of the whole file.
+// .mpp files and of Office 97–2003 documents), over bytes in memory or a file read at offsets.
 //
 // Everything is bounded against hostile input: every sector chain is walked with a bitmap of the
 // sectors seen (a loop is an error, and no chain is longer than the file has sectors), every
 // sector number is checked against the file, stream sizes are checked against their chains
 // before anything is allocated, and the directory tree is walked without recursion, each entry
 // at most once. Every failure is an Error (ErrorCode::kInvalid) whose message names the file and
-// what is wrong. Memory: the FAT, the mini FAT and the directory, each at most the file's size.
+// what is wrong. Memory and reads: the header, then only the sectors the DIFAT, the FAT chains
+// and the directory name (each FAT sector once), never the rest of the file, and nothing in
+// proportion to a size declared before the sectors that hold it are found: a file padded with
+// gigabytes costs what its tables and streams hold.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,8 +56,11 @@ class CompoundFile {
   /// Reads the header, the DIFAT, the FAT, the mini FAT and the directory of `bytes` (owned or
   /// borrowed; a borrowed text must outlive the CompoundFile). `path` names the file in messages.
   [[nodiscard]] static Result<CompoundFile> open(FileText bytes, std::string path);
-  /// Reads the file at `path` whole, then open().
+  /// Opens the regular file at `path` (RandomAccessFile::open) and open()s it, reading at offsets.
   [[nodiscard]] static Result<CompoundFile> read(const std::string& path);
+  /// open() over a file read at offsets: only its header and the sectors its tables name are
+  /// read, as they are needed; the file stays open for read_stream().
+  [[nodiscard]] static Result<CompoundFile> open(RandomAccessFile file, std::string path);
 
   [[nodiscard]] int version() const { return version_; }
   [[nodiscard]] std::uint32_t sector_size() const { return sector_size_; }
@@ -88,8 +95,14 @@ class CompoundFile {
 
  private:
   CompoundFile() = default;
+  // Reads the header, the DIFAT, the FAT, the mini FAT and the directory.
+  [[nodiscard]] Status load();
+  // Appends the `length` bytes at `offset` (within size_) to `out`.
+  [[nodiscard]] Status read_at(std::uint64_t offset, std::uint64_t length, std::string& out) const;
 
-  FileText bytes_;
+  FileText bytes_;                        // the bytes, when opened over them
+  std::optional<RandomAccessFile> file_;  // or the file, read at offsets
+  std::uint64_t size_ = 0;
   std::string path_;
   int version_ = 3;
   std::uint32_t sector_size_ = 512;

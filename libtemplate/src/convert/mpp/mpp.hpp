@@ -68,5 +68,8 @@ class StreamMap final : public MppStreams {
 /// the file and why.
 [[nodiscard]] Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path,
                                              const ConvertOptions& options);
+/// convert_mpp() of an opened file (a compound file), reading only the sectors it names.
+[[nodiscard]] Result<Conversion> convert_mpp(RandomAccessFile file, const std::string& path,
+                                             const ConvertOptions& options);
 
 }  // namespace ptmpl::detail

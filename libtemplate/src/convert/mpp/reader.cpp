@@ -98,12 +98,24 @@ Result<std::string> StreamMap::read(std::span<const std::string_view> path) cons
   return it->second;
 }
 
-Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, const ConvertOptions& options) {
-  Result<cfb::CompoundFile> file = cfb::CompoundFile::open(FileText::borrow(bytes), path);
+namespace {
+
+Result<Conversion> convert_compound_file(const Result<cfb::CompoundFile>& file, const std::string& path,
+                                         const ConvertOptions& options) {
   if (!file.ok()) return file.error();
   Result<MppFormat> format = identify_mpp(file.value());
   if (!format.ok()) return format.error();
   return convert_mpp_streams(CompoundFileStreams(file.value()), format.value(), path, options);
+}
+
+}  // namespace
+
+Result<Conversion> convert_mpp(std::string_view bytes, const std::string& path, const ConvertOptions& options) {
+  return convert_compound_file(cfb::CompoundFile::open(FileText::borrow(bytes), path), path, options);
+}
+
+Result<Conversion> convert_mpp(RandomAccessFile file, const std::string& path, const ConvertOptions& options) {
+  return convert_compound_file(cfb::CompoundFile::open(std::move(file), path), path, options);
 }
 
 Result<mpp::ReadPlan> mpp::read_plan(const MppStreams& streams, const MppFormat& format, const std::string& path) {
