@@ -406,7 +406,7 @@ TEST(TokenFile, ATokenThatCannotBePutInPlaceIsKeptBesideItOrReportedLost) {
   const std::string& message = kept.error().message;
   auto at = message.find("it is kept in ");
   ASSERT_NE(at, std::string::npos) << message;
-  std::string temp = message.substr(at + 14, message.find(" (mode 600)") - at - 14);
+  std::string temp = message.substr(at + 14, message.find(": move it") - at - 14);
   EXPECT_EQ(slurp(temp), "the-issued-token\n");
   struct stat st {};
   ASSERT_EQ(::stat(temp.c_str(), &st), 0);

@@ -536,6 +536,14 @@ class TemporaryFile {
     return result == 0 ? 0 : errno;
   }
 
+  // Lets go of the file without removing it; its name.
+  std::string keep() {
+    forget();
+    std::string name = *path_;
+    path_.reset();
+    return name;
+  }
+
   // Renames it over `path`; it is then no longer removed.
   Status replace(const std::string& path) {
     if (::rename(path_->c_str(), path.c_str()) != 0)
@@ -729,16 +737,21 @@ Status write_file_atomic(const std::string& given, std::string_view content) {
 struct PendingFile::Parts {
   std::string path;
   TemporaryFile temp;
+  std::string kept_in;
 };
 
 PendingFile::PendingFile(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
 PendingFile::PendingFile(PendingFile&&) noexcept = default;
 PendingFile::~PendingFile() = default;
 
+const std::string& PendingFile::kept_in() const {
+  return parts_->kept_in;
+}
+
 Result<PendingFile> PendingFile::create(const std::string& path, unsigned mode) {
   Result<TemporaryFile> temp = TemporaryFile::create(path, static_cast<mode_t>(mode));
   if (!temp.ok()) return temp.error();
-  return PendingFile(std::make_unique<Parts>(Parts{path, std::move(temp).value()}));
+  return PendingFile(std::make_unique<Parts>(Parts{path, std::move(temp).value(), {}}));
 }
 
 Status PendingFile::commit(std::string_view bytes) {
@@ -750,7 +763,13 @@ Status PendingFile::commit(std::string_view bytes) {
   if (!write_all(temp.fd(), bytes, err)) return fail("cannot write", err);
   if (::fsync(temp.fd()) != 0) return fail("cannot flush to disk", errno);
   if (int close_err = temp.close(); close_err != 0) return fail("cannot close", close_err);
-  if (Status placed = temp.replace(parts_->path); !placed.ok()) return placed;
+  if (::rename(temp.path().c_str(), parts_->path.c_str()) != 0) {
+    const int rename_err = errno;
+    parts_->kept_in = temp.keep();
+    return Error::output_failed(parts_->path + ": cannot put it in place: " + describe_errno(rename_err) +
+                                "; it is kept in " + parts_->kept_in + ": move it where you want it");
+  }
+  (void)temp.keep();  // in place now, under its new name
   return flush_directory(folder_of(parts_->path));
 }
 

@@ -138,7 +138,7 @@ Result<TokenFile> TokenFile::prepare(const std::string& path) {
 
 Status TokenFile::keep(const std::string& token) {
   Status kept = file_.commit(token + "\n");
-  if (!kept.ok()) lost_ = true;
+  if (!kept.ok() && file_.kept_in().empty()) lost_ = true;
   return kept;
 }
 

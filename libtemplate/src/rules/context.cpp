@@ -112,7 +112,8 @@ bool ListedFindings::lists(std::string_view rule, std::uint64_t offset, std::str
   auto it = rules_.find(rule);
   if (it == rules_.end() || it->second.heap.size() < kFindingsPerRule) return true;
   const Listed& last = listed_[it->second.heap.front()];
-  return std::tie(offset, pointer, message) < std::tie(last.offset, last.finding.pointer, last.finding.message);
+  using Key = std::tuple<std::uint64_t, std::string_view, std::string_view>;
+  return Key(offset, pointer, message) < Key(last.offset, last.finding.pointer, last.finding.message);
 }
 
 Diagnostic& ListedFindings::list(std::uint64_t offset, Diagnostic finding) {
@@ -142,7 +143,8 @@ void ListedFindings::leave_out(std::string_view rule, Severity severity, std::ui
   LeftOut& left = it->second.left_out[static_cast<std::size_t>(severity)];
   const bool first = left.count == 0;
   left.count += count;
-  if (first || std::tie(offset, pointer) < std::tie(left.offset, left.pointer)) {
+  using Key = std::pair<std::uint64_t, std::string_view>;
+  if (first || Key(offset, pointer) < Key(left.offset, left.pointer)) {
     left.offset = offset;
     left.pointer = pointer;
   }

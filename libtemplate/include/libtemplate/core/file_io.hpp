@@ -187,8 +187,11 @@ class PendingFile {
   ~PendingFile();
 
   /// Writes `bytes`, flushes them to disk and renames the file over `path`, then flushes the
-  /// directory. On failure (kOutputFailed) the file is removed and `path` is untouched.
+  /// directory. On failure (kOutputFailed) `path` is untouched, and the file is removed, but
+  /// when only the rename failed: it then keeps the bytes, and the error names it.
   Status commit(std::string_view bytes);
+  /// Where the bytes are when commit() could not rename them into place; empty otherwise.
+  [[nodiscard]] const std::string& kept_in() const;
 
  private:
   struct Parts;

@@ -43,9 +43,10 @@ class TokenFile {
   /// missing or not writable.
   static Result<TokenFile> prepare(const std::string& path);
 
-  /// Writes `token` into the temporary file and renames it over the target. When that fails
-  /// (kOutputFailed), the token is kept nowhere (`lost()`), so the caller must hand it to the
-  /// user another way.
+  /// Writes `token` into the temporary file and renames it over the target. When the rename
+  /// fails, the token stays in the temporary file and the error (kOutputFailed) names it; when
+  /// even writing fails, the token is kept nowhere (`lost()`), so the caller must hand it to
+  /// the user another way.
   Status keep(const std::string& token);
   [[nodiscard]] bool lost() const { return lost_; }
   [[nodiscard]] const std::string& path() const { return path_; }
