@@ -509,10 +509,15 @@ class TemporaryFile {
       std::string temp = stem;
       for (std::size_t i = 0; i < kRandomChars; ++i, bits /= 62)
         temp += "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[bits % 62];
-      const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-      if (fd >= 0) return TemporaryFile(std::move(temp), fd);
-      if (errno != EEXIST)
-        return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(errno));
+      // Published for the signal handler before it exists: a signal between its creation and
+      // its publication would leave it behind.
+      TemporaryFile file(std::move(temp));
+      file.fd_ = ::open(file.path_->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+      if (file.fd_ >= 0) return file;
+      const int err = errno;
+      (void)file.keep();  // not made: nothing to remove
+      if (err != EEXIST)
+        return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(err));
     }
     return Error::output_failed(path + ": cannot create a temporary file beside it: " + describe_errno(EEXIST));
   }
@@ -554,7 +559,7 @@ class TemporaryFile {
   }
 
  private:
-  TemporaryFile(std::string path, int fd) : path_(std::make_unique<const std::string>(std::move(path))), fd_(fd) {
+  explicit TemporaryFile(std::string path) : path_(std::make_unique<const std::string>(std::move(path))) {
     // The string is heap-held, so the signal handler's pointer stays valid as this is moved.
     for (std::atomic<const char*>& slot : pending_temporaries) {
       const char* none = nullptr;
