@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -241,6 +242,48 @@ TEST_F(CliRobustness, Utf16PlansAreReadAsTheirUtf8Twins) {
   CliRun csv = ptmpl("convert " + file("utf16.csv", std::string("\xFF\xFEt\0i\0t\0l\0e\0\n\0A\0\n\0", 16)));
   EXPECT_EQ(csv.exit, 0) << csv.err;
   expect_has(csv.out, "\"title\": \"A\"");
+}
+
+// docs/robustness.md, "Bounds": a file padded with gigabytes of zeros (sparse: no disk) that is
+// not a compound file is read as far as its first NUL byte, which every reader refuses at its
+// place; it was read whole (a 3 GiB file of zeros named .mpp: 6.3 GB and 30 s to be refused).
+TEST_F(CliRobustness, AFilePaddedWithZerosIsReadOnlyAsFarAsTheZeros) {
+  auto pad = [&](const std::string& name, const std::string& text) {
+    const std::string path = file(name, text);
+    std::filesystem::resize_file(path, std::uintmax_t{3} << 30);
+    return path;
+  };
+  const auto started = std::chrono::steady_clock::now();
+  CliRun zeros = ptmpl("convert " + pad("zeros.mpp", "") + " -o " + (dir_ / "zeros.json").string());
+  EXPECT_EQ(zeros.exit, 2);
+  expect_has(zeros.err,
+             "zeros.mpp:1:1: not a plan ptmpl reads: a NUL byte, which no text plan holds (binary data, "
+             "or a file padded with zeros)");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "zeros.json"));
+  CliRun piped = ptmpl("convert - < " + (dir_ / "zeros.mpp").string());
+  EXPECT_EQ(piped.exit, 2);
+  expect_has(piped.err, "ptmpl convert: -:1:1: not a plan ptmpl reads: a NUL byte");
+
+  CliRun csv = ptmpl("convert " + pad("plan.csv", "title,duration\nA,2\n"));
+  EXPECT_EQ(csv.exit, 2);
+  expect_has(csv.err, "plan.csv:3:1: not a CSV plan: a NUL byte");  // was a story titled "\u0000"
+  CliRun xml = ptmpl("convert " + pad("plan.xml", R"(<Project xmlns="http://schemas.microsoft.com/project">)"
+                                                  "\n<Tasks/></Project>\n"));
+  EXPECT_EQ(xml.exit, 2);
+  expect_has(xml.err, "plan.xml:3:1: not well-formed XML: a NUL byte");
+
+  // Where a template is read: its NUL is a JSON syntax error at its place.
+  const std::string json = pad("t.json", "[{\"title\": \"A\", \"duration\": 2}]\n");
+  CliRun lint = ptmpl("lint " + json);
+  EXPECT_EQ(lint.exit, 1);
+  expect_has(lint.out, "t.json:2:1: error: unexpected NUL byte (0x00) after the top-level value [json-syntax]");
+  for (const std::string command : {"fmt --check", "schedule", "stats"}) {
+    CliRun r = ptmpl(command + " " + json);
+    EXPECT_EQ(r.exit, 2) << command;
+    expect_has(r.out + r.err, "t.json:2:1: ");
+    expect_has(r.out + r.err, "unexpected NUL byte (0x00) after the top-level value");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
 }
 
 // docs/robustness.md, "Conversions": MinutesPerDay that no day has is not silently 480.

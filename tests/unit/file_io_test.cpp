@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "peak_memory.hpp"
 #include "sandbox_process.hpp"
 #include "test_files.hpp"
 
@@ -190,6 +191,55 @@ TEST(RewriteFile, ReplacesOnlyWhatStillHoldsTheBytesRead) {
   struct stat st {};
   ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+// Issue 35, class 10: a text ends at its first NUL byte, so a file padded with gigabytes of
+// zeros is read as far as the zeros (the NUL is kept, for its reader to refuse at its place);
+// UTF-16, half of whose bytes are NULs, is read whole; a compound file whole or its first MiB.
+TEST(ReadText, StopsAtTheFirstNulByteButReadsUtf16AndCompoundFilesAsAsked) {
+  ScratchDir dir("read-text");
+  const std::string padded = dir.write("padded.json", "[{\"title\": \"A\"}]\n");
+  fs::resize_file(padded, std::uintmax_t{3} << 30);  // sparse: no disk
+  std::optional<long> rise = peak_rise_kib([&] {
+    auto text = FileText::read_text(padded);
+    ASSERT_TRUE(text.ok()) << text.error().message;
+    EXPECT_EQ(text.value().text(), std::string_view("[{\"title\": \"A\"}]\n\0", 18));
+    EXPECT_FALSE(text.value().from_regular_file());  // not whole: never compared with the file again
+  });
+  if (rise) {
+    EXPECT_LT(*rise, 8 * 1024) << "KiB";
+  }
+  // A NUL past the first chunk read at once (1 MiB), in a file read into pages.
+  std::string long_text(3 << 20, 'x');
+  long_text[(1 << 20) + 5] = '\0';
+  const std::string late = dir.write("late.csv", long_text);
+  auto cut = FileText::read_text(late);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(cut.value().text().size(), (std::size_t{1} << 20) + 6);
+  EXPECT_EQ(FileText::read(late).value().text().size(), long_text.size());  // read() reads all
+
+  // Whole: text without a NUL, small or large, and UTF-16 either way round.
+  const std::string plain = dir.write("plain.csv", "title\nA\n");
+  EXPECT_EQ(FileText::read_text(plain).value().text(), "title\nA\n");
+  EXPECT_TRUE(FileText::read_text(plain).value().from_regular_file());
+  const std::string utf16(std::string_view("<\0?\0x\0m\0l\0\0\0", 12));
+  EXPECT_EQ(FileText::read_text(dir.write("le.xml", utf16)).value().text(), utf16);
+  const std::string big_endian(std::string_view("\0<\0?\0x\0m\0l\0\0", 12));
+  EXPECT_EQ(FileText::read_text(dir.write("be.xml", big_endian)).value().text(), big_endian);
+  const std::string bom = std::string("\xFF\xFE", 2) + std::string(std::string_view("t\0i\0\0\0", 6));
+  EXPECT_EQ(FileText::read_text(dir.write("bom.csv", bom)).value().text(), bom);
+
+  // A compound file: whole for a converter, its first MiB where a template is read.
+  std::string compound("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8);
+  compound += std::string(3 << 20, '\0');
+  const std::string mpp = dir.write("plan.mpp", compound);
+  EXPECT_EQ(FileText::read_text(mpp).value().text().size(), std::size_t{1} << 20);
+  EXPECT_EQ(FileText::read_text(mpp, FileText::Compound::kWhole).value().text().size(), compound.size());
+
+  // Standard input and pipes stop at the NUL too: /dev/zero is one byte, not 2 GiB refused.
+  auto zero = FileText::read_text("/dev/zero");
+  ASSERT_TRUE(zero.ok()) << zero.error().message;
+  EXPECT_EQ(zero.value().text(), std::string_view("\0", 1));
 }
 
 }  // namespace

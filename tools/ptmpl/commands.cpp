@@ -183,7 +183,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     // Standard input is read whole first, then linted under the name given for it.
     FileText stdin_text;
     if (from_stdin) {
-      auto read = FileText::read("-");
+      auto read = FileText::read_text("-");
       if (!read.ok()) return report_error("lint", read.error());
       stdin_text = std::move(read).value();
     }

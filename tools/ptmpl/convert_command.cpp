@@ -194,7 +194,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     // A plan is read as its format needs (a .mpp only where its tables point); a template whole.
     Result<Conversion> converted = [&]() -> Result<Conversion> {
       if (to == "template") return convert_plan_file(input, options);
-      auto bytes = FileText::read(input);
+      auto bytes = FileText::read_text(input);
       if (!bytes.ok()) return bytes.error();
       const std::string_view text = bytes.value().text();
       return to == "mspdi" ? to_mspdi(input, text, o->start, o->strict) : export_csv(text, input, options);

@@ -180,6 +180,7 @@ class CsvReader {
 
 Result<Conversion> CsvReader::run() {
   if (auto error = detail::not_utf8_error(text_, path_)) return *error;
+  if (auto error = detail::nul_byte_error(text_, path_, "not a CSV plan")) return *error;
   const detail::CsvLayout layout = detail::csv_layout(text_).value_or(detail::CsvLayout{});
   decimal_comma_ = layout.separator == ';';
   RecordReader reader(text_, path_, layout);

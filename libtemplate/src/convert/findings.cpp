@@ -239,6 +239,14 @@ std::optional<Error> not_utf8_error(std::string_view text, const std::string& pa
   return Error::invalid(format_place(path, p.line, p.column) + ": not UTF-8 text");
 }
 
+std::optional<Error> nul_byte_error(std::string_view text, const std::string& path, std::string_view what) {
+  const std::size_t nul = text.find('\0');
+  if (nul == std::string_view::npos) return std::nullopt;
+  const json::Position p = json::LineIndex(text).position(nul);
+  return Error::invalid(format_place(path, p.line, p.column) + ": " + std::string(what) +
+                        ": a NUL byte, which no text plan holds (binary data, or a file padded with zeros)");
+}
+
 void report_cycles(std::string_view document, const std::string& path, std::string_view rule, const LinkPlace& place_of,
                    FindingSink& findings) {
   const TemplateFile file = TemplateFile::parse(path, FileText::borrow(document));

@@ -25,6 +25,12 @@ namespace ptmpl::detail {
 /// through unchecked, and they would end up in the template the converter writes.
 [[nodiscard]] std::optional<Error> not_utf8_error(std::string_view text, const std::string& path);
 
+/// The error for text holding a NUL byte, at the first one: no text plan holds one (it is binary
+/// data, or zeros padding a file, which FileText::read_text() stops at). `what` says what the
+/// text is not ("not a CSV plan").
+[[nodiscard]] std::optional<Error> nul_byte_error(std::string_view text, const std::string& path,
+                                                  std::string_view what);
+
 /// Levels of sub_stories a converted template may have, the same for every reader (MSPDI,
 /// `.gan`, CSV): each level is two levels of JSON (the story and its sub_stories array) and the
 /// template document adds four, within the nesting bound lint and fmt read by default (256).

@@ -1,5 +1,5 @@
 // One plan file by its name (convert.hpp): a compound file read at the offsets its tables name,
-// any other read whole.
+// any other as a text (to its first NUL byte).
 #include "convert/cfb/compound_file.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "libtemplate/convert/convert.hpp"
@@ -17,7 +17,8 @@ Result<Conversion> convert_plan_file(const std::string& path, const ConvertOptio
         return detail::convert_mpp(std::move(file.value()), path, options);
     }
   }
-  Result<FileText> bytes = FileText::read(path);
+  // A text plan ends at its first NUL byte: a file padded with zeros is read as far as them.
+  Result<FileText> bytes = FileText::read_text(path, FileText::Compound::kWhole);
   if (!bytes.ok()) return bytes.error();
   return convert_plan(bytes.value().text(), path, options);
 }

@@ -1,6 +1,7 @@
 // Telling the plan formats apart by content (docs/semantics.md §2: detection is by content, not file name).
 #include "convert/cfb/compound_file.hpp"
 #include "convert/csv.hpp"
+#include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
 #include "convert/utf16.hpp"
 #include "libtemplate/convert/convert.hpp"
@@ -54,6 +55,7 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
     case PlanFormat::Unknown:
       break;
   }
+  if (auto binary = detail::nul_byte_error(text, path, "not a plan ptmpl reads")) return *binary;
   return Error::invalid(path +
                         ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
                         "with a header row naming a \"title\" column)");

@@ -66,7 +66,7 @@ FormattedFile format_bytes(const SelectedFile& selected_file, const std::string&
 
 FormattedFile format_file(const SelectedFile& selected, const FormatOptions& options) {
   const bool from_stdin = !options.stdin_filename.empty();
-  auto bytes = FileText::read(from_stdin ? "-" : selected.path);
+  auto bytes = FileText::read_text(from_stdin ? "-" : selected.path);
   if (!bytes.ok()) {
     FormattedFile out;
     out.error = bytes.error();

@@ -109,7 +109,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         // An exception must not leave a worker thread (that would end the process): it becomes
         // the error of its file, like an unreadable one.
         try {
-          auto bytes = texts.empty() ? FileText::read(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
+          auto bytes = texts.empty() ? FileText::read_text(paths[i]) : Result<FileText>(FileText::borrow(texts[i]));
           if (!bytes.ok()) {
             slots[i].error = bytes.error();
             return;

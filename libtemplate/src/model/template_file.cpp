@@ -131,7 +131,7 @@ std::size_t TemplateFileReader::release_text(TemplateFile& file) {
   const std::size_t size = text.size();
   const std::uint64_t hash = content_hash(text);
   auto again = [path = file.path_, size, hash]() -> std::pair<std::shared_ptr<const void>, std::string_view> {
-    Result<FileText> read = FileText::read(path);
+    Result<FileText> read = FileText::read_text(path);
     if (!read.ok())
       throw Failure(Error{read.error().code, read.error().message + " (read again for positions after it was let go)"});
     auto held = std::make_shared<FileText>(std::move(read).value());
@@ -223,7 +223,7 @@ TemplateFile TemplateFile::parse(std::string path, FileText bytes, const ReadOpt
 }
 
 Result<TemplateFile> TemplateFile::read(const std::string& path, const ReadOptions& options) {
-  auto bytes = FileText::read(path);
+  auto bytes = FileText::read_text(path);
   if (!bytes.ok()) return bytes.error();
   if (std::optional<Error> plan = plan_instead_of_template(bytes.value().text(), path)) return *plan;
   return parse(path, std::move(bytes).value(), options);

@@ -8,7 +8,7 @@
 namespace ptmpl::publish {
 
 Result<LocalTemplate> read_template_document(const std::string& path) {
-  auto bytes = FileText::read(path);
+  auto bytes = FileText::read_text(path);
   if (!bytes.ok()) return bytes.error();
   return read_local_template(path, std::string(bytes.value().text()));
 }

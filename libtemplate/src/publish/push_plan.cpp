@@ -12,7 +12,7 @@ namespace ptmpl::publish {
 ReadFiles read_files(const std::vector<std::string>& paths) {
   ReadFiles files;
   for (const std::string& path : paths) {
-    auto bytes = FileText::read(path);
+    auto bytes = FileText::read_text(path);
     if (!bytes.ok()) {
       files.unreadable.push_back(bytes.error());
       continue;

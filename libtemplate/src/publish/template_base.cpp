@@ -59,7 +59,7 @@ Result<std::optional<std::string>> load_base(const std::string& dir, std::int64_
   const std::string path = base_path(dir, id);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::optional<std::string>();
-  auto bytes = FileText::read(path);
+  auto bytes = FileText::read_text(path);
   if (!bytes.ok()) return bytes.error();
   return std::optional<std::string>(std::string(bytes.value().text()));
 }

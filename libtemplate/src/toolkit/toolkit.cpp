@@ -159,15 +159,16 @@ Result<std::string> format(std::string_view text, const std::string& name) {
 
 Result<Converted> convert(const Input& input, const ConvertRequest& request) {
   if (Status allowed = check_allowed(request.allow); !allowed.ok()) return allowed.error();
-  FileText read;
-  if (!input.bytes) {
-    auto bytes = FileText::read(input.path);
-    if (!bytes.ok()) return bytes.error();
-    read = std::move(bytes).value();
-  }
-  const std::string_view text = input.bytes ? *input.bytes : read.text();
   const bool allowing = request.strict && !request.allow.empty();
-  auto converted = run_conversion(text, input.path, request, ConvertOptions{request.strict && !allowing});
+  const ConvertOptions options{request.strict && !allowing};
+  auto converted = [&]() -> Result<Conversion> {
+    // A plan file is read as `ptmpl convert` reads it (a .mpp only where its tables point).
+    if (!input.bytes && request.to == "template") return convert_plan_file(input.path, options);
+    if (input.bytes) return run_conversion(*input.bytes, input.path, request, options);
+    auto bytes = FileText::read_text(input.path);
+    if (!bytes.ok()) return bytes.error();
+    return run_conversion(bytes.value().text(), input.path, request, options);
+  }();
   if (!converted.ok()) return converted.error();
   Conversion& conversion = converted.value();
   if (allowing)

@@ -18,6 +18,10 @@
 
 namespace ptmpl {
 
+namespace detail {
+class TextEnd;  // where a text read by FileText::read_text() ends (file_io.cpp)
+}  // namespace detail
+
 /// Which files a read takes: any that can be read (a FIFO, a device: read to their end, as a
 /// command reads the files its user names), or regular files alone (what a server reads at
 /// start on its own: a FIFO there would block it, a device might never end).
@@ -63,6 +67,18 @@ class FileText {
   /// when an input that is not a regular file goes on past `stream_limit` bytes.
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
+  /// How read_text() reads a compound file (a `.mpp`): whole, for a converter, or only its
+  /// first MiB, which names the plan where a template is read (plan_instead_of_template()).
+  enum class Compound : bool { kWhole, kFirstMiB };
+
+  /// Reads `path` as read() does, as far as a text goes: a text ends at its first NUL byte,
+  /// which is kept (every reader refuses it there, naming its place) and nothing after it is
+  /// read, so a file padded with zeros costs what comes before them. UTF-16 text (a byte order
+  /// mark, or two ASCII characters in UTF-16 first) is read whole, a compound file as `compound`
+  /// says. A text cut short is not from_regular_file().
+  static Result<FileText> read_text(const std::string& path, Compound compound = Compound::kFirstMiB,
+                                    std::uint64_t stream_limit = kMaxStreamBytes);
+
   /// Reads `path` if it is a regular file (links followed). Anything else is refused without
   /// waiting (kUnreadable, `PATH: is a FIFO, not a regular file; refused`): it is opened
   /// non-blocking, so a FIFO with no writer does not hold the caller, and checked on the file
@@ -75,8 +91,9 @@ class FileText {
                                                std::uint64_t max_bytes);
   // Reads the open descriptor `fd` (closed after, unless standard input) named `name`; with
   // `private_what`, refuses a file its group or others may read (read_private_file()).
+  // With `text_end`, reading stops where it says the text ends (read_text()).
   static Result<FileText> read_descriptor(int fd, const std::string& name, std::uint64_t stream_limit,
-                                          std::string_view private_what);
+                                          std::string_view private_what, detail::TextEnd* text_end = nullptr);
 
   // What holds the bytes (a string, or the pages an input of unknown size was read into),
   // heap-held so views stay valid when moved; empty when borrowed.
