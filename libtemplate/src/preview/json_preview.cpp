@@ -73,6 +73,8 @@ void write_story(JsonEmitter& json, const Schedule& schedule, const PreviewRow& 
   json.member("total_float", s.total_float);
   json.key("critical");
   json.boolean(s.critical);
+  // A milestone is a moment at the end or the start of its day (docs/semantics.md §4).
+  if (!story.is_parent() && s.early.length() == 0) json.member("side", s.early.end_side ? "end" : "start");
   if (options.calendar) {
     write_day(json, "start_date", s.early.first_day(), &*options.calendar);
     write_day(json, "due_date", s.early.due, &*options.calendar);

@@ -226,8 +226,8 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
       if (end_side) {
         const bool from_base = base == start;
         const bool from_start_bound = early_s[v] == start && early.start_end_side[v] == 0;
-        const bool from_finish_bound = early_f[v] != kNoLowerBound && early_f[v] - network.length[v] == start &&
-                                       early.finish_end_side[v] == 0;
+        const bool from_finish_bound =
+            early_f[v] != kNoLowerBound && early_f[v] - network.length[v] == start && early.finish_end_side[v] == 0;
         end_side = !(from_base || from_start_bound || from_finish_bound);
       }
       early_s[v] = start;
@@ -256,14 +256,12 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
             finish_edge[to] = e;
           }
         } else {  // a child rolls up into its parent's out node
-          if (earlier_moment(early_s[v], s_end, early_s[to], early.start_end_side[to] != 0) ||
-              start_edge[to] == npos) {
+          if (earlier_moment(early_s[v], s_end, early_s[to], early.start_end_side[to] != 0) || start_edge[to] == npos) {
             early_s[to] = early_s[v];
             early.start_end_side[to] = s_end;
             start_edge[to] = e;
           }
-          if (later_moment(early_f[v], f_end, early_f[to], early.finish_end_side[to] != 0) ||
-              finish_edge[to] == npos) {
+          if (later_moment(early_f[v], f_end, early_f[to], early.finish_end_side[to] != 0) || finish_edge[to] == npos) {
             early_f[to] = early_f[v];
             early.finish_end_side[to] = f_end;
             finish_edge[to] = e;
