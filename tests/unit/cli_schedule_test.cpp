@@ -127,7 +127,13 @@ TEST(CliSchedule, JsonHasExactlyTheSpecifiedFields) {
   for (const auto& story : stories) {
     std::vector<std::string> names;
     for (const auto& m : story.GetObject()) names.emplace_back(m.name.GetString());
-    EXPECT_EQ(names, story_keys);
+    // A milestone says which side of its day it sits on (docs/semantics.md §4).
+    std::vector<std::string> expected = story_keys;
+    if (std::string_view(story["story_type"].GetString()) == "milestone") {
+      expected.emplace_back("side");
+      EXPECT_STREQ(story["side"].GetString(), "end");  // each follows a task
+    }
+    EXPECT_EQ(names, expected);
     ASSERT_TRUE(story["temp_id"].IsInt64());
     ids.insert(story["temp_id"].GetInt64());
     EXPECT_TRUE(story["outline"].IsString());
@@ -189,9 +195,9 @@ TEST(CliSchedule, JsonKeepsTempIdsAsWrittenAndAddsDatesWithACalendar) {
   EXPECT_TRUE(stories[3]["temp_id"].IsNull());
   EXPECT_STREQ(stories[3]["story_type"].GetString(), "deliverable");
   EXPECT_STREQ(stories[1]["title"].GetString(), "Brief; scope: #1");
-  EXPECT_STREQ(stories[4]["start_date"].GetString(), "2027-01-12");  // day 6: Tuesday of the next week
+  EXPECT_STREQ(stories[4]["start_date"].GetString(), "2027-01-11");  // day 5: Monday of the next week
   EXPECT_STREQ(doc["project"]["start_date"].GetString(), "2027-01-04");
-  EXPECT_STREQ(doc["project"]["due_date"].GetString(), "2027-01-12");
+  EXPECT_STREQ(doc["project"]["due_date"].GetString(), "2027-01-11");
   EXPECT_STREQ(doc["project"]["calendar"].GetString(), "workweek");
   const auto& chain = doc["critical_path"][0];
   EXPECT_EQ(chain[0].GetInt64(), 1);
@@ -525,7 +531,7 @@ TEST(CliSchedule, HtmlPageShowsTitleAndSummaryOnceAndKeepsTheDateHeaderInView) {
     return n;
   };
   const std::string body = r.out.substr(r.out.find("<body>"));
-  EXPECT_EQ(count("7 working days, day 0 to day 6, 4 of 6 stories critical"), 1u);
+  EXPECT_EQ(count("6 working days, day 0 to day 5, 4 of 6 stories critical"), 1u);
   // The title: once in the head (the window's name), once on the page.
   EXPECT_EQ(count("Launch: &quot;Q3&quot; &lt;web&gt; &amp; more"), 2u);
   EXPECT_EQ(body.find("<title>Launch"), std::string::npos);

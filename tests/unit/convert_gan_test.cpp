@@ -76,12 +76,12 @@ Agreement compare(const std::string& declared, const std::string& scheduled, boo
     ++out.stories;
     const Interval& early = schedule[i].early;
     const std::int64_t due = story.relative_due_date.value_or(*story.relative_start_date);
-    if (early.start == *story.relative_start_date && early.due == due) {
+    if (early.first_day() == *story.relative_start_date && early.due == due) {
       ++out.agree;
     } else {
       out.differences += "; task " + temp_id_key(*story.temp_id) + ": GanttProject " +
                          std::to_string(*story.relative_start_date) + ".." + std::to_string(due) + ", scheduled " +
-                         std::to_string(early.start) + ".." + std::to_string(early.due);
+                         std::to_string(early.first_day()) + ".." + std::to_string(early.due);
     }
   }
   return out;
@@ -138,18 +138,21 @@ std::ostream& operator<<(std::ostream& out, const Measured& m) {
 }
 
 TEST(ConvertGan, ScheduleAgreesWithGanttProjectsStoredDates) {
-  // Measured on every corpus file; docs/commands/convert.md explains each row. Every file's
+  // Measured on every corpus file; docs/commands/convert.md explains each row. GanttProject puts
+  // a milestone that follows a task on the next day, ptmpl at the end of the task's last day
+  // (MS Project's rule, docs/semantics.md §4): such milestones, and the summaries they close, are
+  // a day apart where links place them (Jouramie 7, each HouseBuildingSample 5). Every file's
   // stored dates satisfy all its links: scheduled with its declared starts, every story keeps
   // its dates (the third check below).
   const std::map<std::string, Measured> expected = {
       {"JanAlexanderPersonal__MastatThesis_Planning.gan", {2, 28, 28}},
-      {"Jouramie__Visualigue_Gantt.gan", {1, 73, 73}},
+      {"Jouramie__Visualigue_Gantt.gan", {1, 66, 73}},
       {"MrChoclate__glacier_gantt.gan", {1, 9, 10}},
       {"N1A1voIt__Planningnew.gan", {51, 88, 88}},
       {"SAE-301-Dev-application__Gantt.gan", {1, 67, 67}},
-      {"bardsoftware__HouseBuildingSample_v2.0_2010.gan", {19, 19, 19}},
-      {"bardsoftware__HouseBuildingSample_v2.8.11.gan", {20, 20, 20}},
-      {"bardsoftware__HouseBuildingSample_v3.3.3309.gan", {20, 20, 20}},
+      {"bardsoftware__HouseBuildingSample_v2.0_2010.gan", {14, 14, 19}},
+      {"bardsoftware__HouseBuildingSample_v2.8.11.gan", {15, 15, 20}},
+      {"bardsoftware__HouseBuildingSample_v3.3.3309.gan", {15, 15, 20}},
       {"benel__agile-vs-gantt_gantt.gan", {10, 10, 10}},
       {"blyoa__baseline-with-subtasks.gan", {2, 2, 2}},
       {"blyoa__task-crossing-recurring-holiday.gan", {1, 1, 1}},

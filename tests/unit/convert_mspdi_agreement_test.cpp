@@ -126,11 +126,14 @@ TEST(MspdiAgreement, SharedTwinsReproduceMsProject) {
   for (const std::string& name : testing::files_in("tests/data/mspdi/corpus", ".xml"))
     files.push_back(testing::source_path("tests/data/mspdi/corpus/" + name));
   std::size_t leaves = 0, plain = 0, comparable_files = 0, comparable_leaves = 0, asap = 0;
+  std::size_t milestones = 0, milestones_plain = 0, comparable_milestones = 0, milestones_asap = 0;
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
     const MspdiAgreement a = measure_mspdi_agreement(slurp(path), path.filename().string());
     leaves += a.leaves;
     plain += a.plain_agree;
+    milestones += a.milestones;
+    milestones_plain += a.milestones_plain;
     if (a.plain_agree != a.leaves)
       std::cout << path.filename().string() << ": plain " << a.plain_agree << " / " << a.leaves << " (" << reasons(a)
                 << ")" << differences(a.plain_differences) << "\n";
@@ -138,11 +141,18 @@ TEST(MspdiAgreement, SharedTwinsReproduceMsProject) {
     ++comparable_files;
     comparable_leaves += a.leaves;
     asap += a.asap_agree;
+    comparable_milestones += a.milestones;
+    milestones_asap += a.milestones_asap;
     EXPECT_EQ(a.asap_agree, a.leaves) << differences(a.asap_differences);
   }
   std::cout << files.size() << " files, " << leaves << " leaf tasks: plain schedule agrees on " << plain << "; "
-            << comparable_files << " comparable files, --asap agrees on " << asap << " / " << comparable_leaves << "\n";
+            << comparable_files << " comparable files, --asap agrees on " << asap << " / " << comparable_leaves << "\n"
+            << "milestones on MS Project's day: plain " << milestones_plain << " / " << milestones << ", --asap "
+            << milestones_asap << " / " << comparable_milestones << " (comparable files)\n";
   EXPECT_EQ(asap, comparable_leaves);
+  // docs/semantics.md §4: every milestone of a plan the links place is on MS Project's day.
+  EXPECT_EQ(milestones_asap, comparable_milestones);
+  EXPECT_GE(comparable_milestones, 12u);
   EXPECT_GE(plain * 1000, leaves * 995) << plain << " / " << leaves;
 }
 

@@ -94,10 +94,10 @@ TEST(ConvertMspdi, FeaturesOfTheFormat) {
   EXPECT_EQ(int_of(&link(6, 0), "lag"), -2);                       // a lead
   EXPECT_EQ(find_story(list, 12)->find("dependencies"), nullptr);  // cross-project and dangling: dropped
 
-  // A milestone at 17:00 sits on the next working day (docs/semantics.md §4: its day starts there).
+  // A milestone at 17:00 is a moment at the end of its day, and on that day (docs/semantics.md §4).
   const json::Value* launch = find_story(list, 7);
   EXPECT_EQ(launch->find("story_type")->text(), "milestone");
-  EXPECT_EQ(int_of(launch, "relative_start_date"), 8);
+  EXPECT_EQ(int_of(launch, "relative_start_date"), 7);
   // A summary becomes a parent spanning its children; an outline gap nests under the nearest.
   EXPECT_EQ(find_story(list, 1)->find("sub_stories")->items().size(), 3u);
   EXPECT_EQ(find_story(list, 9)->find("sub_stories")->items().size(), 1u);

@@ -199,9 +199,10 @@ TEST(LspHover, OnADependencyIdShowsTheStoryItNamesWithItsRollUps) {
   auto reply = answer(hover(document_of(kPlan), at(kPlan, "\"target_id\": \"build\"", 14)));
   const std::string md = reply->string("/contents/value");
   EXPECT_NE(md.find("**Build** · task · temp_id `build` · 2 sub-stories"), std::string::npos) << md;
-  // Build's subtree starts after story 1 finishes (FS, day 3); the milestone is there on day 3
-  // and Compile, which must finish no earlier (FF), takes day 3.
-  EXPECT_NE(md.find("| scheduled | day 3 | day 3 | 1 day |"), std::string::npos) << md;
+  // Build's subtree starts after story 1 finishes (FS): its milestone is the moment story 1
+  // finishes, at the end of day 2 (docs/semantics.md §4), and Compile, which must finish no
+  // earlier (FF), takes day 3; Build shows days 2 to 3.
+  EXPECT_NE(md.find("| scheduled | day 2 | day 3 | 2 days |"), std::string::npos) << md;
   EXPECT_NE(md.find("Budget: 25 (2500 cents), the sum of its sub-stories'"), std::string::npos) << md;
   EXPECT_EQ(reply->range("/range"), (Range{{2, 50}, {2, 57}}));
 }

@@ -28,9 +28,12 @@ namespace ptmpl::testing {
 
 /// One file's agreement.
 struct MspdiAgreement {
-  std::size_t leaves = 0;       ///< leaf tasks of the XML that became stories
-  std::size_t asap_agree = 0;   ///< of them, `schedule --asap` shows the XML's Start and Finish
-  std::size_t plain_agree = 0;  ///< of them, plain `schedule` does
+  std::size_t leaves = 0;            ///< leaf tasks of the XML that became stories
+  std::size_t asap_agree = 0;        ///< of them, `schedule --asap` shows the XML's Start and Finish
+  std::size_t plain_agree = 0;       ///< of them, plain `schedule` does
+  std::size_t milestones = 0;        ///< of the leaves, milestones
+  std::size_t milestones_asap = 0;   ///< of them, on MS Project's day with `--asap`
+  std::size_t milestones_plain = 0;  ///< of them, on MS Project's day in the plain schedule
   /// Why `--asap` is not compared with MS Project: the conversion's finding ids that say so
   /// (mspdi-manual-task, mspdi-constraint — also a start-no-earlier-than, which `--asap`
   /// drops —, mspdi-progress, mspdi-split-task, mspdi-off-calendar). Empty: comparable.
@@ -84,8 +87,8 @@ inline bool has_constraint(const pugi::xml_node& project) {
 /// The agreement of `text` (an MSPDI file called `path`), measured as described above.
 ///
 /// A task's `Start` is the day it starts on, or the next working day when it starts at or after
-/// the project's `DefaultFinishTime` (a milestone at 17:00 after a task finishing then: docs/semantics.md
-/// §4's half-open model puts it on the next working day); its `Finish` the day it finishes on,
+/// the project's `DefaultFinishTime` (a milestone there is a moment at the end of its day, and
+/// on that day: docs/semantics.md §4); its `Finish` the day it finishes on,
 /// or the previous working day when it finishes at or before `DefaultStartTime`. A milestone's
 /// last day is its first.
 inline MspdiAgreement measure_mspdi_agreement(std::string_view text, const std::string& path) {
@@ -146,27 +149,31 @@ inline MspdiAgreement measure_mspdi_agreement(std::string_view text, const std::
     // The working time they stand for: a start at or after the day's working time, or on a day
     // off, is the next working day's start; a finish at or before it, or on a day off, the
     // previous working day's finish.
-    const Date first = start->second >= day_finish || !calendar.is_working_day(start->first)
+    // A milestone is a moment (docs/semantics.md §4): at a day's end it is on that day.
+    const Date first = (start->second >= day_finish && !milestone) || !calendar.is_working_day(start->first)
                            ? detail::next_working(calendar, start->first)
                            : start->first;
     const Date last = milestone ? first
                       : finish->second <= day_start || !calendar.is_working_day(finish->first)
                           ? detail::previous_working(calendar, finish->first)
                           : finish->first;
-    auto check = [&](const Schedule& schedule, std::size_t& agree, std::vector<std::string>& differences) {
+    if (milestone) ++out.milestones;
+    auto check = [&](const Schedule& schedule, std::size_t& agree, std::size_t& milestones_agree,
+                     std::vector<std::string>& differences) {
       const Interval& early = schedule[found->second].early;
-      const std::optional<Date> s = calendar.date_of(early.start);
+      const std::optional<Date> s = calendar.date_of(early.first_day());
       const std::optional<Date> d = calendar.date_of(early.due);
       if (s == first && d == last) {
         ++agree;
+        if (milestone) ++milestones_agree;
         return;
       }
       differences.push_back(std::string(task.child_value("UID")) + " \"" + task.child_value("Name") + "\": XML " +
                             format_date(first) + ".." + format_date(last) + ", scheduled " +
                             (s ? format_date(*s) : "?") + ".." + (d ? format_date(*d) : "?"));
     };
-    check(asap.schedule(), out.asap_agree, out.asap_differences);
-    check(plain.schedule(), out.plain_agree, out.plain_differences);
+    check(asap.schedule(), out.asap_agree, out.milestones_asap, out.asap_differences);
+    check(plain.schedule(), out.plain_agree, out.milestones_plain, out.plain_differences);
   }
   return out;
 }

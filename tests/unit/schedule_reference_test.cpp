@@ -167,12 +167,25 @@ std::string template_json(const Plan& plan) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The reference: MS Project's forward pass in dates, to a fixed point.
+// The reference: MS Project's forward pass on the clock, to a fixed point.
+//
+// A moment is a working day and a side of it: its start (08:00) or its end (17:00). Work of n
+// days started at a moment runs from the start of that day (the next working day's, when it
+// is started at a day's end) to the end of its n-th day; a milestone stays at its moment. Lags
+// move a moment by working days and keep its side. Of two moments the later on the clock
+// wins: the end of day d is before the start of day d + 1.
+
+struct Moment {
+  Date day;
+  bool end = false;  // 17:00 rather than 08:00
+  friend auto operator<=>(const Moment&, const Moment&) = default;
+};
 
 struct RefDates {
-  std::vector<Date> start;   // by task; a summary's rolled up
-  std::vector<Date> finish;  // the working day after the last one (= start for zero days)
-  std::vector<Date> last;    // the last working day (a milestone's own day); a summary's rolled up
+  std::vector<Moment> start;  // by task; a summary's rolled up
+  std::vector<Moment> finish;
+  std::vector<Date> first;  // the first day shown (a milestone's own day); a summary's rolled up
+  std::vector<Date> last;   // the last day shown
 };
 
 RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date project_start, bool asap) {
@@ -182,14 +195,29 @@ RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date 
   for (const Plan::Relation& r : plan.relations)
     for (const int leaf : plan.leaves_under(r.to)) predecessors[static_cast<std::size_t>(leaf)].push_back(r);
 
-  RefDates dates{std::vector<Date>(static_cast<std::size_t>(n), project_start),
-                 std::vector<Date>(static_cast<std::size_t>(n), project_start),
+  const Moment day_zero{project_start, false};
+  auto shift = [&](Moment m, int lag) { return Moment{calendar.add(m.day, lag), m.end}; };
+  // Work of `length` days placed to start at `m`, or (`to_finish`) to finish at `m`.
+  auto place = [&](Moment m, int length, bool to_finish) -> std::pair<Moment, Moment> {
+    if (length == 0) return {m, m};
+    if (to_finish) {
+      // The end of day d, or the start of day d — the end of the working day before it.
+      const Moment finish = m.end ? m : Moment{calendar.add(m.day, -1), true};
+      return {Moment{calendar.add(finish.day, 1 - length), false}, finish};
+    }
+    const Moment start = m.end ? Moment{calendar.add(m.day, 1), false} : m;
+    return {start, Moment{calendar.add(start.day, length - 1), true}};
+  };
+
+  RefDates dates{std::vector<Moment>(static_cast<std::size_t>(n), day_zero),
+                 std::vector<Moment>(static_cast<std::size_t>(n), day_zero),
+                 {},
                  {}};
   auto roll_up = [&](int i) {
     if (!plan.summary(i)) return;
     const std::vector<int> leaves = plan.leaves_under(i);
-    Date s = dates.start[static_cast<std::size_t>(leaves[0])];
-    Date f = dates.finish[static_cast<std::size_t>(leaves[0])];
+    Moment s = dates.start[static_cast<std::size_t>(leaves[0])];
+    Moment f = dates.finish[static_cast<std::size_t>(leaves[0])];
     for (const int leaf : leaves) {
       s = std::min(s, dates.start[static_cast<std::size_t>(leaf)]);
       f = std::max(f, dates.finish[static_cast<std::size_t>(leaf)]);
@@ -208,37 +236,38 @@ RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date 
     for (int b = 0; b < n; ++b) {
       if (plan.summary(b)) continue;
       const Plan::Task& task = plan.tasks[static_cast<std::size_t>(b)];
-      std::optional<Date> no_earlier_than;
-      if (task.declared && !asap) no_earlier_than = calendar.add(project_start, *task.declared);
-      Date start = no_earlier_than.value_or(project_start);
+      std::optional<Moment> no_earlier_than;
+      if (task.declared && !asap) no_earlier_than = Moment{calendar.add(project_start, *task.declared), false};
+      Moment start = no_earlier_than.value_or(day_zero);
       const auto& preds = predecessors[static_cast<std::size_t>(b)];
       if (!preds.empty()) {
-        std::optional<Date> latest;
+        std::optional<Moment> latest;
         for (const Plan::Relation& r : preds) {
-          const Date a_start = dates.start[static_cast<std::size_t>(r.from)];
-          const Date a_finish = dates.finish[static_cast<std::size_t>(r.from)];
-          Date s;
+          const Moment a_start = dates.start[static_cast<std::size_t>(r.from)];
+          const Moment a_finish = dates.finish[static_cast<std::size_t>(r.from)];
+          Moment s;
           switch (r.type) {
             case kFS:
-              s = calendar.add(a_finish, r.lag);
+              s = place(shift(a_finish, r.lag), task.duration, false).first;
               break;
             case kSS:
-              s = calendar.add(a_start, r.lag);
+              s = place(shift(a_start, r.lag), task.duration, false).first;
               break;
             case kSF:
-              s = calendar.add(calendar.add(a_start, r.lag), -task.duration);
+              s = place(shift(a_start, r.lag), task.duration, true).first;
               break;
             default:
-              s = std::max(project_start, calendar.add(calendar.add(a_finish, r.lag), -task.duration));
+              s = std::max(day_zero, place(shift(a_finish, r.lag), task.duration, true).first);
               break;
           }
           latest = latest ? std::max(*latest, s) : s;
         }
         start = no_earlier_than ? std::max(*latest, *no_earlier_than) : *latest;
       }
-      const Date finish = calendar.add(start, task.duration);
-      if (start != dates.start[static_cast<std::size_t>(b)] || finish != dates.finish[static_cast<std::size_t>(b)]) {
-        dates.start[static_cast<std::size_t>(b)] = start;
+      const auto [placed_start, finish] = place(start, task.duration, false);
+      if (placed_start != dates.start[static_cast<std::size_t>(b)] ||
+          finish != dates.finish[static_cast<std::size_t>(b)]) {
+        dates.start[static_cast<std::size_t>(b)] = placed_start;
         dates.finish[static_cast<std::size_t>(b)] = finish;
         moved = true;
       }
@@ -246,19 +275,15 @@ RefDates reference_schedule(const Plan& plan, const RefCalendar& calendar, Date 
     if (!moved) break;
   }
   for (int i = n; i-- > 0;) roll_up(i);
+  dates.first.assign(static_cast<std::size_t>(n), project_start);
   dates.last.assign(static_cast<std::size_t>(n), project_start);
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (!plan.summary(i)) {
-      dates.last[k] = dates.finish[k] == dates.start[k] ? dates.start[k] : calendar.add(dates.finish[k], -1);
-      continue;
-    }
-    const std::vector<int> leaves = plan.leaves_under(i);
-    dates.last[k] = dates.start[k];
-    for (const int leaf : leaves) {
-      const auto l = static_cast<std::size_t>(leaf);
-      const Date leaf_last = dates.finish[l] == dates.start[l] ? dates.start[l] : calendar.add(dates.finish[l], -1);
-      dates.last[k] = std::max(dates.last[k], leaf_last);
+    const std::vector<int> leaves = plan.summary(i) ? plan.leaves_under(i) : std::vector<int>{i};
+    for (std::size_t at = 0; at < leaves.size(); ++at) {
+      const auto l = static_cast<std::size_t>(leaves[at]);
+      dates.first[k] = at == 0 ? dates.start[l].day : std::min(dates.first[k], dates.start[l].day);
+      dates.last[k] = at == 0 ? dates.finish[l].day : std::max(dates.last[k], dates.finish[l].day);
     }
   }
   return dates;
@@ -292,6 +317,7 @@ TEST(ScheduleReference, AgreesWithMsProjectRulesOnRandomPlansWithLeadsAllLinkTyp
   int floored = 0;          // plans where a finish-to-finish link's floor held a task on the start
   int into_summary = 0;
   int out_of_summary = 0;
+  int end_side = 0;  // milestones at the end of their day
   constexpr int kRounds = 2500;
   for (int round = 0; round < kRounds; ++round) {
     const Plan plan = random_plan(rng);
@@ -317,9 +343,9 @@ TEST(ScheduleReference, AgreesWithMsProjectRulesOnRandomPlansWithLeadsAllLinkTyp
     for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
       const Interval& early = schedule[i].early;
       // MS Project's Start and Finish: the first and the last working day (a milestone's own day).
-      const Date want_start = want.start[i];
+      const Date want_start = want.first[i];
       const Date want_last = want.last[i];
-      const std::optional<Date> start = calendar.date_of(early.start);
+      const std::optional<Date> start = calendar.date_of(early.first_day());
       const std::optional<Date> last = calendar.date_of(early.due);
       ASSERT_TRUE(start && last);
       EXPECT_EQ(format_date(*start), format_date(want_start))
@@ -328,11 +354,12 @@ TEST(ScheduleReference, AgreesWithMsProjectRulesOnRandomPlansWithLeadsAllLinkTyp
       EXPECT_EQ(format_date(*last), format_date(want_last))
           << "finish of task " << i + 1 << (asap ? " (asap)" : "") << " in " << json;
       if (!plan.summary(static_cast<int>(i)) && want_start < project_start) ++before_day_zero;
+      if (!plan.summary(static_cast<int>(i)) && plan.tasks[i].duration == 0 && want.start[i].end) ++end_side;
     }
     for (const Plan::Relation& r : plan.relations) {
       if (plan.summary(r.to)) ++into_summary;
       if (plan.summary(r.from)) ++out_of_summary;
-      if (r.type == kFF && !plan.summary(r.to) && want.start[static_cast<std::size_t>(r.to)] == project_start)
+      if (r.type == kFF && !plan.summary(r.to) && want.first[static_cast<std::size_t>(r.to)] == project_start)
         ++floored;
     }
     if (HasFailure()) break;  // one plan's story is enough to read
@@ -342,6 +369,7 @@ TEST(ScheduleReference, AgreesWithMsProjectRulesOnRandomPlansWithLeadsAllLinkTyp
   EXPECT_GT(floored, 100);
   EXPECT_GT(into_summary, 1000);
   EXPECT_GT(out_of_summary, 1000);
+  EXPECT_GT(end_side, 500);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +392,7 @@ TEST(ScheduleReference, DependencyViolatedIsSilentExactlyWhenTheScheduleKeepsThe
       const ScheduledTemplate planned(file.templates()[0].model.stories, ScheduleOptions{.asap = round % 4 == 0});
       ASSERT_TRUE(planned.schedule().ok()) << json;
       for (std::size_t i = 0; i < plan.tasks.size(); ++i)
-        plan.tasks[i].declared = static_cast<int>(planned.schedule()[i].early.start);
+        plan.tasks[i].declared = static_cast<int>(planned.schedule()[i].early.first_day());
       if (roll(0, 1) == 0) {
         const auto i = static_cast<std::size_t>(roll(0, static_cast<int>(plan.tasks.size()) - 1));
         *plan.tasks[i].declared -= roll(1, 2);
@@ -376,7 +404,7 @@ TEST(ScheduleReference, DependencyViolatedIsSilentExactlyWhenTheScheduleKeepsThe
     ASSERT_TRUE(planned.schedule().ok()) << json;
     bool kept = true;
     for (std::size_t i = 0; i < plan.tasks.size(); ++i)
-      if (!plan.summary(static_cast<int>(i)) && planned.schedule()[i].early.start != *plan.tasks[i].declared)
+      if (!plan.summary(static_cast<int>(i)) && planned.schedule()[i].early.first_day() != *plan.tasks[i].declared)
         kept = false;
     std::size_t findings = 0;
     for (const Diagnostic& d : lint_text("plan.json", json))

@@ -207,12 +207,67 @@ TEST(Schedule, MilestonesAtTheStartAndTheEnd) {
   ASSERT_TRUE(s.schedule.ok());
   EXPECT_EQ(s.at(1).early, (Interval{0, 0, 0}));
   EXPECT_EQ(s.at(2).early, (Interval{0, 3, 2}));
-  EXPECT_EQ(s.at(3).early, (Interval{3, 3, 3}));  // the day after the task's last day
+  // A moment at the end of the task's last day (docs/semantics.md §4), not the day after it.
+  EXPECT_EQ(s.at(3).early, (Interval{3, 3, 2, true}));
+  EXPECT_EQ(s.at(3).early.first_day(), 2);
   ASSERT_TRUE(s.schedule.project());
-  EXPECT_EQ(*s.schedule.project(), (Interval{0, 3, 3}));
-  EXPECT_EQ(s.schedule.project_duration(), 4);  // a milestone occupies its day (docs/semantics.md §4)
+  EXPECT_EQ(*s.schedule.project(), (Interval{0, 3, 2}));
+  EXPECT_EQ(s.schedule.project_duration(), 3);
   EXPECT_EQ(s.chains(), "1 2 3");
   EXPECT_EQ(s.schedule.critical_count(), 3u);
+}
+
+// docs/scheduling.md, "Milestones": each row of the table of cases. A milestone's side is that of
+// the constraint that places it; successors read its boundary.
+TEST(Schedule, AMilestoneSitsOnTheSideOfTheConstraintThatPlacesIt) {
+  const std::string m = R"("story_type": "milestone", "duration": 0)";
+  auto milestone = [&](int id, std::string extra = "") {
+    return R"({"title": "m)" + std::to_string(id) + R"(", "temp_id": )" + std::to_string(id) + ", " + m +
+           (extra.empty() ? "" : ", " + extra) + "}";
+  };
+  // Task 1 works days 0–2 (boundaries [0, 3)).
+  auto after = [&](int type, int lag, std::string extra = "") {
+    return Scheduled("[" + task(1, 3, links({link(1, 2, type, lag)})) + ", " + milestone(2, std::move(extra)) + "]");
+  };
+  EXPECT_EQ(after(FS, 0).at(2).early, (Interval{3, 3, 2, true}));  // FS: the end of day 2
+  EXPECT_EQ(after(FF, 0).at(2).early, (Interval{3, 3, 2, true}));  // FF: the same
+  EXPECT_EQ(after(FS, 2).at(2).early, (Interval{5, 5, 4, true}));  // a lag keeps the side
+  EXPECT_EQ(after(FS, -1).at(2).early, (Interval{2, 2, 1, true}));
+  EXPECT_EQ(after(SS, 1).at(2).early, (Interval{1, 1, 1, false}));  // SS: the start of day 1
+  EXPECT_EQ(after(SF, 2).at(2).early, (Interval{2, 2, 2, false}));  // SF: the start of day 2
+  // Its declared day is a start-no-earlier-than at the start of that day; on the same boundary
+  // as a finish, the start side wins (it is later on the clock).
+  EXPECT_EQ(after(FS, 0, R"("relative_start_date": 3)").at(2).early, (Interval{3, 3, 3, false}));
+  EXPECT_EQ(after(FS, 0, R"("relative_start_date": 2)").at(2).early, (Interval{3, 3, 2, true}));
+  EXPECT_EQ(after(FS, 0, R"("relative_start_date": 5)").at(2).early, (Interval{5, 5, 5, false}));
+  EXPECT_EQ(Scheduled("[" + milestone(2) + "]").at(2).early, (Interval{0, 0, 0, false}));  // day 0: its start
+
+  // A milestone after a milestone takes its side; a task after an end-side milestone starts the
+  // next working day, the same day after a start-side one.
+  Scheduled chain("[" + task(1, 3, links({link(1, 2, FS, 0)})) + ", " + milestone(2, links({link(2, 3, FS, 0)})) +
+                  ", " + milestone(3, links({link(3, 4, FS, 0)})) + ", " + task(4, 2) + "]");
+  EXPECT_EQ(chain.at(3).early, (Interval{3, 3, 2, true}));
+  EXPECT_EQ(chain.at(4).early, (Interval{3, 5, 4}));
+  Scheduled start_side("[" + milestone(2, R"("relative_start_date": 3, )" + links({link(2, 4, FS, 0)})) + ", " +
+                       task(4, 2) + "]");
+  EXPECT_EQ(start_side.at(4).early, (Interval{3, 5, 4}));
+
+  // Roll-ups use the day: four working days and a closing milestone make a four-day phase, and
+  // the phase after it starts the next day.
+  Scheduled phases(R"([{"title": "Planning", "temp_id": 10, )" + links({link(10, 20, FS, 0)}) +
+                   R"(, "sub_stories": [)" + task(1, 4, links({link(1, 2, FS, 0)})) + ", " + milestone(2) +
+                   R"(]}, {"title": "Development", "temp_id": 20, "sub_stories": [)" + task(3, 5) + "]}]");
+  ASSERT_TRUE(phases.schedule.ok());
+  EXPECT_EQ(phases.at(10).early, (Interval{0, 4, 3}));
+  EXPECT_EQ(phases.at(10).early.days(), 4);
+  EXPECT_EQ(phases.at(20).early, (Interval{4, 9, 8}));
+  // A phase that opens with an end-side milestone starts on that milestone's day.
+  Scheduled opens("[" + task(1, 3, links({link(1, 10, FS, 0)})) +
+                  R"(, {"title": "P", "temp_id": 10, "sub_stories": [)" + milestone(2) + ", " +
+                  task(3, 2, R"("relative_start_date": 3)") + "]}]");
+  EXPECT_EQ(opens.at(10).early.first_day(), 2);
+  EXPECT_EQ(opens.at(10).early.due, 4);
+  EXPECT_EQ(opens.at(10).early.days(), 3);
 }
 
 TEST(Schedule, FloatAndLateDates) {

@@ -228,14 +228,16 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     const bool milestone = !parent_story && story.effective_type() == StoryType::Milestone;
     // Declared dates where the story has them (a leaf), else the schedule's (parents roll up).
     // A leaf's scheduled length is its story_length().
-    std::int64_t start = scheduled.early.start;
+    // A milestone at the end of its day (docs/semantics.md §4) is written at the day's finish.
+    std::int64_t start = scheduled.early.first_day();
     std::int64_t due = scheduled.early.due;
     std::int64_t length = scheduled.early.length();
     if (!parent_story && story.relative_start_date) {
       start = *story.relative_start_date;
       due = milestone || length == 0 ? start : start + length - 1;
     }
-    if (parent_story) length = due - start + 1;
+    const bool end_side = !parent_story && length == 0 && scheduled.early.end_side && start == scheduled.early.due;
+    if (parent_story) length = scheduled.early.days();
 
     xml.start_element("Task");
     xml.element("UID", static_cast<std::int64_t>(uid_[i]));
@@ -245,7 +247,8 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     xml.element("IsNull", 0);
     xml.element("OutlineNumber", outline[i]);
     xml.element("OutlineLevel", static_cast<std::int64_t>(schedule.depth(i) + 1));
-    const auto start_text = date_time(start, "08:00:00");
+    const auto day_start_text = date_time(start, "08:00:00");
+    const auto start_text = end_side ? date_time(start, "17:00:00") : day_start_text;
     const auto finish_text = milestone || length == 0 ? start_text : date_time(due, "17:00:00");
     if (start_text && finish_text) {
       xml.element("Start", *start_text);
@@ -290,7 +293,7 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
     // A declared start is a start-no-earlier-than (docs/semantics.md §5): MSPDI constraint type 4.
     if (!parent_story && story.relative_start_date && start_text) {
       xml.element("ConstraintType", 4);
-      xml.element("ConstraintDate", *start_text);
+      xml.element("ConstraintDate", *day_start_text);
     } else {
       xml.element("ConstraintType", 0);
     }

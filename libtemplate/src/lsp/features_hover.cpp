@@ -80,7 +80,7 @@ std::string story_markdown(const Analysis& analysis, std::size_t s) {
   if (scheduled) {
     const Schedule& schedule = plan.planned->schedule();
     const ScheduledStory& dates = schedule[entry.index];
-    md += "| scheduled | " + scheduled_day(dates.early.start, plan.calendar) + " | " +
+    md += "| scheduled | " + scheduled_day(dates.early.first_day(), plan.calendar) + " | " +
           scheduled_day(dates.early.due, plan.calendar) + " | " +
           plural(preview::scheduled_duration(schedule, entry.index), "day", "days") + " |\n\n";
     md += "Total float: " + plural(dates.total_float, "working day", "working days") + " · " +

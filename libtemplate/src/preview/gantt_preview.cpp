@@ -104,7 +104,7 @@ std::vector<Styled> bar_cells(const Schedule& schedule, const PreviewRow& row, c
   const ScheduledStory& s = schedule[row.index];
   std::vector<Styled> cells(scale.used());
   const bool parent = schedule.graph().story(row.index).is_parent();
-  std::size_t from = scale.column(s.early.start);
+  std::size_t from = scale.column(s.early.first_day());
   if (drawn_as_point(s)) {
     cells[std::min(from, cells.size() - 1)] = {Cell::Point, s.critical};
     return cells;
@@ -139,9 +139,9 @@ std::string draw(const std::vector<Styled>& cells, bool colour) {
 std::string header(const Schedule& schedule, const Scale& scale, std::size_t indent, std::size_t columns,
                    const PreviewOptions& options) {
   const Interval& project = *schedule.project();
-  TickLabels labels(options.calendar, project.start, project.due);
+  TickLabels labels(options.calendar, project.first_day(), project.due);
   std::vector<std::int64_t> ticks =
-      tick_days(project.start, project.due, scale.columns_per_day(), static_cast<double>(labels.width() + 1));
+      tick_days(project.first_day(), project.due, scale.columns_per_day(), static_cast<double>(labels.width() + 1));
   std::string text(indent, ' ');
   std::string axis(indent - 1, ' ');
   axis += "┌";
@@ -197,7 +197,7 @@ std::string render_gantt(const Schedule& schedule, std::span<const PreviewRow> r
   const std::size_t label_width = std::clamp(widest, kMinLabelWidth, std::min(kMaxLabelWidth, width * 2 / 5));
   const std::size_t indent = kMarkerWidth + label_width + 2;  // label, a space, the left rule
   const Interval& project = *schedule.project();
-  Scale scale(project.start, project.due, width - indent);
+  Scale scale(project.first_day(), project.due, width - indent);
   out += header(schedule, scale, indent, width - indent, options);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const bool critical = schedule[rows[r].index].critical;

@@ -40,7 +40,8 @@ std::string table(const Schedule& schedule, std::span<const PreviewRow> rows, co
     std::string indent;
     for (std::size_t level = 0; level < row.depth && level < 8; ++level) indent += "\u00A0\u00A0\u00A0";
     out += cell(row.outline) + cell(temp_id_text(story)) + cell(indent + display_title(story)) +
-           cell(day_text(s.early.start, options.calendar), true) + cell(day_text(s.early.due, options.calendar), true) +
+           cell(day_text(s.early.first_day(), options.calendar), true) +
+           cell(day_text(s.early.due, options.calendar), true) +
            cell(std::to_string(scheduled_duration(schedule, row.index)), true) +
            cell(std::to_string(s.total_float), true) + cell(s.critical ? "yes" : "no");
     out += "</tr>\n";

@@ -36,7 +36,7 @@ void write_project(JsonEmitter& json, const Schedule& schedule, const PreviewOpt
   std::optional<std::int64_t> start;
   std::optional<std::int64_t> due;
   if (span) {
-    start = span->start;
+    start = span->first_day();
     due = span->due;
   }
   write_day(json, "start", start);
@@ -63,18 +63,20 @@ void write_story(JsonEmitter& json, const Schedule& schedule, const PreviewRow& 
   else
     json.null();
   json.member("story_type", to_string(story.effective_type()));
-  json.member("start", s.early.start);
+  json.member("start", s.early.first_day());
   json.member("due", s.early.due);
   json.member("duration", scheduled_duration(schedule, row.index));
-  json.member("early_start", s.early.start);
+  json.member("early_start", s.early.first_day());
   json.member("early_due", s.early.due);
-  json.member("late_start", s.late.start);
+  json.member("late_start", s.late.first_day());
   json.member("late_due", s.late.due);
   json.member("total_float", s.total_float);
   json.key("critical");
   json.boolean(s.critical);
+  // A milestone is a moment at the end or the start of its day (docs/semantics.md §4).
+  if (!story.is_parent() && s.early.length() == 0) json.member("side", s.early.end_side ? "end" : "start");
   if (options.calendar) {
-    write_day(json, "start_date", s.early.start, &*options.calendar);
+    write_day(json, "start_date", s.early.first_day(), &*options.calendar);
     write_day(json, "due_date", s.early.due, &*options.calendar);
   }
   json.end_object();

@@ -85,7 +85,7 @@ std::string excludes_line(const Calendar& calendar) {
 std::string task_line(const Schedule& schedule, const PreviewRow& row, const Calendar& calendar) {
   const ScheduledStory& s = schedule[row.index];
   std::string text = "    " + mermaid_text(row.outline + " " + display_title(schedule.graph().story(row.index)));
-  auto start = calendar.date_of(s.early.start);
+  auto start = calendar.date_of(s.early.first_day());
   auto due = calendar.date_of(s.early.due);
   if (!start || !due) return "    %% " + row.outline + ": outside the years 1–9999\n";
   std::string tags;

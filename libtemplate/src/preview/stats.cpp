@@ -40,7 +40,7 @@ Stats compute_stats(const Schedule& schedule, const Rollup& rollup, const std::o
   stats.time_estimate_in_minutes = rollup.total(Estimate::TimeInMinutes);
   stats.critical_count = schedule.critical_count();
   if (calendar && schedule.project()) {
-    stats.start_date = calendar->date_of(schedule.project()->start);
+    stats.start_date = calendar->date_of(schedule.project()->first_day());
     stats.due_date = calendar->date_of(schedule.project()->due);
   }
   return stats;

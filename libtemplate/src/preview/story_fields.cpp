@@ -19,9 +19,7 @@ bool drawn_as_point(const ScheduledStory& dates) {
 }
 
 std::int64_t scheduled_duration(const Schedule& schedule, std::size_t index) {
-  const Interval& early = schedule[index].early;
-  if (!schedule.graph().story(index).is_parent()) return early.length();
-  return early.due - early.start + 1;
+  return schedule[index].early.days();
 }
 
 std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar) {
@@ -48,9 +46,9 @@ std::string project_summary(const Schedule& schedule, const PreviewOptions& opti
   std::int64_t days = schedule.project_duration();
   std::string out = std::to_string(days) + (days == 1 ? " working day, " : " working days, ");
   if (options.calendar) {
-    out += day_text(project->start, options.calendar) + " to " + day_text(project->due, options.calendar);
+    out += day_text(project->first_day(), options.calendar) + " to " + day_text(project->due, options.calendar);
   } else {
-    out += "day " + std::to_string(project->start) + " to day " + std::to_string(project->due);
+    out += "day " + std::to_string(project->first_day()) + " to day " + std::to_string(project->due);
   }
   out += ", " + std::to_string(schedule.critical_count()) + " of " + std::to_string(schedule.size()) +
          (schedule.size() == 1 ? " story critical" : " stories critical");

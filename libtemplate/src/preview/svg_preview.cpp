@@ -153,10 +153,10 @@ std::string tooltip_of(const Schedule& schedule, const PreviewRow& row, const Pr
   };
   std::string out = row.outline + " " + display_title(schedule.graph().story(row.index)) + ": ";
   if (drawn_as_point(s)) {
-    out += day(s.early.start) + ", milestone";
+    out += day(s.early.first_day()) + ", milestone";
   } else {
-    const std::int64_t days = s.early.length();
-    out += day(s.early.start) + " to " + day(s.early.due) + ", " + std::to_string(days) +
+    const std::int64_t days = s.early.days();
+    out += day(s.early.first_day()) + " to " + day(s.early.due) + ", " + std::to_string(days) +
            (days == 1 ? " working day" : " working days");
   }
   out += ", total float " + std::to_string(s.total_float);
@@ -172,11 +172,11 @@ struct Ticks {
 
 Ticks make_ticks(const Schedule& schedule, const Axis& axis, const PreviewOptions& options) {
   const Interval& project = *schedule.project();
-  TickLabels labels(options.calendar, project.start, project.due);
+  TickLabels labels(options.calendar, project.first_day(), project.due);
   const double min_gap = static_cast<double>(labels.width()) * kCharWidth + 12.0;
   Ticks out;
   // With calendar columns two working days lie at least one column apart.
-  out.days = tick_days(project.start, project.due, axis.day_width(), min_gap);
+  out.days = tick_days(project.first_day(), project.due, axis.day_width(), min_gap);
   for (std::int64_t day : out.days) {
     out.labels.push_back(labels(day));
     out.right = std::max(out.right,
@@ -360,7 +360,7 @@ Chart chart(const Schedule& schedule, std::span<const PreviewRow> rows, const Pr
     return out;
   }
   const Interval& project = *schedule.project();
-  const Axis axis(project.start, project.due, options.calendar);
+  const Axis axis(project.first_day(), project.due, options.calendar);
   const Ticks ticks = make_ticks(schedule, axis, options);
   const double rows_top = page ? kPageRowsTop : kRowsTop;
   const double rows_bottom = rows_top + kRowHeight * static_cast<double>(rows.size());

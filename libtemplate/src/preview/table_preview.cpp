@@ -28,7 +28,7 @@ Line line_of(const Schedule& schedule, const PreviewRow& row, const PreviewOptio
   return {row.outline,
           one_line(temp_id_text(story)),
           std::move(title),
-          day_text(s.early.start, options.calendar),
+          day_text(s.early.first_day(), options.calendar),
           day_text(s.early.due, options.calendar),
           std::to_string(scheduled_duration(schedule, row.index)),
           std::to_string(s.total_float),

@@ -4,6 +4,7 @@
 // Day numbers in messages are inclusive working-day offsets, as a story declares them; the
 // comparisons use the half-open intervals of libtemplate/core/intervals.hpp. Offsets may be any
 // int64, so differences are taken as unsigned magnitudes and sums are checked.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -99,8 +100,41 @@ struct EarliestLeaves {
   }
 };
 
+// Milestones the schedule keeps on their declared day but at its end (docs/semantics.md §4), by
+// story: lint accepts a milestone on either side of its day, and the side is the one its links
+// place it on. Empty when no milestone is (the common case needs no schedule).
+std::vector<std::uint8_t> milestones_at_day_end(const DependencyGraph& graph, const DeclaredIntervals& intervals) {
+  bool any = false;
+  for (const Link& link : graph.links()) {
+    const std::optional<Interval>& to = intervals.interval(link.target);
+    any = any || (to && to->length() == 0) || graph.story(link.target).is_parent();
+  }
+  std::vector<std::uint8_t> end_side;
+  if (!any) return end_side;
+  const Schedule schedule(graph);
+  if (!schedule.ok()) return end_side;
+  end_side.assign(intervals.size(), 0);
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    const std::optional<Interval>& declared = intervals.interval(i);
+    const Interval& early = schedule[i].early;
+    if (!graph.story(i).is_parent() && declared && declared->length() == 0 && early.length() == 0 && early.end_side &&
+        early.first_day() == declared->start)
+      end_side[i] = 1;
+  }
+  return end_side;
+}
+
+// Story `i`'s declared interval, a milestone at the end of its day (milestones_at_day_end) as
+// the moment after that day.
+std::optional<Interval> placed(const DeclaredIntervals& intervals, std::span<const std::uint8_t> end_side,
+                               std::size_t i) {
+  std::optional<Interval> out = intervals.interval(i);
+  if (out && i < end_side.size() && end_side[i] != 0) *out = Interval{out->start + 1, out->start + 1, out->start, true};
+  return out;
+}
+
 void check_link(Context& context, const TemplateSource& source, const DeclaredIntervals& intervals,
-                std::optional<EarliestLeaves>& earliest, const Link& link) {
+                std::span<const std::uint8_t> end_side, std::optional<EarliestLeaves>& earliest, const Link& link) {
   const std::size_t a = link.source;
   const std::size_t b = link.target;
   const Dependency& dep = *link.dependency;
@@ -116,7 +150,7 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
     return by_finish ? earliest->by_finish[b] : earliest->by_start[b];
   };
   auto report = [&](std::size_t bound, bool to_finish, std::int64_t need, std::int64_t actual, std::string why) {
-    const Interval& to = *intervals.interval(bound);
+    const Interval to = *placed(intervals, end_side, bound);
     // Finish days are shown inclusive, as the story declares them: F - 1 for a task, its own
     // day for a milestone (F = S). A leaf's due is exactly that.
     const std::int64_t shown_shift = to_finish ? to.finish - to.due : 0;
@@ -133,12 +167,12 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
                    std::move(message));
   };
 
-  const std::optional<Interval>& from = intervals.interval(a);
+  const std::optional<Interval> from = placed(intervals, end_side, a);
   std::int64_t need = 0;
   if (from && !__builtin_add_overflow(kind.from_finish ? from->finish : from->start, lag, &need)) {
     const std::size_t bound = first_under_target(kind.to_finish);
     if (bound != npos && intervals.interval(bound)) {
-      const Interval& to = *intervals.interval(bound);
+      const Interval to = *placed(intervals, end_side, bound);
       const std::int64_t actual = kind.to_finish ? to.finish : to.start;
       if (actual < need) {
         std::string why;
@@ -372,6 +406,7 @@ void check_dependency_violated(Context& context) {
     const DependencyGraph& graph = context.graph(source);
     if (graph.links().empty()) continue;
     const DeclaredIntervals& intervals = context.intervals(source);
+    const std::vector<std::uint8_t> end_side = milestones_at_day_end(graph, intervals);
     std::optional<EarliestLeaves> earliest;
     for (const Link& link : graph.links()) {
       // Links other rules report are left to them: self-links and links within one line of
@@ -383,7 +418,7 @@ void check_dependency_violated(Context& context) {
       if (dep.source_id ? !owner.temp_id || canonical_temp_id(*dep.source_id) != canonical_temp_id(*owner.temp_id)
                         : dep.node.find("source_id") != nullptr)
         continue;
-      check_link(context, source, intervals, earliest, link);
+      check_link(context, source, intervals, end_side, earliest, link);
     }
   }
 }

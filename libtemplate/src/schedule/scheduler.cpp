@@ -73,8 +73,15 @@ enum class Driver : std::uint8_t {
   FinishBound,  // the bound on its finish (set by the edge in finish_edge)
 };
 
-Interval make_interval(std::int64_t start, std::int64_t finish) {
-  return Interval{start, finish, finish > start ? finish - 1 : start};
+// A leaf's interval; `end_side` places a zero-length one (a milestone) at the end of day start − 1.
+Interval make_interval(std::int64_t start, std::int64_t finish, bool end_side) {
+  if (finish > start) return Interval{start, finish, finish - 1, false};
+  return Interval{start, finish, end_side ? start - 1 : start, end_side};
+}
+
+// The earlier of two moments on one boundary is the end side (docs/semantics.md §4).
+bool earlier_moment(std::int64_t a, bool a_end_side, std::int64_t b, bool b_end_side) {
+  return a < b || (a == b && a_end_side && !b_end_side);
 }
 
 enum class Kind : std::uint8_t { Leaf, ParentIn, ParentOut };
@@ -99,6 +106,10 @@ struct EarlyDates {
   std::vector<std::int64_t> finish;
   std::vector<std::size_t> start_edge;   // the edge that set `start` (bound or roll-up)
   std::vector<std::size_t> finish_edge;  // the edge that set `finish`
+  // The side of each moment (docs/semantics.md §4): 1 when `start` (`finish`) is the end of the
+  // day before it — a bound from a finish, a milestone placed there, a task's finish.
+  std::vector<std::uint8_t> start_end_side;
+  std::vector<std::uint8_t> finish_end_side;
   // A finish-to-finish link ends at the node (or at an ancestor's in node): the story may not
   // start before day 0 (docs/semantics.md §5).
   std::vector<std::uint8_t> ff_floor;
@@ -173,6 +184,8 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
   early.start_edge.assign(nodes, npos);
   early.finish_edge.assign(nodes, npos);
   early.ff_floor.assign(nodes, 0);
+  early.start_end_side.assign(nodes, 0);
+  early.finish_end_side.assign(nodes, 0);
   early.driver.assign(n, Driver::Base);
   auto& early_s = early.start;
   auto& early_f = early.finish;
@@ -190,6 +203,7 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
       std::int64_t start = network.declared[v];
       if (!linked && start == kNoLowerBound) start = 0;
       if (early.ff_floor[v] != 0) start = std::max<std::int64_t>(start, 0);
+      const std::int64_t base = start;  // kNoLowerBound when the links alone place it
       // Ties go to the links, so that critical chains follow them.
       Driver why = Driver::Base;
       if (early_s[v] != kNoLowerBound && early_s[v] >= start) {
@@ -204,30 +218,52 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
         }
       }
       early.driver[v] = why;
+      // A task starts at the start of a day and finishes at the end of one. A milestone (or any
+      // zero-length leaf) sits where its binding constraint puts it: at the end of a day when
+      // that is a finish, at the start of one when it is a start, its declared day or day 0;
+      // of several on its boundary, the start side (docs/semantics.md §4).
+      bool end_side = network.length[v] == 0;
+      if (end_side) {
+        const bool from_base = base == start;
+        const bool from_start_bound = early_s[v] == start && early.start_end_side[v] == 0;
+        const bool from_finish_bound =
+            early_f[v] != kNoLowerBound && early_f[v] - network.length[v] == start && early.finish_end_side[v] == 0;
+        end_side = !(from_base || from_start_bound || from_finish_bound);
+      }
       early_s[v] = start;
       early_f[v] = math.add(start, network.length[v]);
+      early.start_end_side[v] = end_side ? 1 : 0;
+      early.finish_end_side[v] = network.length[v] == 0 ? early.start_end_side[v] : 1;
     }
     for (std::size_t e = network.first_edge[v]; e < network.first_edge[v + 1]; ++e) {
       const DependencyGraph::Edge& edge = edges[e];
       const std::size_t to = edge.to;
       if (!edge.is_link()) {
+        const bool s_end = early.start_end_side[v] != 0;
+        const bool f_end = early.finish_end_side[v] != 0;
         if (network.is_parent_in(v)) {  // a parent hands its bounds to each child
           early.ff_floor[to] |= early.ff_floor[v];
-          if (early_s[v] != kNoLowerBound && early_s[v] > early_s[to]) {
+          if (early_s[v] != kNoLowerBound &&
+              later_moment(early_s[v], s_end, early_s[to], early.start_end_side[to] != 0)) {
             early_s[to] = early_s[v];
+            early.start_end_side[to] = s_end;
             start_edge[to] = e;
           }
-          if (early_f[v] != kNoLowerBound && early_f[v] > early_f[to]) {
+          if (early_f[v] != kNoLowerBound &&
+              later_moment(early_f[v], f_end, early_f[to], early.finish_end_side[to] != 0)) {
             early_f[to] = early_f[v];
+            early.finish_end_side[to] = f_end;
             finish_edge[to] = e;
           }
         } else {  // a child rolls up into its parent's out node
-          if (early_s[v] < early_s[to]) {
+          if (earlier_moment(early_s[v], s_end, early_s[to], early.start_end_side[to] != 0) || start_edge[to] == npos) {
             early_s[to] = early_s[v];
+            early.start_end_side[to] = s_end;
             start_edge[to] = e;
           }
-          if (early_f[v] > early_f[to] || finish_edge[to] == npos) {
+          if (later_moment(early_f[v], f_end, early_f[to], early.finish_end_side[to] != 0) || finish_edge[to] == npos) {
             early_f[to] = early_f[v];
+            early.finish_end_side[to] = f_end;
             finish_edge[to] = e;
           }
         }
@@ -238,10 +274,14 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
       const LinkEnds& ends = link_ends(*link.type);
       if (ends.from_finish && ends.to_finish) early.ff_floor[to] = 1;
       const std::int64_t bound = math.add(ends.from_finish ? early_f[v] : early_s[v], link.lag);
+      // The lag keeps the side of the moment it counts from.
+      const bool bound_end = (ends.from_finish ? early.finish_end_side[v] : early.start_end_side[v]) != 0;
       std::int64_t& target = ends.to_finish ? early_f[to] : early_s[to];
+      std::uint8_t& target_end = ends.to_finish ? early.finish_end_side[to] : early.start_end_side[to];
       std::size_t& why = ends.to_finish ? finish_edge[to] : start_edge[to];
-      if (bound > target || (bound == target && why == npos)) {
+      if (later_moment(bound, bound_end, target, target_end != 0) || (bound == target && why == npos)) {
         target = bound;
+        target_end = bound_end ? 1 : 0;
         why = e;
       }
     }
@@ -249,17 +289,27 @@ EarlyDates forward_pass(const Network& network, Arithmetic& math) {
   return early;
 }
 
+// A leaf's early interval.
+Interval early_interval(const EarlyDates& early, std::size_t leaf) {
+  return make_interval(early.start[leaf], early.finish[leaf], early.start_end_side[leaf] != 0);
+}
+
+// Two intervals as one: the earliest start (moment), the latest finish and the latest due.
+Interval widen(const Interval& a, const Interval& b) {
+  const bool a_first = earlier_moment(a.start, a.end_side, b.start, b.end_side);
+  return Interval{a_first ? a.start : b.start, std::max(a.finish, b.finish), std::max(a.due, b.due),
+                  a_first ? a.end_side : b.end_side};
+}
+
 // The project's early span: the earliest start, the latest finish and the latest due of any leaf.
 Interval project_span(const Network& network, const EarlyDates& early) {
-  Interval project{kNoUpperBound, kNoLowerBound, kNoLowerBound};
+  std::optional<Interval> project;
   for (std::size_t i = 0; i < network.graph->size(); ++i) {
     if (!network.is_leaf(i)) continue;
-    const Interval dates = make_interval(early.start[i], early.finish[i]);
-    project.start = std::min(project.start, dates.start);
-    project.finish = std::max(project.finish, dates.finish);
-    project.due = std::max(project.due, dates.due);
+    const Interval dates = early_interval(early, i);
+    project = project ? widen(*project, dates) : dates;
   }
-  return project;
+  return project.value_or(Interval{});
 }
 
 // Late dates, in reverse topological order from the project finish: each node takes the least
@@ -326,8 +376,9 @@ std::size_t roll_up(const Network& network, const EarlyDates& early, const LateD
   for (std::size_t i = n; i-- > 0;) {
     ScheduledStory& s = stories[i];
     if (network.is_leaf(i)) {
-      s.early = make_interval(early.start[i], early.finish[i]);
-      s.late = make_interval(late.start[i], late.finish[i]);
+      // A milestone keeps its side late as early: what places it is the same kind of moment.
+      s.early = early_interval(early, i);
+      s.late = make_interval(late.start[i], late.finish[i], s.early.end_side);
       // Dates are within ±kLimit (2^62), so the difference fits unless a schedule that left the
       // range (Schedule::out_of_range(), refused) put them at opposite ends: then it saturates.
       if (__builtin_sub_overflow(late.start[i], early.start[i], &s.total_float))
@@ -344,10 +395,8 @@ std::size_t roll_up(const Network& network, const EarlyDates& early, const LateD
       seen[p] = true;
       continue;
     }
-    up.early = Interval{std::min(up.early.start, s.early.start), std::max(up.early.finish, s.early.finish),
-                        std::max(up.early.due, s.early.due)};
-    up.late = Interval{std::min(up.late.start, s.late.start), std::max(up.late.finish, s.late.finish),
-                       std::max(up.late.due, s.late.due)};
+    up.early = widen(up.early, s.early);
+    up.late = widen(up.late, s.late);
     up.total_float = std::min(up.total_float, s.total_float);
   }
   return critical;
@@ -407,7 +456,7 @@ const LinkEnds& link_ends(DependencyType type) {
 
 std::int64_t Schedule::project_duration() const {
   if (!project_) return 0;
-  return project_->due - project_->start + 1;
+  return project_->due - project_->first_day() + 1;
 }
 
 Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options) : graph_(&graph) {

@@ -15,20 +15,38 @@
 
 namespace ptmpl {
 
-/// A story's place in working days (docs/semantics.md §4). `start` and `finish` form the half-open
-/// interval [S, F) that dependency constraints use: F = due + 1 for a task or deliverable,
-/// F = S for a milestone. `due` is the last day the story occupies, inclusive, as a story
-/// would declare it: a milestone (or any zero-length interval) still occupies its day S.
+/// A story's place in working days (docs/semantics.md §4). `start` and `finish` form the
+/// half-open interval [S, F) of boundaries between working days that dependency constraints
+/// use: F = due + 1 for a task or deliverable, F = S for a milestone (a moment). `due` is the
+/// last day the story shows, inclusive.
+///
+/// A moment at boundary t sits at the end of day t − 1 or at the start of day t: `end_side`
+/// says which for the start (a milestone, or a parent whose earliest story is such a
+/// milestone). A milestone's day is t − 1 at the end side, t at the start side; its `due` is
+/// that day. first_day(), due and days() are the one span every view, roll-up and export shows.
 /// Offsets may be negative (work before the project start).
 struct Interval {
-  std::int64_t start = 0;   ///< S, the first working day
+  std::int64_t start = 0;   ///< S, the first boundary (a task's first working day)
   std::int64_t finish = 0;  ///< F, one past the last working day; == start for a milestone
-  std::int64_t due = 0;     ///< the last day occupied, inclusive; >= start
+  std::int64_t due = 0;     ///< the last day shown, inclusive
+  bool end_side = false;    ///< S is the end of day S − 1, not the start of day S
 
   /// Working days of the half-open interval: 0 for a milestone.
   [[nodiscard]] std::int64_t length() const { return finish - start; }
+  /// The first day shown: S, or S − 1 when S is the end of that day.
+  [[nodiscard]] std::int64_t first_day() const { return end_side ? start - 1 : start; }
+  /// The duration shown: 0 for a moment (a milestone), else the days from first_day() to due,
+  /// inclusive (a leaf's length; a parent's span of days, so a phase of four working days
+  /// closed by a milestone on its last day lasts four).
+  [[nodiscard]] std::int64_t days() const { return length() == 0 ? 0 : due - first_day() + 1; }
   friend bool operator==(const Interval&, const Interval&) = default;
 };
+
+/// The later of two moments on boundary `t`: the start side (the start of day t) is later on
+/// the clock than the end side (the end of day t − 1).
+[[nodiscard]] inline bool later_moment(std::int64_t a, bool a_end_side, std::int64_t b, bool b_end_side) {
+  return a > b || (a == b && !a_end_side && b_end_side);
+}
 
 /// A leaf's working length in working days (docs/semantics.md §5), the one definition that lint and the
 /// scheduler share: its `duration` when given (≥ 0); else its declared span, due − start + 1,

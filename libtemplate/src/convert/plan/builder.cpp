@@ -673,7 +673,9 @@ void Builder::place_tasks() {
     const std::optional<DateTime>& f = task.finish_at;
     if (!s) continue;
     const DayRule day = calendar_.day(s->date);
-    const bool after_hours = !day.working || s->minute >= day.end;
+    // A start at the end of the working day is the next day's start; a milestone there is a
+    // moment at the end of this day, and on it (docs/semantics.md §4).
+    const bool after_hours = !day.working || (s->minute >= day.end && !task.milestone);
     if (!day.working)
       report("off-calendar", task.place(TaskField::Start),
              task_name(task) + " starts on " + format_date(s->date) + ", not a working day of " +
@@ -799,9 +801,8 @@ Builder::Successors Builder::successors_by_task() const {
   return out;
 }
 
-// A parent's dates are its children's span (docs/semantics.md §5 rolls parents up; a milestone that ends
-// a phase at 17:00 sits on the next working day, so the phase's own Finish may be a day short;
-// nest_tasks() cleared them). Tasks are in outline order, children after their parent: going
+// A parent's dates are its children's span (docs/semantics.md §5 rolls parents up; nest_tasks()
+// cleared the plan's own). Tasks are in outline order, children after their parent: going
 // backwards, a task is complete when it is reached, and adds itself to its parent. The
 // template's figures, which come before raw_json in canonical order, are added up on the way.
 // Costs are positive: their saturating sums do not depend on the order of the terms.
