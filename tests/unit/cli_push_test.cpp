@@ -431,6 +431,36 @@ TEST_F(CliPushTest, AFileWithoutIdUpdatesTheTemplateOfTheSameTitle) {
   expect_on_service_once({files[1]});
 }
 
+// Issue 36: a plain update push wrote .ptmpl-backups/ into the directory it ran in (the
+// repository root). The service's version is saved beside the bases, in ptmpl's state
+// directory, and the message names where.
+TEST_F(CliPushTest, AnUpdateSavesTheServicesVersionBesideTheBasesNotInTheRepository) {
+  auto files = copy_samples("push");
+  const std::string state = dir.file("state");
+  const std::string with_state = env() + " XDG_STATE_HOME='" + state + "'";
+  ASSERT_EQ(run_ptmpl("push '" + files[1] + "' " + service(), with_state).exit, 0);
+  std::string edited = slurp(files[1]);
+  edited.replace(edited.find("\"shared\": false"), 15, "\"shared\": true");
+  std::ofstream(files[1]) << edited;
+  const bool before = fs::exists(PTMPL_SOURCE_DIR "/.ptmpl-backups");
+  CliRun push = run_ptmpl("push '" + files[1] + "' " + service(), with_state);
+  ASSERT_EQ(push.exit, 0) << push.err;
+  const std::string backups = state + "/ptmpl/backups/";
+  const std::size_t at = push.out.find("(its previous version saved as " + backups);
+  ASSERT_NE(at, std::string::npos) << push.out;
+  const std::string saved = push.out.substr(at + 31, push.out.find(')', at) - at - 31);
+  EXPECT_TRUE(fs::is_regular_file(saved)) << saved;
+  EXPECT_EQ(fs::path(saved).parent_path().parent_path(), fs::path(state) / "ptmpl" / "backups");
+  EXPECT_EQ(fs::exists(PTMPL_SOURCE_DIR "/.ptmpl-backups"), before);  // the command ran there
+
+  // Without a state directory, and without --backup-dir, there is no place: nothing is sent.
+  edited.replace(edited.find("\"shared\": true"), 14, "\"shared\": false");
+  std::ofstream(files[1]) << edited;
+  CliRun nowhere = run_ptmpl("push '" + files[1] + "' " + service(), "env -u HOME -u XDG_STATE_HOME " + env());
+  EXPECT_NE(nowhere.exit, 0);
+  EXPECT_NE(nowhere.err.find("set HOME or XDG_STATE_HOME"), std::string::npos) << nowhere.err;
+}
+
 // Duplicate keys: lint reads the last value (and warns), so the last is what is sent, stored
 // and reported; the body holds each key once.
 TEST_F(CliPushTest, ATitleWrittenTwiceIsPushedAsTheLastOne) {

@@ -235,8 +235,8 @@ std::function<int()> setup_push(CLI::App& app) {
   app.add_flag("--force", o->push.force,
                "overwrite templates changed on the service since they were pulled (their version is saved first)");
   app.add_option("--backup-dir", o->push.backup_dir,
-                 "where the service's version of a template is saved before it is overwritten")
-      ->capture_default_str();
+                 "where the service's version of a template is saved before it is overwritten (default: beside "
+                 "the bases, $XDG_STATE_HOME/ptmpl/backups/<address>, else ~/.local/state/ptmpl/backups/<address>)");
   app.add_option("-j,--jobs", o->push.jobs,
                  "most templates sent at a time (up to 4 start; more only while they make the push faster)")
       ->capture_default_str()
@@ -274,6 +274,10 @@ std::function<int()> setup_push(CLI::App& app) {
       if (!taken.ok()) return report_error("push", taken.error());
       push_lock.emplace(std::move(taken).value());
       o->push.base_dir = base_dir_of(*first.value());
+      // Backups go beside the bases, never into the repository being pushed.
+      if (o->push.backup_dir.empty())
+        o->push.backup_dir =
+            publish::backup_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
     }
     std::mutex spare_mutex;
     std::unique_ptr<publish::Client> spare = std::move(first).value();

@@ -43,6 +43,7 @@ std::string stamp_for_file_name(const std::string& updated_at) {
 
 /// Saves the template document of `remote` under `dir`; returns its path.
 Result<std::string> save_backup(const std::string& dir, const RemoteTemplate& remote) {
+  if (dir.empty()) return Error::usage("no place for backups: set HOME or XDG_STATE_HOME, or give --backup-dir");
   auto document = template_document(remote);
   if (!document.ok()) return document.error();
   std::error_code ec;

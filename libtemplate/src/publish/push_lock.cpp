@@ -28,11 +28,8 @@ std::string address_key(std::string url) {
 }  // namespace detail
 
 std::string push_lock_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home) {
-  // XDG: a relative value is to be ignored.
-  if (xdg_state_home && !xdg_state_home->empty() && xdg_state_home->front() == '/')
-    return (std::filesystem::path(*xdg_state_home) / "ptmpl" / "locks").string();
-  if (home && !home->empty()) return (std::filesystem::path(*home) / ".local" / "state" / "ptmpl" / "locks").string();
-  return "";
+  const std::string state = state_dir(xdg_state_home, home);
+  return state.empty() ? state : (std::filesystem::path(state) / "locks").string();
 }
 
 Result<PushLock> PushLock::take(const std::string& dir, const std::string& base_url,

@@ -31,17 +31,34 @@ RemoteTemplate as_remote(const LocalTemplate& local) {
 
 }  // namespace
 
-std::string base_store_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home,
-                           const std::string& base_url) {
-  std::filesystem::path root;
+std::string state_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home) {
   // XDG: a relative value is to be ignored.
   if (xdg_state_home && !xdg_state_home->empty() && xdg_state_home->front() == '/')
-    root = std::filesystem::path(*xdg_state_home) / "ptmpl";
-  else if (home && !home->empty())
-    root = std::filesystem::path(*home) / ".local" / "state" / "ptmpl";
-  else
-    return "";
-  return (root / "bases" / hash_hex(fnv1a(detail::address_key(base_url)))).string();
+    return (std::filesystem::path(*xdg_state_home) / "ptmpl").string();
+  if (home && !home->empty()) return (std::filesystem::path(*home) / ".local" / "state" / "ptmpl").string();
+  return "";
+}
+
+namespace {
+
+// `state_dir()/KIND/<hash of the address>`: what is kept per service address.
+std::string per_service_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home,
+                            std::string_view kind, const std::string& base_url) {
+  const std::string state = state_dir(xdg_state_home, home);
+  if (state.empty()) return state;
+  return (std::filesystem::path(state) / kind / hash_hex(fnv1a(detail::address_key(base_url)))).string();
+}
+
+}  // namespace
+
+std::string base_store_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home,
+                           const std::string& base_url) {
+  return per_service_dir(xdg_state_home, home, "bases", base_url);
+}
+
+std::string backup_store_dir(std::optional<std::string_view> xdg_state_home, std::optional<std::string_view> home,
+                             const std::string& base_url) {
+  return per_service_dir(xdg_state_home, home, "backups", base_url);
 }
 
 Status record_base(const std::string& dir, const RemoteTemplate& remote) {

@@ -141,8 +141,9 @@ struct PushOptions {
   bool dry_run = false;
   /// Overwrite a template changed on the service since the document was pulled.
   bool force = false;
-  /// Where the service's version is saved before it is overwritten.
-  std::string backup_dir = ".ptmpl-backups";
+  /// Where the service's version is saved before it is overwritten (backup_store_dir by
+  /// default: never in the user's repository).
+  std::string backup_dir;
   /// Threads, each with its own client (and connection); at least 1.
   unsigned jobs = 4;
   /// Where each template's base is recorded after it is created, updated or found unchanged
@@ -240,10 +241,21 @@ class PushLock {
   int fd_ = -1;
 };
 
-/// Where push locks live: `$XDG_STATE_HOME/ptmpl/locks`, else `$HOME/.local/state/ptmpl/locks`
-/// (the caller passes the variables' values; nullopt: unset); "" when neither is set.
+/// ptmpl's own state on this machine: `$XDG_STATE_HOME/ptmpl`, else `$HOME/.local/state/ptmpl`
+/// (the caller passes the variables' values; nullopt: unset; a relative XDG_STATE_HOME is
+/// ignored, as XDG says); "" when neither is set. Locks, bases and backups live below it.
+[[nodiscard]] std::string state_dir(std::optional<std::string_view> xdg_state_home,
+                                    std::optional<std::string_view> home);
+
+/// Where push locks live: `state_dir()/locks`; "" without a state directory.
 [[nodiscard]] std::string push_lock_dir(std::optional<std::string_view> xdg_state_home,
                                         std::optional<std::string_view> home);
+
+/// Where push saves the service's version of a template at `base_url` before it overwrites it:
+/// `state_dir()/backups/<hash of the address>`, beside its bases (base_store_dir); "" without
+/// a state directory.
+[[nodiscard]] std::string backup_store_dir(std::optional<std::string_view> xdg_state_home,
+                                           std::optional<std::string_view> home, const std::string& base_url);
 
 /// What write_pulled did.
 struct PulledFile {
