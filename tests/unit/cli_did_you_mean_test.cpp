@@ -24,6 +24,29 @@ TEST_F(CliDidYouMean, AnUnknownCommand) {
   EXPECT_EQ(r.err, "ptmpl: unknown command \"__referenc\"; ptmpl --help lists the commands\n");
 }
 
+// Issue 36: an option's value that is none of its choices names the one meant, in every
+// command (one check, cli::one_of); bare `ptmpl` lists the commands.
+TEST_F(CliDidYouMean, AValueThatIsNoneOfTheOptionsChoices) {
+  testing::CliRun r = ptmpl("lint --format sarf samples/");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err,
+            "ptmpl lint: --format: sarf not in {text,json,sarif,github,junit,gitlab} (did you mean sarif?); ptmpl "
+            "lint --help lists the options\n");
+  r = ptmpl("schedule --format tabel samples/office-move.json");
+  EXPECT_NE(r.err.find("tabel not in {gantt,table,json,csv,mermaid,svg,html} (did you mean table?)"), std::string::npos)
+      << r.err;
+  r = ptmpl("convert --to xsl samples/office-move.json");  // nothing near: no guess
+  EXPECT_NE(r.err.find("xsl not in {template,mspdi,csv}; "), std::string::npos) << r.err;
+
+  r = ptmpl("");
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("Subcommands:\n  lint "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  convert "), std::string::npos) << r.out;
+  // The token file's help no longer calls $PTMPL_TOKEN its default (the variable holds a token).
+  r = ptmpl("diff --help");
+  EXPECT_NE(r.out.find("without it, $PTMPL_TOKEN holds the token itself"), std::string::npos) << r.out;
+}
+
 TEST_F(CliDidYouMean, AnUnknownOptionOfTheCommandGiven) {
   const std::string plan = file("t.json", "[]\n");
   for (const char* command : {"lint", "schedule", "stats", "convert"}) {

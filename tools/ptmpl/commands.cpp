@@ -21,6 +21,7 @@
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/report.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "libtemplate/core/writer.hpp"
 
@@ -70,6 +71,21 @@ void report_note(std::string_view command, std::string_view message) {
   std::cerr << "ptmpl" << (command.empty() ? "" : " ") << command << ": " << printable_lines(message) << "\n";
 }
 
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "{" : ",") + name;
+  listed += "}";
+  return CLI::Validator(
+      [names, listed](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return "";
+        const std::vector<std::string_view> candidates(names.begin(), names.end());
+        std::string message = value + " not in " + listed;
+        if (auto near = closest(value, candidates)) message += " (did you mean " + std::string(*near) + "?)";
+        return message;
+      },
+      listed);
+}
+
 int report_error(std::string_view command, const Error& error) {
   report_note(command, error.message);
   return error.exit_code();
@@ -111,9 +127,9 @@ std::function<int()> setup_lint(CLI::App& app) {
   app.add_option("paths", o->paths, "template files, or directories to search for *.json ('-' reads stdin)")
       ->required();
   app.add_option("--format", o->format, "output format: text, json, sarif, github, junit or gitlab")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
+      ->check(one_of({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_option("--fail-on", o->fail_on, "lowest severity that makes the exit code 1 (default: error)")
-      ->check(CLI::IsMember({"error", "warning", "info"}));
+      ->check(one_of({"error", "warning", "info"}));
   app.add_flag("--exit-zero", o->exit_zero, "exit 0 even when there are findings (errors of ptmpl's own still exit 2)");
   auto* config =
       app.add_option("--config", o->config, "use this configuration for every file (default: the nearest .ptmpl.json)");
@@ -345,8 +361,7 @@ std::function<int()> setup_explain(CLI::App& app) {
 
 std::function<int()> setup_schema(CLI::App& app) {
   auto name = std::make_shared<std::string>("raw_json");
-  app.add_option("name", *name, "which schema (default raw_json)")
-      ->check(CLI::IsMember({"raw_json", "template", "config"}));
+  app.add_option("name", *name, "which schema (default raw_json)")->check(one_of({"raw_json", "template", "config"}));
   app.footer(
       "Output: the schema (JSON Schema draft 4).\nExit codes: 0 ok, 2 usage error.\n\n"
       "Example:\n  ptmpl schema template > template.schema.json");

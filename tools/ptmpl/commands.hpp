@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,11 @@ void report_note(std::string_view command, std::string_view message);
 
 /// Prints the error's message as report_note does and returns the exit code of its kind.
 int report_error(std::string_view command, const Error& error);
+
+/// The check of an option that takes one of `names` (CLI11's IsMember, described the same way
+/// in --help, the man page and the completion): a value that is none of them is refused naming
+/// them, and the nearest, `--format: sarf not in {text,json,sarif,…} (did you mean sarif?)`.
+CLI::Validator one_of(std::vector<std::string> names);
 
 /// Writes text made for a person (a table, a diff, a summary) on standard output, every line
 /// through printable_lines(): a title or a path cannot drive the terminal, wherever it goes.

@@ -152,12 +152,12 @@ std::function<int()> setup_convert(CLI::App& app) {
   app.add_option("--to", o->to,
                  "what to write: template (from a plan), mspdi or csv (from a template); default: from -o's "
                  "extension (.xml: mspdi, .csv: csv), else template")
-      ->check(CLI::IsMember({"template", "mspdi", "csv"}));
+      ->check(one_of({"template", "mspdi", "csv"}));
   app.add_option("--start", o->start,
                  "--to mspdi: the date of day 0, YYYY-MM-DD (default: the template's calendar block, else today)");
   app.add_option("--format", o->format,
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github", "junit", "gitlab"}));
+      ->check(one_of({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
   app.add_flag("-v,--verbose", o->verbose,
                "text format: list every finding (3 or more of one id are otherwise folded into one line)");

@@ -31,9 +31,7 @@ std::function<int()> setup_list(CLI::App& app) {
   app.add_option("--order", o->order,
                  "FIELD:asc|desc; fields: title, updated_at, duration, budget, description, "
                  "is_budgeted (default: updated_at:desc)");
-  app.add_option("--format", o->format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  app.add_option("--format", o->format, "table or json")->check(one_of({"table", "json"}))->capture_default_str();
   app.footer(
       "Formats: table (default), json.\n"
       "Exit codes: 0 ok, 2 usage error, 3 network or service error.\n\n"

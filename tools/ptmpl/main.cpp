@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <csignal>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -138,6 +139,11 @@ int main(int argc, char** argv) {
   // After the subcommands: CLI11 copies a parent's footer into each subcommand made after it,
   // and a subcommand without a footer of its own (auth url) should not show this one.
   app.footer("Example:\n  ptmpl lint samples/\n\nEach command has --help; the docs are in docs/commands/.");
+  // Bare `ptmpl`: the commands, as --help lists them (a usage error: no command was given).
+  if (argc == 1) {
+    std::cout << app.help();
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

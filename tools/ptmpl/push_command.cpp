@@ -230,7 +230,7 @@ std::function<int()> setup_push(CLI::App& app) {
   app.add_option("--format", o->format,
                  "text (a line per file; with --dry-run, the plan) or json (every outcome, with --dry-run the "
                  "request bodies)")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(one_of({"text", "json"}))
       ->capture_default_str();
   app.add_flag("--force", o->push.force,
                "overwrite templates changed on the service since they were pulled (their version is saved first)");

@@ -339,7 +339,7 @@ std::function<int()> setup_reference(CLI::App& app) {
     std::string output;
   };
   auto o = std::make_shared<Options>();
-  app.add_option("what", o->what, "what to write")->required()->check(CLI::IsMember({"man", "bash-completion"}));
+  app.add_option("what", o->what, "what to write")->required()->check(one_of({"man", "bash-completion"}));
   app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");
   return [o, &app] {
     // Run after parsing, so the parent holds every command.

@@ -81,7 +81,7 @@ void add_calendar_options(CLI::App& app, CalendarOptions& options) {
                  "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
   app.add_option("--calendar", options.week,
                  "working week: workweek (Mon-Fri) or 7day (default: the calendar block's week, else workweek)")
-      ->check(CLI::IsMember({"workweek", "7day"}));
+      ->check(one_of({"workweek", "7day"}));
   app.add_option("--holidays", options.holidays,
                  "a file of non-working dates, one YYYY-MM-DD per line (instead of the calendar block's holidays)");
 }
@@ -168,7 +168,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.add_option("--format", o->format,
                  "gantt (default on a terminal), table (default otherwise), json, csv, "
                  "mermaid, svg or html")
-      ->check(CLI::IsMember({"gantt", "table", "json", "csv", "mermaid", "svg", "html"}));
+      ->check(one_of({"gantt", "table", "json", "csv", "mermaid", "svg", "html"}));
   add_calendar_options(app, o->calendar);
   app.add_option("--depth", o->depth, "show stories down to this many levels (1 = top level only)")
       ->check(CLI::PositiveNumber);
@@ -249,7 +249,7 @@ std::function<int()> setup_stats(CLI::App& app) {
   auto o = std::make_shared<Options>();
   add_read_options(app, o->read);
   add_calendar_options(app, o->calendar);
-  app.add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
       "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date.\n"

@@ -14,7 +14,8 @@ void add_service_options(CLI::App& app, ServiceOptions& o) {
   app.add_option("--base-url", o.base_url, "the service's API root, ending in /api/v1 (default: $PTMPL_BASE_URL)");
   app.add_option("--cacert", o.cacert,
                  "CA certificate (PEM) to verify the service with, e.g. the sandbox's (default: $PTMPL_CACERT)");
-  app.add_option("--token-file", o.token_file, "file holding the access token, mode 600 (default: $PTMPL_TOKEN)");
+  app.add_option("--token-file", o.token_file,
+                 "file holding the access token, mode 600 (without it, $PTMPL_TOKEN holds the token itself)");
   app.add_flag("--verbose", o.verbose, "trace requests and responses on standard error (the token redacted)");
   app.add_option("--attempts", o.attempts, "tries per request when the service is busy (429, 503) or unreachable")
       ->capture_default_str()
