@@ -33,7 +33,7 @@ const std::string kGanMessage = kGan +
 class CliPlanInsteadOfTemplate : public testing::CliScratchTest {};
 
 TEST_F(CliPlanInsteadOfTemplate, EveryCommandThatReadsATemplateNamesThePlanAndTheWayOut) {
-  for (const std::string command : {"lint", "fmt", "fmt --check", "schedule", "stats", "diff", "push --dry-run"}) {
+  for (const std::string command : {"lint", "fmt", "fmt --check", "diff", "push --dry-run"}) {
     for (const auto& [plan, message] :
          {std::pair{kMpp, kMppMessage}, std::pair{kMspdi, kMspdiMessage}, std::pair{kGan, kGanMessage}}) {
       SCOPED_TRACE(command + " " + plan);
@@ -44,6 +44,26 @@ TEST_F(CliPlanInsteadOfTemplate, EveryCommandThatReadsATemplateNamesThePlanAndTh
       const std::string name = command.substr(0, command.find(' '));
       EXPECT_EQ(r.err, "ptmpl " + name + ": " + message + "\n");
       EXPECT_EQ(r.out, "");
+    }
+  }
+}
+
+// Issue 36: schedule and stats read a plan directly — converted as `ptmpl convert` converts it,
+// with a note counting its findings — and show what the converted template shows.
+TEST_F(CliPlanInsteadOfTemplate, ScheduleAndStatsReadAPlanDirectly) {
+  for (const std::string& plan : {kMpp, kMspdi, kGan}) {
+    SCOPED_TRACE(plan);
+    const std::string converted = (dir_ / "converted.json").string();
+    ASSERT_EQ(ptmpl("convert " + plan + " -o " + converted).exit, 0);
+    for (const std::string command : {"schedule --format json", "stats --format json"}) {
+      const CliRun direct = ptmpl(command + " " + plan);
+      EXPECT_EQ(direct.exit, 0) << direct.err;
+      const std::string name = command.substr(0, command.find(' '));
+      expect_has(direct.err, "ptmpl " + name + ": " + plan + ": a plan, converted to a template first");
+      const CliRun via_template = ptmpl(command + " " + converted);
+      ASSERT_EQ(via_template.exit, 0) << via_template.err;
+      EXPECT_EQ(direct.out, via_template.out);
+      EXPECT_NE(direct.out.find("\"due_date\""), std::string::npos);  // the plan's own calendar
     }
   }
 }
