@@ -121,6 +121,30 @@ TEST(CliConvert, WritesCsvFromATemplate) {
   EXPECT_NE(back.out.find("\"title\": \"Capacity planning per team\""), std::string::npos);
 }
 
+// Issue 36: --strict failed on nearly every real plan, for findings its user expects (rates,
+// progress): --allow keeps the ids named at their own severity, in one file, many, and exports.
+TEST(CliConvert, AllowKeepsTheNamedFindingsWhatTheyAreUnderStrict) {
+  const std::string plan = "tests/data/mpp/corpus/mpxj__mpp14assignmentfields.mpp";
+  auto strict = run_ptmpl("convert --strict " + plan);
+  EXPECT_EQ(strict.exit, 1);
+  EXPECT_EQ(strict.out, "");
+  EXPECT_NE(strict.err.find("error: resource 1 \"Resource One\" has rates"), std::string::npos) << strict.err;
+  auto some = run_ptmpl("convert --strict --allow mspdi-resource-rates,mspdi-progress " + plan);
+  EXPECT_EQ(some.exit, 1);  // the fractional duration is still an error
+  EXPECT_NE(some.err.find("info: resource 1 \"Resource One\" has rates"), std::string::npos) << some.err;
+  EXPECT_NE(some.err.find("error: task 1 \"Task One\" lasts 8.87 working days"), std::string::npos) << some.err;
+  auto all = run_ptmpl(
+      "convert --strict --allow mspdi-resource-rates,mspdi-progress --allow mspdi-fractional-duration " + plan);
+  EXPECT_EQ(all.exit, 0) << all.err;
+  EXPECT_NE(all.out.find("\"project_template\""), std::string::npos);
+  // An id that names nothing is a usage error, with the one meant.
+  auto typo = run_ptmpl("convert --strict --allow mspdi-resource-rate " + plan);
+  EXPECT_EQ(typo.exit, 2);
+  EXPECT_EQ(typo.err,
+            "ptmpl convert: allow: no conversion finding is called \"mspdi-resource-rate\" (did you mean "
+            "\"mspdi-resource-rates\"?); docs/commands/convert.md lists them\n");
+}
+
 TEST(CliConvert, ToCsvNeedsATemplate) {
   const auto r = run_ptmpl("convert --to csv tests/data/gan/features.gan");
   EXPECT_EQ(r.exit, 2);

@@ -24,9 +24,11 @@ namespace {
 
 // A template → MS Project XML, with day 0 on `start` (when empty: the calendar block's start,
 // else today).
-Result<Conversion> to_mspdi(const std::string& path, std::string_view text, const std::string& start, bool strict) {
+Result<Conversion> to_mspdi(const std::string& path, std::string_view text, const std::string& start,
+                            const ConvertOptions& convert) {
   ExportOptions options;
-  options.strict = strict;
+  options.strict = convert.strict;
+  options.allow = convert.allow;
   if (start.empty()) {
     options.default_start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
   } else if (const auto date = parse_date(start)) {
@@ -138,6 +140,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     std::string start;
     std::string format = "text";
     bool strict = false;
+    std::vector<std::string> allow;
     bool verbose = false;
   };
   auto o = std::make_shared<Options>();
@@ -159,6 +162,9 @@ std::function<int()> setup_convert(CLI::App& app) {
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(one_of({"text", "json", "sarif", "github", "junit", "gitlab"}));
   app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
+  app.add_option("--allow", o->allow,
+                 "with --strict, finding ids that stay what they are (e.g. mspdi-resource-rates,mspdi-progress)")
+      ->delimiter(',');
   app.add_flag("-v,--verbose", o->verbose,
                "text format: list every finding (3 or more of one id are otherwise folded into one line)");
   app.footer(
@@ -176,13 +182,14 @@ std::function<int()> setup_convert(CLI::App& app) {
       "  ptmpl convert --to csv template.json -o template.csv\n"
       "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
+    if (Status allowed = check_allowed(o->allow); !allowed.ok()) return report_error("convert", allowed.error());
     std::error_code error;
     if (o->inputs.size() > 1 || std::filesystem::is_directory(o->inputs.front(), error)) {
       if (o->output.empty() || o->output == "-")
         return report_error("convert", Error::usage("several plans convert into a folder: name it with -o"));
       if (!o->to.empty() && o->to != "template")
         return report_error("convert", Error::usage("--to " + o->to + " writes one template at a time"));
-      return convert_many(o->inputs, o->output, ConvertOptions{o->strict}, o->format, o->verbose);
+      return convert_many(o->inputs, o->output, ConvertOptions{o->strict, o->allow}, o->format, o->verbose);
     }
     const std::string& input = o->inputs.front();
     if (o->output.empty()) o->output = "-";
@@ -190,14 +197,14 @@ std::function<int()> setup_convert(CLI::App& app) {
       return report_error("convert", apart.error());
     std::string to = o->to;
     if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
-    const ConvertOptions options{o->strict};
+    const ConvertOptions options{o->strict, o->allow};
     // A plan is read as its format needs (a .mpp only where its tables point); a template whole.
     Result<Conversion> converted = [&]() -> Result<Conversion> {
       if (to == "template") return convert_plan_file(input, options);
       auto bytes = FileText::read_text(input);
       if (!bytes.ok()) return bytes.error();
       const std::string_view text = bytes.value().text();
-      return to == "mspdi" ? to_mspdi(input, text, o->start, o->strict) : export_csv(text, input, options);
+      return to == "mspdi" ? to_mspdi(input, text, o->start, options) : export_csv(text, input, options);
     }();
     if (!converted.ok()) {
       return report_error("convert", converted.error());

@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/json.hpp"
 #include "libtemplate/core/model.hpp"
+#include "libtemplate/core/spelling.hpp"
 
 namespace ptmpl {
 
@@ -167,6 +169,23 @@ std::span<const ConversionRule> conversion_rules() {
   return kRules;
 }
 
+Severity conversion_severity(const ConversionRule& rule, bool strict, std::span<const std::string> allow) {
+  if (!strict || std::find(allow.begin(), allow.end(), rule.id) != allow.end()) return rule.severity;
+  return Severity::Error;
+}
+
+Status check_allowed(std::span<const std::string> allow) {
+  std::vector<std::string_view> ids;
+  for (const ConversionRule& rule : conversion_rules()) ids.push_back(rule.id);
+  for (const std::string& id : allow) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
+    std::string message = "allow: no conversion finding is called " + json::quoted(id);
+    if (auto near = closest(id, ids)) message += " (did you mean " + json::quoted(*near) + "?)";
+    return Error::usage(message + "; docs/commands/convert.md lists them");
+  }
+  return Done{};
+}
+
 namespace {
 
 // `{topics}`: what the findings are about, most frequent first (then in order of appearance),
@@ -325,7 +344,7 @@ void FindingSink::report(std::string_view id, std::ptrdiff_t offset, std::string
   Diagnostic d;
   d.topics = std::move(topics);
   d.rule = std::string(id);
-  d.severity = options_.strict ? Severity::Error : conversion_rule(id).severity;
+  d.severity = conversion_severity(conversion_rule(id), options_.strict, options_.allow);
   d.message = std::move(message);
   d.path = path_;
   if (offset >= 0) {

@@ -67,7 +67,7 @@ void Writer::report(std::string_view rule, const json::Value& at, std::string po
     if (r.id == rule) info = &r;
   Diagnostic d;
   d.rule = std::string(rule);
-  d.severity = options_.strict ? Severity::Error : info->severity;
+  d.severity = conversion_severity(*info, options_.strict, options_.allow);
   d.message = std::move(message);
   d.path = file_.path();
   d.pointer = std::move(pointer);

@@ -99,25 +99,12 @@ Result<Conversion> run_conversion(std::string_view text, const std::string& path
   if (request.to != "mspdi") return Error::usage("to: \"" + request.to + "\" is none of template, mspdi and csv");
   ExportOptions exported;
   exported.strict = options.strict;
+  exported.allow = options.allow;
   auto start = date_option(request.start);
   if (!start.ok()) return start.error();
   exported.start = start.value();
   exported.default_start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
   return export_mspdi(text, path, exported);
-}
-
-// Under --strict every finding is an error but those of the ids allowed, which keep the
-// severity they have without it.
-Status check_allowed(const std::vector<std::string>& allow) {
-  std::vector<std::string_view> ids;
-  for (const ConversionRule& rule : conversion_rules()) ids.push_back(rule.id);
-  for (const std::string& id : allow) {
-    if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
-    std::string message = "allow: no conversion finding is called " + json::quoted(id);
-    if (auto near = closest(id, ids)) message += " (did you mean " + json::quoted(*near) + "?)";
-    return Error::usage(message + "; docs/commands/convert.md lists them");
-  }
-  return Done{};
 }
 
 }  // namespace
@@ -159,8 +146,7 @@ Result<std::string> format(std::string_view text, const std::string& name) {
 
 Result<Converted> convert(const Input& input, const ConvertRequest& request) {
   if (Status allowed = check_allowed(request.allow); !allowed.ok()) return allowed.error();
-  const bool allowing = request.strict && !request.allow.empty();
-  const ConvertOptions options{request.strict && !allowing};
+  const ConvertOptions options{request.strict, request.allow};
   auto converted = [&]() -> Result<Conversion> {
     // A plan file is read as `ptmpl convert` reads it (a .mpp only where its tables point).
     if (!input.bytes && request.to == "template") return convert_plan_file(input.path, options);
@@ -171,10 +157,6 @@ Result<Converted> convert(const Input& input, const ConvertRequest& request) {
   }();
   if (!converted.ok()) return converted.error();
   Conversion& conversion = converted.value();
-  if (allowing)
-    for (Diagnostic& d : conversion.diagnostics)
-      if (std::find(request.allow.begin(), request.allow.end(), d.rule) == request.allow.end())
-        d.severity = Severity::Error;
   LintRun run;
   run.files = {{.path = input.path, .error = {}}};
   run.diagnostics = std::move(conversion.diagnostics);

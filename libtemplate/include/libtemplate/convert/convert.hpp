@@ -39,6 +39,9 @@ enum class PlanFormat : std::uint8_t {
 struct ConvertOptions {
   /// Approximations and losses are errors instead of warnings.
   bool strict = false;
+  /// Under `strict`, the finding ids that keep their own severity (`--allow`, docs/semantics.md
+  /// §7: a plan whose rates or progress are expected still converts strictly).
+  std::vector<std::string> allow{};
 };
 
 /// One converted plan: the template document and what the conversion could not carry over.
@@ -66,6 +69,13 @@ struct ConversionRule {
   std::string_view group;
 };
 [[nodiscard]] std::span<const ConversionRule> conversion_rules();
+
+/// The severity a finding of `rule` has: its own, or under `strict` an error unless `allow`
+/// names it. The one rule every reader and writer applies.
+[[nodiscard]] Severity conversion_severity(const ConversionRule& rule, bool strict, std::span<const std::string> allow);
+
+/// Refuses (kUsage, with the nearest id) an `allow` that names no conversion finding.
+[[nodiscard]] Status check_allowed(std::span<const std::string> allow);
 
 /// How many findings of one rule in one file `ptmpl convert` folds into one line of its text
 /// report (fewer are listed one by one; `--verbose` lists every one).
@@ -145,6 +155,8 @@ struct ExportOptions {
   Date default_start = *parse_date("2027-01-04");
   /// What MS Project XML has no place for is an error instead of a warning.
   bool strict = false;
+  /// Under `strict`, the finding ids that keep their own severity.
+  std::vector<std::string> allow{};
 };
 
 /// Template → Microsoft Project XML, one project per file (a file with several templates is

@@ -163,7 +163,7 @@ Result<Conversion> convert_mpp_streams(const MppStreams& streams, const MppForma
     Diagnostic calendar;
     const ConversionRule& rule = conversion_rule("mpp-calendar");
     calendar.rule = rule.id;
-    calendar.severity = options.strict ? Severity::Error : rule.severity;
+    calendar.severity = conversion_severity(rule, options.strict, options.allow);
     calendar.path = path;
     calendar.message = "the plan's calendars cannot be read (" + *calendars_unread +
                        "); its dates are counted on the standard calendar (Monday to Friday, 08:00-12:00 and "
