@@ -163,11 +163,16 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
   auto existing = FileText::read(path);
   if (!existing.ok()) return existing.error();
   std::string before(existing.value().text());
+  auto local = read_local_template(path, before);
+  bool nothing_lost = local.ok() && same_content(local.value(), remote);
+  // The file already holds this version of the template — its content, id and updated_at: it
+  // is left byte for byte as its author wrote it (number spellings, the keys written and not
+  // the service's defaults).
+  if (nothing_lost && local.value().id == remote.id && local.value().updated_at == remote.updated_at)
+    return PulledFile{true, ""};
   document.value() = with_file_own_keys(document.value(), before);
   if (before == document.value()) return PulledFile{true, ""};
   PulledFile pulled;
-  auto local = read_local_template(path, before);
-  bool nothing_lost = local.ok() && same_content(local.value(), remote);
   if (!nothing_lost) {
     if (!force) {
       std::string why = !local.ok() ? "it is not a template document ptmpl can compare"
