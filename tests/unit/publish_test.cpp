@@ -148,6 +148,23 @@ TEST(PushDocument, DiffShowsFieldsAndStoriesReadably) {
   expect_golden("tests/golden/publish/office-move.diff", publish::diff_template(local, remote));
 }
 
+// Issue 36: a long value changed deep inside was cut at one prefix on both sides, so the two
+// looked the same. Each side is shown around the change: the same words before it, the
+// changed words, a few words after.
+TEST(PushDocument, DiffShowsAChangeDeepInsideALongValue) {
+  LocalTemplate local = local_of("samples/office-move.json");
+  RemoteTemplate remote = stored_copy(local, 7);
+  const std::string sentence = "the move weekend and handing back the old premises";
+  const std::size_t at = remote.json.find(sentence);
+  ASSERT_NE(at, std::string::npos);
+  remote.json.replace(at, sentence.size(), "the move weekend and handing back the former premises");
+  const std::string diff = publish::diff_template(local, remote);
+  EXPECT_NE(diff.find("  description: \"…and handing back the former premises. temp_ids are…\" → \"…and handing back "
+                      "the old premises. temp_ids are…\"\n"),
+            std::string::npos)
+      << diff;
+}
+
 TEST(PushIdentity, InsertedKeysKeepACanonicalFileCanonical) {
   for (const auto& path : json_files("samples")) {
     if (path.find("broken") != std::string::npos) continue;

@@ -28,6 +28,49 @@ std::string shown(const json::Value* value) {
   return text;
 }
 
+// Back from `at` to the start of a UTF-8 character.
+std::size_t character_start(std::string_view text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+  return at;
+}
+
+// A value that changed, both sides as shown: as shown() when both are short; else each around
+// where they differ — the same words before the change on both sides, the changed words, and a
+// few words after — so a change deep inside a long text is seen (cut at one prefix, both
+// sides looked the same).
+std::pair<std::string, std::string> shown_change(const json::Value* before, const json::Value* after) {
+  if (before == nullptr || after == nullptr) return {shown(before), shown(after)};
+  const std::string a = write_compact(*before, Shape::Unknown);
+  const std::string b = write_compact(*after, Shape::Unknown);
+  if (a.size() <= kShownValue && b.size() <= kShownValue) return {shown(before), shown(after)};
+  constexpr std::size_t kContext = 24;  // characters of unchanged text shown on each side
+  std::size_t prefix = 0;
+  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
+         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
+    ++suffix;
+  // From the start of the word kContext characters before the change.
+  std::size_t start = prefix > kContext ? prefix - kContext : 0;
+  if (start > 0) {
+    const std::size_t space = a.find(' ', start);
+    start = space != std::string::npos && space < prefix ? space + 1 : character_start(a, start);
+  }
+  auto window = [&](const std::string& text) {
+    // The changed words and a few after them; a long change is cut as shown() cuts a value.
+    std::size_t end = std::min({text.size(), text.size() - suffix + kContext, start + kShownValue + kContext});
+    if (end < text.size()) {
+      const std::size_t space = text.rfind(' ', end);
+      end = space != std::string::npos && space > prefix ? space : character_start(text, end);
+    }
+    const bool is_string = text.front() == '"';
+    std::string out = start > 0 ? (is_string ? "\"…" : "…") + text.substr(start, end - start) : text.substr(0, end);
+    if (end < text.size()) out += is_string ? "…\"" : "…";
+    return out;
+  };
+  return {window(a), window(b)};
+}
+
 using detail::FlatStory;
 using detail::id_text;
 
@@ -73,7 +116,9 @@ std::vector<std::string> story_changes(const FlatStory& theirs, const FlatStory&
     const json::Value* after = ours.story->find(key);
     std::string a = before ? write_compact(*before, Shape::Unknown) : "";
     std::string b = after ? write_compact(*after, Shape::Unknown) : "";
-    if (!detail::same_value(a, b)) lines.push_back(std::string(key) + ": " + shown(before) + " → " + shown(after));
+    if (detail::same_value(a, b)) continue;
+    const auto [was, now] = shown_change(before, after);
+    lines.push_back(std::string(key) + ": " + was + " → " + now);
   }
   if (moved)
     lines.push_back("moved: from " +
@@ -121,15 +166,16 @@ TemplateChanges compare_template(const LocalTemplate& local, const RemoteTemplat
   json::Document remote_doc = json::Document::parse(remote != nullptr ? std::string_view(remote->json) : "{}");
   for (const auto& [key, value] : local.fields) {
     json::Document ours = json::Document::parse(value);
-    std::string after = shown(ours.ok() ? &ours.root() : nullptr);
+    const json::Value* mine = ours.ok() ? &ours.root() : nullptr;
     if (remote == nullptr) {
-      changes.fields.push_back({key, std::nullopt, after});
+      changes.fields.push_back({key, std::nullopt, shown(mine)});
       continue;
     }
     const json::Value* theirs = remote_doc.ok() ? remote_doc.root().find(key) : nullptr;
     std::string their_text = theirs == nullptr ? "null" : write_compact(*theirs, Shape::Unknown);
     if (detail::same_value(value, their_text)) continue;
-    changes.fields.push_back({key, shown(theirs), after});
+    auto [was, now] = shown_change(theirs, mine);
+    changes.fields.push_back({key, std::move(was), std::move(now)});
   }
 
   if (!local.stories) return changes;
