@@ -158,6 +158,33 @@ TEST_F(CliFileSelection, ANonTemplateNamedExplicitlyIsStillAnError) {
   expect_has(run.out, "not a template");
 }
 
+// Issue 36: the pre-commit hook names every changed JSON file, and `ptmpl lint package.json`
+// failed the commit. --force-exclude takes named files through the walk's selection: ignored
+// and excluded ones (or below an ignored directory) are skipped, one that is not a template is
+// passed over as below a directory; lint and fmt alike.
+TEST_F(CliFileSelection, ForceExcludeAppliesTheSelectionToNamedFiles) {
+  make_repository();
+  file(".ptmpl.json", R"({"exclude": ["drafts/"]})");
+  file("drafts/d.json", "[{]");
+  const std::string named = " a.json package.json secret.json sub/build/b.json drafts/d.json nested/keep.json";
+  // Run inside the repository, naming the files as a hook does (relative to its root).
+  auto in_repo = [&](const std::string& args) {
+    return testing::run_program("/bin/sh", "-c \"cd '" + repo() + "' && '" PTMPL_BINARY "' " + args + named + "\"",
+                                "NO_COLOR=1");
+  };
+  CliRun plain = in_repo("lint");
+  EXPECT_EQ(plain.exit, 1);  // package.json and the broken draft are errors when named
+  CliRun forced = in_repo("lint --force-exclude");
+  EXPECT_EQ(forced.exit, 0) << forced.out << forced.err;
+  EXPECT_EQ(forced.out,
+            "2 files checked: 0 errors, 0 warnings, 0 info\n1 JSON file is not a template; --verbose lists it\n");
+  uncanonical(dir_);
+  file(".ptmpl.json", R"({"exclude": ["drafts/"]})");  // uncanonical() wrote over it
+  CliRun fmt = in_repo("fmt --check --force-exclude");
+  EXPECT_EQ(fmt.exit, 1);
+  EXPECT_EQ(fmt.out, "a.json\nnested/keep.json\n");
+}
+
 TEST_F(CliFileSelection, StdinFilenameNamesFindingsAndPicksTheConfiguration) {
   file("sub/.ptmpl.json", R"({"rules": {"title-missing": "warning"}})");
   const std::string name = repo() + "/sub/plan.json";

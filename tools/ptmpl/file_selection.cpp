@@ -126,6 +126,9 @@ void add_selection_options(CLI::App& app, SelectionOptions& options) {
                  "skip these globs too, besides the configuration's exclude (repeatable)");
   app.add_flag("--no-respect-gitignore", options.no_respect_gitignore,
                "also read files that .gitignore, .git/info/exclude or core.excludesFile ignore");
+  app.add_flag("--force-exclude", options.force_exclude,
+               "apply the exclusions and .gitignore to files named too, and pass over a named file that is not a "
+               "template, as below a directory (for hooks that name every changed file)");
 }
 
 Result<Selection> select_cli_files(const std::vector<std::string>& paths, const SelectionOptions& options,
@@ -135,6 +138,7 @@ Result<Selection> select_cli_files(const std::vector<std::string>& paths, const 
   settings.discover_config = discover_config;
   if (!options.exclude.empty()) settings.exclude = options.exclude;
   settings.extend_exclude = options.extend_exclude;
+  settings.force_exclude = options.force_exclude;
   std::shared_ptr<GitIgnore> git;
   if (!options.no_respect_gitignore) {
     git = std::make_shared<GitIgnore>();

@@ -17,10 +17,11 @@ struct SelectionOptions {
   std::vector<std::string> exclude;
   std::vector<std::string> extend_exclude;
   bool no_respect_gitignore = false;
+  bool force_exclude = false;
 };
 
-/// Adds --exclude, --extend-exclude and --no-respect-gitignore to `app`, in the group "File
-/// selection".
+/// Adds --exclude, --extend-exclude, --no-respect-gitignore and --force-exclude to `app`, in
+/// the group "File selection".
 void add_selection_options(CLI::App& app, SelectionOptions& options);
 
 /// What select_cli_files() found: the files to read, and what stood in the way without

@@ -98,6 +98,11 @@ struct SelectionSettings {
   std::vector<std::string> extend_exclude;          ///< `--extend-exclude`: added to them
   /// Files ignored by the version control (.gitignore); none when unset.
   SkipPath ignored;
+  /// `--force-exclude`: a file named goes through the same selection as one found below a
+  /// directory — skipped when it or a directory above it (in the path as given) is excluded
+  /// or ignored, and taken as found (a file that is not a template is passed over in silence),
+  /// so a hook that names every changed file checks what a walk of the repository would.
+  bool force_exclude = false;
 };
 
 /// walk_paths() with the selection of `settings`: what the configuration and the command line
