@@ -113,6 +113,26 @@ TEST(Cli, FmtCheckListsFilesNotCanonical) {
   EXPECT_EQ(r.out, "tests/data/roundtrip/messy-story-list.json\n");
 }
 
+// Issue 36: fmt --diff shows what -w would change; several files or a directory printed one
+// after another read as one document, so fmt asks which flag was meant.
+TEST(Cli, FmtDiffShowsTheChangesAndSeveralDocumentsNeedAFlag) {
+  CliRun diff = ptmpl("fmt --diff samples/website-launch.json tests/data/roundtrip/messy-story-list.json");
+  EXPECT_EQ(diff.exit, 1);
+  EXPECT_TRUE(
+      diff.out.starts_with("--- a/tests/data/roundtrip/messy-story-list.json\n+++ "
+                           "b/tests/data/roundtrip/messy-story-list.json\n@@ -1,"))
+      << diff.out;
+  CliRun clean = ptmpl("fmt --diff samples/");
+  EXPECT_EQ(clean.exit, 0) << clean.out;
+  EXPECT_EQ(clean.out, "");
+  CliRun many = ptmpl("fmt samples/");
+  EXPECT_EQ(many.exit, 2);
+  EXPECT_EQ(many.out, "");
+  EXPECT_EQ(many.err,
+            "ptmpl fmt: several files or a directory: give --check to list those not in canonical form, --diff to "
+            "show the changes, or -w to rewrite them\n");
+}
+
 TEST(Cli, FmtWriteIsAtomicAndKeepsPermissions) {
   std::string path = temp_copy("tests/data/roundtrip/messy-story-list.json", "fmt-write.json");
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);

@@ -61,5 +61,26 @@ TEST(UnifiedDiff, NearbyChangesShareAHunkAndAMissingFinalNewlineIsMarked) {
             "+D\n\\ No newline at end of file\n");
 }
 
+// Lines added and removed (fmt --diff, a fix that splits a line) are paired by the shortest
+// edit script, as git pairs them, with each side's own line numbers; they were one hunk of the
+// whole file when the line counts differed.
+TEST(UnifiedDiff, LinesAddedAndRemovedAreFoundAsGitFindsThem) {
+  std::string before, after;
+  for (int i = 1; i <= 20; ++i) {
+    before += "line " + std::to_string(i) + "\n";
+    if (i == 4) continue;  // removed
+    after += "line " + std::to_string(i) + "\n";
+    if (i == 15) after += "new a\nnew b\n";  // added
+  }
+  EXPECT_EQ(unified_diff("t.json", before, after),
+            "--- a/t.json\n+++ b/t.json\n"
+            "@@ -1,7 +1,6 @@\n line 1\n line 2\n line 3\n-line 4\n line 5\n line 6\n line 7\n"
+            "@@ -13,6 +12,8 @@\n line 13\n line 14\n line 15\n+new a\n+new b\n line 16\n line 17\n line 18\n");
+  // Everything different: one hunk, removals then additions.
+  EXPECT_EQ(unified_diff("t.json", "a\nb\n", "c\n"), "--- a/t.json\n+++ b/t.json\n@@ -1,2 +1,1 @@\n-a\n-b\n+c\n");
+  // Into an empty file: git's `-1,0`-style start for the empty side.
+  EXPECT_EQ(unified_diff("t.json", "", "x\n"), "--- a/t.json\n+++ b/t.json\n@@ -0,0 +1,1 @@\n+x\n");
+}
+
 }  // namespace
 }  // namespace ptmpl

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -253,6 +254,7 @@ std::function<int()> setup_fmt(CLI::App& app) {
     std::vector<std::string> paths;
     bool write = false;
     bool check = false;
+    bool diff = false;
     bool verbose = false;
     std::string stdin_filename;
     std::string config;
@@ -263,7 +265,11 @@ std::function<int()> setup_fmt(CLI::App& app) {
   app.add_option("files", o->paths, "template files, or directories to search for *.json ('-' reads standard input)")
       ->required();
   auto* write = app.add_flag("-w,--write", o->write, "rewrite files in place (atomically) when not canonical");
-  app.add_flag("--check", o->check, "print the files that are not canonical; exit 1 if any")->excludes(write);
+  auto* check =
+      app.add_flag("--check", o->check, "print the files that are not canonical; exit 1 if any")->excludes(write);
+  app.add_flag("--diff", o->diff, "print a unified diff from each file to its canonical form; exit 1 if any differs")
+      ->excludes(write)
+      ->excludes(check);
   app.add_option("--stdin-filename", o->stdin_filename, "with '-': the name standard input stands for in messages");
   app.add_flag("-v,--verbose", o->verbose, "list the JSON files below a directory that are not templates");
   auto* config = app.add_option("--config", o->config,
@@ -273,11 +279,12 @@ std::function<int()> setup_fmt(CLI::App& app) {
   app.footer(
       "Canonical form: 2-space indent, documented keys in canonical order (docs/semantics.md §3), unknown keys after "
       "them in\n"
-      "their original order, numbers as written. Output: the canonical JSON (or, with --check, the\n"
-      "names of the files that are not canonical). Directories are searched as by ptmpl lint.\n"
-      "Exit codes: 0 ok, 1 not canonical (--check), 2 usage error, unreadable or invalid JSON\n"
+      "their original order, numbers as written. Output: the canonical JSON of one file (with --check, the\n"
+      "names of the files that are not canonical; with --diff, what would change). Directories are searched\n"
+      "as by ptmpl lint; several files or a directory need --check, --diff or -w.\n"
+      "Exit codes: 0 ok, 1 not canonical (--check, --diff), 2 usage error, unreadable or invalid JSON\n"
       "(nothing is written).\n\n"
-      "Example:\n  ptmpl fmt --check templates/");
+      "Example:\n  ptmpl fmt --check templates/\n  ptmpl fmt --diff templates/");
   return [o] {
     const bool from_stdin = !o->stdin_filename.empty();
     if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
@@ -291,8 +298,17 @@ std::function<int()> setup_fmt(CLI::App& app) {
     if (!selected.ok()) return report_error("fmt", selected.error());
     FormatOptions format;
     format.mode = o->check   ? FormatOptions::Mode::Check
+                  : o->diff  ? FormatOptions::Mode::Diff
                   : o->write ? FormatOptions::Mode::Write
                              : FormatOptions::Mode::Print;
+    // Printed one after another, several documents would read as one: say which flag was meant.
+    std::error_code ec;
+    const bool many = selected.value().files.size() > 1 ||
+                      std::any_of(o->paths.begin(), o->paths.end(),
+                                  [&](const std::string& path) { return std::filesystem::is_directory(path, ec); });
+    if (format.mode == FormatOptions::Mode::Print && many)
+      return report_error("fmt", Error::usage("several files or a directory: give --check to list those not in "
+                                              "canonical form, --diff to show the changes, or -w to rewrite them"));
     format.stdin_filename = o->stdin_filename;
     int status = kOk;
     for (const Error& problem : selected.value().problems) status = std::max(status, report_error("fmt", problem));
@@ -307,7 +323,7 @@ std::function<int()> setup_fmt(CLI::App& app) {
       }
       if (formatted.not_canonical && status == kOk) status = kFindings;
       if (formatted.output.empty()) continue;
-      if (format.mode == FormatOptions::Mode::Check) {
+      if (format.mode == FormatOptions::Mode::Check || format.mode == FormatOptions::Mode::Diff) {
         std::cout << printable_lines(formatted.output);
       } else if (Status out = write_result("-", formatted.output); !out.ok()) {
         return report_error("fmt", out.error());

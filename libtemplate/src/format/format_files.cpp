@@ -1,5 +1,6 @@
 // `ptmpl fmt` on one file.
 #include "libtemplate/core/format_files.hpp"
+#include "libtemplate/core/unified_diff.hpp"
 
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/file_io.hpp"
@@ -49,6 +50,11 @@ FormattedFile format_bytes(const SelectedFile& selected_file, const std::string&
     return out;
   }
   std::string canonical = write_canonical(doc.root(), file.shape());
+  if (options.mode == FormatOptions::Mode::Diff) {
+    out.not_canonical = canonical != file.text();
+    out.output = unified_diff(file.path(), file.text(), canonical);
+    return out;
+  }
   if (options.mode == FormatOptions::Mode::Print || path == "-") {
     out.output = std::move(canonical);
     return out;

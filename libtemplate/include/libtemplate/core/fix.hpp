@@ -10,6 +10,7 @@
 
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/result.hpp"
+#include "libtemplate/core/unified_diff.hpp"
 
 namespace ptmpl {
 
@@ -33,11 +34,6 @@ struct FixResult {
 /// unchanged.
 [[nodiscard]] FixResult apply_fixes(std::string_view text, const std::vector<Diagnostic>& findings,
                                     const FixOptions& options = {});
-
-/// A unified diff (3 lines of context) from `before` to `after`, with `a/path` and `b/path`
-/// headers; empty when they are equal. Fixes never add or remove lines, so lines are paired
-/// one to one; texts whose line counts differ are shown as one hunk.
-[[nodiscard]] std::string unified_diff(std::string_view path, std::string_view before, std::string_view after);
 
 struct LintRun;
 

@@ -15,6 +15,7 @@ struct FormatOptions {
     Print,  ///< the canonical form, for standard output
     Check,  ///< the file's name, for standard output, when it is not canonical
     Write,  ///< the file rewritten (atomically) when it is not canonical; standard input printed
+    Diff,   ///< a unified diff from the file to its canonical form, when it is not canonical
   };
   Mode mode = Mode::Print;
   /// Read standard input ("-") in place of the file, and name it this in messages.
@@ -27,8 +28,8 @@ struct FormattedFile {
   bool not_template = false;
   bool not_canonical = false;  ///< it is not in canonical form (Check)
   bool rewritten = false;      ///< it was rewritten in canonical form (Write)
-  /// For standard output: the canonical form (Print; Write of standard input), or the file's
-  /// name and a newline (Check, when not canonical).
+  /// For standard output: the canonical form (Print; Write of standard input), the file's
+  /// name and a newline (Check, when not canonical), or the diff to the canonical form (Diff).
   std::string output;
   /// A syntax error, or nesting too deep to read the file whole, as lint shows a finding
   /// (`FILE:LINE:COL: error: … [json-syntax]`, a line); the file is left alone.
