@@ -175,6 +175,27 @@ TEST(Config, MisspeltKeysAndValuesSayWhatWasMeant) {
             "c.json:1:12: unknown rule \"tempid-missing\" (did you mean \"temp-id-missing\"?); ptmpl rules lists them");
 }
 
+// Every problem is named, one line each in the order of the file: schema violations at any
+// depth and rule ids the catalogue does not hold. A value is named once: an ignore entry whose
+// `rule` is of the wrong kind is not also said to lack its `rule`.
+TEST(Config, EveryProblemIsNamedInOneError) {
+  auto config = LintConfig::parse("c.json", R"({"rules": {"title-missing": "eror", "tempid-missing": "off"},
+ "ignore": [{"rule": 5}, {"rule": "schema", "tempid": 4}, {"rule": "duplicat-key"}],
+ "exclude": ["", "drafts", ""], "colour": true})");
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(config.error().message,
+            "c.json:1:29: `title-missing` must be one of \"off\", \"info\", \"warning\", \"error\"; found \"eror\" "
+            "(did you mean \"error\"?)\n"
+            "c.json:1:37: unknown rule \"tempid-missing\" (did you mean \"temp-id-missing\"?); ptmpl rules lists them\n"
+            "c.json:2:22: `rule` must be a string, found an integer\n"
+            "c.json:2:55: `config/ignore/1` does not allow the key `tempid` (did you mean `temp_id`?)\n"
+            "c.json:2:68: unknown rule \"duplicat-key\" (did you mean \"duplicate-key\"?); ptmpl rules lists them\n"
+            "c.json:3:14: `config/exclude/0` must not be empty\n"
+            "c.json:3:28: `config/exclude/2` must not be empty\n"
+            "c.json:3:43: `config` does not allow the key `colour`");
+}
+
 // Of duplicate keys the last is used, as in templates (and only the last is checked).
 TEST(Config, TheLastOfDuplicateKeysIsUsed) {
   auto config = LintConfig::parse("dup.ptmpl.json", R"({"max_depth": 3, "fail_on": "error",

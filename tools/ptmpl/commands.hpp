@@ -28,7 +28,9 @@ bool colour_on(int fd);
 /// what it did on the side).
 void report_note(std::string_view command, std::string_view message);
 
-/// Prints the error's message as report_note does and returns the exit code of its kind.
+/// Prints the error's message as report_note does, each of its lines as one note (an error
+/// that holds several problems, such as an invalid configuration's, says one a line), and
+/// returns the exit code of its kind.
 int report_error(std::string_view command, const Error& error);
 
 /// Writes text made for a person (a table, a diff, a summary) on standard output, every line

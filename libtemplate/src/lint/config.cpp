@@ -1,6 +1,7 @@
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/diagnostic.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -46,6 +47,41 @@ bool matches_relative(std::string_view pattern, const std::string& path, const s
   return !ec && ::fnmatch(std::string(pattern).c_str(), relative.string().c_str(), 0) == 0;
 }
 
+// Every problem of a configuration that is valid JSON, one line each ("FILE:LINE:COL: what"),
+// in the order of the file: violations of its schema and rule ids the catalogue does not hold
+// (one problem per place: an ignore entry's `rule` that breaks the schema is not also unknown).
+// nullopt when there is none.
+std::optional<std::string> config_problems(const TemplateFile& file) {
+  const json::Value& root = file.document().root();
+  std::vector<std::pair<std::uint64_t, std::string>> problems;  // offset, line
+  auto add = [&](const json::Value& at, std::string message) {
+    problems.emplace_back(at.offset(), place(file, at) + message);
+  };
+  for (const rules::SchemaViolation& violation : rules::check_config_schema(root)) {
+    const json::Value* at = json::resolve_pointer(root, violation.pointer);
+    add(at != nullptr ? *at : root, violation.message);
+  }
+  if (!root.is_object()) return problems.empty() ? std::nullopt : std::optional(problems.front().second);
+  if (const json::Value* rules = root.find("rules"); rules != nullptr && rules->is_object())
+    for (const json::Member& m : rules->members())
+      if (find_rule(m.key.text()) == nullptr) add(m.key, unknown_rule_message(m.key.text()));
+  if (const json::Value* ignore = root.find("ignore"); ignore != nullptr && ignore->is_array())
+    for (const json::Value& entry : ignore->items())
+      if (const json::Value* rule = entry.is_object() ? entry.find("rule") : nullptr;
+          rule != nullptr && rule->is_string() && find_rule(rule->text()) == nullptr)
+        add(*rule, unknown_rule_message(rule->text()));
+  if (problems.empty()) return std::nullopt;
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string lines;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    if (i > 0 && problems[i].first == problems[i - 1].first) continue;
+    if (!lines.empty()) lines += '\n';
+    lines += problems[i].second;
+  }
+  return lines;
+}
+
 }  // namespace
 
 Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view text) {
@@ -63,14 +99,9 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
   }
   const json::Value& root = doc.root();
-  if (auto violation = rules::check_config_schema(root)) {
-    const json::Value* at = json::resolve_pointer(root, violation->pointer);
-    return Error::invalid(place(file, at != nullptr ? *at : root) + violation->message);
-  }
+  if (std::optional<std::string> problems = config_problems(file)) return Error::invalid(std::move(*problems));
   if (const json::Value* rules = root.find("rules")) {
     for (const json::Member& m : rules->members()) {
-      if (find_rule(m.key.text()) == nullptr)
-        return Error::invalid(place(file, m.key) + unknown_rule_message(m.key.text()));
       RuleSetting setting;
       const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
       if (severity != nullptr) {
@@ -84,11 +115,7 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   if (const json::Value* ignore = root.find("ignore")) {
     for (const json::Value& entry : ignore->items()) {
       IgnoreEntry e;
-      if (const json::Value* rule = entry.find("rule")) {
-        if (find_rule(rule->text()) == nullptr)
-          return Error::invalid(place(file, *rule) + unknown_rule_message(rule->text()));
-        e.rule = rule->text();
-      }
+      if (const json::Value* rule = entry.find("rule")) e.rule = rule->text();
       if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());
       if (const json::Value* pointer = entry.find("pointer")) e.pointer = std::string(pointer->text());
       if (const json::Value* temp_id = entry.find("temp_id")) e.temp_id = std::string(temp_id->text());

@@ -212,9 +212,9 @@ struct SchemaViolation {
   std::string message;
 };
 
-/// The first violation of schemas/config.schema.json in a lint configuration, if any
-/// (schema_rule.cpp, which holds the validators).
-[[nodiscard]] std::optional<SchemaViolation> check_config_schema(const json::Value& config);
+/// Every violation of schemas/config.schema.json in a lint configuration, in the order of the
+/// document, one per value (schema_rule.cpp, which holds the validators); empty when it is valid.
+[[nodiscard]] std::vector<SchemaViolation> check_config_schema(const json::Value& config);
 
 /// What a value is, for messages about values of the wrong kind: `a number (2.5)`,
 /// `a string ("7")`, `null`.
