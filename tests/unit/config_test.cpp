@@ -196,6 +196,25 @@ TEST(Config, EveryProblemIsNamedInOneError) {
             "c.json:3:43: `config` does not allow the key `colour`");
 }
 
+// A file of a great many problems is told its first 100, and that more follow.
+TEST(Config, TheFirstHundredProblemsAreNamed) {
+  std::string text = "{\"rules\": {";
+  for (int i = 0; i < 150; ++i)
+    text += (i > 0 ? ", \"" : "\"") + std::string("no-rule-") + std::to_string(i) + "\": \"off\"";
+  text += "}, \"ignore\": [";
+  for (int i = 0; i < 150; ++i) text += (i > 0 ? ", " : "") + std::string("{\"rulle\": 1}");
+  text += "]}";
+  auto config = LintConfig::parse("c.json", text);
+  ASSERT_FALSE(config.ok());
+  const std::string& message = config.error().message;
+  EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 100) << message;
+  EXPECT_TRUE(message.starts_with("c.json:1:12: unknown rule \"no-rule-0\"")) << message;
+  EXPECT_NE(message.find("unknown rule \"no-rule-99\""), std::string::npos);
+  EXPECT_EQ(message.find("no-rule-100\""), std::string::npos);
+  EXPECT_TRUE(message.ends_with("\nc.json: more problems follow; the first 100 of a configuration are named"))
+      << message;
+}
+
 // Of duplicate keys the last is used, as in templates (and only the last is checked).
 TEST(Config, TheLastOfDuplicateKeysIsUsed) {
   auto config = LintConfig::parse("dup.ptmpl.json", R"({"max_depth": 3, "fail_on": "error",

@@ -818,13 +818,13 @@ void check_template_fields(Context& context, const TemplateSource& source) {
 
 namespace {
 
-// Every violation of `value` (at `pointer` in the document, named `key` in messages) against
-// the schema `property`. RapidJSON stops at the first violation, so an object or array that
-// fails is looked into: each member or item against its own schema, and a key the object does
-// not allow named; only when none of them fails is the violation the container's own (a
-// required key missing). A value is so named once, with the first thing wrong in it.
+// Every violation of `value` (named `key` in messages) against the schema `property`. RapidJSON stops at the first
+// violation, so an object or array that fails is looked into: each member or item against its own schema, and a key the
+// object does not allow named; only when none of them fails is the violation the container's own (a required key
+// missing). A value is so named once, with the first thing wrong in it. Stops once `out` holds `limit`.
 void collect_violations(const PropertySchema& property, const json::Value& value, const std::string& key,
-                        const std::string& pointer, std::vector<SchemaViolation>& out) {
+                        std::size_t limit, std::vector<SchemaViolation>& out) {
+  if (out.size() >= limit) return;
   std::optional<Violation> violation = validate(property, value, key);
   if (!violation) return;
   const SchemaPlace place = schema_at(property, "");
@@ -832,9 +832,9 @@ void collect_violations(const PropertySchema& property, const json::Value& value
   auto look_into = [&](const json::Value& child, const std::string& segment) {
     const SchemaPlace at = schema_at(property, "/" + segment);
     if (at.json != nullptr && at.json->IsObject())
-      collect_violations(Schemas::get().made_for(at.ref), child, key + "/" + segment, pointer + "/" + segment, out);
-    else if (at.json != nullptr && at.json->IsFalse())  // additionalProperties: false
-      out.push_back({pointer + "/" + segment, key_not_allowed(key, pointer_unescape(segment), place.json)});
+      collect_violations(Schemas::get().made_for(at.ref), child, key + "/" + segment, limit, out);
+    else if (at.json != nullptr && at.json->IsFalse() && out.size() < limit)  // additionalProperties: false
+      out.push_back({&child, key_not_allowed(key, pointer_unescape(segment), place.json)});
   };
   auto has = [&](const char* keyword) {
     return place.json != nullptr && place.json->IsObject() && place.json->HasMember(keyword);
@@ -846,14 +846,17 @@ void collect_violations(const PropertySchema& property, const json::Value& value
   } else if (value.is_array() && has("items")) {
     for (std::size_t i = 0; i < value.items().size(); ++i) look_into(value.items()[i], std::to_string(i));
   }
-  if (out.size() == before) out.push_back({pointer + violation->pointer, std::move(violation->message)});
+  if (out.size() == before) {
+    const json::Value* at = json::resolve_pointer(value, violation->pointer);
+    out.push_back({at != nullptr ? at : &value, std::move(violation->message)});
+  }
 }
 
 }  // namespace
 
-std::vector<SchemaViolation> check_config_schema(const json::Value& config) {
+std::vector<SchemaViolation> check_config_schema(const json::Value& config, std::size_t limit) {
   std::vector<SchemaViolation> out;
-  collect_violations(Schemas::get().whole_config(), config, "config", "", out);
+  collect_violations(Schemas::get().whole_config(), config, "config", limit, out);
   return out;
 }
 
