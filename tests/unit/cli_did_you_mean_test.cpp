@@ -2,6 +2,7 @@
 // command, an option of that command, a rule id, a configuration key or value. Exit code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cli_run.hpp"
@@ -101,6 +102,25 @@ TEST_F(CliDidYouMean, AConfigurationKeyOrValue) {
   r = ptmpl("fmt --check --config " + (dir_ / ".ptmpl.json").string() + " " + dir_.string());
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("found \"eror\" (did you mean \"error\"?)"), std::string::npos) << r.err;
+}
+
+// Every problem of the configuration in one run, each on its own line with its place, in the
+// order of the file: three misspelt keys take one run to see, not three.
+TEST_F(CliDidYouMean, EveryProblemOfTheConfigurationInOneRun) {
+  const std::string plan = file("t.json", "[]\n");
+  const std::string config = file(".ptmpl.json", "{\n  \"rulse\": {},\n  \"ignores\": [],\n  \"max_dpeth\": 3\n}\n");
+  testing::CliRun r = ptmpl("lint " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(
+      r.err,
+      "ptmpl lint: " + config + ":2:12: `config` does not allow the key `rulse` (did you mean `rules`?)\n" +
+          "ptmpl lint: " + config + ":3:14: `config` does not allow the key `ignores` (did you mean `ignore`?)\n" +
+          "ptmpl lint: " + config + ":4:16: `config` does not allow the key `max_dpeth` (did you mean `max_depth`?)\n");
+  // fmt's file selection reads it the same way.
+  r = ptmpl("fmt --check " + dir_.string());
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 3) << r.err;
 }
 
 }  // namespace

@@ -175,6 +175,46 @@ TEST(Config, MisspeltKeysAndValuesSayWhatWasMeant) {
             "c.json:1:12: unknown rule \"tempid-missing\" (did you mean \"temp-id-missing\"?); ptmpl rules lists them");
 }
 
+// Every problem is named, one line each in the order of the file: schema violations at any
+// depth and rule ids the catalogue does not hold. A value is named once: an ignore entry whose
+// `rule` is of the wrong kind is not also said to lack its `rule`.
+TEST(Config, EveryProblemIsNamedInOneError) {
+  auto config = LintConfig::parse("c.json", R"({"rules": {"title-missing": "eror", "tempid-missing": "off"},
+ "ignore": [{"rule": 5}, {"rule": "schema", "tempid": 4}, {"rule": "duplicat-key"}],
+ "exclude": ["", "drafts", ""], "colour": true})");
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(config.error().message,
+            "c.json:1:29: `title-missing` must be one of \"off\", \"info\", \"warning\", \"error\"; found \"eror\" "
+            "(did you mean \"error\"?)\n"
+            "c.json:1:37: unknown rule \"tempid-missing\" (did you mean \"temp-id-missing\"?); ptmpl rules lists them\n"
+            "c.json:2:22: `rule` must be a string, found an integer\n"
+            "c.json:2:55: `config/ignore/1` does not allow the key `tempid` (did you mean `temp_id`?)\n"
+            "c.json:2:68: unknown rule \"duplicat-key\" (did you mean \"duplicate-key\"?); ptmpl rules lists them\n"
+            "c.json:3:14: `config/exclude/0` must not be empty\n"
+            "c.json:3:28: `config/exclude/2` must not be empty\n"
+            "c.json:3:43: `config` does not allow the key `colour`");
+}
+
+// A file of a great many problems is told its first 100, and that more follow.
+TEST(Config, TheFirstHundredProblemsAreNamed) {
+  std::string text = "{\"rules\": {";
+  for (int i = 0; i < 150; ++i)
+    text += (i > 0 ? ", \"" : "\"") + std::string("no-rule-") + std::to_string(i) + "\": \"off\"";
+  text += "}, \"ignore\": [";
+  for (int i = 0; i < 150; ++i) text += (i > 0 ? ", " : "") + std::string("{\"rulle\": 1}");
+  text += "]}";
+  auto config = LintConfig::parse("c.json", text);
+  ASSERT_FALSE(config.ok());
+  const std::string& message = config.error().message;
+  EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 100) << message;
+  EXPECT_TRUE(message.starts_with("c.json:1:12: unknown rule \"no-rule-0\"")) << message;
+  EXPECT_NE(message.find("unknown rule \"no-rule-99\""), std::string::npos);
+  EXPECT_EQ(message.find("no-rule-100\""), std::string::npos);
+  EXPECT_TRUE(message.ends_with("\nc.json: more problems follow; the first 100 of a configuration are named"))
+      << message;
+}
+
 // Of duplicate keys the last is used, as in templates (and only the last is checked).
 TEST(Config, TheLastOfDuplicateKeysIsUsed) {
   auto config = LintConfig::parse("dup.ptmpl.json", R"({"max_depth": 3, "fail_on": "error",

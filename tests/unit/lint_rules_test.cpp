@@ -549,6 +549,40 @@ TEST(KeyMisspelt, KeysNearNoDocumentedKeyStayUnknownFieldInfo) {
   }
 }
 
+TEST(KeyMisspelt, ADocumentedKeyWithOneWordDroppedAddedOrSwapped) {
+  // Words are the parts between '_': `in` dropped, `date` dropped, two words swapped, `day` added.
+  const std::string text =
+      R"([{"title": "A", "temp_id": 1, "time_estimate_minutes": 60}, {"title": "B", "temp_id": 2, "relative_start": 1},)"
+      R"( {"title": "C", "temp_id": 3, "start_relative_date": 1}, {"title": "D", "temp_id": 4, "relative_due_date_day": 2}])";
+  const auto all = ptmpl::lint_text("t.json", text);
+  const auto found = of_rule(all, "key-misspelt");
+  ASSERT_EQ(found.size(), 4u) << describe(all);
+  const std::pair<std::string_view, std::string_view> expected[] = {
+      {"/0/time_estimate_minutes", "time_estimate_in_minutes"},
+      {"/1/relative_start", "relative_start_date"},
+      {"/2/start_relative_date", "relative_start_date"},
+      {"/3/relative_due_date_day", "relative_due_date"}};
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].pointer, expected[i].first);
+    EXPECT_EQ(found[i].severity, ptmpl::Severity::Error);
+    EXPECT_NE(found[i].message.find("did you mean \"" + std::string(expected[i].second) + "\"?"), std::string::npos)
+        << found[i].message;
+    ASSERT_TRUE(found[i].fix.has_value());
+    EXPECT_EQ(found[i].fix->replacement, "\"" + std::string(expected[i].second) + "\"");
+  }
+  EXPECT_TRUE(of_rule(all, "unknown-field").empty()) << describe(all);
+}
+
+TEST(KeyMisspelt, WordsAwayFromNoOneDocumentedKeyStayUnknownField) {
+  // `relative_date` drops a word of both relative_start_date and relative_due_date (no single
+  // key it means); `story_title` and `sub` share one word at most with `title`, `sub_stories`;
+  // `start_date` and `due_date` (dates, as `schedule --start` writes them) drop the first word.
+  const auto all = ptmpl::lint_text("t.json", R"([{"title": "A", "temp_id": 1, "relative_date": 1, "story_title": "x",)"
+                                              R"( "sub": 2, "start_date": "2027-03-01", "due_date": "2027-03-05"}])");
+  EXPECT_TRUE(of_rule(all, "key-misspelt").empty()) << describe(all);
+  EXPECT_EQ(of_rule(all, "unknown-field").size(), 5u) << describe(all);
+}
+
 // ---------------------------------------------------------------------------------------------
 // project_template_assignments inside project_template (docs/semantics.md §2).
 

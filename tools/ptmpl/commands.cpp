@@ -88,7 +88,12 @@ CLI::Validator one_of(std::vector<std::string> names) {
 }
 
 int report_error(std::string_view command, const Error& error) {
-  report_note(command, error.message);
+  std::string_view lines = error.message;
+  for (std::size_t end = lines.find('\n'); end != std::string_view::npos; end = lines.find('\n')) {
+    report_note(command, lines.substr(0, end));
+    lines.remove_prefix(end + 1);
+  }
+  report_note(command, lines);
   return error.exit_code();
 }
 
@@ -207,7 +212,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     std::string_view stdin_view = stdin_text.text();
     LintRun run = from_stdin ? lint_texts(paths, std::span(&stdin_view, 1), settings) : lint_files(paths, settings);
     for (const LintedFile& file : run.files)
-      if (file.error) report_note("lint", file.error->message);
+      if (file.error) report_error("lint", *file.error);
     if (run.has_errors() && run.linted_count() == 0) return int{kUsage};
     if (o->fix) {
       int fixed = report_fixes(fix_files(run, o->dry_run, fix_options), o->dry_run);

@@ -29,7 +29,9 @@ bool colour_on(int fd);
 /// what it did on the side).
 void report_note(std::string_view command, std::string_view message);
 
-/// Prints the error's message as report_note does and returns the exit code of its kind.
+/// Prints the error's message as report_note does, each of its lines as one note (an error
+/// that holds several problems, such as an invalid configuration's, says one a line), and
+/// returns the exit code of its kind.
 int report_error(std::string_view command, const Error& error);
 
 /// The check of an option that takes one of `names` (CLI11's IsMember, described the same way

@@ -121,7 +121,7 @@ void draw_progress(std::size_t done, std::size_t total) {
 std::optional<int> refuse_plan(const publish::PushPlan& plan) {
   if (plan.lint.has_errors()) {
     for (const LintedFile& file : plan.lint.files)
-      if (file.error) report_note("push", file.error->message);
+      if (file.error) report_error("push", *file.error);
     return int{kUsage};
   }
   if (plan.lint.failed) {

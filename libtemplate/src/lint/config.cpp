@@ -1,6 +1,7 @@
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/diagnostic.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -46,6 +47,52 @@ bool matches_relative(std::string_view pattern, const std::string& path, const s
   return !ec && ::fnmatch(std::string(pattern).c_str(), relative.string().c_str(), 0) == 0;
 }
 
+// A configuration is told at most this many of its problems: the first in the file. (A file of
+// a million misspelt keys would take a minute to check whole, for a list nobody reads.)
+constexpr std::size_t kMaxConfigProblems = 100;
+
+// Every problem of a configuration that is valid JSON, one line each ("FILE:LINE:COL: what"),
+// in the order of the file: violations of its schema and rule ids the catalogue does not hold
+// (one problem per place: an ignore entry's `rule` that breaks the schema is not also unknown).
+// nullopt when there is none.
+std::optional<std::string> config_problems(const TemplateFile& file) {
+  const json::Value& root = file.document().root();
+  // Each kind up to one past the bound, in file order: the first of the merged list are then
+  // the first of the file, and one past the bound says that more were left out.
+  const std::size_t limit = kMaxConfigProblems + 1;
+  std::vector<std::pair<std::uint64_t, std::string>> problems;  // offset, line
+  std::size_t rule_ids = 0;
+  auto add_unknown_rule = [&](const json::Value& at, std::string_view id) {
+    if (rule_ids++ < limit) problems.emplace_back(at.offset(), place(file, at) + unknown_rule_message(id));
+  };
+  for (rules::SchemaViolation& violation : rules::check_config_schema(root, limit))
+    problems.emplace_back(violation.at->offset(), place(file, *violation.at) + violation.message);
+  if (!root.is_object()) return problems.empty() ? std::nullopt : std::optional(problems.front().second);
+  if (const json::Value* rules = root.find("rules"); rules != nullptr && rules->is_object())
+    for (const json::Member& m : rules->members())
+      if (find_rule(m.key.text()) == nullptr) add_unknown_rule(m.key, m.key.text());
+  if (const json::Value* ignore = root.find("ignore"); ignore != nullptr && ignore->is_array())
+    for (const json::Value& entry : ignore->items())
+      if (const json::Value* rule = entry.is_object() ? entry.find("rule") : nullptr;
+          rule != nullptr && rule->is_string() && find_rule(rule->text()) == nullptr)
+        add_unknown_rule(*rule, rule->text());
+  if (problems.empty()) return std::nullopt;
+  std::stable_sort(problems.begin(), problems.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string lines;
+  std::size_t told = 0;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    if (i > 0 && problems[i].first == problems[i - 1].first) continue;
+    if (told++ == kMaxConfigProblems) {
+      lines += "\n" + file.path() + ": more problems follow; the first " + std::to_string(kMaxConfigProblems) +
+               " of a configuration are named";
+      break;
+    }
+    if (!lines.empty()) lines += '\n';
+    lines += problems[i].second;
+  }
+  return lines;
+}
+
 }  // namespace
 
 Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view text) {
@@ -63,14 +110,9 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     return Error::invalid(format_place(path, p.line, p.column) + ": " + issue.message);
   }
   const json::Value& root = doc.root();
-  if (auto violation = rules::check_config_schema(root)) {
-    const json::Value* at = json::resolve_pointer(root, violation->pointer);
-    return Error::invalid(place(file, at != nullptr ? *at : root) + violation->message);
-  }
+  if (std::optional<std::string> problems = config_problems(file)) return Error::invalid(std::move(*problems));
   if (const json::Value* rules = root.find("rules")) {
     for (const json::Member& m : rules->members()) {
-      if (find_rule(m.key.text()) == nullptr)
-        return Error::invalid(place(file, m.key) + unknown_rule_message(m.key.text()));
       RuleSetting setting;
       const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
       if (severity != nullptr) {
@@ -84,11 +126,7 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   if (const json::Value* ignore = root.find("ignore")) {
     for (const json::Value& entry : ignore->items()) {
       IgnoreEntry e;
-      if (const json::Value* rule = entry.find("rule")) {
-        if (find_rule(rule->text()) == nullptr)
-          return Error::invalid(place(file, *rule) + unknown_rule_message(rule->text()));
-        e.rule = rule->text();
-      }
+      if (const json::Value* rule = entry.find("rule")) e.rule = rule->text();
       if (const json::Value* files = entry.find("files")) e.files = std::string(files->text());
       if (const json::Value* pointer = entry.find("pointer")) e.pointer = std::string(pointer->text());
       if (const json::Value* temp_id = entry.find("temp_id")) e.temp_id = std::string(temp_id->text());

@@ -208,13 +208,14 @@ std::unique_ptr<StoryCheck> each_story() {
 }
 
 struct SchemaViolation {
-  std::string pointer;  ///< of the offending value in the checked document
+  const json::Value* at;  ///< the offending value, in the checked document
   std::string message;
 };
 
-/// The first violation of schemas/config.schema.json in a lint configuration, if any
-/// (schema_rule.cpp, which holds the validators).
-[[nodiscard]] std::optional<SchemaViolation> check_config_schema(const json::Value& config);
+/// The violations of schemas/config.schema.json in a lint configuration, in the order of the
+/// document, one per value, the first `limit` of them (schema_rule.cpp, which holds the
+/// validators); empty when it is valid.
+[[nodiscard]] std::vector<SchemaViolation> check_config_schema(const json::Value& config, std::size_t limit);
 
 /// What a value is, for messages about values of the wrong kind: `a number (2.5)`,
 /// `a string ("7")`, `null`.

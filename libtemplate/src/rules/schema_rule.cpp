@@ -528,6 +528,19 @@ std::optional<Violation> validate_against_form(const SchemaPlace& place, const j
   return std::nullopt;
 }
 
+// "`owner` does not allow the key `member`", with the key of `owner_schema`'s properties it was
+// probably meant to be.
+std::string key_not_allowed(std::string_view owner, std::string_view member, const rapidjson::Value* owner_schema) {
+  std::string message = "`" + std::string(owner) + "` does not allow the key `" + std::string(member) + "`";
+  if (owner_schema != nullptr && owner_schema->IsObject() && owner_schema->HasMember("properties")) {
+    std::vector<std::string_view> keys;
+    for (const auto& m : (*owner_schema)["properties"].GetObject())
+      keys.emplace_back(m.name.GetString(), m.name.GetStringLength());
+    if (auto suggestion = closest(member, keys)) message += " (did you mean `" + std::string(*suggestion) + "`?)";
+  }
+  return message;
+}
+
 // Validates one value against its key's schema; the first violation as a sentence that names
 // the value (by its path below `owner`) and what it must be.
 std::optional<Violation> validate(const PropertySchema& property, const json::Value& value, std::string_view key) {
@@ -600,14 +613,7 @@ std::optional<Violation> validate(const PropertySchema& property, const json::Va
     // RapidJSON points at the member that is not allowed.
     std::string owner = pointer.empty() ? std::string(key) : std::string(key) + pointer.substr(0, pointer.rfind('/'));
     std::string member = pointer_unescape(std::string_view(pointer).substr(pointer.rfind('/') + 1));
-    message = "`" + owner + "` does not allow the key `" + member + "`";
-    const rapidjson::Value* owner_schema = schema_at(property, pointer.substr(0, pointer.rfind('/'))).json;
-    if (owner_schema != nullptr && owner_schema->IsObject() && owner_schema->HasMember("properties")) {
-      std::vector<std::string_view> keys;
-      for (const auto& m : (*owner_schema)["properties"].GetObject())
-        keys.emplace_back(m.name.GetString(), m.name.GetStringLength());
-      if (auto suggestion = closest(member, keys)) message += " (did you mean `" + std::string(*suggestion) + "`?)";
-    }
+    message = key_not_allowed(owner, member, schema_at(property, pointer.substr(0, pointer.rfind('/'))).json);
   } else if (keyword == "anyOf" || keyword == "oneOf") {
     // When only one of the forms takes a value of this kind ("error" or {"severity": …}), the
     // value is explained against that form: which values it allows, which keys.
@@ -810,10 +816,48 @@ void check_template_fields(Context& context, const TemplateSource& source) {
 
 }  // namespace
 
-std::optional<SchemaViolation> check_config_schema(const json::Value& config) {
-  auto violation = validate(Schemas::get().whole_config(), config, "config");
-  if (!violation) return std::nullopt;
-  return SchemaViolation{violation->pointer, violation->message};
+namespace {
+
+// Every violation of `value` (named `key` in messages) against the schema `property`. RapidJSON stops at the first
+// violation, so an object or array that fails is looked into: each member or item against its own schema, and a key the
+// object does not allow named; only when none of them fails is the violation the container's own (a required key
+// missing). A value is so named once, with the first thing wrong in it. Stops once `out` holds `limit`.
+void collect_violations(const PropertySchema& property, const json::Value& value, const std::string& key,
+                        std::size_t limit, std::vector<SchemaViolation>& out) {
+  if (out.size() >= limit) return;
+  std::optional<Violation> violation = validate(property, value, key);
+  if (!violation) return;
+  const SchemaPlace place = schema_at(property, "");
+  const std::size_t before = out.size();
+  auto look_into = [&](const json::Value& child, const std::string& segment) {
+    const SchemaPlace at = schema_at(property, "/" + segment);
+    if (at.json != nullptr && at.json->IsObject())
+      collect_violations(Schemas::get().made_for(at.ref), child, key + "/" + segment, limit, out);
+    else if (at.json != nullptr && at.json->IsFalse() && out.size() < limit)  // additionalProperties: false
+      out.push_back({&child, key_not_allowed(key, pointer_unescape(segment), place.json)});
+  };
+  auto has = [&](const char* keyword) {
+    return place.json != nullptr && place.json->IsObject() && place.json->HasMember(keyword);
+  };
+  if (value.is_object() && (has("properties") || has("additionalProperties"))) {
+    const std::vector<bool> last = json::last_occurrences(value);
+    for (std::size_t i = 0; i < value.members().size(); ++i)
+      if (last[i]) look_into(value.members()[i].value, json::pointer_escape(value.members()[i].key.text()));
+  } else if (value.is_array() && has("items")) {
+    for (std::size_t i = 0; i < value.items().size(); ++i) look_into(value.items()[i], std::to_string(i));
+  }
+  if (out.size() == before) {
+    const json::Value* at = json::resolve_pointer(value, violation->pointer);
+    out.push_back({at != nullptr ? at : &value, std::move(violation->message)});
+  }
+}
+
+}  // namespace
+
+std::vector<SchemaViolation> check_config_schema(const json::Value& config, std::size_t limit) {
+  std::vector<SchemaViolation> out;
+  collect_violations(Schemas::get().whole_config(), config, "config", limit, out);
+  return out;
 }
 
 void check_schema(Context& context) {

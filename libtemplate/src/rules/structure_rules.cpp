@@ -56,11 +56,12 @@ bool documented(std::string_view key, std::span<const std::string_view> keys) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// How an undocumented key of an object is reported. A near miss of a documented key (docs/semantics.md §6:
-// spelling.hpp's closest(), the same key ignoring case, '_' and '-', or within edit distance 1
-// for keys under 5 characters, else 2) is key-misspelt, an error: what it holds is read by
-// nothing, and the service drops it. Its fix renames the key, unless the documented key is
-// also written in the object (renaming would make a duplicate). Any other key is unknown-field.
+// How an undocumented key of an object is reported. A near miss of a documented key
+// (docs/semantics.md §6: spelling.hpp's closest(), the same key ignoring case, '_' and '-',
+// within edit distance 1 for keys under 5 characters, else 2, or one word away from a single
+// key) is key-misspelt, an error: what it holds is read by nothing, and the service drops it.
+// Its fix renames the key, unless the documented key is also written in the object (renaming
+// would make a duplicate). Any other key is unknown-field.
 struct UnknownKey {
   std::string_view rule;
   Severity severity;

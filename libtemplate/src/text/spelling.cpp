@@ -38,6 +38,52 @@ std::string folded(std::string_view word) {
   return out;
 }
 
+using Words = std::vector<std::string_view>;
+
+// The words of a name: its non-empty parts between '_' and '-'.
+Words words_of(std::string_view name) {
+  Words words;
+  while (!name.empty()) {
+    std::size_t end = name.find_first_of("_-");
+    if (end != 0) words.push_back(name.substr(0, end));
+    if (end == std::string_view::npos) break;
+    name.remove_prefix(end + 1);
+  }
+  return words;
+}
+
+bool same_word(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+// True when `longer` is `shorter` with one word more, after the first: the first word
+// qualifies the rest (`start_date` is a date of its own, not `relative_start_date`).
+bool one_word_more(const Words& longer, const Words& shorter) {
+  if (longer.size() != shorter.size() + 1 || !same_word(longer[0], shorter[0])) return false;
+  std::size_t i = 1;
+  while (i < shorter.size() && same_word(shorter[i], longer[i])) ++i;
+  return std::equal(shorter.begin() + static_cast<std::ptrdiff_t>(i), shorter.end(),
+                    longer.begin() + static_cast<std::ptrdiff_t>(i) + 1, same_word);
+}
+
+// True when `a` is `b` with two of its words exchanged.
+bool two_words_exchanged(const Words& a, const Words& b) {
+  if (a.size() != b.size()) return false;
+  std::vector<std::size_t> differ;
+  for (std::size_t i = 0; i < a.size() && differ.size() <= 2; ++i)
+    if (!same_word(a[i], b[i])) differ.push_back(i);
+  return differ.size() == 2 && same_word(a[differ[0]], b[differ[1]]) && same_word(a[differ[1]], b[differ[0]]);
+}
+
+// One word dropped or added (not the first), or two swapped, the names keeping at least two
+// words in common (a one-word name is no word away from anything).
+bool one_word_apart(const Words& a, const Words& b) {
+  if (std::min(a.size(), b.size()) < 2) return false;
+  return one_word_more(a, b) || one_word_more(b, a) || two_words_exchanged(a, b);
+}
+
 }  // namespace
 
 std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> candidates) {
@@ -54,7 +100,17 @@ std::optional<std::string_view> closest(std::string_view word, std::span<const s
       best = candidate;
     }
   }
-  return best;
+  if (best) return best;
+  // Whole words: the one candidate a word away (several are no answer).
+  const Words words = words_of(word);
+  if (words.size() < 2) return std::nullopt;
+  std::optional<std::string_view> only;
+  for (std::string_view candidate : candidates) {
+    if (!one_word_apart(words, words_of(candidate))) continue;
+    if (only) return std::nullopt;
+    only = candidate;
+  }
+  return only;
 }
 
 }  // namespace ptmpl
