@@ -157,6 +157,14 @@ TEST_F(CliPushTest, EverySampleRoundTripsThroughTheServiceUnchanged) {
   CliRun same = run_ptmpl("pull --mine -o '" + dir.file("push") + "' " + service(), env());
   ASSERT_EQ(same.exit, 0) << same.err;
   for (const auto& f : files) EXPECT_EQ(slurp(f), pushed_bytes[f]) << f;
+  // A file whose stories were taken out is written again: the pull brings them back.
+  std::string cut = pushed_bytes[files[0]];
+  const std::size_t raw = cut.find(",\n    \"raw_json\": [");
+  ASSERT_NE(raw, std::string::npos);
+  cut.erase(raw, cut.find("\n    ]", raw) + 6 - raw);
+  std::ofstream(files[0], std::ios::binary) << cut;
+  ASSERT_EQ(run_ptmpl("pull --mine -o '" + dir.file("push") + "' " + service(), env()).exit, 0);
+  EXPECT_NE(slurp(files[0]).find("\"raw_json\": ["), std::string::npos);
 
   // Pulled back, each template holds exactly what the sample holds (the service's fields).
   CliRun pull = run_ptmpl("pull --mine -o '" + dir.file("pulled") + "' " + service(), env());

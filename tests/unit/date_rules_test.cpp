@@ -136,6 +136,23 @@ TEST(DependencyViolated, LinkIntoAParentBindsItsEarliestDescendant) {
             "22 finishes on day 4, 2 working days early");
 }
 
+// A link into a parent whose first story is a milestone at the end of the day the link
+// needs: the milestone holds (docs/semantics.md §4), and the task beside it that starts that
+// same day is the one that breaks the link — read at the milestone's side, not its day.
+TEST(DependencyViolated, AParentsEarliestStoryIsFoundAtItsMilestonesSide) {
+  const std::string text = R"([
+    {"title": "A", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 2,
+     "dependencies": [{"source_id": 1, "target_id": 10, "type": 2, "lag": 0}]},
+    {"title": "P", "temp_id": 10, "sub_stories": [
+      {"story_type": "milestone", "title": "m", "temp_id": 11, "relative_start_date": 2},
+      {"title": "t", "temp_id": 12, "relative_start_date": 2, "relative_due_date": 2}]}])";
+  const auto found = lint_rule(text, "dependency-violated");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].message,
+            "finish-to-start link 1 → 10 (lag 0) needs every story under 10 to start on day 3 or later; 12 starts "
+            "on day 2, 1 working day early");
+}
+
 TEST(DependencyViolated, LinkOutOfAParentUsesItsRolledUpInterval) {
   // Parent 10's own dates say it ends on day 3, but its sub-stories run to day 7.
   const std::string text = R"([

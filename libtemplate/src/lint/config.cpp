@@ -257,19 +257,22 @@ Result<std::vector<SelectedFile>> select_files(const std::vector<std::string>& p
     return settings.ignored && settings.ignored(path, directory);
   };
   auto walked = walk_paths(paths, skip);
-  if (failure) return *failure;
   if (settings.force_exclude && walked.ok()) {
     auto excluded = [&](const SelectedFile& file) {
       if (!file.named || file.unlisted) return false;
       if (skip(file.path, false)) return true;
-      for (std::filesystem::path dir = std::filesystem::path(file.path).parent_path();
-           !dir.empty() && dir != dir.root_path() && dir != "."; dir = dir.parent_path())
+      // The directories in the path as given (a hook names files relative to the repository),
+      // never those above an absolute path's repository.
+      if (std::filesystem::path(file.path).is_absolute()) return false;
+      for (std::filesystem::path dir = std::filesystem::path(file.path).parent_path(); !dir.empty() && dir != ".";
+           dir = dir.parent_path())
         if (skip(dir.string(), true)) return true;
       return false;
     };
     std::erase_if(walked.value(), excluded);
     for (SelectedFile& file : walked.value()) file.named = false;  // taken as found: tree stays empty
   }
+  if (failure) return *failure;  // a configuration that cannot be read, asked about here or above
   return walked;
 }
 

@@ -218,8 +218,15 @@ struct Extent {
   double right = 0;
 };
 
+// Where a story's first moment is drawn: the start of its first day, or the end of the day
+// before when it starts at a day's end (an end-side milestone: on a calendar the end of a
+// Friday, not the Monday after the weekend).
+double start_x(const Interval& early, const Axis& axis) {
+  return early.end_side ? axis.after(early.first_day()) : axis.x(early.start);
+}
+
 Extent extent_of(const ScheduledStory& s, const Axis& axis) {
-  const double x = axis.x(s.early.start);
+  const double x = start_x(s.early, axis);
   if (drawn_as_point(s)) return {x - kDiamond, x + kDiamond};
   return {x, x + std::max(1.0, axis.end(s.early.start, s.early.finish) - x)};
 }
@@ -235,7 +242,7 @@ std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y
   std::string out = text(kMargin + indent, middle + 4, label, story.is_parent() ? "font-weight=\"bold\"" : "");
   std::string tooltip = tooltip_of(schedule, row, options);
   if (drawn_as_point(s))
-    return out + diamond(axis.x(s.early.start), middle, s.critical ? kCriticalColour : kMilestoneColour, tooltip);
+    return out + diamond(start_x(s.early, axis), middle, s.critical ? kCriticalColour : kMilestoneColour, tooltip);
   const Extent bar = extent_of(s, axis);
   if (story.is_parent()) {
     return out + rect(s.critical ? "parent critical" : "parent", bar.left, middle - kParentBarHeight / 2,

@@ -3,6 +3,7 @@
 #include "libtemplate/publish/pull.hpp"
 
 #include <sys/stat.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <system_error>
@@ -165,10 +166,16 @@ Result<PulledFile> write_pulled(const std::string& path, const RemoteTemplate& r
   std::string before(existing.value().text());
   auto local = read_local_template(path, before);
   bool nothing_lost = local.ok() && same_content(local.value(), remote);
-  // The file already holds this version of the template — its content, id and updated_at: it
-  // is left byte for byte as its author wrote it (number spellings, the keys written and not
-  // the service's defaults).
-  if (nothing_lost && local.value().id == remote.id && local.value().updated_at == remote.updated_at)
+  // The file already holds this version of the template — its stories, its title and every
+  // field it writes, its id and updated_at: it is left byte for byte as its author wrote it
+  // (number spellings, the keys written and not the service's defaults). A file whose stories
+  // or title were taken out is written again.
+  auto holds_title = [&] {
+    return std::any_of(local.value().fields.begin(), local.value().fields.end(),
+                       [](const auto& field) { return field.first == "title"; });
+  };
+  if (nothing_lost && local.value().stories && holds_title() && local.value().id == remote.id &&
+      local.value().updated_at == remote.updated_at)
     return PulledFile{true, ""};
   document.value() = with_file_own_keys(document.value(), before);
   if (before == document.value()) return PulledFile{true, ""};

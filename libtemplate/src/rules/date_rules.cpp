@@ -83,18 +83,20 @@ struct EarliestLeaves {
   std::vector<std::size_t> by_start;
   std::vector<std::size_t> by_finish;
 
-  explicit EarliestLeaves(const DeclaredIntervals& intervals)
+  // `interval_of(i)`: leaf i's interval as the links read it (a milestone on its side).
+  template <class IntervalOf>
+  EarliestLeaves(const DeclaredIntervals& intervals, IntervalOf interval_of)
       : by_start(intervals.size(), npos), by_finish(intervals.size(), npos) {
     for (std::size_t i = intervals.size(); i-- > 0;) {
       if (!intervals.story(i).is_parent() && intervals.interval(i)) by_start[i] = by_finish[i] = i;
       const std::size_t parent = intervals.parent(i);
       if (parent == npos) continue;
       // Ties go to the first in tree order: i runs backwards, so a later `<=` wins.
-      if (by_start[i] != npos && (by_start[parent] == npos || intervals.interval(by_start[i])->start <=
-                                                                  intervals.interval(by_start[parent])->start))
+      if (by_start[i] != npos &&
+          (by_start[parent] == npos || interval_of(by_start[i])->start <= interval_of(by_start[parent])->start))
         by_start[parent] = by_start[i];
-      if (by_finish[i] != npos && (by_finish[parent] == npos || intervals.interval(by_finish[i])->finish <=
-                                                                    intervals.interval(by_finish[parent])->finish))
+      if (by_finish[i] != npos &&
+          (by_finish[parent] == npos || interval_of(by_finish[i])->finish <= interval_of(by_finish[parent])->finish))
         by_finish[parent] = by_finish[i];
     }
   }
@@ -146,7 +148,8 @@ void check_link(Context& context, const TemplateSource& source, const DeclaredIn
   // Into a parent, the binding story is the descendant that starts (or finishes) first.
   auto first_under_target = [&](bool by_finish) {
     if (!target.is_parent()) return b;
-    if (!earliest) earliest.emplace(intervals);  // only templates with links into parents pay for it
+    // Only templates with links into parents pay for it.
+    if (!earliest) earliest.emplace(intervals, [&](std::size_t i) { return placed(intervals, end_side, i); });
     return by_finish ? earliest->by_finish[b] : earliest->by_start[b];
   };
   auto report = [&](std::size_t bound, bool to_finish, std::int64_t need, std::int64_t actual, std::string why) {

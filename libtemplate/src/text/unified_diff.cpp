@@ -131,10 +131,10 @@ std::string unified_diff(std::string_view path, std::string_view before, std::st
       continue;
     }
     // A hunk: from kContext lines before the first change to kContext after the last change
-    // that is followed by fewer than 2 * kContext unchanged lines.
+    // followed by at most 2 * kContext unchanged lines (their contexts touch: git's one hunk).
     const std::size_t start = e > kContext ? e - kContext : 0;
     std::size_t last = e;
-    for (std::size_t f = e + 1; f < edits.size() && f <= last + 2 * kContext; ++f)
+    for (std::size_t f = e + 1; f < edits.size() && f <= last + 2 * kContext + 1; ++f)
       if (edits[f].mark != ' ') last = f;
     const std::size_t end = std::min(edits.size(), last + kContext + 1);
     const std::size_t count_a = line_a[end] - line_a[start], count_b = line_b[end] - line_b[start];
