@@ -111,24 +111,15 @@ const std::string& input_file() {
   return path;
 }
 
-void BM_ReadFileWhole(benchmark::State& state) {
+void BM_ReadFile(benchmark::State& state, bool as_text) {
   for (auto _ : state) {
-    auto text = ptmpl::FileText::read(input_file());
+    auto text = as_text ? ptmpl::FileText::read_text(input_file()) : ptmpl::FileText::read(input_file());
     if (!text.ok()) state.SkipWithError("cannot read");
     benchmark::DoNotOptimize(text.value().text().data());
   }
   report(state);
 }
-BENCHMARK(BM_ReadFileWhole)->Unit(benchmark::kMillisecond);
-
-void BM_ReadFileAsText(benchmark::State& state) {
-  for (auto _ : state) {
-    auto text = ptmpl::FileText::read_text(input_file());
-    if (!text.ok()) state.SkipWithError("cannot read");
-    benchmark::DoNotOptimize(text.value().text().data());
-  }
-  report(state);
-}
-BENCHMARK(BM_ReadFileAsText)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadFile, Whole, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadFile, AsText, true)->Unit(benchmark::kMillisecond);
 
 }  // namespace

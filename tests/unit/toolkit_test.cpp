@@ -168,6 +168,22 @@ TEST(Toolkit, ScheduleAndStatsGiveWhatTheyPrintAsJson) {
 
 // The library warns about the values it reads as absent as the commands do, and refuses them
 // with `strict` as `--strict` does (both call schedule_value_warnings).
+// A plan file is scheduled as `ptmpl schedule` schedules it: converted first, the same JSON,
+// and the command's note first among the warnings (the one read_template_or_plan of both).
+TEST(Toolkit, ScheduleAndStatsReadAPlanFileAsTheCommandsDo) {
+  const std::string plan = "tests/data/mpp/corpus/mpxj__task-links-project2010-mpp14.mpp";
+  for (const bool totals : {false, true}) {
+    auto got = totals ? toolkit::stats(Input::file(plan)) : toolkit::schedule(Input::file(plan));
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    const auto cli = run_ptmpl(std::string(totals ? "stats" : "schedule") + " --format json " + plan);
+    ASSERT_EQ(cli.exit, 0) << cli.err;
+    EXPECT_EQ(got.value().json, cli.out);
+    ASSERT_FALSE(got.value().warnings.empty());
+    EXPECT_TRUE(got.value().warnings.front().starts_with(plan + ": a plan, converted to a template first"))
+        << got.value().warnings.front();
+  }
+}
+
 TEST(Toolkit, ScheduleAndStatsWarnOfValuesTheSchedulerCannotTakeAsTheCommandsDo) {
   const std::string text =
       R"([{"title": "A", "temp_id": 1, "duration": "5"}, {"title": "B", "temp_id": 2, "duration": 1.5, )"

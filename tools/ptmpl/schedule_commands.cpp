@@ -13,7 +13,6 @@
 #include "commands.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/file_io.hpp"
-#include "libtemplate/core/foreign_plan.hpp"
 #include "libtemplate/core/preview.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "pager.hpp"
@@ -53,44 +52,16 @@ struct Loaded {
   const TemplateSource* source = nullptr;
 };
 
-// Another program's plan (MS Project .mpp or XML, GanttProject, CSV), told from the file's first
-// 64 KiB as `ptmpl convert` tells it (docs/semantics.md §2). Standard input is a template.
-bool is_plan_file(const std::string& path) {
-  if (path == "-") return false;
-  auto file = RandomAccessFile::open(path);
-  if (!file.ok()) return false;  // TemplateFile::read says why
-  std::string head;
-  if (!file.value().read(0, std::min<std::uint64_t>(file.value().size(), 64 << 10), head).ok()) return false;
-  // A compound file goes to the .mpp reader, which says what it holds when it is no plan.
-  if (recognise_plan(head) == ForeignPlan::CompoundFile) return true;
-  const PlanFormat format = detect_plan_format(head);
-  return format != PlanFormat::Template && format != PlanFormat::Unknown;
-}
-
-// A plan read directly: converted as `ptmpl convert` would (its findings counted in a note:
-// convert lists them), then read as the template it becomes.
-Result<TemplateFile> read_plan(const std::string& command, const std::string& path, const ReadOptions& options) {
-  auto converted = convert_plan_file(path);
-  if (!converted.ok()) return converted.error();
-  const std::size_t findings = converted.value().diagnostics.size();
-  report_note(command,
-              path + ": a plan, converted to a template first" +
-                  (findings == 0 ? std::string()
-                                 : " (" + std::to_string(findings) + (findings == 1 ? " finding" : " findings") +
-                                       ": ptmpl convert " + path + " lists them)"));
-  return TemplateFile::parse(path, FileText(std::move(converted.value().document)), options);
-}
-
 std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& settings) {
   ReadOptions options;
   options.release_text = true;  // a large file keeps its tree and model, not its text
-  auto read = is_plan_file(settings.path) ? read_plan(command, settings.path, options)
-                                          : TemplateFile::read(settings.path, options);
+  auto read = read_template_or_plan(settings.path, options);
   if (!read.ok()) {
     report_error(command, read.error());
     return nullptr;
   }
-  auto loaded = std::make_unique<Loaded>(Loaded{std::move(read).value(), nullptr});
+  if (!read.value().note.empty()) report_note(command, read.value().note);
+  auto loaded = std::make_unique<Loaded>(Loaded{std::move(read.value().file), nullptr});
   auto source = schedulable_template(loaded->file, settings.template_number);
   if (!source.ok()) {
     report_error(command, source.error());

@@ -44,12 +44,11 @@ std::pair<std::string, std::string> shown_change(const json::Value* before, cons
   const std::string b = write_compact(*after, Shape::Unknown);
   if (a.size() <= kShownValue && b.size() <= kShownValue) return {shown(before), shown(after)};
   constexpr std::size_t kContext = 24;  // characters of unchanged text shown on each side
-  std::size_t prefix = 0;
-  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
-    ++suffix;
+  const auto prefix = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+  const auto suffix = static_cast<std::size_t>(std::mismatch(a.rbegin(), a.rend() - static_cast<std::ptrdiff_t>(prefix),
+                                                             b.rbegin(), b.rend() - static_cast<std::ptrdiff_t>(prefix))
+                                                   .first -
+                                               a.rbegin());
   // From the start of the word kContext characters before the change.
   std::size_t start = prefix > kContext ? prefix - kContext : 0;
   if (start > 0) {

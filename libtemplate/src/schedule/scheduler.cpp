@@ -79,9 +79,9 @@ Interval make_interval(std::int64_t start, std::int64_t finish, bool end_side) {
   return Interval{start, finish, end_side ? start - 1 : start, end_side};
 }
 
-// The earlier of two moments on one boundary is the end side (docs/semantics.md §4).
+// Moment a is before moment b (on one boundary, the end side is: docs/semantics.md §4).
 bool earlier_moment(std::int64_t a, bool a_end_side, std::int64_t b, bool b_end_side) {
-  return a < b || (a == b && a_end_side && !b_end_side);
+  return later_moment(b, b_end_side, a, a_end_side);
 }
 
 enum class Kind : std::uint8_t { Leaf, ParentIn, ParentOut };

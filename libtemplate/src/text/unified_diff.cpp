@@ -43,12 +43,11 @@ struct LineEdit {
 // the search's memory grows with the square of the differences.
 std::vector<LineEdit> line_edits(std::span<const std::string_view> a, std::span<const std::string_view> b) {
   constexpr std::ptrdiff_t kMaxEdits = 2000;
-  std::size_t prefix = 0;
-  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
-    ++suffix;
+  const auto prefix = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+  const auto suffix = static_cast<std::size_t>(std::mismatch(a.rbegin(), a.rend() - static_cast<std::ptrdiff_t>(prefix),
+                                                             b.rbegin(), b.rend() - static_cast<std::ptrdiff_t>(prefix))
+                                                   .first -
+                                               a.rbegin());
   const auto x = a.subspan(prefix, a.size() - prefix - suffix);
   const auto y = b.subspan(prefix, b.size() - prefix - suffix);
   std::vector<LineEdit> out;

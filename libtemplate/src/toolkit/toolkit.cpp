@@ -39,12 +39,18 @@ Result<std::optional<Date>> date_option(const std::optional<std::string>& text) 
   return Error::usage("start: \"" + *text + "\" is not a date (expected YYYY-MM-DD)");
 }
 
-// The template file of `input`, as `schedule` and `stats` read it: another program's plan is
-// refused, and a large file keeps its tree and model, not its text.
-Result<TemplateFile> read_template(const Input& input) {
+// The template file of `input`, as `schedule` and `stats` read it: a plan file converted first
+// (its note among the warnings), a plan given as bytes refused, and a large file keeps its tree
+// and model, not its text.
+Result<TemplateFile> read_template(const Input& input, std::vector<std::string>& notes) {
   ReadOptions options;
   options.release_text = true;
-  if (!input.bytes) return TemplateFile::read(input.path, options);
+  if (!input.bytes) {
+    auto read = read_template_or_plan(input.path, options);
+    if (!read.ok()) return read.error();
+    if (!read.value().note.empty()) notes.push_back(std::move(read.value().note));
+    return std::move(read.value().file);
+  }
   SelectedTemplate selected = read_selected_template(input.path, FileText::borrow(*input.bytes), false, options);
   if (selected.plan) return *std::move(selected.plan);
   return std::move(*selected.file);
@@ -72,7 +78,8 @@ Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const Sche
   auto start = date_option(request.start);
   if (!start.ok()) return start.error();
   flags.start = start.value();
-  auto read = read_template(input);
+  std::vector<std::string> notes;
+  auto read = read_template(input, notes);
   if (!read.ok()) return read.error();
   auto out = std::make_unique<Scheduled>(std::move(read).value());
   auto source = schedulable_template(out->file, request.template_number);
@@ -87,6 +94,7 @@ Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const Sche
   // The command's own order: the values read as absent, then the links that do not constrain.
   out->warnings = schedule_value_warnings(out->file, *out->source, request.strict ? "error" : "warning");
   if (request.strict && !out->warnings.empty()) return invalid_lines(out->warnings);
+  out->warnings.insert(out->warnings.begin(), notes.begin(), notes.end());  // as the command line says it first
   if (auto warning = schedule_warning(out->file, schedule)) out->warnings.push_back(std::move(*warning));
   return out;
 }

@@ -14,6 +14,7 @@
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/core/result.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 
@@ -119,6 +120,20 @@ inline constexpr std::size_t kConversionGroupFrom = 3;
 /// compound file (.mpp) is not read whole: only its header and the sectors its tables name, so
 /// a plan padded to gigabytes costs what the plan holds.
 [[nodiscard]] Result<Conversion> convert_plan_file(const std::string& path, const ConvertOptions& options = {});
+
+/// A file where a template is read by `schedule` and `stats`: the template, and when the file is
+/// another program's plan, the note saying it was converted first.
+struct TemplateOrPlan {
+  TemplateFile file;
+  /// `plan.mpp: a plan, converted to a template first (4 findings: ptmpl convert plan.mpp lists
+  /// them)`; empty for a template.
+  std::string note;
+};
+
+/// Reads `path` as a template, or — a plan told by its first 64 KiB as convert tells it (a
+/// compound file, MSPDI, .gan, CSV) — converts it first as convert_plan_file() does and reads
+/// the template it becomes. Standard input ("-") is read as a template.
+[[nodiscard]] Result<TemplateOrPlan> read_template_or_plan(const std::string& path, const ReadOptions& options = {});
 
 /// A plan file and what became of it: its conversion, or why it was not converted.
 struct PlanFileConversion {
