@@ -81,7 +81,7 @@ TEST(ConvertPlanFiles, EachFileIsConvertedOnItsOwnInTheOrderGiven) {
   const std::vector<std::string> paths = {source_path("tests/data/csv/plan.csv"), source_path("no/such/file.xml"),
                                           source_path("tests/data/mspdi/features.xml")};
   for (const unsigned jobs : {1u, 3u}) {
-    const std::vector<PlanFileConversion> done = convert_plan_files(paths, {}, jobs);
+    const std::vector<PlanFileConversion> done = convert_plan_files(paths, ConvertOptions{}, jobs);
     ASSERT_EQ(done.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(done[i].path, paths[i]);
     ASSERT_TRUE(done[0].conversion.ok());

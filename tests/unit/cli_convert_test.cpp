@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "cli_run.hpp"
 #include "test_files.hpp"
@@ -41,6 +42,57 @@ TEST(CliConvert, StrictFailsAndWritesNothing) {
   EXPECT_EQ(r.exit, 1);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_NE(r.err.find(": error: task 11 \"Constrained\" has the constraint"), std::string::npos) << r.err;
+}
+
+// .ptmpl.json's "convert" object: found upward from the plan, the command line over it.
+TEST(CliConvert, SettingsComeFromTheNearestConfigurationAndTheCommandLineWins) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "convert-settings/";
+  fs::remove_all(dir);
+  fs::create_directories(dir + "plans");
+  fs::copy_file(testing::source_path("tests/data/mspdi/features.xml"), dir + "plans/features.xml");
+  auto configure = [&](const std::string& text) { std::ofstream(dir + ".ptmpl.json") << text; };
+  const std::string plan = "'" + dir + "plans/features.xml'";
+  const std::string out = dir + "features.json";
+
+  configure(R"({"convert": {"strict": true, "allow": ["mspdi-resource-rates"]}})");
+  auto r = run_ptmpl("convert " + plan + " -o '" + out + "'", "NO_COLOR=1");
+  EXPECT_EQ(r.exit, 1) << r.err;  // strict from the file: nothing written
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_NE(r.err.find(": error: task 11 \"Constrained\" has the constraint"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": info: resource 1 \"Designer\" has rates"), std::string::npos) << r.err;  // allowed
+  // --allow adds to the file's list.
+  r = run_ptmpl("convert " + plan + " --allow mspdi-task-calendar", "NO_COLOR=1");
+  EXPECT_NE(r.err.find(": warning: task 13 \"Own calendar\" has its own calendar"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": info: resource 1 \"Designer\" has rates"), std::string::npos) << r.err;
+  // --no-strict and --no-config win over the file.
+  for (const char* flag : {"--no-strict", "--no-config"}) {
+    r = run_ptmpl("convert " + plan + " " + flag + " -o '" + out + "'", "NO_COLOR=1");
+    EXPECT_EQ(r.exit, 0) << flag << r.err;
+    EXPECT_TRUE(fs::exists(out)) << flag;
+    fs::remove(out);
+  }
+  // --config names another file.
+  std::ofstream(dir + "lenient.json") << R"({"convert": {"strict": false}})";
+  EXPECT_EQ(run_ptmpl("convert " + plan + " --config '" + dir + "lenient.json'").exit, 0);
+  // Many plans: each with the settings nearest to it.
+  r = run_ptmpl("convert '" + dir + "plans' -o '" + dir + "templates'", "NO_COLOR=1");
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_NE(r.err.find("0 of 1 plan written"), std::string::npos) << r.err;
+
+  // An id that names no finding, at its place, with the one it was meant to be.
+  configure("{\"convert\": {\"allow\": [\"mspdi-task-calendar\",\n  \"mspdi-resource-rate\"]}}");
+  r = run_ptmpl("convert " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find(dir + ".ptmpl.json:2:3: convert.allow: no conversion finding is called \"mspdi-resource-rate\" "
+                             "(did you mean \"mspdi-resource-rates\"?)"),
+            std::string::npos)
+      << r.err;
+  // A misspelt key is the configuration's error, as for lint.
+  configure(R"({"convert": {"strcit": true}})");
+  r = run_ptmpl("convert " + plan);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("strcit"), std::string::npos) << r.err;
 }
 
 TEST(CliConvert, InputErrorsExitTwo) {

@@ -316,7 +316,7 @@ TEST_F(CliRobustness, DependencyCyclesInPlansAreFindingsAtTheLink) {
                               "</PredecessorLink></Task>\n</Tasks></Project>\n"));
   EXPECT_EQ(xml.exit, 0) << xml.err;
   expect_has(xml.err,
-             "cycle.xml:2:34: warning: dependency cycle: 1 → 2 → 1; the template cannot be scheduled "
+             "cycle.xml:2:34: warning: dependency cycle: 1 \"A\" → 2 \"B\" → 1; the template cannot be scheduled "
              "until one of these links is removed [mspdi-dependency-cycle]");
   CliRun gan = ptmpl("convert " + file("cycle.gan",
                                        "<project name=\"x\"><tasks>\n"
@@ -325,13 +325,15 @@ TEST_F(CliRobustness, DependencyCyclesInPlansAreFindingsAtTheLink) {
                                        "<task id=\"2\" name=\"B\" start=\"2027-01-05\" duration=\"1\">"
                                        "<depend id=\"1\" type=\"2\"/></task>\n</tasks></project>\n"));
   EXPECT_EQ(gan.exit, 0) << gan.err;
-  expect_has(gan.err, "cycle.gan:3:56: warning: dependency cycle: 1 → 2 → 1");
+  expect_has(gan.err, "cycle.gan:3:56: warning: dependency cycle: 1 \"A\" → 2 \"B\" → 1");
   expect_has(gan.err, "[gan-dependency-cycle]");
   // Through a parent: B is inside P, which follows B's successor C.
   const std::string csv = file("cycle.csv", "level,temp_id,title,predecessors\n1,1,P,3\n2,2,B,\n1,3,C,2\n");
   CliRun converted = ptmpl("convert " + csv);
   EXPECT_EQ(converted.exit, 0) << converted.err;
-  expect_has(converted.err, "cycle.csv:2:7: warning: dependency cycle: 2 → 3 → 1 → 2; ");
+  expect_has(converted.err,
+             "cycle.csv:2:7: warning: dependency cycle: 2 \"B\" → 3 \"C\" → 1 \"P\" → 2 (1 contains 2, so a link into "
+             "1 applies to 2); ");
   expect_has(converted.err, "[csv-dependency-cycle]");
   CliRun strict = ptmpl("convert --strict " + csv);
   EXPECT_EQ(strict.exit, 1);
@@ -377,10 +379,10 @@ TEST_F(CliRobustness, DependencyCycles) {
                          R"("dependencies": [{"source_id": 2, "target_id": 1, "type": 2, "lag": 0}]}])");
   CliRun lint = ptmpl("lint " + cycle);
   EXPECT_EQ(lint.exit, 1);
-  expect_has(lint.out, "cycle.json:1:151: error: dependency cycle: 1 → 2 → 1 [dependency-cycle]");
+  expect_has(lint.out, "cycle.json:1:151: error: dependency cycle: 1 \"A\" → 2 \"B\" → 1 [dependency-cycle]");
   CliRun schedule = ptmpl("schedule " + cycle);
   EXPECT_EQ(schedule.exit, 2);
-  expect_has(schedule.err, "cycle.json:1:151: dependency cycle: 1 → 2 → 1");
+  expect_has(schedule.err, "cycle.json:1:151: dependency cycle: 1 \"A\" → 2 \"B\" → 1");
 }
 
 // docs/semantics.md §11 "Writing output": where the output goes is the user's; a failed write is an error.

@@ -653,7 +653,7 @@ TEST(CliSchedule, CycleIsAnInputErrorWithItsChain) {
     EXPECT_EQ(r.exit, 2);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "ptmpl " + std::string(command) +
-                         ": tests/data/schedule/cycle.json:14:22: dependency cycle: 3 → 5 → 3\n");
+                         ": tests/data/schedule/cycle.json:14:22: dependency cycle: 3 \"Design\" → 5 \"Build\" → 3\n");
   }
 }
 

@@ -89,8 +89,8 @@ TEST(DependencyRules, LongCycleIsOneFindingWithTheWholeChain) {
   ASSERT_EQ(cycles.size(), 1u);
   EXPECT_EQ(cycles[0].line, static_cast<std::uint64_t>(kCount));
   EXPECT_EQ(cycles[0].pointer, "/" + std::to_string(kCount - 1) + "/dependencies/0");
-  EXPECT_TRUE(cycles[0].message.starts_with("dependency cycle: 1 → 2 → 3 → "));
-  EXPECT_TRUE(cycles[0].message.ends_with(" → " + std::to_string(kCount) + " → 1"));
+  EXPECT_TRUE(cycles[0].message.starts_with("dependency cycle: 1 \"s\" → 2 \"s\" → 3 \"s\" → "));
+  EXPECT_TRUE(cycles[0].message.ends_with(" → " + std::to_string(kCount) + " \"s\" → 1"));
 }
 
 TEST(DependencyRules, CyclesPastTheHundredthNameOnlyTheirClosingLink) {
@@ -108,11 +108,43 @@ TEST(DependencyRules, CyclesPastTheHundredthNameOnlyTheirClosingLink) {
   for (Diagnostic& d : lint_text("many.json", text))
     if (d.rule == "dependency-cycle") cycles.push_back(std::move(d));
   ASSERT_EQ(cycles.size(), 101u);
-  EXPECT_EQ(cycles[0].message, "dependency cycle: 1 → 2 → 1");
-  EXPECT_EQ(cycles[99].message, "dependency cycle: 199 → 200 → 199");
+  EXPECT_EQ(cycles[0].message, "dependency cycle: 1 \"a\" → 2 \"b\" → 1");
+  EXPECT_EQ(cycles[99].message, "dependency cycle: 199 \"a\" → 200 \"b\" → 199");
   EXPECT_EQ(cycles[100].message,
-            "dependency 202 → 201 closes a dependency cycle (its chain is not shown: the template has more than 100 "
-            "cycles)");
+            "dependency cycle: 202 \"b\" → 201 \"a\" → … (the rest of the chain is not shown: the template has more "
+            "than 100 cycles)");
+}
+
+TEST(DependencyRules, CyclesNameEachStoryByTemp_idAndTitleOnce) {
+  // A title on one line, cut at 40 columns; the way through a parent explained.
+  const auto all = lint_text("t.json", R"([
+    {"title": "Design the new office\nlayout with every team and the facilities group", "temp_id": "design",
+     "dependencies": [{"source_id": "design", "target_id": "phase", "type": 2}]},
+    {"title": "Phase", "temp_id": "phase", "sub_stories": [
+      {"title": "Build", "temp_id": "build", "dependencies": [{"source_id": "build", "target_id": "design", "type": 2}]}]}])");
+  std::vector<std::string> cycles;
+  for (const Diagnostic& d : all)
+    if (d.rule == "dependency-cycle") cycles.push_back(d.message);
+  ASSERT_EQ(cycles.size(), 1u) << describe(all);
+  EXPECT_EQ(cycles[0],
+            "dependency cycle: design \"Design the new office layout with every…\" → phase \"Phase\" → build "
+            "\"Build\" → design (phase contains build, so a link into phase applies to build)");
+}
+
+TEST(DependencyRules, AnUnknownTargetIdSuggestsTheTemp_idItWasMeantToBe) {
+  const auto all = lint_text("t.json", R"([
+    {"title": "Design review", "temp_id": "design-review"},
+    {"title": "Build", "temp_id": "build", "dependencies": [{"source_id": "build", "target_id": "desgin-review", "type": 2}]},
+    {"title": "Test", "temp_id": 12, "dependencies": [{"source_id": 12, "target_id": 13, "type": 2}]}])");
+  std::vector<std::string> missing;
+  for (const Diagnostic& d : all)
+    if (d.rule == "dependency-target-missing") missing.push_back(d.message);
+  ASSERT_EQ(missing.size(), 2u) << describe(all);
+  EXPECT_EQ(missing[0],
+            "dependency build → desgin-review names target_id desgin-review, which no story has; did you mean "
+            "\"design-review\"?");
+  // Numbers are not misspelt: 13 is not offered 12.
+  EXPECT_EQ(missing[1], "dependency 12 → 13 names target_id 13, which no story has");
 }
 
 }  // namespace

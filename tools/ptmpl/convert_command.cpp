@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/report.hpp"
@@ -65,9 +66,52 @@ Result<std::vector<std::string>> plan_files(const std::vector<std::string>& inpu
   return out;
 }
 
+// How `convert` is set for its plans: the command line over the `convert` object of the
+// `.ptmpl.json` nearest each plan (or --config's, or none with --no-config).
+struct ConvertSettingsOptions {
+  bool strict = false;
+  bool no_strict = false;
+  std::vector<std::string> allow;
+  std::string config;
+  bool no_config = false;
+};
+
+// Each configuration file is read once, however many plans it sets.
+class ConvertSettingsFinder {
+ public:
+  explicit ConvertSettingsFinder(const ConvertSettingsOptions& cli) : cli_(cli) {}
+
+  // The options of the plan `input`: --strict or --no-strict over the file's strict, the file's
+  // allowed ids and --allow's together. An id of the file that names no conversion finding is a
+  // usage error at its place.
+  Result<ConvertOptions> options_for(const std::string& input) {
+    ConvertOptions options{.strict = cli_.strict, .allow = cli_.allow};
+    std::optional<std::string> path;
+    if (!cli_.no_config) path = cli_.config.empty() ? find_config(input) : std::optional(cli_.config);
+    if (!path) return options;
+    auto it = loaded_.find(*path);
+    if (it == loaded_.end()) {
+      Result<LintConfig> config = LintConfig::load(*path);
+      if (!config.ok()) return config.error();
+      for (const ConvertSettings::Allowed& allowed : config.value().convert().allow)
+        if (Status known = check_allowed(std::span(&allowed.id, 1)); !known.ok())
+          return Error::usage(allowed.place + ": convert." + known.error().message);
+      it = loaded_.emplace(*path, std::move(config).value()).first;
+    }
+    const ConvertSettings& settings = it->second.convert();
+    if (!cli_.strict && !cli_.no_strict) options.strict = settings.strict.value_or(false);
+    for (const ConvertSettings::Allowed& allowed : settings.allow) options.allow.push_back(allowed.id);
+    return options;
+  }
+
+ private:
+  const ConvertSettingsOptions& cli_;
+  std::map<std::string, LintConfig> loaded_;
+};
+
 // Many plans into the folder `folder`, one template each, named after its source (plan.mpp →
 // plan.json). Every plan is converted that can be; the exit code is the worst of them.
-int convert_many(const std::vector<std::string>& inputs, const std::string& folder, const ConvertOptions& options,
+int convert_many(const std::vector<std::string>& inputs, const std::string& folder, ConvertSettingsFinder& settings,
                  const std::string& format, bool verbose) {
   namespace fs = std::filesystem;
   Result<std::vector<std::string>> found = plan_files(inputs);
@@ -81,6 +125,12 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
     if (auto [it, added] = sources.emplace(target, path); !added)
       return report_error("convert", Error::usage(path + " and " + it->second + " would both be written to " + target +
                                                   "; convert them into different folders"));
+  }
+  std::vector<ConvertOptions> options;
+  for (const std::string& path : paths) {
+    Result<ConvertOptions> set = settings.options_for(path);
+    if (!set.ok()) return report_error("convert", set.error());
+    options.push_back(std::move(set).value());
   }
   std::error_code error;
   fs::create_directories(folder, error);
@@ -139,8 +189,7 @@ std::function<int()> setup_convert(CLI::App& app) {
     std::string to;
     std::string start;
     std::string format = "text";
-    bool strict = false;
-    std::vector<std::string> allow;
+    ConvertSettingsOptions settings;
     bool verbose = false;
   };
   auto o = std::make_shared<Options>();
@@ -161,10 +210,18 @@ std::function<int()> setup_convert(CLI::App& app) {
   app.add_option("--format", o->format,
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(one_of({"text", "json", "sarif", "github", "junit", "gitlab"}));
-  app.add_flag("--strict", o->strict, "treat every approximation or loss as an error (exit 1, nothing written)");
-  app.add_option("--allow", o->allow,
-                 "with --strict, finding ids that stay what they are (e.g. mspdi-resource-rates,mspdi-progress)")
+  auto* strict = app.add_flag("--strict", o->settings.strict,
+                              "treat every approximation or loss as an error (exit 1, nothing written)");
+  app.add_flag("--no-strict", o->settings.no_strict, "convert leniently, whatever .ptmpl.json's convert.strict says")
+      ->excludes(strict);
+  app.add_option("--allow", o->settings.allow,
+                 "with --strict, finding ids that stay what they are (e.g. mspdi-resource-rates,mspdi-progress); "
+                 "added to .ptmpl.json's convert.allow")
       ->delimiter(',');
+  auto* config =
+      app.add_option("--config", o->settings.config,
+                     "take the convert settings from this file (default: the .ptmpl.json nearest each plan)");
+  app.add_flag("--no-config", o->settings.no_config, "use no configuration file")->excludes(config);
   app.add_flag("-v,--verbose", o->verbose,
                "text format: list every finding (3 or more of one id are otherwise folded into one line)");
   app.footer(
@@ -177,19 +234,23 @@ std::function<int()> setup_convert(CLI::App& app) {
       "Several plans, or folders of them (their .mpp, .xml, .gan and .csv files), convert into the\n"
       "folder -o names, one template each named after its plan; every plan that can be is converted,\n"
       "and the exit code is the worst of them.\n\n"
+      "Settings: the \"convert\" object of the .ptmpl.json nearest each plan ({\"strict\": true,\n"
+      "\"allow\": [\"mspdi-resource-rates\"]}); --strict or --no-strict wins over its strict, --allow adds ids.\n\n"
       "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
       "  ptmpl convert a.mpp b.xml plans/ -o templates/\n"
       "  ptmpl convert --to csv template.json -o template.csv\n"
       "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
-    if (Status allowed = check_allowed(o->allow); !allowed.ok()) return report_error("convert", allowed.error());
+    if (Status allowed = check_allowed(o->settings.allow); !allowed.ok())
+      return report_error("convert", allowed.error());
+    ConvertSettingsFinder settings(o->settings);
     std::error_code error;
     if (o->inputs.size() > 1 || std::filesystem::is_directory(o->inputs.front(), error)) {
       if (o->output.empty() || o->output == "-")
         return report_error("convert", Error::usage("several plans convert into a folder: name it with -o"));
       if (!o->to.empty() && o->to != "template")
         return report_error("convert", Error::usage("--to " + o->to + " writes one template at a time"));
-      return convert_many(o->inputs, o->output, ConvertOptions{o->strict, o->allow}, o->format, o->verbose);
+      return convert_many(o->inputs, o->output, settings, o->format, o->verbose);
     }
     const std::string& input = o->inputs.front();
     if (o->output.empty()) o->output = "-";
@@ -197,7 +258,9 @@ std::function<int()> setup_convert(CLI::App& app) {
       return report_error("convert", apart.error());
     std::string to = o->to;
     if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
-    const ConvertOptions options{o->strict, o->allow};
+    Result<ConvertOptions> set = settings.options_for(input);
+    if (!set.ok()) return report_error("convert", set.error());
+    const ConvertOptions& options = set.value();
     // A plan is read as its format needs (a .mpp only where its tables point); a template whole.
     Result<Conversion> converted = [&]() -> Result<Conversion> {
       if (to == "template") return convert_plan_file(input, options);

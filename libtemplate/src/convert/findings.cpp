@@ -52,8 +52,15 @@ constexpr ConversionRule kRules[] = {
      "a link to a missing task, of an unknown type, repeated or within one branch is dropped",
      "{n} links are dropped, or their lags read as 0: a task not in the plan, an unknown type, a repeat, a link "
      "within one branch, or a lag that is not whole"},
+    {"gan-link-not-kept", Severity::Warning,
+     "a task the plan places before its link allows is scheduled later, and no other finding says why",
+     "{n} tasks are placed by the plan before their links allow, with no other finding to say why; the schedule "
+     "starts each later"},
     {"gan-milestone-day", Severity::Warning, "a milestone that lasts a day (older files) passes that day on as lag",
      "{n} milestones last a day in this file; the links from their finish get one more day of lag"},
+    {"gan-moved-by-task", Severity::Info,
+     "a task is scheduled later than the plan has it because the task its link comes from is",
+     "{n} tasks are scheduled later than the plan has them because a task they follow is (each names it)"},
     {"gan-off-calendar", Severity::Warning, "a task starts on a day the plan's calendar does not work",
      "{n} tasks start on a day the plan's calendar does not work; each starts on the next working day"},
     {"gan-progress", Severity::Warning, "percent complete is not kept",
@@ -129,11 +136,18 @@ constexpr ConversionRule kRules[] = {
      "{n} lags are not finite numbers or are beyond a lag's range; those links are written with lag 0"},
     {"mspdi-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped",
      "{n} links (or tasks repeating a UID) are dropped: no predecessor, a task not in the plan, or an unknown type"},
+    {"mspdi-link-not-kept", Severity::Warning,
+     "a task the plan places before its link allows is scheduled later, and no other finding says why",
+     "{n} tasks are placed by the plan before their links allow, with no other finding to say why; the schedule "
+     "starts each later"},
     {"mspdi-manual-task", Severity::Warning, "a manually scheduled task keeps its dates as declared",
      "{n} tasks are manually scheduled; their dates are kept as declared"},
     {"mspdi-minutes-per-day", Severity::Warning,
      "a working day that is not a number of minutes from 1 to 1,440 counts as 480 minutes",
      "{n} MinutesPerDay values are no day's length; days of 480 minutes are used"},
+    {"mspdi-moved-by-task", Severity::Info,
+     "a task is scheduled later than the plan has it because the task its link comes from is",
+     "{n} tasks are scheduled later than the plan has them because a task they follow is (each names it)"},
     {"mspdi-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work",
      "{n} task starts or finishes fall on a day the project calendar does not work; a start moves to the next "
      "working day, a finish to the previous one"},
@@ -271,18 +285,16 @@ void report_cycles(std::string_view document, const std::string& path, std::stri
   const TemplateFile file = TemplateFile::parse(path, FileText::borrow(document));
   if (file.templates().empty()) return;
   const DependencyGraph graph(file.templates().front().model.stories);
-  auto name = [&](std::size_t story) {
-    const Story& s = graph.story(story);
-    return s.temp_id ? temp_id_key(*s.temp_id) : "\"" + std::string(s.title.value_or("")) + "\"";
-  };
-  for (const Cycle& cycle : graph.find_cycles()) {
+  report_cycles(graph, graph.find_cycles(), rule, place_of, findings);
+}
+
+void report_cycles(const DependencyGraph& graph, std::span<const Cycle> cycles, std::string_view rule,
+                   const LinkPlace& place_of, FindingSink& findings) {
+  for (const Cycle& cycle : cycles) {
     const Link& closing = graph.links()[cycle.closing_link];
-    std::string chain;
-    for (const std::size_t story : cycle.stories) chain += (chain.empty() ? "" : " → ") + name(story);
-    if (chain.empty()) chain = name(closing.source) + " → " + name(closing.target) + " → …";
-    findings.report(
-        rule, place_of(closing.source, closing.dependency->index, closing.target),
-        "dependency cycle: " + chain + "; the template cannot be scheduled until one of these links is removed");
+    findings.report(rule, place_of(closing.source, closing.dependency->index, closing.target),
+                    "dependency cycle: " + describe_cycle(graph, cycle) +
+                        "; the template cannot be scheduled until one of these links is removed");
   }
 }
 

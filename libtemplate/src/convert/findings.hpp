@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "convert/plan/plan.hpp"
 #include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/dependency_graph.hpp"
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/result.hpp"
@@ -65,6 +67,9 @@ using LinkPlace = std::function<plan::Place(std::size_t source, std::size_t inde
 /// template with a cycle converts, but cannot be scheduled.
 void report_cycles(std::string_view document, const std::string& path, std::string_view rule, const LinkPlace& place_of,
                    FindingSink& findings);
+/// The same for `cycles` of `graph`, the graph of a template a reader wrote and has read back.
+void report_cycles(const DependencyGraph& graph, std::span<const Cycle> cycles, std::string_view rule,
+                   const LinkPlace& place_of, FindingSink& findings);
 
 /// Collects the findings of one conversion of `text` (named `path` in messages).
 class FindingSink {

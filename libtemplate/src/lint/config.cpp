@@ -143,6 +143,14 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
     if (const json::Value* list = root.find(key))
       for (const json::Value& glob : list->items()) globs->emplace_back(glob.text());
   if (const json::Value* fail_on = root.find("fail_on")) config.fail_on_ = parse_severity(fail_on->text());
+  if (const json::Value* convert = root.find("convert")) {
+    if (const json::Value* strict = convert->find("strict")) config.convert_.strict = strict->as_bool();
+    if (const json::Value* allow = convert->find("allow"))
+      for (const json::Value& id : allow->items()) {
+        const json::Position p = doc.position(id.offset());
+        config.convert_.allow.push_back({std::string(id.text()), format_place(path, p.line, p.column)});
+      }
+  }
   return config;
 }
 

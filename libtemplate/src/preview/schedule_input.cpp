@@ -91,14 +91,8 @@ std::vector<std::string> schedule_errors(const TemplateFile& file, const Templat
   for (const Cycle& cycle : schedule.cycles()) {
     const Link& closing = graph.links()[cycle.closing_link];
     json::Position p = file.position_of(source, closing.dependency->node);
-    std::string message = format_place(file.path(), p.line, p.column) + ": dependency cycle";
-    if (cycle.stories.empty()) {
-      message += " closed by this dependency (its chain is not listed: too many cycles)";
-    } else {
-      message += ": ";
-      for (std::size_t k = 0; k < cycle.stories.size(); ++k)
-        message += (k > 0 ? " → " : "") + story_label(graph.story(cycle.stories[k]));
-    }
+    std::string message =
+        format_place(file.path(), p.line, p.column) + ": dependency cycle: " + describe_cycle(graph, cycle);
     errors.push_back(std::move(message));
   }
   if (schedule.out_of_range())

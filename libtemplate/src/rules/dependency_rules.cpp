@@ -6,11 +6,16 @@
 // it as written, `dependency 2 → 9`, by its source_id and target_id. Values the model left out
 // because they have the wrong type are the `schema` rule's, except `type` and `lag`, which are
 // checked here (schema_rule.cpp's kOwned).
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/spelling.hpp"
 #include "rules/rule.hpp"
 
 namespace ptmpl::rules {
@@ -38,9 +43,22 @@ bool same_temp_id(const TempId& a, const TempId& b) {
   return canonical_temp_id(a) == canonical_temp_id(b);
 }
 
-// A story as chains and messages name it: its temp_id, or where it is when it has none.
-std::string chain_name(const Story& story) {
-  return story.temp_id ? temp_id_key(*story.temp_id) : "the story at " + story.pointer();
+// A temp_id a misspelt target_id may have meant: a string with a letter in it, not a number
+// (7 is not a misspelling of 8).
+std::optional<std::string_view> wordlike(const OptionalTempId& id) {
+  if (!id) return std::nullopt;
+  const TempId value = *id;
+  const auto* text = std::get_if<std::string_view>(&value);
+  if (text == nullptr || std::ranges::all_of(*text, [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  return *text;
+}
+
+// The temp_ids of a template that a misspelt target_id is compared with.
+std::vector<std::string_view> wordlike_temp_ids(const DependencyGraph& graph) {
+  std::vector<std::string_view> ids;
+  for (std::size_t i = 0; i < graph.size(); ++i)
+    if (auto id = wordlike(graph.story(i).temp_id)) ids.push_back(*id);
+  return ids;
 }
 
 // A scalar as written (`"FS"`, `1.5`, `true`, `null`), or what kind of value it is.
@@ -97,8 +115,13 @@ std::string dependency_pointer(const Story& owner, const Dependency& dependency,
 }  // namespace
 
 void check_dependency_target_missing(Context& context) {
+  // A did-you-mean compares a target_id with every temp_id: for the first links of a template
+  // only, so a file of many broken links costs no more than a few.
+  constexpr std::size_t kSuggested = 100;
   for (const TemplateSource& source : context.file().templates()) {
     const DependencyGraph& graph = context.graph(source);
+    std::optional<std::vector<std::string_view>> candidates;
+    std::size_t suggested = 0;
     for (const DanglingLink& dangling : graph.dangling()) {
       const Story& owner = graph.story(dangling.source);
       const Dependency& dependency = *dangling.dependency;
@@ -106,10 +129,14 @@ void check_dependency_target_missing(Context& context) {
       // Missing, or not an integer or string: the schema rule's (`target_id` is required).
       if (target == nullptr) continue;
       std::string message;
-      if (dependency.target_id)
+      if (dependency.target_id) {
         message = dependency_name(owner, dependency) + " names target_id " + temp_id_key(*dependency.target_id) +
                   ", which no story has";
-      else if (target->is_string() && target->text().empty())
+        if (auto written = wordlike(dependency.target_id); written && suggested++ < kSuggested) {
+          if (!candidates) candidates = wordlike_temp_ids(graph);
+          if (auto meant = closest(*written, *candidates)) message += "; did you mean \"" + std::string(*meant) + "\"?";
+        }
+      } else if (target->is_string() && target->text().empty())
         message = "dependency " + id_text(dependency.source_id ? dependency.source_id : owner.temp_id) +
                   " → \"\" names no story: its target_id is empty";
       else
@@ -306,8 +333,8 @@ void check_dependency_parent_child(Context& context) {
       if (link.nesting != LinkNesting::SourceContainsTarget && link.nesting != LinkNesting::TargetContainsSource)
         continue;
       const Story& owner = graph.story(link.source);
-      const std::string from = chain_name(owner);
-      const std::string to = chain_name(graph.story(link.target));
+      const std::string from = story_reference(owner);
+      const std::string to = story_reference(graph.story(link.target));
       const bool inside = link.nesting == LinkNesting::SourceContainsTarget;
       std::string message = dependency_name(owner, *link.dependency);
       message += " links story " + from;
@@ -327,44 +354,7 @@ void check_dependency_cycle(Context& context) {
     for (const Cycle& cycle : cycles) {
       const Link& closing = graph.links()[cycle.closing_link];
       const Story& owner = graph.story(closing.source);
-      std::string message;
-      if (cycle.stories.empty()) {
-        message = dependency_name(owner, *closing.dependency) +
-                  " closes a dependency cycle (its chain is not shown: the template has more than " +
-                  std::to_string(CycleOptions{}.max_chains) + " cycles)";
-      } else {
-        message = "dependency cycle: ";
-        std::string notes;
-        std::string before_name;
-        for (std::size_t i = 0; i < cycle.stories.size(); ++i) {
-          const std::size_t at = cycle.stories[i];
-          std::string name = chain_name(graph.story(at));
-          if (i > 0) {
-            message += " → ";
-            const std::size_t before = cycle.stories[i - 1];
-            // Neighbours that are not a link's two ends are a parent and a story inside it: the
-            // cycle enters `outer` and goes on from `inner` inside it (`into`), or leaves `inner`
-            // for `outer`, whose interval is rolled up from it.
-            auto note = [&](const std::string& outer, const std::string& inner, bool into) {
-              if (!notes.empty()) notes += "; ";
-              notes += outer;
-              notes += " contains ";
-              notes += inner;
-              notes += into ? ", so a link into " : ", so a link out of ";
-              notes += outer;
-              notes += into ? " applies to " : " waits for ";
-              notes += inner;
-            };
-            if (graph.is_ancestor(before, at))
-              note(before_name, name, true);
-            else if (graph.is_ancestor(at, before))
-              note(name, before_name, false);
-          }
-          message += name;
-          before_name = std::move(name);
-        }
-        if (!notes.empty()) message += " (" + notes + ")";
-      }
+      std::string message = "dependency cycle: " + describe_cycle(graph, cycle);
       context.report("dependency-cycle", Severity::Error, source, closing.dependency->node,
                      dependency_pointer(owner, *closing.dependency), std::move(message));
       // The chain ends where it began ("1 → 2 → 1"): each story once.
@@ -373,7 +363,7 @@ void check_dependency_cycle(Context& context) {
       for (std::size_t i = 0; i < length; ++i) {
         const Story& story = graph.story(cycle.stories[i]);
         context.relate(source, story.origin.node,
-                       "story " + chain_name(story) + " is in the cycle (" + std::to_string(i + 1) + " of " +
+                       "story " + story_reference(story) + " is in the cycle (" + std::to_string(i + 1) + " of " +
                            std::to_string(length) + ")");
       }
     }

@@ -5,12 +5,16 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <unordered_set>
 #include <utility>
 
 #include <boost/graph/depth_first_search.hpp>
 
+#include "libtemplate/core/json.hpp"
 #include "schedule/boost_graph.hpp"
 #include "schedule/temp_id_table.hpp"
+#include "text/text_width.hpp"
 
 namespace ptmpl {
 
@@ -251,5 +255,55 @@ ConstraintCsr to_boost_graph(const DependencyGraph& graph) {
 }
 
 }  // namespace detail
+
+std::string story_reference(const Story& story) {
+  constexpr std::size_t kTitleColumns = 40;
+  std::string title;
+  if (story.title && !story.title->empty())
+    json::append_quoted(title, truncate_to_width(one_line(*story.title), kTitleColumns));
+  if (!story.temp_id) return title.empty() ? "the story at " + story.pointer() : title;
+  std::string out = temp_id_key(*story.temp_id);
+  if (!title.empty()) out += " " + title;
+  return out;
+}
+
+std::string describe_cycle(const DependencyGraph& graph, const Cycle& cycle) {
+  if (cycle.stories.empty()) {
+    const Link& closing = graph.links()[cycle.closing_link];
+    return story_reference(graph.story(closing.source)) + " → " + story_reference(graph.story(closing.target)) +
+           " → … (the rest of the chain is not shown: the template has more than " +
+           std::to_string(CycleOptions{}.max_chains) + " cycles)";
+  }
+  // Where the chain comes back to a story it named, its temp_id is enough.
+  auto short_name = [&](std::size_t at) {
+    const Story& story = graph.story(at);
+    return story.temp_id ? temp_id_key(*story.temp_id) : story_reference(story);
+  };
+  std::string chain;
+  std::string notes;
+  std::unordered_set<std::size_t> named;
+  for (std::size_t i = 0; i < cycle.stories.size(); ++i) {
+    const std::size_t at = cycle.stories[i];
+    if (i > 0) chain += " → ";
+    chain += named.insert(at).second ? story_reference(graph.story(at)) : short_name(at);
+    if (i == 0) continue;
+    // Neighbours that are not a link's two ends are a parent and a story inside it: the cycle
+    // enters `outer` and goes on from `inner` inside it (`into`), or leaves `inner` for
+    // `outer`, whose interval is rolled up from it.
+    const std::size_t before = cycle.stories[i - 1];
+    auto note = [&](std::size_t outer, std::size_t inner, bool into) {
+      if (!notes.empty()) notes += "; ";
+      notes += short_name(outer) + " contains " + short_name(inner) +
+               (into ? ", so a link into " : ", so a link out of ") + short_name(outer) +
+               (into ? " applies to " : " waits for ") + short_name(inner);
+    };
+    if (graph.is_ancestor(before, at))
+      note(before, at, true);
+    else if (graph.is_ancestor(at, before))
+      note(at, before, false);
+  }
+  if (!notes.empty()) chain += " (" + notes + ")";
+  return chain;
+}
 
 }  // namespace ptmpl

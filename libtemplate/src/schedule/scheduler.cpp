@@ -448,6 +448,29 @@ std::vector<std::vector<std::size_t>> trace_critical_chains(const Network& netwo
   return chains;
 }
 
+// For each leaf, the link whose bound set its start or finish in the forward pass, found back
+// through the in nodes of its parents (a link into a parent bounds its subtree); npos where its
+// declared start or day 0 placed it. At most the depth of the outline per leaf.
+std::vector<std::size_t> binding_links(const Network& network, const EarlyDates& early) {
+  const DependencyGraph& graph = *network.graph;
+  const auto edges = graph.edges();
+  std::vector<std::size_t> out(graph.size(), npos);
+  for (std::size_t leaf = 0; leaf < graph.size(); ++leaf) {
+    if (!network.is_leaf(leaf) || early.driver[leaf] == Driver::Base) continue;
+    const bool finish_side = early.driver[leaf] == Driver::FinishBound;
+    for (std::size_t v = leaf;;) {
+      const std::size_t e = finish_side ? early.finish_edge[v] : early.start_edge[v];
+      if (e == npos) break;
+      if (edges[e].is_link()) {
+        out[leaf] = edges[e].link_index;
+        break;
+      }
+      v = edges[e].from;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const LinkEnds& link_ends(DependencyType type) {
@@ -485,6 +508,7 @@ Schedule::Schedule(const DependencyGraph& graph, const ScheduleOptions& options)
   critical_count_ = roll_up(network, early, late, stories_);
   project_ = project;
   chains_ = trace_critical_chains(network, early, stories_);
+  binding_links_ = binding_links(network, early);
 }
 
 ScheduledTemplate::ScheduledTemplate(std::span<const Story> stories, const ScheduleOptions& options)

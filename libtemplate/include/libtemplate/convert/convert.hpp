@@ -147,6 +147,11 @@ struct PlanFileConversion {
 /// plans/ -o templates/` does with many plans (docs/commands/convert.md, "Many plans at once").
 [[nodiscard]] std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> paths,
                                                                  const ConvertOptions& options = {}, unsigned jobs = 0);
+/// The same with each plan's own options, `options[i]` for `paths[i]` (the settings of the
+/// `.ptmpl.json` nearest to each); `options` is as long as `paths`.
+[[nodiscard]] std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> paths,
+                                                                 std::span<const ConvertOptions> options,
+                                                                 unsigned jobs = 0);
 
 /// CSV (the columns of docs/commands/convert.md) → template document. Fails with the file,
 /// row and column (`plan.csv:row 7, column "start": "12x" is not a whole number`) on the first

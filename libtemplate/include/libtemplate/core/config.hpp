@@ -29,6 +29,17 @@ struct IgnoreEntry {
   std::optional<std::string> temp_id;  ///< in temp_id_key() form
 };
 
+/// The settings of `ptmpl convert` (the `convert` object): each allowed id with its place in
+/// the file (`.ptmpl.json:4:14`, its quote), where the command names one that is no conversion finding.
+struct ConvertSettings {
+  std::optional<bool> strict;
+  struct Allowed {
+    std::string id;
+    std::string place;
+  };
+  std::vector<Allowed> allow;
+};
+
 class LintConfig {
  public:
   LintConfig();
@@ -51,6 +62,7 @@ class LintConfig {
   /// Globs of files and directories a directory walk skips (`exclude`, `extend-exclude`).
   [[nodiscard]] const std::vector<std::string>& exclude() const { return exclude_; }
   [[nodiscard]] const std::vector<std::string>& extend_exclude() const { return extend_exclude_; }
+  [[nodiscard]] const ConvertSettings& convert() const { return convert_; }
 
   /// True when an `ignore` entry with `files` and nothing else matches `path`: the file is
   /// skipped whole.
@@ -76,6 +88,7 @@ class LintConfig {
   std::optional<Severity> fail_on_;
   std::vector<std::string> exclude_;
   std::vector<std::string> extend_exclude_;
+  ConvertSettings convert_;
 };
 
 /// The nearest `.ptmpl.json` in the directory of `file` or any directory above it.

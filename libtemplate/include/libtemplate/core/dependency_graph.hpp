@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "libtemplate/core/model.hpp"
@@ -193,5 +194,16 @@ class DependencyGraph {
   std::vector<std::uint32_t> node_story_;
   std::vector<Edge> edges_;
 };
+
+/// A story as messages name it: its temp_id and title (`3 "Design"`, the title on one line and
+/// cut at 40 columns), the title alone without a temp_id, its place without either.
+[[nodiscard]] std::string story_reference(const Story& story);
+
+/// A cycle as every message about it shows it (lint, schedule, convert): the stories around it,
+/// each named by story_reference() where it first appears and by its temp_id where the chain
+/// comes back to it (`1 "Design" → 2 "Build" → 1`), then why a step from a parent to a story
+/// inside it, or back, belongs to the cycle. A cycle past CycleOptions::max_chains shows its
+/// closing link alone (`7 "Test" → 3 "Design" → …`) and says why.
+[[nodiscard]] std::string describe_cycle(const DependencyGraph& graph, const Cycle& cycle);
 
 }  // namespace ptmpl

@@ -105,6 +105,12 @@ class Schedule {
   [[nodiscard]] std::span<const std::vector<std::size_t>> critical_chains() const { return chains_; }
   /// Stories (at every level) with critical == true.
   [[nodiscard]] std::size_t critical_count() const { return critical_count_; }
+  /// The link whose bound holds leaf `story` where the forward pass put it — a link into it,
+  /// or into a parent above it — or npos when its declared start or day 0 does (and for a
+  /// parent). What a converter names when a task is scheduled later than its plan says.
+  [[nodiscard]] std::size_t binding_link(std::size_t story) const {
+    return story < binding_links_.size() ? binding_links_[story] : npos;
+  }
   /// Links that do not constrain the schedule (see the class comment).
   [[nodiscard]] std::size_t skipped_links() const { return skipped_links_; }
   /// Of skipped_links(), those whose lag is not an integer (they are not read as lag 0).
@@ -116,6 +122,7 @@ class Schedule {
   std::vector<Cycle> cycles_;
   std::optional<Interval> project_;
   std::vector<std::vector<std::size_t>> chains_;
+  std::vector<std::size_t> binding_links_;  // by story
   std::size_t critical_count_ = 0;
   std::size_t skipped_links_ = 0;
   std::size_t skipped_for_lag_ = 0;

@@ -16,7 +16,9 @@
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/model.hpp"
 #include "libtemplate/core/rollup.hpp"
+#include "libtemplate/core/schedule.hpp"
 #include "libtemplate/core/story_writer.hpp"
+#include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl::plan {
 
@@ -31,6 +33,13 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 std::int64_t add_cents(std::int64_t a, std::int64_t b) {
   std::int64_t sum = 0;
   return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
+}
+
+// Minutes since midnight as a clock shows them: "13:30".
+std::string format_time(int minute) {
+  const int hours = minute / 60;
+  const int minutes = minute % 60;
+  return (hours < 10 ? "0" : "") + std::to_string(hours) + (minutes < 10 ? ":0" : ":") + std::to_string(minutes);
 }
 
 bool blank(std::string_view text) {
@@ -55,9 +64,13 @@ struct Task {
   std::int64_t level = 1;
   bool milestone = false;
   bool has_children = false;
-  bool elapsed = false;        // its Duration is elapsed time (reported apart)
-  double elapsed_days = 0;     // that time in 24-hour days (a leaf's, not a milestone's)
-  bool split = false;          // its work has a gap (reported apart)
+  bool elapsed = false;     // its Duration is elapsed time (reported apart)
+  double elapsed_days = 0;  // that time in 24-hour days (a leaf's, not a milestone's)
+  bool split = false;       // its work has a gap (reported apart)
+  // A finding of its own says why a schedule may start it later than the plan: progress, a
+  // constraint, a manual task, its own calendar, a start not read or moved off a day the
+  // calendar does not work, a lag into it changed (report_moved_tasks() adds nothing then).
+  bool dates_reported = false;
   std::size_t parent = kNone;  // index in the task list
   std::optional<std::int64_t> start;
   std::optional<std::int64_t> due;
@@ -128,6 +141,11 @@ class Builder {
   void report(std::string_view kind, const Place& at, std::string message) {
     findings_.report(std::string(plan_.source.finding_prefix).append(kind), at, std::move(message));
   }
+  // A finding that says why `task` may be scheduled later than the plan has it.
+  void report_dates(Task& task, std::string_view kind, const Place& at, std::string message) {
+    task.dates_reported = true;
+    report(kind, at, std::move(message));
+  }
   [[nodiscard]] std::string task_name(const Task& task) const {
     return "task " + (task.in->has_uid ? std::to_string(task.uid) + " " : std::string()) + "\"" +
            std::string(task.title) + "\"";
@@ -139,10 +157,10 @@ class Builder {
   void read_task(const plan::Task& in);
   // The parts of read_task: what a template does not keep of a task, said as findings; its
   // duration in working days; its cost and work; the links into it.
-  void report_scheduling_losses(const plan::Task& in, const Task& task);
+  void report_scheduling_losses(const plan::Task& in, Task& task);
   void read_duration(const plan::Task& in, Task& task);
   void read_amounts(const plan::Task& in, Task& task);
-  void read_links(const plan::Task& in, const Task& task);
+  void read_links(const plan::Task& in, Task& task);
   void read_resources();
   void read_assignments();
   // The project calendar's recurring exceptions, over the dates the calendar block records.
@@ -179,6 +197,10 @@ class Builder {
   // The task a link leads into (for messages: it is looked up).
   [[nodiscard]] const Task& successor_of(const LinkIn& link) const { return tasks_[by_uid_.find(link.successor)]; }
   [[nodiscard]] Story story_of(std::size_t index) const;
+  // The template as `ptmpl schedule` reads it: its dependency cycles, or else the tasks its
+  // schedule puts later than the plan does, each with the reason (report_moved_tasks()).
+  void report_schedule(std::string_view document);
+  void report_moved_tasks(const Schedule& schedule);
 
   const Plan& plan_;
   const std::string& path_;
@@ -216,17 +238,8 @@ Result<Conversion> Builder::run() {
   report_duration_spans();
   Conversion out;
   out.document = write_document();
-  if (!links_.empty()) {
-    // Task i is the story written i-th, its dependencies its links out in `successors`' order.
-    const Successors successors = successors_by_task();
-    detail::report_cycles(
-        out.document, path_, std::string(plan_.source.finding_prefix) + "dependency-cycle",
-        [&](std::size_t task, std::size_t index, std::size_t) {
-          const LinkIn& link = links_[successors.links[successors.first[task] + index]];
-          return link.in != nullptr ? link.in->place : tasks_[task].place(TaskField::Task);
-        },
-        findings_);
-  }
+  // Without links, every task is scheduled on its own dates.
+  if (!links_.empty()) report_schedule(out.document);
   if (calendar_block_) {
     out.day_zero = calendar_block_->start;
     out.day_zero_source = project_start_ ? std::string_view("the plan's start") : plan_.source.day_zero_source;
@@ -320,9 +333,9 @@ void Builder::read_task(const plan::Task& in) {
   for (const bool start : {true, false}) {
     const std::string_view text = start ? in.start_text : in.finish_text;
     if ((start ? in.start : in.finish) || blank(text)) continue;
-    report("date-invalid", in.place(start ? TaskField::Start : TaskField::Finish),
-           task_name(task) + " has the " + (start ? "Start" : "Finish") + " \"" + std::string(text) +
-               "\", which is not a date and time (yyyy-mm-ddThh:mm:ss); it is not read");
+    report_dates(task, "date-invalid", in.place(start ? TaskField::Start : TaskField::Finish),
+                 task_name(task) + " has the " + (start ? "Start" : "Finish") + " \"" + std::string(text) +
+                     "\", which is not a date and time (yyyy-mm-ddThh:mm:ss); it is not read");
   }
   for (const std::optional<DateTime>& d : {task.start_at, task.finish_at}) {
     if (!d) continue;
@@ -333,27 +346,28 @@ void Builder::read_task(const plan::Task& in) {
   tasks_.push_back(std::move(task));
 }
 
-void Builder::report_scheduling_losses(const plan::Task& in, const Task& task) {
+void Builder::report_scheduling_losses(const plan::Task& in, Task& task) {
   // Start No Earlier Than on the task's own start is what a declared start means (docs/semantics.md §5).
   const Constraint constraint = in.constraint;
   const bool start_no_earlier_than_start =
       constraint == Constraint::StartNoEarlierThan &&
       (in.constraint_date ? in.start && in.start->date == *in.constraint_date : !in.start && in.start_text.empty());
   if (constraint != Constraint::AsSoonAsPossible && !start_no_earlier_than_start)
-    report("constraint", in.place(TaskField::Constraint),
-           task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
-               "\"; only its start is kept (as a start-no-earlier-than)");
+    report_dates(task, "constraint", in.place(TaskField::Constraint),
+                 task_name(task) + " has the constraint \"" + std::string(constraint_name(constraint)) +
+                     "\"; only its start is kept (as a start-no-earlier-than)");
   if (in.manual)
-    report("manual-task", in.place(TaskField::Manual),
-           task_name(task) + " is manually scheduled; its dates are kept as declared");
+    report_dates(task, "manual-task", in.place(TaskField::Manual),
+                 task_name(task) + " is manually scheduled; its dates are kept as declared");
   if (in.percent_complete > 0 || in.percent_work_complete > 0 || in.actual_duration > 0 || in.actual_work > 0 ||
       in.actual_cost != 0 || in.actual_start_is_start || in.actual_finish_is_finish)
-    report("progress", in.place(TaskField::Task),
-           task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
+    report_dates(
+        task, "progress", in.place(TaskField::Task),
+        task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
   if (const auto calendar = in.calendar_uid; calendar && *calendar >= 0 && calendar != calendar_uid_)
-    report("task-calendar", in.place(TaskField::Calendar),
-           task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
-               "); the project calendar is used");
+    report_dates(task, "task-calendar", in.place(TaskField::Calendar),
+                 task_name(task) + " has its own calendar (UID " + std::to_string(*calendar) +
+                     "); the project calendar is used");
 }
 
 void Builder::read_duration(const plan::Task& in, Task& task) {
@@ -425,7 +439,7 @@ void Builder::read_amounts(const plan::Task& in, Task& task) {
   }
 }
 
-void Builder::read_links(const plan::Task& in, const Task& task) {
+void Builder::read_links(const plan::Task& in, Task& task) {
   for (std::size_t i = in.first_link; i < in.first_link + in.link_count; ++i) {
     const Link& link = plan_.links[i];
     LinkIn out;
@@ -450,9 +464,9 @@ void Builder::read_links(const plan::Task& in, const Task& task) {
       continue;
     }
     if (!link.lag && !link.lag_text.empty())
-      report("lag-invalid", link.lag_place,
-             "a link into " + task_name(task) + " has the LinkLag \"" + std::string(link.lag_text) +
-                 "\", which is not a finite number; the link is written with lag 0");
+      report_dates(task, "lag-invalid", link.lag_place,
+                   "a link into " + task_name(task) + " has the LinkLag \"" + std::string(link.lag_text) +
+                       "\", which is not a finite number; the link is written with lag 0");
     out.lag = link.lag.value_or(0);
     links_.push_back(out);
   }
@@ -677,9 +691,9 @@ void Builder::place_tasks() {
     // moment at the end of this day, and on it (docs/semantics.md §4).
     const bool after_hours = !day.working || (s->minute >= day.end && !task.milestone);
     if (!day.working)
-      report("off-calendar", task.place(TaskField::Start),
-             task_name(task) + " starts on " + format_date(s->date) + ", not a working day of " +
-                 std::string(plan_.source.calendar) + "; it starts on the next working day");
+      report_dates(task, "off-calendar", task.place(TaskField::Start),
+                   task_name(task) + " starts on " + format_date(s->date) + ", not a working day of " +
+                       std::string(plan_.source.calendar) + "; it starts on the next working day");
     task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
                              : counter.offset_on_or_after(s->date);
     if (task.milestone) {
@@ -693,9 +707,9 @@ void Builder::place_tasks() {
     const DayRule finish_day = calendar_.day(f->date);
     const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
     if (!finish_day.working)
-      report("off-calendar", task.place(TaskField::Finish),
-             task_name(task) + " finishes on " + format_date(f->date) + ", not a working day of " +
-                 std::string(plan_.source.calendar) + "; it finishes on the previous working day");
+      report_dates(task, "off-calendar", task.place(TaskField::Finish),
+                   task_name(task) + " finishes on " + format_date(f->date) + ", not a working day of " +
+                       std::string(plan_.source.calendar) + "; it finishes on the previous working day");
     std::int64_t due = before_hours
                            ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
                            : counter.offset_on_or_before(f->date);
@@ -718,22 +732,24 @@ void Builder::place_tasks() {
     } else if (format.elapsed) {
       days = link.lag / (24 * 60);
       if (link.lag != 0)
-        report("elapsed-lag", link.in->lag_place,
-               "the lag of a link into " + task_name(successor_of(link)) +
-                   " is elapsed time; its calendar days count as working days");
+        report_dates(tasks_[by_uid_.find(link.successor)], "elapsed-lag", link.in->lag_place,
+                     "the lag of a link into " + task_name(successor_of(link)) +
+                         " is elapsed time; its calendar days count as working days");
     }
     const double whole = std::round(days);
     if (!(std::fabs(whole) < 1e12)) {
-      report("lag-invalid", link.in->lag_place,
-             "the lag of a link into " + task_name(successor_of(link)) + " (LinkLag " + std::string(link.in->lag_text) +
-                 ") is beyond a lag's range (10^12 working days either way); the link is written with lag 0");
+      report_dates(tasks_[by_uid_.find(link.successor)], "lag-invalid", link.in->lag_place,
+                   "the lag of a link into " + task_name(successor_of(link)) + " (LinkLag " +
+                       std::string(link.in->lag_text) +
+                       ") is beyond a lag's range (10^12 working days either way); the link is written with lag 0");
       link.lag_days = 0;
       continue;
     }
     if (std::fabs(whole - days) > 1e-9)
-      report("fractional-lag", link.in->lag_place,
-             "the lag of a link into " + task_name(successor_of(link)) +
-                 " is not a whole number of days; it is rounded to " + std::to_string(static_cast<long long>(whole)));
+      report_dates(tasks_[by_uid_.find(link.successor)], "fractional-lag", link.in->lag_place,
+                   "the lag of a link into " + task_name(successor_of(link)) +
+                       " is not a whole number of days; it is rounded to " +
+                       std::to_string(static_cast<long long>(whole)));
     link.lag_days = static_cast<std::int64_t>(whole);
   }
 }
@@ -919,6 +935,84 @@ void Builder::write_stories(StoryWriter& out, const Successors& successors) {
     out.begin_story(open.back().second, tasks_[i].has_children);
   }
   while (!open.empty()) close_story();
+}
+
+void Builder::report_schedule(std::string_view document) {
+  const TemplateFile file = TemplateFile::parse(path_, FileText::borrow(document));
+  if (file.templates().empty()) return;
+  const ScheduledTemplate scheduled(file.templates().front().model.stories);
+  const Schedule& schedule = scheduled.schedule();
+  if (schedule.cycles().empty()) {
+    if (schedule.ok()) report_moved_tasks(schedule);
+    return;
+  }
+  // Task i is the story written i-th, its dependencies its links out in `successors`' order.
+  const Successors successors = successors_by_task();
+  detail::report_cycles(
+      scheduled.graph(), schedule.cycles(), std::string(plan_.source.finding_prefix) + "dependency-cycle",
+      [&](std::size_t task, std::size_t index, std::size_t) {
+        const LinkIn& link = links_[successors.links[successors.first[task] + index]];
+        return link.in != nullptr ? link.in->place : tasks_[task].place(TaskField::Task);
+      },
+      findings_);
+}
+
+// A leaf keeps its plan Start as a start-no-earlier-than (story_of()), so a schedule can only
+// place it later: where a link holds it. Each such task is said once, with the reason: the
+// task the link comes from is later than the plan has it too (`moved-by-task`, which names
+// it, so a chain of findings leads back to the first cause); or the plan's own dates break the
+// link, which a finding of the task's own may explain (Task::dates_reported: nothing more is
+// said), or else `link-not-kept` names the link, and the hours where both its ends lie on one
+// day of the plan.
+void Builder::report_moved_tasks(const Schedule& schedule) {
+  const DependencyGraph& graph = schedule.graph();
+  // Working days from the plan's start (or finish) of task t to the schedule's.
+  auto start_shift = [&](std::size_t t) {
+    return tasks_[t].start ? schedule[t].early.first_day() - *tasks_[t].start : 0;
+  };
+  auto finish_shift = [&](std::size_t t) { return tasks_[t].due ? schedule[t].early.due - *tasks_[t].due : 0; };
+  auto days = [](std::int64_t n) { return std::to_string(n) + " working day" + (n == 1 ? "" : "s"); };
+  for (std::size_t t = 0; t < tasks_.size(); ++t) {
+    const Task& task = tasks_[t];
+    if (task.has_children || !task.start) continue;
+    const std::int64_t shift = start_shift(t);
+    if (shift <= 0) continue;
+    const Place& start = task.place(TaskField::Start);
+    const Place& at = start.known() ? start : task.place(TaskField::Task);
+    const std::string moved = task_name(task) + " is scheduled " + days(shift) + " later than its Start in the plan (" +
+                              format_date(task.start_at->date) + "): ";
+    const std::size_t l = schedule.binding_link(t);
+    if (l == Schedule::npos) {
+      if (!task.dates_reported)
+        report("link-not-kept", at, moved + "a finish-to-finish link keeps it from starting before day 0");
+      continue;
+    }
+    const ptmpl::Link& link = graph.links()[l];
+    const LinkEnds& ends = link_ends(*link.type);
+    const Task& from = tasks_[link.source];
+    const std::int64_t from_shift = ends.from_finish ? finish_shift(link.source) : start_shift(link.source);
+    const std::string linked =
+        std::string(ends.abbreviation) + (link.lag != 0 ? (link.lag > 0 ? "+" : "") + std::to_string(link.lag) : "");
+    if (from_shift > 0) {
+      report("moved-by-task", at,
+             moved + "moved by " + task_name(from) + " (" + linked + "), whose " +
+                 (ends.from_finish ? "finish" : "start") + " the schedule puts " + days(from_shift) + " later too");
+      continue;
+    }
+    if (task.dates_reported) continue;
+    // The link kept within one day of the plan (its successor's end at or after its
+    // predecessor's, on that day): the plan counts hours, a template whole days.
+    const std::optional<DateTime>& from_end = ends.from_finish ? from.finish_at : from.start_at;
+    const std::optional<DateTime>& to_end = ends.to_finish ? task.finish_at : task.start_at;
+    const std::string why = from_end && to_end && from_end->date == to_end->date && from_end->minute <= to_end->minute
+                                ? "the plan " + std::string(ends.to_finish ? "finishes" : "starts") + " it at " +
+                                      format_time(to_end->minute) + " on the day " + task_name(from) + " " +
+                                      (ends.from_finish ? "finishes" : "starts") + " (" +
+                                      format_time(from_end->minute) + "), and a template counts whole days"
+                                : "the plan's dates do not keep that link";
+    report("link-not-kept", at,
+           moved + "its link from " + task_name(from) + " (" + linked + ") holds it there: " + why);
+  }
 }
 
 // A task as a story, but for its dependencies. A parent spans its children and holds no cost
