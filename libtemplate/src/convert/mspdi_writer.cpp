@@ -129,14 +129,14 @@ void Writer::assign_uids() {
     uid_[i] = next;
     taken.insert(next);
     const Story& story = planned_->graph().story(i);
+    const std::string why =
+        story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique); its "
+                        "temp_id is kept as \"" +
+                            std::string(detail::mspdi::extended_field(detail::mspdi::StoryField::TempId).alias) + "\""
+                      : " (it has no temp_id)";
     report("mspdi-export-temp-id", story.origin.node, story.pointer(),
            "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
-               std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) +
-               (story.temp_id
-                    ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique); its temp_id is kept as "
-                      "\"" +
-                          std::string(detail::mspdi::extended_field(detail::mspdi::StoryField::TempId).alias) + "\""
-                    : " (it has no temp_id)"));
+               std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) + why);
   }
 }
 
