@@ -13,6 +13,7 @@
 
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/model.hpp"
+#include "libtemplate/core/schedule.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "output/csv_cell.hpp"
 #include "test_files.hpp"
@@ -267,6 +268,69 @@ TEST(ConvertCsv, EverySampleSurvivesTemplateToCsvToTemplate) {
     }
     EXPECT_EQ(b.templates()[0].model.item_count, a.templates()[0].model.item_count);
   }
+}
+
+// A template whose calendar block has a start: its CSV carries the dates of the declared offsets
+// beside them (the working days of the block's week and holidays), and reads back to a template
+// that schedules the same. Day 0 is Monday 2027-01-04; Wednesday the 6th is a holiday.
+TEST(ConvertCsv, DatesBesideTheOffsetsWhenTheCalendarHasAStart) {
+  const std::string doc = R"({"project_template": {"title": "T", "raw_json": [
+    {"title": "A", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 2, "duration": 3,
+     "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 0}]},
+    {"title": "B", "temp_id": 2, "duration": 2},
+    {"title": "C", "temp_id": 3, "relative_start_date": -1, "relative_due_date": 5}]},
+    "calendar": {"start": "2027-01-04", "week": ["mon", "tue", "wed", "thu", "fri"], "holidays": ["2027-01-06"]}})";
+  const std::string csv = to_csv(doc);
+  EXPECT_EQ(csv,
+            "\xEF\xBB\xBF"
+            "level,temp_id,title,type,start,start_date,due,due_date,duration,predecessors,budget,time_estimate_minutes,"
+            "tags,description\r\n"
+            "1,1,A,,0,2027-01-04,2,2027-01-07,3,,,,,\r\n"
+            "1,2,B,,,,,,2,1FS,,,,\r\n"
+            "1,3,C,,-1,2027-01-01,5,2027-01-12,,,,,,\r\n");
+  const Conversion back = from_csv(csv);
+  EXPECT_TRUE(back.diagnostics.empty()) << back.diagnostics.front().message;
+  const TemplateFile a = TemplateFile::parse("t.json", FileText(std::string(doc)));
+  const TemplateFile b = TemplateFile::parse("back.json", FileText(std::string(back.document)));
+  const ScheduledTemplate before(a.templates().at(0).model.stories);
+  const ScheduledTemplate after(b.templates().at(0).model.stories);
+  ASSERT_TRUE(before.schedule().ok());
+  ASSERT_TRUE(after.schedule().ok());
+  ASSERT_EQ(after.graph().size(), before.graph().size());
+  for (std::size_t i = 0; i < before.graph().size(); ++i) {
+    EXPECT_EQ(after.schedule()[i].early.first_day(), before.schedule()[i].early.first_day()) << i;
+    EXPECT_EQ(after.schedule()[i].early.due, before.schedule()[i].early.due) << i;
+  }
+  // Without a start there are no dates, and no date columns.
+  EXPECT_EQ(to_csv(R"([{"title": "A", "relative_start_date": 0}])").find("start_date"), std::string::npos);
+}
+
+// The offsets are the template's: a date column is checked against the other rows' dates (a CSV
+// has no calendar to turn a date into an offset), and a date that disagrees is a finding at its
+// cell; a cell that is no date is an error, as any cell that cannot be read.
+TEST(ConvertCsv, DateColumnsAreCheckedAgainstTheOffsets) {
+  const std::string csv =
+      "title,start,start_date,due,due_date\n"
+      "A,0,2027-01-04,2,2027-01-07\n"  // row 2
+      "B,2,2027-01-08,3,2027-01-08\n"  // row 3: row 2 gives day 2 as the 7th
+      "C,,2027-01-20,1,2027-01-05\n"   // row 4: a date without its offset
+      "D,5,2027-01-09,,\n";            // row 5: day 5 only a day after day 3
+  const Conversion back = from_csv(csv);
+  std::vector<std::string> found;
+  for (const Diagnostic& d : back.diagnostics)
+    found.push_back(d.rule + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "csv-date-column 3:5: row 3, column \"start_date\": day 2 cannot be 2027-01-08 when row 2 gives "
+                       "it as 2027-01-07; the offset is kept",
+                       "csv-date-column 4:4: row 4, column \"start_date\": 2027-01-20 has no offset beside it (column "
+                       "\"start\"); it is ignored",
+                       "csv-date-column 5:5: row 5, column \"start_date\": day 5 cannot be 2027-01-09 when row 3 gives "
+                       "day 3 as 2027-01-08; the offset is kept"}));
+  EXPECT_EQ(outline(back.document),
+            "0 - [A] - 0..2 d- $- m- {} <>\n0 - [B] - 2..3 d- $- m- {} <>\n"
+            "0 - [C] - -..1 d- $- m- {} <>\n0 - [D] - 5..- d- $- m- {} <>\n");
+  EXPECT_EQ(csv_error("title,start,start_date\nA,0,2027-02-30\n"),
+            "plan.csv:row 2, column \"start_date\": \"2027-02-30\" is not a date (YYYY-MM-DD)");
 }
 
 TEST(ConvertCsv, ExportReportsWhatACsvCannotHold) {

@@ -1,7 +1,9 @@
 // Template → MS Project XML → template keeps everything both formats hold (docs/semantics.md §7): the
-// tree, titles, milestones, dates, durations, links, leaf amounts and totals, descriptions,
-// assignments and the template's title and currency — on every sample. The XML follows the
-// schema's element order, and what it cannot hold is reported.
+// tree, titles, temp_ids, milestones, dates, durations, links, leaf amounts and totals,
+// descriptions, assignments, tags, checklists, weights and the template's title and currency —
+// on every sample. Tags, checklists, weights and temp_ids that are not task UIDs travel as MS
+// Project extended attributes. The XML follows the schema's element order, and what it cannot
+// hold is reported.
 #include <gtest/gtest.h>
 
 #include <pugixml.hpp>
@@ -40,6 +42,11 @@ std::set<std::tuple<std::size_t, std::size_t, std::int64_t, std::int64_t>> links
   return out;
 }
 
+std::optional<std::vector<std::string>> checklist_of(const Story& story) {
+  if (!story.checklist) return std::nullopt;
+  return std::vector<std::string>(story.checklist->begin(), story.checklist->end());
+}
+
 void expect_same_plan(const Loaded& before, const Loaded& after, const std::string& name) {
   SCOPED_TRACE(name);
   ASSERT_EQ(after.graph.size(), before.graph.size());
@@ -58,10 +65,14 @@ void expect_same_plan(const Loaded& before, const Loaded& after, const std::stri
     SCOPED_TRACE("story " + std::to_string(i) + " \"" + std::string(x.title.value_or("")) + "\"");
     EXPECT_EQ(after.graph.parent(i), before.graph.parent(i));
     EXPECT_EQ(y.title, x.title);
-    if (x.temp_id && std::holds_alternative<std::int64_t>(*x.temp_id)) {
+    // A story without a temp_id gets its task's UID; any other keeps its own, string or integer.
+    if (x.temp_id) {
       EXPECT_EQ(y.temp_id, x.temp_id);
     }
     EXPECT_EQ(y.description, x.description);
+    EXPECT_EQ(y.tag_list, x.tag_list);
+    EXPECT_EQ(checklist_of(y), checklist_of(x));
+    EXPECT_EQ(y.weight, x.weight);
     if (!x.is_parent()) {
       EXPECT_EQ(y.effective_type() == StoryType::Milestone, x.effective_type() == StoryType::Milestone);
       EXPECT_EQ(after.intervals.interval(i), before.intervals.interval(i));
@@ -101,6 +112,101 @@ TEST(ConvertMspdiRoundTrip, EverySampleComesBackWithEverythingBothFormatsHold) {
   EXPECT_EQ(checked, 6);
 }
 
+// Values the samples do not have: temp_ids with markup and quotes, an integer temp_id that is
+// no task UID (0), checklist items with quotes, brackets, backslashes, line breaks and
+// non-ASCII, an empty checklist and tag list, negative weights.
+TEST(ConvertMspdiRoundTrip, TagsChecklistsWeightsAndStringTempIdsComeBackExactly) {
+  const std::string relative = "tests/data/mspdi/extended-attributes.json";
+  const TemplateFile original = TemplateFile::parse(relative, FileText(read_source(relative)));
+  auto exported = export_mspdi(original, ExportOptions{.start = *parse_date("2027-01-04")});
+  ASSERT_TRUE(exported.ok()) << exported.error().message;
+  for (const Diagnostic& d : exported.value().diagnostics)
+    EXPECT_EQ(d.rule, "mspdi-export-temp-id") << d.message;  // every other key has a place
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(exported.value().document.c_str()));
+  std::map<std::string, std::string> alias;  // FieldID → Alias
+  for (pugi::xml_node a : xml.child("Project").child("ExtendedAttributes").children("ExtendedAttribute"))
+    alias[a.child_value("FieldID")] = a.child_value("Alias");
+  EXPECT_EQ(alias, (std::map<std::string, std::string>{{"188743731", "ptmpl tags"},
+                                                       {"188743734", "ptmpl checklist"},
+                                                       {"188743737", "ptmpl weight"},
+                                                       {"188743740", "ptmpl temp_id"}}));
+  std::map<std::string, std::string> first_task;  // Alias → Value
+  for (pugi::xml_node a : xml.child("Project").child("Tasks").child("Task").children("ExtendedAttribute"))
+    first_task[alias[a.child_value("FieldID")]] = a.child_value("Value");
+  EXPECT_EQ(first_task, (std::map<std::string, std::string>{
+                            {"ptmpl tags", "planning, kick-off ,  room booking"},
+                            {"ptmpl checklist",
+                             "[\"Book the room, \\\"big\\\" one\",\"[draft] agenda \\\\ notes\",\"Café – naïve 🎉\","
+                             "\"line one\\nline two\"]"},
+                            {"ptmpl temp_id", "prep <1> & \"a\""}}));
+
+  auto imported = convert_mspdi(exported.value().document, "back.xml");
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  for (const Diagnostic& d : imported.value().diagnostics)
+    ADD_FAILURE() << "importing our own export reported " << d.rule << ": " << d.message;
+  expect_same_plan(Loaded(TemplateFile::parse(relative, FileText(read_source(relative)))),
+                   Loaded(TemplateFile::parse("back.json", FileText(imported.value().document))), relative);
+}
+
+// A value under a ptmpl alias that cannot be read is a finding at its place, and the story
+// goes without it; a field of the same number under another alias is someone else's.
+TEST(ConvertMspdiRoundTrip, AnExtendedAttributeThatCannotBeReadIsAFindingWithItsPlace) {
+  const std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?>
+<Project xmlns="http://schemas.microsoft.com/project">
+  <StartDate>2027-01-04T08:00:00</StartDate>
+  <ExtendedAttributes>
+    <ExtendedAttribute><FieldID>188743731</FieldID><FieldName>Text1</FieldName><Alias>Cost centre</Alias></ExtendedAttribute>
+    <ExtendedAttribute><FieldID>188743734</FieldID><FieldName>Text2</FieldName><Alias>ptmpl checklist</Alias></ExtendedAttribute>
+    <ExtendedAttribute><FieldID>188743737</FieldID><FieldName>Text3</FieldName><Alias>ptmpl weight</Alias></ExtendedAttribute>
+    <ExtendedAttribute><FieldID>188743740</FieldID><FieldName>Text4</FieldName><Alias>ptmpl temp_id</Alias></ExtendedAttribute>
+  </ExtendedAttributes>
+  <Tasks>
+    <Task><UID>1</UID><Name>a</Name>
+      <ExtendedAttribute><FieldID>188743731</FieldID><Value>CC-42</Value></ExtendedAttribute>
+      <ExtendedAttribute><FieldID>188743734</FieldID><Value>["ok", 3</Value></ExtendedAttribute>
+      <ExtendedAttribute><FieldID>188743737</FieldID><Value>heavy</Value></ExtendedAttribute>
+    </Task>
+    <Task><UID>2</UID><Name>b</Name>
+      <ExtendedAttribute><FieldID>188743734</FieldID><Value>["fine", " "]</Value></ExtendedAttribute>
+      <ExtendedAttribute><FieldID>188743740</FieldID><Value>1</Value></ExtendedAttribute>
+    </Task>
+    <Task><UID>3</UID><Name>c</Name>
+      <ExtendedAttribute><FieldID>188743734</FieldID><Value>["one", "two"]</Value></ExtendedAttribute>
+      <ExtendedAttribute><FieldID>188743737</FieldID><Value>2</Value></ExtendedAttribute>
+      <ExtendedAttribute><FieldID>188743740</FieldID><Value>c-3</Value></ExtendedAttribute>
+    </Task>
+  </Tasks>
+</Project>
+)";
+  auto imported = convert_mspdi(xml, "attributes.xml");
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  std::vector<std::string> found;
+  for (const Diagnostic& d : imported.value().diagnostics)
+    if (d.rule == "mspdi-extended-attribute") found.push_back(d.rule + " " + std::to_string(d.line) + ": " + d.message);
+  EXPECT_EQ(
+      found,
+      (std::vector<std::string>{
+          "mspdi-extended-attribute 13: task 1 \"a\": \"ptmpl checklist\" is not a JSON array of non-blank "
+          "strings ([\"ok\", 3); the story has no checklist",
+          "mspdi-extended-attribute 14: task 1 \"a\": \"ptmpl weight\" is not an integer (heavy); the story has no "
+          "weight",
+          "mspdi-extended-attribute 17: task 2 \"b\": \"ptmpl checklist\" is not a JSON array of non-blank "
+          "strings ([\"fine\", \" \"]); the story has no checklist",
+          "mspdi-extended-attribute 18: task 2 \"b\": \"ptmpl temp_id\" 1 is task 1's temp_id already; the story's "
+          "temp_id is its UID, 2"}));
+  const TemplateFile back = TemplateFile::parse("back.json", FileText(imported.value().document));
+  const std::span<const Story> stories = back.templates().at(0).model.stories;
+  ASSERT_EQ(stories.size(), 3u);
+  EXPECT_FALSE(stories[0].checklist);
+  EXPECT_FALSE(stories[0].weight);
+  EXPECT_FALSE(stories[0].tag_list);  // Text1 is the file's cost centre, not ptmpl's tags
+  EXPECT_EQ(stories[1].temp_id, OptionalTempId(TempId{std::int64_t{2}}));
+  EXPECT_EQ(checklist_of(stories[2]), (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(stories[2].weight, 2);
+  EXPECT_EQ(stories[2].temp_id, OptionalTempId(TempId{std::string_view("c-3")}));
+}
+
 TEST(ConvertMspdiRoundTrip, WhatMspdiCannotHoldIsReported) {
   const TemplateFile office =
       TemplateFile::parse("samples/office-move.json", FileText(read_source("samples/office-move.json")));
@@ -111,8 +217,8 @@ TEST(ConvertMspdiRoundTrip, WhatMspdiCannotHoldIsReported) {
     ++count[d.rule];
     EXPECT_GT(d.line, 0u) << d.message;
   }
-  EXPECT_EQ(count["mspdi-export-temp-id"], 37);  // string temp_ids
-  EXPECT_GT(count["mspdi-export-dropped"], 0);   // tags, checklists, weights
+  EXPECT_EQ(count["mspdi-export-temp-id"], 37);  // string temp_ids, kept as "ptmpl temp_id"
+  EXPECT_GT(count["mspdi-export-dropped"], 0);   // deliverables
 }
 
 TEST(ConvertMspdiRoundTrip, XmlFollowsTheSchemaOrder) {
@@ -255,6 +361,7 @@ TEST(ConvertMspdiRoundTrip, XmlFollowsTheSchemaOrder) {
                                                   "DurationFormat",
                                                   "WorkFormat",
                                                   "NewTasksEstimated",
+                                                  "ExtendedAttributes",
                                                   "Calendars",
                                                   "Tasks",
                                                   "Resources",

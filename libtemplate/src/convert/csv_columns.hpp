@@ -19,7 +19,9 @@ enum Column : std::uint8_t {
   kTitle,
   kType,
   kStart,
+  kStartDate,
   kDue,
+  kDueDate,
   kDuration,
   kPredecessors,
   kBudget,
@@ -34,16 +36,23 @@ constexpr std::array<std::string_view, kColumnCount> kColumnName = {"level",
                                                                     "title",
                                                                     "type",
                                                                     "start",
+                                                                    "start_date",
                                                                     "due",
+                                                                    "due_date",
                                                                     "duration",
                                                                     "predecessors",
                                                                     "budget",
                                                                     "time_estimate_minutes",
                                                                     "tags",
                                                                     "description"};
-// What export_csv writes, in this order (nesting by level, never by parent).
-constexpr Column kExportColumns[] = {kLevel,    kTempId,       kTitle,  kType,    kStart, kDue,
-                                     kDuration, kPredecessors, kBudget, kMinutes, kTags,  kDescription};
+// What export_csv writes, in this order (nesting by level, never by parent; the dates only for
+// a template whose calendar has a start).
+constexpr Column kExportColumns[] = {kLevel,   kTempId,   kTitle,        kType,   kStart,   kStartDate, kDue,
+                                     kDueDate, kDuration, kPredecessors, kBudget, kMinutes, kTags,      kDescription};
+// The dates beside the day offsets: for people, checked when read but never read into a story.
+constexpr bool is_date_column(Column c) {
+  return c == kStartDate || c == kDueDate;
+}
 
 // Service numbering (docs/semantics.md §5: 0 = SS, 1 = SF, 2 = FS, 3 = FF) ↔ MS Project's letters.
 constexpr std::string_view kLinkLetters[4] = {"SS", "SF", "FS", "FF"};

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "convert/csv.hpp"
@@ -129,6 +130,12 @@ struct RowLink {
   std::int64_t lag = 0;
 };
 
+// A date column's cell (docs/commands/convert.md, "Dates").
+struct DateCell {
+  Date date;
+  std::uint64_t at = 0;  // the cell's offset in the file
+};
+
 struct Row {
   std::size_t number = 0;    // the spreadsheet's row number
   std::size_t links_at = 0;  // the offset of its predecessors cell (of its first cell without one)
@@ -140,6 +147,7 @@ struct Row {
   std::optional<std::int64_t> start, due, duration, budget_cents, minutes;
   std::string predecessors;
   std::optional<std::string> tags, description;
+  std::optional<DateCell> start_date, due_date;
   std::vector<std::size_t> children;
   std::vector<RowLink> links;  // outgoing: this row is the predecessor
 };
@@ -160,6 +168,8 @@ class CsvReader {
   Status read_row(const Record& record);
   [[nodiscard]] std::optional<std::string_view> cell(const Record& record, Column column) const;
   Status read_integers(const Record& record, Row& row);
+  Status read_dates(const Record& record, Row& row);
+  void check_dates();
   Status nest();
   Status link();
   Status link_token(std::size_t target, std::string_view token);
@@ -195,6 +205,7 @@ Result<Conversion> CsvReader::run() {
     const Status read = header ? read_header(record) : read_row(record);
     if (!read.ok()) return read.error();
   }
+  check_dates();
   if (Status s = nest(); !s.ok()) return s.error();
   if (Status s = link(); !s.ok()) return s.error();
   Conversion out;
@@ -270,6 +281,7 @@ Status CsvReader::read_row(const Record& record) {
     row.type = t;
   }
   if (Status s = read_integers(record, row); !s.ok()) return s;
+  if (Status s = read_dates(record, row); !s.ok()) return s;
   rows_.push_back(std::move(row));
   return Done{};
 }
@@ -306,6 +318,59 @@ Status CsvReader::read_integers(const Record& record, Row& row) {
     row.budget_cents = cents.cents;
   }
   return Done{};
+}
+
+Status CsvReader::read_dates(const Record& record, Row& row) {
+  for (auto [column, slot] : {std::pair{kStartDate, &row.start_date}, std::pair{kDueDate, &row.due_date}}) {
+    const std::optional<std::string_view> text = cell(record, column);
+    if (!text) continue;
+    const std::optional<Date> date = parse_date(trim(*text));
+    if (!date) return cell_error(row, column, "\"" + std::string(*text) + "\" is not a date (YYYY-MM-DD)");
+    *slot = DateCell{*date, record.cells[*index_[column]].offset};
+  }
+  return Done{};
+}
+
+// The offsets are the template's; a CSV holds no calendar to turn a date into one, so the date
+// columns are checked against each other: one offset has one date, and offsets n working days
+// apart have dates at least n days apart (every working day is a date of its own).
+void CsvReader::check_dates() {
+  struct Given {
+    Date date;
+    std::size_t row = 0;
+    Column column = kStartDate;
+    std::uint64_t at = 0;
+  };
+  auto report = [&](const Given& at, std::string problem) {
+    findings_.report("csv-date-column", static_cast<std::ptrdiff_t>(at.at),
+                     "row " + std::to_string(at.row) + ", column \"" + std::string(kColumnName[at.column]) +
+                         "\": " + std::move(problem));
+  };
+  auto day = [](std::int64_t offset, Date date) {
+    return "day " + std::to_string(offset) + " cannot be " + format_date(date);
+  };
+  std::map<std::int64_t, Given> by_day;  // the first date given to each offset
+  for (const Row& row : rows_)
+    for (auto [column, offset, cell] :
+         {std::tuple{kStartDate, row.start, &row.start_date}, std::tuple{kDueDate, row.due, &row.due_date}}) {
+      if (!*cell) continue;
+      const Given given{(*cell)->date, row.number, column, (*cell)->at};
+      if (!offset) {
+        report(given, format_date(given.date) + " has no offset beside it (column \"" +
+                          std::string(kColumnName[column == kStartDate ? kStart : kDue]) + "\"); it is ignored");
+        continue;
+      }
+      const auto [first, added] = by_day.try_emplace(*offset, given);
+      if (!added && first->second.date != given.date)
+        report(given, day(*offset, given.date) + " when row " + std::to_string(first->second.row) + " gives it as " +
+                          format_date(first->second.date) + "; the offset is kept");
+    }
+  for (auto it = by_day.begin(); it != by_day.end() && std::next(it) != by_day.end(); ++it) {
+    const auto& [offset, given] = *std::next(it);
+    if ((given.date - it->second.date).count() < offset - it->first)
+      report(given, day(offset, given.date) + " when row " + std::to_string(it->second.row) + " gives day " +
+                        std::to_string(it->first) + " as " + format_date(it->second.date) + "; the offset is kept");
+  }
 }
 
 // Each row becomes a child of the nearest row above it with a lower level, or of its parent.
@@ -403,20 +468,13 @@ Status CsvReader::link_token(std::size_t target, std::string_view token) {
   return Done{};
 }
 
-// A temp_id written as a plain integer is one; anything else is a string.
-TempId temp_id_of(const std::string& text) {
-  const std::optional<std::int64_t> n = json::parse_int64(text);
-  if (n && std::to_string(*n) == text) return *n;
-  return std::string_view(text);
-}
-
 // A row as a story, but for its sub_stories (its dependencies go to `dependencies`).
 Story CsvReader::story_of(std::size_t i, std::vector<Dependency>& dependencies) const {
   const Row& row = rows_[i];
   Story story;
   if (row.type) story.story_type = parse_story_type(*row.type);
   if (row.title) story.title = std::string_view(*row.title);
-  if (row.temp_id) story.temp_id = temp_id_of(*row.temp_id);
+  if (row.temp_id) story.temp_id = temp_id_from_text(*row.temp_id);
   if (row.start) story.relative_start_date = *row.start;
   if (row.due) story.relative_due_date = *row.due;
   if (row.duration) story.duration = *row.duration;
@@ -427,8 +485,8 @@ Story CsvReader::story_of(std::size_t i, std::vector<Dependency>& dependencies) 
   dependencies.clear();
   for (const RowLink& link : row.links) {
     Dependency& dependency = dependencies.emplace_back();
-    dependency.source_id = temp_id_of(*row.temp_id);
-    dependency.target_id = temp_id_of(*rows_[link.target].temp_id);
+    dependency.source_id = temp_id_from_text(*row.temp_id);
+    dependency.target_id = temp_id_from_text(*rows_[link.target].temp_id);
     dependency.type = link.type;
     dependency.lag = link.lag;
   }

@@ -16,6 +16,7 @@
 #include "libtemplate/core/diagnostic.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/model.hpp"
+#include "libtemplate/core/preview.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "libtemplate/core/writer.hpp"
@@ -37,7 +38,9 @@ detail::CsvCell cell_kind(Column c) {
   switch (c) {
     case kLevel:
     case kStart:
+    case kStartDate:
     case kDue:
+    case kDueDate:
     case kDuration:
     case kBudget:
     case kMinutes:
@@ -50,7 +53,12 @@ detail::CsvCell cell_kind(Column c) {
 class CsvWriter {
  public:
   CsvWriter(const TemplateFile& file, const ConvertOptions& options)
-      : file_(file), source_(file.templates().front()), findings_(file.text(), file.path(), options) {}
+      : file_(file), source_(file.templates().front()), findings_(file.text(), file.path(), options) {
+    // The dates schedule shows: the calendar block's, when it has a start (a block with a
+    // problem gives none; lint reports it).
+    Result<std::optional<Calendar>> calendar = resolve_calendar(file, source_, CalendarFlags{});
+    if (calendar.ok()) calendar_ = calendar.value();
+  }
 
   Conversion run();
 
@@ -67,6 +75,7 @@ class CsvWriter {
   const TemplateSource& source_;
   detail::FindingSink findings_;
   std::map<std::string, std::string> predecessors_;  // by the target's temp_id
+  std::optional<Calendar> calendar_;                 // the date columns' calendar, if any
 };
 
 void CsvWriter::report(std::string_view id, const json::Value& at, std::string message,
@@ -97,6 +106,7 @@ Conversion CsvWriter::run() {
   collect_links();
   std::string out = "\xEF\xBB\xBF";  // spreadsheets read UTF-8 only after a byte order mark
   for (Column c : kExportColumns) {
+    if (is_date_column(c) && !calendar_) continue;
     if (c != kLevel) out += ',';
     out += kColumnName[c];
   }
@@ -200,9 +210,14 @@ void CsvWriter::report_story_fields(const Story& story) {
 
 void CsvWriter::write_row(std::string& out, const Story& story, std::size_t depth) {
   auto number = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); };
+  auto date = [this](const std::optional<std::int64_t>& day) {
+    const std::optional<Date> d = day ? calendar_->date_of(*day) : std::nullopt;  // none beyond the years 1–9999
+    return d ? format_date(*d) : std::string();
+  };
   const std::string id = story.temp_id ? temp_id_key(*story.temp_id) : std::string();
   const auto links = predecessors_.find(id);
   for (Column c : kExportColumns) {
+    if (is_date_column(c) && !calendar_) continue;
     if (c != kLevel) out += ',';
     std::string text;
     switch (c) {
@@ -221,8 +236,14 @@ void CsvWriter::write_row(std::string& out, const Story& story, std::size_t dept
       case kStart:
         text = number(story.relative_start_date);
         break;
+      case kStartDate:
+        text = date(story.relative_start_date);
+        break;
       case kDue:
         text = number(story.relative_due_date);
+        break;
+      case kDueDate:
+        text = date(story.relative_due_date);
         break;
       case kDuration:
         text = number(story.duration);

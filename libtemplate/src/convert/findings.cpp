@@ -16,6 +16,9 @@ namespace {
 
 // Every finding a converter can report, alphabetical (docs/commands/convert.md lists them all).
 constexpr ConversionRule kRules[] = {
+    {"csv-date-column", Severity::Warning,
+     "a date column that disagrees with the day offsets, or has none beside it, is not read (the offset is kept)",
+     "{n} dates disagree with the day offsets or have none beside them; the offsets are kept"},
     {"csv-dependency-cycle", Severity::Warning,
      "the links form a cycle: the template converts, but has no schedule until one is removed",
      "{n} dependency cycles; the template has no schedule until a link of each is removed"},
@@ -124,9 +127,13 @@ constexpr ConversionRule kRules[] = {
     {"mspdi-export-dropped-story", Severity::Warning,
      "a story-list item that is not an object, or sub_stories that are not an array, is not written",
      "{n} items of story lists are not stories (objects), or sub_stories not arrays; they are not written"},
-    {"mspdi-export-temp-id", Severity::Warning, "a temp_id that is not an MSPDI task UID is replaced by one",
+    {"mspdi-export-temp-id", Severity::Info,
+     "a temp_id that is not an MSPDI task UID gets one, and is kept as the custom field \"ptmpl temp_id\"",
      "{n} stories get a task UID other than their temp_id (MSPDI task UIDs are unique integers from 1 to "
-     "2147483647)"},
+     "2147483647); their temp_ids are kept as the custom field \"ptmpl temp_id\""},
+    {"mspdi-extended-attribute", Severity::Warning,
+     "a value of a ptmpl custom field (tags, checklist, weight, temp_id) that cannot be read is not kept",
+     "{n} values of ptmpl's custom fields cannot be read, or repeat a temp_id; they are not kept"},
     {"mspdi-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up",
      "{n} durations are not whole numbers of days; they are rounded up"},
     {"mspdi-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded",

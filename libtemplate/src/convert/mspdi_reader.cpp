@@ -9,8 +9,10 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "convert/findings.hpp"
+#include "convert/mspdi_fields.hpp"
 #include "convert/plan/builder.hpp"
 #include "convert/xml_text.hpp"
 #include "libtemplate/convert/convert.hpp"
@@ -367,8 +369,14 @@ class Reader {
     findings_.report(rule, place_of(at), std::move(message));
   }
   void read_project();
+  // The <ExtendedAttributes> a ptmpl export declared (by their aliases).
+  void read_extended_fields();
   void read_task(pugi::xml_node node);
   void read_links(plan::Task& task);
+  // A task's values of the fields read_extended_fields() found; what cannot be read is a finding.
+  void read_extended_attributes(pugi::xml_node node, plan::Task& task);
+  // A temp_id given twice (or a task's UID given as another's temp_id) is its UID again.
+  void check_temp_ids();
   void read_resources();
   void read_assignments();
 
@@ -379,6 +387,7 @@ class Reader {
   pugi::xml_node project_;
   plan::Plan plan_;
   std::vector<pugi::xml_node> link_elements_;  // the <PredecessorLink> elements of the task being read
+  std::vector<std::pair<std::string_view, detail::mspdi::StoryField>> extended_fields_;  // by FieldID
 };
 
 Result<const plan::Plan*> Reader::run() {
@@ -410,6 +419,7 @@ Result<const plan::Plan*> Reader::run() {
   plan_.tasks.reserve(static_cast<std::size_t>(room));
   plan_.links.reserve(static_cast<std::size_t>(room));
   for (pugi::xml_node node : tasks.children("Task")) read_task(node);
+  check_temp_ids();
   read_resources();
   read_assignments();
   return &plan_;
@@ -429,6 +439,7 @@ void Reader::read_project() {
   const pugi::xml_node currency = project_.child("CurrencyCode");
   project.currency = currency.text().as_string();
   project.currency_place = place_of(currency);
+  read_extended_fields();
   const pugi::xml_node calendars = project_.child("Calendars");
   project.calendars_place = place_of(calendars);
   // Only the project's calendar and those of resources are ever looked at; reading them all
@@ -496,6 +507,87 @@ void Reader::read_task(pugi::xml_node node) {
         std::pair{TaskField::OutlineLevel, Field::OutlineLevel}})
     task.place(field) = place_of(f.node(at));
   read_links(task);
+  if (!extended_fields_.empty()) read_extended_attributes(node, task);
+}
+
+void Reader::read_extended_fields() {
+  for (pugi::xml_node node : project_.child("ExtendedAttributes").children("ExtendedAttribute"))
+    if (const auto field = detail::mspdi::field_of_alias(child_text(node, "Alias")))
+      extended_fields_.emplace_back(child_text(node, "FieldID"), *field);
+}
+
+void Reader::read_extended_attributes(pugi::xml_node node, plan::Task& task) {
+  using detail::mspdi::StoryField;
+  const std::string name = "task " + std::to_string(task.uid) + " \"" + std::string(task.name) + "\": \"";
+  for (pugi::xml_node attribute : node.children("ExtendedAttribute")) {
+    const std::string_view id = child_text(attribute, "FieldID");
+    const auto known = std::find_if(extended_fields_.begin(), extended_fields_.end(),
+                                    [&](const auto& field) { return field.first == id; });
+    if (known == extended_fields_.end()) continue;
+    const std::string_view value = child_text(attribute, "Value");
+    const std::string alias(detail::mspdi::extended_field(known->second).alias);
+    auto unreadable = [&](std::string_view what, std::string_view key) {
+      report("mspdi-extended-attribute", attribute,
+             name + alias + "\" is not " + std::string(what) + " (" + std::string(value) + "); the story has no " +
+                 std::string(key));
+    };
+    switch (known->second) {
+      case StoryField::Tags:
+        task.tag_list = value;
+        break;
+      case StoryField::Checklist: {
+        // A JSON array of non-blank strings, as the export writes it.
+        const json::Document list = json::Document::parse(value);
+        std::vector<std::string_view> items;
+        bool readable = list.ok() && list.root().is_array();
+        for (const json::Value& item : list.root().items()) {  // none when the root is no array
+          readable = readable && item.is_string() && item.text().find_first_not_of(" \t\r\n") != std::string_view::npos;
+          if (!readable) break;
+          items.push_back(plan_.keep(std::string(item.text())));
+        }
+        if (readable)
+          task.checklist = std::move(items);
+        else
+          unreadable("a JSON array of non-blank strings", "checklist");
+        break;
+      }
+      case StoryField::Weight:
+        task.weight = to_int(value);
+        if (!task.weight) unreadable("an integer", "weight");
+        break;
+      case StoryField::TempId:
+        if (value.empty()) {
+          report("mspdi-extended-attribute", attribute,
+                 name + alias + "\" is empty; the story's temp_id is its UID, " + std::to_string(task.uid));
+          break;
+        }
+        task.temp_id = temp_id_from_text(value);
+        task.place(TaskField::TempId) = place_of(attribute);
+        break;
+    }
+  }
+}
+
+void Reader::check_temp_ids() {
+  std::unordered_map<std::string, std::int64_t> owner;  // a temp_id's text → the task's UID
+  bool any = false;
+  for (const plan::Task& task : plan_.tasks) {
+    owner.emplace(std::to_string(task.uid), task.uid);
+    any = any || task.temp_id;
+  }
+  if (!any) return;
+  for (plan::Task& task : plan_.tasks) {
+    if (!task.temp_id) continue;
+    const std::string key = temp_id_key(*task.temp_id);
+    const auto [at, added] = owner.emplace(key, task.uid);
+    if (added || at->second == task.uid) continue;
+    findings_.report("mspdi-extended-attribute", task.place(TaskField::TempId),
+                     "task " + std::to_string(task.uid) + " \"" + std::string(task.name) + "\": \"" +
+                         std::string(detail::mspdi::extended_field(detail::mspdi::StoryField::TempId).alias) + "\" " +
+                         key + " is task " + std::to_string(at->second) +
+                         "'s temp_id already; the story's temp_id is its UID, " + std::to_string(task.uid));
+    task.temp_id.reset();
+  }
 }
 
 void Reader::read_links(plan::Task& task) {

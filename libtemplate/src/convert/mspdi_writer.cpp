@@ -5,7 +5,8 @@
 // working days are the template's working days from the chosen start date. A story's
 // declared dates become Start (08:00) and Finish (17:00); a story that declares no start
 // takes the one the scheduler gives it. What MSPDI has no place for is reported, never
-// silently dropped.
+// silently dropped. A story's tags, checklist, weight and a temp_id that is not its task's UID
+// are custom task fields with ptmpl's aliases (mspdi_fields.hpp), so that they come back.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,9 +14,11 @@
 #include <span>
 
 #include "convert/findings.hpp"
+#include "convert/mspdi_fields.hpp"
 #include "convert/xml_writer.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/core/preview.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "libtemplate/core/schedule.hpp"
@@ -44,6 +47,9 @@ class Writer {
   void assign_uids();
   [[nodiscard]] std::size_t expected_size() const;
   void write_project(detail::XmlWriter& xml);
+  // The values of the story `index` that MSPDI keeps as extended attributes (mspdi_fields.hpp).
+  [[nodiscard]] std::vector<std::pair<detail::mspdi::StoryField, std::string>> extended_values(std::size_t index) const;
+  void write_extended_fields(detail::XmlWriter& xml);
   void write_calendar(detail::XmlWriter& xml);
   void write_tasks(detail::XmlWriter& xml);
   void write_resources(detail::XmlWriter& xml);
@@ -57,7 +63,8 @@ class Writer {
   std::vector<Diagnostic> diagnostics_;
   std::unique_ptr<const ScheduledTemplate> planned_;
   std::unique_ptr<const Rollup> rollup_;
-  std::vector<std::int64_t> uid_;  // per story, pre-order
+  std::vector<std::int64_t> uid_;     // per story, pre-order
+  std::vector<bool> uid_is_temp_id_;  // per story: its temp_id is its task's UID
 };
 
 void Writer::report(std::string_view rule, const json::Value& at, std::string pointer, std::string message,
@@ -94,6 +101,9 @@ std::size_t Writer::expected_size() const {
     const Story& story = planned_->graph().story(i);
     size += 800 + story.title.value_or("").size() + story.description.value_or("").size();
     if (story.assignments) size += 160 * story.assignments->size();
+    if (story.tag_list) size += 100 + story.tag_list->size();
+    if (story.checklist)
+      for (std::string_view item : *story.checklist) size += 8 + item.size();
   }
   return size + 256 * planned_->graph().links().size();
 }
@@ -110,6 +120,8 @@ void Writer::assign_uids() {
     const auto* id = temp_id ? std::get_if<std::int64_t>(&*temp_id) : nullptr;
     if (id != nullptr && *id >= 1 && *id <= kMaxUid && taken.insert(*id).second) uid_[i] = *id;
   }
+  uid_is_temp_id_.assign(n, false);
+  for (std::size_t i = 0; i < n; ++i) uid_is_temp_id_[i] = uid_[i] != 0;
   std::int64_t next = taken.empty() ? 1 : *taken.rbegin() + 1;
   for (std::size_t i = 0; i < n; ++i) {
     if (uid_[i] != 0) continue;
@@ -117,11 +129,14 @@ void Writer::assign_uids() {
     uid_[i] = next;
     taken.insert(next);
     const Story& story = planned_->graph().story(i);
-    report(
-        "mspdi-export-temp-id", story.origin.node, story.pointer(),
-        "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
-            std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) +
-            (story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique)" : " (it has no temp_id)"));
+    const std::string why =
+        story.temp_id ? " (MSPDI task UIDs are integers from 1 to 2147483647, unique); its "
+                        "temp_id is kept as \"" +
+                            std::string(detail::mspdi::extended_field(detail::mspdi::StoryField::TempId).alias) + "\""
+                      : " (it has no temp_id)";
+    report("mspdi-export-temp-id", story.origin.node, story.pointer(),
+           "story " + (story.temp_id ? temp_id_key(*story.temp_id) + " " : std::string()) + "\"" +
+               std::string(story.title.value_or("")) + "\" becomes task UID " + std::to_string(next) + why);
   }
 }
 
@@ -143,6 +158,45 @@ void Writer::write_project(detail::XmlWriter& xml) {
   xml.element("DurationFormat", 7);
   xml.element("WorkFormat", 2);
   xml.element("NewTasksEstimated", 0);
+  write_extended_fields(xml);
+}
+
+std::vector<std::pair<detail::mspdi::StoryField, std::string>> Writer::extended_values(std::size_t index) const {
+  using detail::mspdi::StoryField;
+  const Story& story = planned_->graph().story(index);
+  std::vector<std::pair<StoryField, std::string>> values;
+  // A value of the wrong type is not the model's (report_losses() reports it).
+  if (story.tag_list && !story.irregular(StoryKey::TagList)) values.emplace_back(StoryField::Tags, *story.tag_list);
+  if (story.checklist && !story.irregular(StoryKey::Checklist)) {
+    JsonEmitter list(JsonLayout::Compact);
+    list.begin_array();
+    for (std::string_view item : *story.checklist) list.string(item);
+    list.end_array();
+    values.emplace_back(StoryField::Checklist, list.finish());
+  }
+  if (story.weight && !story.irregular(StoryKey::Weight))
+    values.emplace_back(StoryField::Weight, std::to_string(*story.weight));
+  if (story.temp_id && !uid_is_temp_id_[index]) values.emplace_back(StoryField::TempId, temp_id_key(*story.temp_id));
+  return values;
+}
+
+// The custom fields the stories use, declared once with their aliases.
+void Writer::write_extended_fields(detail::XmlWriter& xml) {
+  bool used[std::size(detail::mspdi::kExtendedFields)] = {};
+  bool any = false;
+  for (std::size_t i = 0; i < planned_->graph().size(); ++i)
+    for (const auto& [field, value] : extended_values(i)) any = used[static_cast<std::size_t>(field)] = true;
+  if (!any) return;
+  xml.start_element("ExtendedAttributes");
+  for (const detail::mspdi::ExtendedField& f : detail::mspdi::kExtendedFields) {
+    if (!used[static_cast<std::size_t>(f.field)]) continue;
+    xml.start_element("ExtendedAttribute");
+    xml.element("FieldID", f.field_id);
+    xml.element("FieldName", f.field_name);
+    xml.element("Alias", f.alias);
+    xml.end_element();
+  }
+  xml.end_element();
 }
 
 void Writer::write_calendar(detail::XmlWriter& xml) {
@@ -307,6 +361,12 @@ void Writer::write_tasks(detail::XmlWriter& xml) {
       xml.element("LagFormat", 7);
       xml.end_element();
     }
+    for (const auto& [field, value] : extended_values(i)) {
+      xml.start_element("ExtendedAttribute");
+      xml.element("FieldID", detail::mspdi::extended_field(field).field_id);
+      xml.element("Value", value);
+      xml.end_element();
+    }
     xml.end_element();
   }
   xml.end_element();
@@ -374,10 +434,12 @@ void Writer::report_losses() {
     };
     if (story.story_type == StoryType::Deliverable && !story.is_parent())
       lost("story_type", "\"deliverable\" has no place in MS Project XML: the task is a plain task");
-    lost("tag_list", "has no place in MS Project XML");
-    lost("checklist", "has no place in MS Project XML");
+    // Tags, checklists and weights of the right type are extended attributes (extended_values()).
+    const std::string_view wrong_type = "is not written: its value is not one a template holds (`ptmpl lint` says why)";
+    if (story.irregular(StoryKey::TagList)) lost("tag_list", std::string(wrong_type));
+    if (story.irregular(StoryKey::Checklist)) lost("checklist", std::string(wrong_type));
+    if (story.irregular(StoryKey::Weight)) lost("weight", std::string(wrong_type));
     lost("billable", "has no place in MS Project XML");
-    lost("weight", "has no place in MS Project XML");
     if (story.is_parent()) {
       lost("budget_estimate_in_cents", "of a parent: MS Project rolls a summary's cost up from its tasks");
       lost("time_estimate_in_minutes", "of a parent: MS Project rolls a summary's work up from its tasks");

@@ -376,6 +376,12 @@ std::optional<TempId> temp_id_from(const json::Value& value) {
   return std::nullopt;
 }
 
+TempId temp_id_from_text(std::string_view text) {
+  const std::optional<std::int64_t> n = json::parse_int64(text);
+  if (n && std::to_string(*n) == text) return *n;
+  return text;
+}
+
 OptionalTempId::OptionalTempId(const TempId& id) {
   if (const auto* n = std::get_if<std::int64_t>(&id)) {
     word_ = static_cast<std::uint64_t>(*n);

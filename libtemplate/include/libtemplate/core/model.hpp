@@ -29,6 +29,10 @@ using TempId = std::variant<std::int64_t, std::string_view>;
 [[nodiscard]] std::string temp_id_key(const TempId& id);
 /// Reads a temp_id from an integer or non-empty string value.
 [[nodiscard]] std::optional<TempId> temp_id_from(const json::Value& value);
+/// A temp_id written as plain text (a CSV cell, an MSPDI extended attribute): an integer in
+/// its plain spelling (`12`, not `012` or `+12`) is one; any other text is a string, a view
+/// of `text`.
+[[nodiscard]] TempId temp_id_from_text(std::string_view text);
 
 /// std::optional<TempId> in 16 bytes (std::optional takes 32): the integer or the string's
 /// address, the string's size and which of them it is. `*` gives the id (not a reference).

@@ -201,6 +201,8 @@ class Builder {
   // schedule puts later than the plan does, each with the reason (report_moved_tasks()).
   void report_schedule(std::string_view document);
   void report_moved_tasks(const Schedule& schedule);
+  // A task's story's temp_id: the one the plan keeps for it, else its UID.
+  [[nodiscard]] static TempId temp_id_of(const Task& task) { return task.in->temp_id.value_or(task.uid); }
 
   const Plan& plan_;
   const std::string& path_;
@@ -918,8 +920,8 @@ void Builder::write_stories(StoryWriter& out, const Successors& successors) {
     for (std::size_t l = successors.first[t]; l < successors.first[t + 1]; ++l) {
       const LinkIn& link = links_[successors.links[l]];
       Dependency& dependency = dependencies.emplace_back();
-      dependency.source_id = tasks_[t].uid;
-      dependency.target_id = link.successor;
+      dependency.source_id = temp_id_of(tasks_[t]);
+      dependency.target_id = temp_id_of(successor_of(link));
       dependency.type = kServiceLinkType[static_cast<std::size_t>(link.type)];
       dependency.lag = link.lag_days;
     }
@@ -1023,7 +1025,7 @@ Story Builder::story_of(std::size_t index) const {
   Story story;
   if (task.milestone && !parent) story.story_type = StoryType::Milestone;
   story.title = task.title;
-  if (task.in->has_uid) story.temp_id = task.uid;
+  if (task.in->has_uid) story.temp_id = temp_id_of(task);
   if (task.start) story.relative_start_date = *task.start;
   if (task.due) story.relative_due_date = *task.due;
   std::optional<std::int64_t> duration = task.milestone ? std::optional<std::int64_t>(0) : task.duration;
@@ -1033,6 +1035,9 @@ Story Builder::story_of(std::size_t index) const {
   if (!parent && task.cost_cents) story.budget_estimate_in_cents = *task.cost_cents;
   if (!parent && task.work_minutes) story.time_estimate_in_minutes = *task.work_minutes;
   if (!task.resources.empty()) story.assignments = std::span<const std::int64_t>(task.resources);
+  story.tag_list = task.in->tag_list;
+  if (task.in->checklist) story.checklist = std::span<const std::string_view>(*task.in->checklist);
+  story.weight = task.in->weight;
   return story;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "libtemplate/core/calendar.hpp"
+#include "libtemplate/core/model.hpp"
 
 namespace ptmpl::plan {
 
@@ -125,6 +126,7 @@ enum class TaskField : std::uint8_t {
   Manual,
   Calendar,
   OutlineLevel,
+  TempId,  ///< where the task gives its story's temp_id (temp_id below)
   Count
 };
 
@@ -166,7 +168,13 @@ struct Task {
   bool actual_start_is_start = false;  ///< an actual start on the task's own start
   bool actual_finish_is_finish = false;
   std::optional<std::int64_t> calendar_uid;  ///< its own calendar; negative: the project's
-  std::size_t first_link = 0;                ///< its links into it: Plan::links[first_link, +link_count)
+  // A story's keys the source keeps for a template (MSPDI: the extended attributes an export
+  // wrote), as the story will have them; none when not kept.
+  std::optional<std::string_view> tag_list;
+  std::optional<std::vector<std::string_view>> checklist;
+  std::optional<std::int64_t> weight;
+  std::optional<ptmpl::TempId> temp_id;  ///< the story's temp_id, when it is not the UID
+  std::size_t first_link = 0;            ///< its links into it: Plan::links[first_link, +link_count)
   std::size_t link_count = 0;
   Place places[static_cast<std::size_t>(TaskField::Count)];
 
