@@ -20,7 +20,8 @@ constexpr const char* kToken = "cli-diff-token-3f0a";
 
 /// The service's copy of samples/office-move.json the golden diff compares it with, as a create body.
 std::string office_move_on_the_service() {
-  json::Document remote = json::Document::parse(slurp(source_path("tests/data/publish/office-move-remote.json")));
+  const std::string text = slurp(source_path("tests/data/publish/office-move-remote.json"));
+  json::Document remote = json::Document::parse(text);
   EXPECT_TRUE(remote.ok());
   json::Arena arena;
   json::Builder build(arena);
@@ -100,7 +101,8 @@ TEST_F(CliDiffTest, JsonGivesEveryChangeWithBothValuesWhole) {
   // The template's fields: the long description whole on both sides (the text cuts it), numbers as numbers.
   const json::Value* changes = diff.find("changes");
   ASSERT_NE(changes, nullptr) << run.out;
-  json::Document sample = json::Document::parse(slurp(file));
+  const std::string sample_text = slurp(file);
+  json::Document sample = json::Document::parse(sample_text);
   const std::string description = member(*sample.root().find("project_template"), "description");
   ASSERT_GT(description.size(), 200u);
   const json::Value* fields = changes->find("template");
