@@ -223,8 +223,9 @@ TEST_F(CliPublishTest, LocalProblemsExit2EvenWhenTheServiceIsAsked) {
   CliRun ambiguous = run_ptmpl("diff " + service() + " '" + twin + "'", env());
   EXPECT_EQ(ambiguous.exit, 2) << ambiguous.err;
   EXPECT_EQ(ambiguous.err,
-            "ptmpl diff: 2 of your templates are titled \"Office move\" (ids 2, 4): add the \"id\" of the one to "
-            "update to the file\n");
+            "ptmpl diff: " + twin +
+                ": 2 of your templates are titled \"Office move\" (ids 2, 4): add the \"id\" of the one to "
+                "update to the file\n");
   CliRun push = run_ptmpl("push " + service() + " '" + twin + "'", env());
   EXPECT_EQ(push.exit, 2) << push.err;
   EXPECT_NE(push.err.find("2 of your templates are titled \"Office move\" (ids 2, 4)"), std::string::npos) << push.err;

@@ -184,17 +184,17 @@ TEST(DiffWithService, SaysWhetherTheFileHoldsWhatTheServiceHolds) {
   service.transport->script.push_back(reply(200, one(12, "Launch")));
   auto same = diff_with_service(*service.client, local.value());
   ASSERT_TRUE(same.ok()) << same.error().message;
-  EXPECT_FALSE(same.value().differs);
-  EXPECT_EQ(same.value().text, path + ": the same as template 12 on the service\n");
+  EXPECT_FALSE(same.value().differs());
+  EXPECT_EQ(diff_text(same.value()), path + ": the same as template 12 on the service\n");
 
   std::string theirs = one(12, "Launch", "2026-02-01T00:00:00.000Z");
   theirs.replace(theirs.find("Kick-off"), 8, "Kick-off call");
   service.transport->script.push_back(reply(200, theirs));
   auto three = diff_three_way_with_service(*service.client, local.value(), options.base_dir);
   ASSERT_TRUE(three.ok()) << three.error().message;
-  EXPECT_TRUE(three.value().differs);
-  EXPECT_NE(three.value().text.find("local changes: none\n"), std::string::npos);
-  EXPECT_NE(three.value().text.find("conflicts: none\n"), std::string::npos);
+  EXPECT_TRUE(three.value().differs());
+  EXPECT_NE(diff_text(three.value()).find("local changes: none\n"), std::string::npos);
+  EXPECT_NE(diff_text(three.value()).find("conflicts: none\n"), std::string::npos);
 
   auto no_base = diff_three_way_with_service(*service.client, local.value(), (dir / "elsewhere").string());
   ASSERT_FALSE(no_base.ok());

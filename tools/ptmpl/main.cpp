@@ -29,7 +29,7 @@ constexpr std::array kCommands = {
             "convert plans: MS Project .mpp and XML, GanttProject, CSV into templates; templates into MSPDI, CSV",
             setup_convert},
     Command{"push", "publish template documents to the service: lint, then create or update each", setup_push},
-    Command{"diff", "compare a template document with its copy on the service, story by story", setup_diff},
+    Command{"diff", "compare template documents with their copies on the service, story by story", setup_diff},
     Command{"list", "list the templates on the service (table or JSON), with the API's filters and order", setup_list},
     Command{"pull", "write templates from the service as template documents (raw_json as a pretty array)", setup_pull},
     Command{"auth", "OAuth: print the authorization URL, or exchange a code for an access token", setup_auth},

@@ -11,7 +11,7 @@
 
 namespace ptmpl::publish {
 
-/// A readable comparison of the service's copy `remote` (with raw_json) and `local`: template
+/// `ptmpl diff`'s text for `local` against the service's copy `remote` (with raw_json): template
 /// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else
 /// by title and place), field by field, dependencies by target. Empty when they hold the same.
 [[nodiscard]] std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote);

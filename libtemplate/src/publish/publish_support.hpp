@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/publish/publish.hpp"
 
 namespace ptmpl::publish::detail {
@@ -23,6 +24,21 @@ namespace ptmpl::publish::detail {
 /// A service address as push's lock and the base store know it: without trailing slashes,
 /// scheme and host in lower case.
 [[nodiscard]] std::string address_key(std::string url);
+
+/// What the two sides of a comparison are called in JSON: `service` and `local` for a file
+/// against the service's copy, `base` and `local` or `service` three ways.
+struct ChangeSides {
+  JsonKey before;
+  JsonKey after;
+};
+
+/// `{"temp_id", "title"}` (temp_id as written, null when none), or null for `story` nullopt.
+void write_story_name(JsonEmitter& out, const std::optional<StoryName>& story);
+
+/// `changes` as `ptmpl diff --format json` gives them (docs/commands/diff.md): `{"template":
+/// [changes], "stories": {"changed", "added", "removed", "reordered"} or null when not compared}`,
+/// every value whole, each side under its name in `sides`.
+void write_changes_json(JsonEmitter& out, const TemplateChanges& changes, const ChangeSides& sides);
 
 /// Appends `changes` as `ptmpl diff` shows them ("template:" and "stories: …" sections, their
 /// lines under them), each line starting with `indent`.

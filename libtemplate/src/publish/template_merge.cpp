@@ -47,8 +47,12 @@ Pick pick(const Text& base, const Text& local, const Text& remote) {
   return Pick::Conflict;
 }
 
-std::string both_ways(const Text& base, const Text& local, const Text& remote) {
-  return "locally " + shown(local) + ", on the service " + shown(remote) + " (base " + shown(base) + ")";
+/// A key changed differently on each side.
+MergeConflict key_conflict(const std::optional<StoryName>& story, std::string key, const Text& base, const Text& local,
+                           const Text& remote) {
+  return {story, std::move(key),
+          "locally " + shown(local) + ", on the service " + shown(remote) + " (base " + shown(base) + ")",
+          MergeConflict::Values{base, local, remote}};
 }
 
 /// One side's template document, read for merging.
@@ -95,10 +99,11 @@ std::string id_shown(std::string_view compact_id) {
                                                              : std::string(compact_id);
 }
 
-std::string label_of(const json::Value& story, const std::string& id) {
-  const json::Value* title = story.find("title");
-  return (id.empty() ? "" : "[" + id_shown(id) + "] ") +
-         (title != nullptr && title->is_string() ? json::quoted(title->text()) : "(untitled)");
+StoryName name_of(const detail::FlatStory& story, const std::string& id) {
+  const json::Value* title = story.story->find("title");
+  return {story.temp_id, story.title,
+          (id.empty() ? "" : "[" + id_shown(id) + "] ") +
+              (title != nullptr && title->is_string() ? json::quoted(title->text()) : "(untitled)")};
 }
 
 /// A story of one side, flattened: its temp_id (compact JSON text) and its parent's.
@@ -106,7 +111,7 @@ struct Flat {
   const json::Value* story = nullptr;
   std::string id;
   std::string parent;  // "" at the top level
-  std::string label;
+  StoryName name;
 };
 
 struct Stories {
@@ -135,12 +140,12 @@ Status flatten(const json::Value& list, std::string_view side, Stories& out, std
     flat.story = story.story;
     flat.id = story.pairable ? story.temp_id : "";
     flat.parent = story.parent == detail::kTopLevel ? "" : all[story.parent].temp_id;
-    flat.label = label_of(*story.story, flat.id);
+    flat.name = name_of(story, flat.id);
     if (flat.id.empty()) {
-      conflicts.push_back({flat.label, "temp_id", "has none " + std::string(side) + ": stories are merged by temp_id"});
+      conflicts.push_back({flat.name, "temp_id", "has none " + std::string(side) + ": stories are merged by temp_id"});
     } else if (auto [it, fresh] = out.by_id.emplace(flat.id, out.order.size()); !fresh) {
       if (doubled.insert(std::string(side) + flat.id).second)
-        conflicts.push_back({flat.label, "temp_id", "names several stories " + std::string(side)});
+        conflicts.push_back({flat.name, "temp_id", "names several stories " + std::string(side)});
     } else {
       out.order.push_back(flat);
     }
@@ -168,10 +173,10 @@ const json::Value* find_in(const json::Value* object, std::string_view key) {
 }
 
 /// Merges the keys of three objects (any may be null: absent); conflicts are appended under
-/// `story`. Returns the members taken.
+/// `story` (nullopt: the template's fields). Returns the members taken.
 std::vector<json::Member> merge_members(const json::Value* base, const json::Value* local, const json::Value* remote,
                                         std::initializer_list<std::string_view> skip, const json::Builder& build,
-                                        const std::string& story, std::vector<MergeConflict>& conflicts) {
+                                        const std::optional<StoryName>& story, std::vector<MergeConflict>& conflicts) {
   std::vector<json::Member> out;
   for (std::string_view key : keys_of({local, remote, base}, skip)) {
     const json::Value* b = find_in(base, key);
@@ -186,7 +191,7 @@ std::vector<json::Member> merge_members(const json::Value* base, const json::Val
         if (r != nullptr) out.push_back(build.member(key, *r));
         break;
       case Pick::Conflict:
-        conflicts.push_back({story, std::string(key), both_ways(bt, lt, rt)});
+        conflicts.push_back(key_conflict(story, std::string(key), bt, lt, rt));
         break;
     }
   }
@@ -210,7 +215,7 @@ const Flat* flat_of(const Stories& stories, const std::string& id) {
 struct Merged {
   std::vector<json::Member> members;
   std::string parent;
-  std::string label;
+  StoryName name;
   bool had_children_key = false;
 };
 
@@ -231,7 +236,7 @@ class StoryMerge {
   Result<json::Value> run() {
     if (!error_.empty()) return Error::invalid(error_);
     for (const Stories* side : {&base_, &local_, &remote_})
-      for (const Flat& f : side->order) labels_.emplace(f.id, f.label);
+      for (const Flat& f : side->order) labels_.emplace(f.id, f.name.label);
     // Every temp_id of any side, decided once.
     std::vector<std::string> ids;
     std::set<std::string> seen;
@@ -259,7 +264,7 @@ class StoryMerge {
     for (const json::Member& member : from.story->members())
       if (member.key.text() != "sub_stories") m.members.push_back(member);
     m.parent = from.parent;
-    m.label = from.label;
+    m.name = from.name;
     m.had_children_key = from.story->find("sub_stories") != nullptr;
     merged_.emplace(id, std::move(m));
   }
@@ -268,10 +273,10 @@ class StoryMerge {
     const Flat* b = flat_of(base_, id);
     const Flat* l = flat_of(local_, id);
     const Flat* r = flat_of(remote_, id);
-    const std::string label = (l ? l : r ? r : b)->label;
+    const StoryName name = (l ? l : r ? r : b)->name;
     if (b == nullptr) {
       if (l && r && story_changed(*l, *r)) {
-        conflicts_.push_back({label, "", "added locally and on the service, with different content"});
+        conflicts_.push_back({name, "", "added locally and on the service, with different content"});
         return;
       }
       take(id, l ? *l : *r);
@@ -282,12 +287,12 @@ class StoryMerge {
       const Flat* kept = l ? l : r;
       if (story_changed(*b, *kept))
         conflicts_.push_back(
-            {label, "", l ? "removed on the service, changed locally" : "removed locally, changed on the service"});
+            {name, "", l ? "removed on the service, changed locally" : "removed locally, changed on the service"});
       return;  // removed on one side, untouched on the other
     }
     Merged m;
     std::size_t before = conflicts_.size();
-    m.members = merge_members(b->story, l->story, r->story, {"sub_stories"}, build_, label, conflicts_);
+    m.members = merge_members(b->story, l->story, r->story, {"sub_stories"}, build_, name, conflicts_);
     switch (pick(b->parent, l->parent, r->parent)) {
       case Pick::Local:
         m.parent = l->parent;
@@ -297,12 +302,12 @@ class StoryMerge {
         break;
       case Pick::Conflict:
         conflicts_.push_back(
-            {label, "",
+            {name, "",
              "moved locally " + place_text(l->parent, labels_) + ", on the service " + place_text(r->parent, labels_)});
         break;
     }
     if (conflicts_.size() != before) return;
-    m.label = label;
+    m.name = name;
     m.had_children_key = l->story->find("sub_stories") != nullptr || r->story->find("sub_stories") != nullptr;
     merged_.emplace(id, std::move(m));
   }
@@ -311,13 +316,13 @@ class StoryMerge {
   void place_check() {
     for (const auto& [id, m] : merged_) {
       if (!m.parent.empty() && !merged_.count(m.parent)) {
-        conflicts_.push_back({m.label, "", "is " + place_text(m.parent, labels_) + ", which the merge removes"});
+        conflicts_.push_back({m.name, "", "is " + place_text(m.parent, labels_) + ", which the merge removes"});
         continue;
       }
       std::string up = m.parent;
       for (std::size_t steps = 0; !up.empty(); ++steps) {
         if (up == id || steps > merged_.size()) {
-          conflicts_.push_back({m.label, "", "ends up under itself: the two sides moved stories into each other"});
+          conflicts_.push_back({m.name, "", "ends up under itself: the two sides moved stories into each other"});
           break;
         }
         auto it = merged_.find(up);
@@ -388,7 +393,7 @@ Result<MergeResult> merge_templates(std::string_view base_text, std::string_view
   json::Builder build(arena);
   // Template fields; id and updated_at are the service's (the merge is on top of its version).
   std::vector<json::Member> fields =
-      merge_members(&b.pt, &l.pt, &r.pt, {"id", "updated_at", "raw_json"}, build, "", result.conflicts);
+      merge_members(&b.pt, &l.pt, &r.pt, {"id", "updated_at", "raw_json"}, build, std::nullopt, result.conflicts);
   std::optional<json::Value> stories;
   if (b.stories && l.stories && r.stories) {
     StoryMerge merge(b, l, r, build, result.conflicts);
@@ -408,7 +413,7 @@ Result<MergeResult> merge_templates(std::string_view base_text, std::string_view
         if (r.stories) stories = *r.stories;
         break;
       case Pick::Conflict:
-        result.conflicts.push_back({"", "raw_json", both_ways(bt, lt, rt)});
+        result.conflicts.push_back(key_conflict(std::nullopt, "raw_json", bt, lt, rt));
         break;
     }
   }
@@ -437,7 +442,7 @@ Result<MergeResult> merge_templates(std::string_view base_text, std::string_view
 std::string conflict_lines(const std::vector<MergeConflict>& conflicts, std::string_view indent) {
   std::string out;
   for (const MergeConflict& c : conflicts) {
-    out += std::string(indent) + (c.story.empty() ? "template" : c.story) + ": ";
+    out += std::string(indent) + (c.story ? c.story->label : std::string("template")) + ": ";
     if (!c.key.empty()) out += c.key + ": ";
     out += c.what + "\n";
   }

@@ -151,26 +151,55 @@ struct PushOptions {
   std::string base_dir;
 };
 
+/// A value that differs between the two sides of a comparison, each side whole, as compact JSON
+/// text (nothing cut); nullopt where the side does not have it.
+struct ValueChange {
+  std::string key;
+  std::optional<std::string> before;  ///< the service's copy (three ways: the base)
+  std::optional<std::string> after;   ///< the document (three ways: the side compared with the base)
+};
+
+/// A story as a change names it.
+struct StoryName {
+  std::string temp_id;  ///< as JSON text (`12`, `"survey"`); "" when the story has none
+  std::string title;
+  std::string label;  ///< `[12] "Kick-off"`: temp_id and title as shown
+};
+
+/// A dependency of a changed story that differs: removed (`before` alone), added (`after`
+/// alone), or the one dependency on a target with another type or lag (both), each as compact
+/// JSON text. Dependencies that read the same (target, type and lag) are not changes.
+struct DependencyChange {
+  std::optional<std::string> before;
+  std::optional<std::string> after;
+};
+
 /// One story that differs between a document and the service's copy.
 struct StoryChange {
   enum class Kind { Added, Changed, Removed };
   Kind kind = Kind::Changed;
   std::string temp_id;  ///< as JSON text (`12`, `"survey"`); "" when the story has none
   std::string title;
-  std::string label;                 ///< `[12] "Kick-off"`: temp_id and title as shown
-  std::string parent;                ///< added and removed: the parent's label; "" at the top level
-  std::vector<std::string> details;  ///< changed: one line per field, move or dependency
+  std::string label;              ///< `[12] "Kick-off"`: temp_id and title as shown
+  std::vector<std::string> path;  ///< the titles from the top level down to the story's own
+  /// The parent (changed: the document's); nullopt at the top level.
+  std::optional<StoryName> parent;
+  /// Changed: the keys that differ (sub_stories and dependencies apart), in the document's order.
+  std::vector<ValueChange> keys;
+  /// Changed: under another parent; `moved_from` is the parent on the service (nullopt: the top level).
+  bool moved = false;
+  std::optional<StoryName> moved_from;
+  /// Changed: removed ones (the service's order), then changed ones, then added ones (the document's).
+  std::vector<DependencyChange> dependencies;
 };
 
-/// A template field a document sets that the service's copy does not hold.
-struct FieldChange {
-  std::string key;
-  std::optional<std::string> before;  ///< as shown (long values cut); nullopt: a template to create
-  std::string after;
-};
+/// A template field a document sets that the service's copy does not hold (`before` nullopt: the
+/// copy lacks it).
+using FieldChange = ValueChange;
 
 /// How a document differs from the service's copy (what `ptmpl diff` and `push --dry-run` show).
 struct TemplateChanges {
+  bool to_create = false;  ///< compared with nothing: every field and story the document has is new
   std::vector<FieldChange> fields;
   /// Added and changed stories in the document's order, then removed ones in the service's.
   std::vector<StoryChange> stories;
@@ -296,9 +325,17 @@ Result<std::optional<std::string>> load_base(const std::string& dir, std::int64_
 
 /// One place where the file and the service changed the same thing differently since the base.
 struct MergeConflict {
-  std::string story;  ///< the story's label (`[survey] "Survey"`); "" for a template field
-  std::string key;    ///< the key both changed; "" when the conflict is about the whole story
-  std::string what;   ///< `locally 5, on the service 9 (base 7)`, `removed locally, changed on the service`, …
+  std::optional<StoryName> story;  ///< nullopt for a template field
+  std::string key;                 ///< the key both changed; "" when the conflict is about the whole story
+  std::string what;  ///< `locally 5, on the service 9 (base 7)`, `removed locally, changed on the service`, …
+  /// A key changed differently on each side: its value on each, whole, as compact JSON text
+  /// (nullopt where absent).
+  struct Values {
+    std::optional<std::string> base;
+    std::optional<std::string> local;
+    std::optional<std::string> service;
+  };
+  std::optional<Values> values = {};
 };
 
 /// A three-way merge of template documents.
