@@ -196,11 +196,16 @@ TEST(PreviewFormats, HtmlPageOfAHugeSpanStaysSmall) {
                   {"title": "b", "temp_id": 2, "relative_start_date": 2000000, "duration": 1}])");
   ASSERT_TRUE(s.schedule().ok());
   PreviewOptions options;
-  EXPECT_LT(render_preview(s.schedule(), PreviewFormat::Html, options).size(), 200000u);
+  const std::string offsets = render_preview(s.schedule(), PreviewFormat::Html, options);
+  EXPECT_LT(offsets.size(), 200000u);
+  // 2,000,001 working days in 60,000 px; with dates, 2.8 million calendar days.
+  EXPECT_NE(offsets.find("table.plan[data-zoom=\"day\"] { --day: 0.03px; }"), std::string::npos);
   options.calendar = Calendar(WorkWeek::monday_to_friday(), *parse_date("2027-01-04"));
-  const std::string html = render_preview(s.schedule(), PreviewFormat::Html, options);
-  EXPECT_LT(html.size(), 200000u);
-  EXPECT_EQ(html.find("--days-off"), std::string::npos);  // too many runs to shade
+  const std::string dates = render_preview(s.schedule(), PreviewFormat::Html, options);
+  EXPECT_LT(dates.size(), 200000u);
+  EXPECT_NE(dates.find("table.plan[data-zoom=\"day\"] { --day: 0.02px; }"), std::string::npos);
+  EXPECT_NE(dates.find("<td class=\"start\">9693-"), std::string::npos);
+  EXPECT_EQ(dates.find("--days-off"), std::string::npos);  // too many runs to shade
 }
 
 TEST(PreviewFormats, ColourOnlyWhenAsked) {
