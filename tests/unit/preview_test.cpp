@@ -171,6 +171,43 @@ TEST(PreviewFormats, HostileTitlesStayInert) {
       << mermaid;
 }
 
+// The HTML page: every title, attribute and label escaped by the one XML escaper, the
+// controls of a terminal escape gone.
+TEST(PreviewFormats, HtmlPageEscapesEveryTitle) {
+  Scheduled s(kHostile);
+  ASSERT_TRUE(s.schedule().ok());
+  PreviewOptions options;
+  options.title = "T <&>\n";
+  const std::string html = render_preview(s.schedule(), PreviewFormat::Html, options);
+  EXPECT_NE(html.find("<title>T &lt;&amp;&gt; </title>"), std::string::npos) << html;
+  EXPECT_NE(
+      html.find("<span class=\"outline\">1</span>a &quot;b&quot; &lt;c&gt; &amp; &#39;d&#39;; e: f # g %% h, i</td>"),
+      std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("<c>"), std::string::npos);
+  EXPECT_EQ(html.find('\033'), std::string::npos);
+  EXPECT_EQ(html.find("\xEF\xBF\xBE"), std::string::npos);
+}
+
+// A span of two million working days (7,700 years): each zoom draws its columns narrower, so the page keeps a
+// few thousand ticks at most, with working-day offsets and with dates.
+TEST(PreviewFormats, HtmlPageOfAHugeSpanStaysSmall) {
+  Scheduled s(R"([{"title": "a", "temp_id": 1, "duration": 1},
+                  {"title": "b", "temp_id": 2, "relative_start_date": 2000000, "duration": 1}])");
+  ASSERT_TRUE(s.schedule().ok());
+  PreviewOptions options;
+  const std::string offsets = render_preview(s.schedule(), PreviewFormat::Html, options);
+  EXPECT_LT(offsets.size(), 200000u);
+  // 2,000,001 working days in 60,000 px; with dates, 2.8 million calendar days.
+  EXPECT_NE(offsets.find("table.plan[data-zoom=\"day\"] { --day: 0.03px; }"), std::string::npos);
+  options.calendar = Calendar(WorkWeek::monday_to_friday(), *parse_date("2027-01-04"));
+  const std::string dates = render_preview(s.schedule(), PreviewFormat::Html, options);
+  EXPECT_LT(dates.size(), 200000u);
+  EXPECT_NE(dates.find("table.plan[data-zoom=\"day\"] { --day: 0.02px; }"), std::string::npos);
+  EXPECT_NE(dates.find("<td class=\"start\">9693-"), std::string::npos);
+  EXPECT_EQ(dates.find("--days-off"), std::string::npos);  // too many runs to shade
+}
+
 TEST(PreviewFormats, ColourOnlyWhenAsked) {
   Scheduled s(kTree);
   PreviewOptions options;

@@ -216,6 +216,7 @@ std::function<int()> setup_schedule(CLI::App& app) {
     preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
     preview.color = terminal && colour_on(STDOUT_FILENO);
     preview.title = title_of(*loaded);
+    preview.assignments = loaded->source->model.assignments;
     // A Gantt chart taller than the terminal pages, as `git log` does; nothing else does.
     const bool page = terminal && format == PreviewFormat::Gantt && !o->no_pager;
     Status written = Done{};

@@ -23,14 +23,6 @@ void render_json_to(const Schedule& schedule, std::span<const PreviewRow> rows, 
                                      const PreviewOptions& options);
 [[nodiscard]] std::string render_mermaid(const Schedule& schedule, std::span<const PreviewRow> rows,
                                          const PreviewOptions& options);
-/// The <svg> element alone (no XML declaration), for the SVG file and the HTML page.
-[[nodiscard]] std::string render_svg_element(const Schedule& schedule, std::span<const PreviewRow> rows,
-                                             const PreviewOptions& options);
-/// The chart for the HTML page, without the title and summary the page shows as text: a
-/// `div.chart` holding the date header (`div.chart-header`, an SVG of its own that the page
-/// keeps in view) and the body. Empty for a template without stories.
-[[nodiscard]] std::string render_chart_for_page(const Schedule& schedule, std::span<const PreviewRow> rows,
-                                                const PreviewOptions& options);
 [[nodiscard]] std::string render_svg(const Schedule& schedule, std::span<const PreviewRow> rows,
                                      const PreviewOptions& options);
 [[nodiscard]] std::string render_html(const Schedule& schedule, std::span<const PreviewRow> rows,

@@ -1,5 +1,7 @@
 #include "libtemplate/core/story_fields.hpp"
 
+#include <algorithm>
+
 #include "text/text_width.hpp"
 
 namespace ptmpl::preview {
@@ -26,6 +28,34 @@ std::string day_text(std::int64_t offset, const std::optional<Calendar>& calenda
   if (calendar)
     if (auto date = calendar->date_of(offset)) return format_date(*date);
   return std::to_string(offset);
+}
+
+std::string story_line(const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
+  const ScheduledStory& s = schedule[row.index];
+  auto day = [&](std::int64_t offset) {
+    return options.calendar ? day_text(offset, options.calendar) : "day " + std::to_string(offset);
+  };
+  std::string out = row.outline + " " + display_title(schedule.graph().story(row.index)) + ": ";
+  if (drawn_as_point(s)) {
+    out += day(s.early.first_day()) + ", milestone";
+  } else {
+    const std::int64_t days = s.early.days();
+    out += day(s.early.first_day()) + " to " + day(s.early.due) + ", " + std::to_string(days) +
+           (days == 1 ? " working day" : " working days");
+  }
+  out += ", total float " + std::to_string(s.total_float);
+  return s.critical ? out + ", critical" : out;
+}
+
+std::string assignee_names(const Story& story, std::span<const TemplateAssignment> assignments) {
+  std::string out;
+  for (const std::int64_t id : story.assignments.value_or(std::span<const std::int64_t>())) {
+    auto named =
+        std::find_if(assignments.begin(), assignments.end(), [&](const TemplateAssignment& a) { return a.id == id; });
+    if (!out.empty()) out += ", ";
+    out += named != assignments.end() ? one_line(named->name) : "#" + std::to_string(id);
+  }
+  return out;
 }
 
 std::string week_name(WorkWeek week) {

@@ -2,12 +2,12 @@
 // a tick header with grid lines, one row per story (label, bar, float, diamond) and a legend.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "libtemplate/core/story_fields.hpp"
+#include "preview/day_columns.hpp"
 #include "preview/markup_text.hpp"
 #include "preview/renderers.hpp"
 #include "preview/ticks.hpp"
@@ -40,84 +40,37 @@ constexpr std::string_view kMilestoneColour = "#333333";
 constexpr std::string_view kGridColour = "#e3e3e3";
 constexpr std::string_view kLinkColour = "#7a7a7a";
 constexpr std::string_view kDayOffColour = "#ececec";
-constexpr double kCharWidth = 7;          // a generous width of one character of 11 px text
-constexpr double kLabelGap = 2;           // between a tick and its label
-constexpr double kMinShadedDayWidth = 6;  // narrower days are not shaded: the scale shows weeks
-constexpr double kLinkStub = 6;           // how far an arrow leaves and enters a bar horizontally
+constexpr double kCharWidth = 7;  // a generous width of one character of 11 px text
+constexpr double kLabelGap = 2;   // between a tick and its label
+constexpr double kLinkStub = 6;   // how far an arrow leaves and enters a bar horizontally
 constexpr double kArrowLength = 5;
 constexpr double kArrowHalfWidth = 3.5;
-constexpr double kPageHeaderHeight = 28;  // the HTML page's date header
-constexpr double kPageRowsTop = 4;
 
-// Where working days fall on the x axis. Without a calendar every column is a working day;
-// with one every column is a calendar day, so weekends and holidays take their room (and are
-// shaded), as on a wall planner. Day differences are taken unsigned: a span between dates near
-// ±2^62 does not fit int64.
+// Where working days fall on the x axis: the columns (DayColumns), each day_width() wide.
 class Axis {
  public:
-  Axis(std::int64_t first, std::int64_t last, const std::optional<Calendar>& calendar) : first_(first) {
-    std::optional<Date> from = calendar ? calendar->date_of(first) : std::nullopt;
-    std::optional<Date> to = calendar ? calendar->date_of(last) : std::nullopt;
-    if (from && to) {
-      calendar_ = &*calendar;
-      first_date_ = *from;
-      columns_ = static_cast<std::uint64_t>((*to - *from).count()) + 1;
-    } else {
-      columns_ = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
-    }
-    day_width_ = std::min(kMaxDayWidth, kMaxChartWidth / static_cast<double>(columns_));
-  }
+  Axis(std::int64_t first, std::int64_t last, const std::optional<Calendar>& calendar)
+      : columns_(first, last, calendar),
+        day_width_(std::min(kMaxDayWidth, kMaxChartWidth / static_cast<double>(columns_.count()))) {}
   /// Where working day `day` begins.
-  [[nodiscard]] double x(std::int64_t day) const { return kMargin + kLabelWidth + column(day) * day_width_; }
+  [[nodiscard]] double x(std::int64_t day) const { return column_x(columns_.start(day)); }
   /// Where working day `day` ends (on a calendar, before the days off that follow it).
-  [[nodiscard]] double after(std::int64_t day) const {
-    if (calendar_ == nullptr) return x(day == std::numeric_limits<std::int64_t>::max() ? day : day + 1);
-    return std::min(x(day) + day_width_, kMargin + kLabelWidth + width());
-  }
+  [[nodiscard]] double after(std::int64_t day) const { return column_x(columns_.after(day)); }
   /// Where an interval [start, finish) ends: after its last day, or at its start when empty.
   [[nodiscard]] double end(std::int64_t start, std::int64_t finish) const {
-    return finish > start ? after(finish - 1) : x(start);
+    return column_x(columns_.end(start, finish));
   }
+  /// Where a story's first moment is drawn (DayColumns::first_moment).
+  [[nodiscard]] double start_x(const Interval& early) const { return column_x(columns_.first_moment(early)); }
   [[nodiscard]] double day_width() const { return day_width_; }
-  [[nodiscard]] double width() const { return static_cast<double>(columns_) * day_width_; }
-  /// The runs of calendar days that do not work, as [first column, columns) pairs; none
-  /// without a calendar.
-  [[nodiscard]] std::vector<std::pair<std::uint64_t, std::uint64_t>> days_off() const {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
-    if (calendar_ == nullptr) return runs;
-    for (std::uint64_t c = 0; c < columns_; ++c) {
-      if (calendar_->is_working_day(first_date_ + std::chrono::days(c))) continue;
-      if (!runs.empty() && runs.back().first + runs.back().second == c)
-        ++runs.back().second;
-      else
-        runs.emplace_back(c, 1);
-    }
-    return runs;
-  }
+  [[nodiscard]] double width() const { return static_cast<double>(columns_.count()) * day_width_; }
+  [[nodiscard]] const DayColumns& columns() const { return columns_; }
   /// The x of a column boundary.
-  [[nodiscard]] double column_x(std::uint64_t column) const {
-    return kMargin + kLabelWidth + static_cast<double>(column) * day_width_;
-  }
+  [[nodiscard]] double column_x(double column) const { return kMargin + kLabelWidth + column * day_width_; }
 
  private:
-  // The column where working day `day` begins, clamped to the axis.
-  [[nodiscard]] double column(std::int64_t day) const {
-    if (day <= first_) return 0;
-    double offset = 0;
-    if (calendar_ != nullptr) {
-      std::optional<Date> date = calendar_->date_of(day);
-      offset = date ? static_cast<double>((*date - first_date_).count()) : static_cast<double>(columns_);
-    } else {
-      offset = static_cast<double>(static_cast<std::uint64_t>(day) - static_cast<std::uint64_t>(first_));
-    }
-    return std::min(offset, static_cast<double>(columns_));
-  }
-
-  std::int64_t first_;
-  const Calendar* calendar_ = nullptr;  // set when the columns are calendar days
-  Date first_date_{};
-  std::uint64_t columns_ = 1;
-  double day_width_ = kMaxDayWidth;
+  DayColumns columns_;
+  double day_width_;
 };
 
 std::string attr(std::string_view name, double value) {
@@ -144,23 +97,6 @@ std::string diamond(double cx, double cy, std::string_view fill, const std::stri
 std::string text(double x, double y, std::string_view content, std::string_view extra = "") {
   return "<text" + attr("x", x) + attr("y", y) + (extra.empty() ? "" : " " + std::string(extra)) + ">" +
          markup_escape(content) + "</text>\n";
-}
-
-std::string tooltip_of(const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options) {
-  const ScheduledStory& s = schedule[row.index];
-  auto day = [&](std::int64_t offset) {
-    return options.calendar ? day_text(offset, options.calendar) : "day " + std::to_string(offset);
-  };
-  std::string out = row.outline + " " + display_title(schedule.graph().story(row.index)) + ": ";
-  if (drawn_as_point(s)) {
-    out += day(s.early.first_day()) + ", milestone";
-  } else {
-    const std::int64_t days = s.early.days();
-    out += day(s.early.first_day()) + " to " + day(s.early.due) + ", " + std::to_string(days) +
-           (days == 1 ? " working day" : " working days");
-  }
-  out += ", total float " + std::to_string(s.total_float);
-  return s.critical ? out + ", critical" : out;
 }
 
 // The ticks: their days and labels, and how far right the last label reaches.
@@ -204,11 +140,11 @@ std::string tick_lines(const Ticks& ticks, const Axis& axis, double top, double 
 
 // Columns of calendar days that do not work, when a column is wide enough to read as a day.
 std::string days_off(const Axis& axis, double top, double bottom) {
-  if (axis.day_width() < kMinShadedDayWidth) return {};
+  if (axis.day_width() < kMinShadedColumnWidth) return {};
   std::string out;
-  for (auto [column, count] : axis.days_off())
-    out += rect("day-off", axis.column_x(column), top, static_cast<double>(count) * axis.day_width(), bottom - top,
-                kDayOffColour);
+  for (auto [column, count] : axis.columns().days_off())
+    out += rect("day-off", axis.column_x(static_cast<double>(column)), top,
+                static_cast<double>(count) * axis.day_width(), bottom - top, kDayOffColour);
   return out.empty() ? out : "<g class=\"days-off\">\n" + out + "</g>\n";
 }
 
@@ -218,15 +154,8 @@ struct Extent {
   double right = 0;
 };
 
-// Where a story's first moment is drawn: the start of its first day, or the end of the day
-// before when it starts at a day's end (an end-side milestone: on a calendar the end of a
-// Friday, not the Monday after the weekend).
-double start_x(const Interval& early, const Axis& axis) {
-  return early.end_side ? axis.after(early.first_day()) : axis.x(early.start);
-}
-
 Extent extent_of(const ScheduledStory& s, const Axis& axis) {
-  const double x = start_x(s.early, axis);
+  const double x = axis.start_x(s.early);
   if (drawn_as_point(s)) return {x - kDiamond, x + kDiamond};
   return {x, x + std::max(1.0, axis.end(s.early.start, s.early.finish) - x)};
 }
@@ -240,9 +169,9 @@ std::string row_shapes(const Schedule& schedule, const PreviewRow& row, double y
   std::string label = truncate_to_width(row.outline + " " + display_title(story),
                                         kLabelChars - 2 * std::min(row.depth, kSvgMaxIndentLevels));
   std::string out = text(kMargin + indent, middle + 4, label, story.is_parent() ? "font-weight=\"bold\"" : "");
-  std::string tooltip = tooltip_of(schedule, row, options);
+  std::string tooltip = story_line(schedule, row, options);
   if (drawn_as_point(s))
-    return out + diamond(start_x(s.early, axis), middle, s.critical ? kCriticalColour : kMilestoneColour, tooltip);
+    return out + diamond(axis.start_x(s.early), middle, s.critical ? kCriticalColour : kMilestoneColour, tooltip);
   const Extent bar = extent_of(s, axis);
   if (story.is_parent()) {
     return out + rect(s.critical ? "parent critical" : "parent", bar.left, middle - kParentBarHeight / 2,
@@ -339,94 +268,55 @@ std::string legend(double y, bool show_days_off, double& right) {
   return out + "</g>\n";
 }
 
-// The chart in two parts: the date header (tick labels) and the body (rows, grid, links,
-// legend). A standalone SVG draws the title, the summary and the header in its body; the HTML
-// page shows the title and summary as text and keeps the header in an image of its own that
-// stays in view while the page scrolls.
-struct Chart {
-  std::string header;
-  std::string body;
-};
-
-std::string svg_open(double width, double height, std::string_view css_class) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\"" +
-         (css_class.empty() ? std::string() : " class=\"" + std::string(css_class) + "\"") + attr("width", width) +
-         attr("height", height) + " viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
+std::string svg_open(double width, double height) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("width", width) + attr("height", height) +
+         " viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
          "\" font-family=\"sans-serif\" font-size=\"12\">\n";
 }
 
-Chart chart(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options, bool page) {
+std::string chart(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
   const std::string title = chart_title(options);
   const std::string summary = project_summary(schedule, options);
-  Chart out;
   if (!schedule.project()) {
-    if (page) return out;
-    out.body = svg_open(400, 60, "") + "<title>" + markup_escape(title) + "</title>\n" +
-               text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"") + text(kMargin, 44, summary) +
-               "</svg>\n";
-    return out;
+    return svg_open(400, 60) + "<title>" + markup_escape(title) + "</title>\n" +
+           text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"") + text(kMargin, 44, summary) + "</svg>\n";
   }
   const Interval& project = *schedule.project();
   const Axis axis(project.first_day(), project.due, options.calendar);
   const Ticks ticks = make_ticks(schedule, axis, options);
-  const double rows_top = page ? kPageRowsTop : kRowsTop;
-  const double rows_bottom = rows_top + kRowHeight * static_cast<double>(rows.size());
-  const bool shaded = axis.day_width() >= kMinShadedDayWidth && !axis.days_off().empty();
+  const double rows_bottom = kRowsTop + kRowHeight * static_cast<double>(rows.size());
+  const bool shaded = axis.day_width() >= kMinShadedColumnWidth && !axis.columns().days_off().empty();
   double legend_right = 0;
   const std::string key = legend(rows_bottom + kLegendHeight / 2, shaded, legend_right);
   // Wide enough for the last tick label and the legend as well as the last day.
   const double width = std::max(
       {kMargin * 2 + kLabelWidth + axis.width(), std::ceil(ticks.right) + kMargin, std::ceil(legend_right) + kMargin});
   const double height = rows_bottom + kLegendHeight;
-  std::string& body = out.body;
-  body = svg_open(width, height, page ? "chart-body" : "");
-  if (!page) body += "<title>" + markup_escape(title) + "</title>\n";
+  std::string body = svg_open(width, height);
+  body += "<title>" + markup_escape(title) + "</title>\n";
   body += rect("background", 0, 0, width, height, "#ffffff");
-  if (!page) {
-    body += text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"");
-    body += text(kMargin, 44, summary, "fill=\"#555555\"");
-  }
+  body += text(kMargin, 24, title, "font-size=\"16\" font-weight=\"bold\"");
+  body += text(kMargin, 44, summary, "fill=\"#555555\"");
   for (std::size_t r = 1; r < rows.size(); r += 2)
-    body += rect("stripe", kMargin, rows_top + kRowHeight * static_cast<double>(r), width - 2 * kMargin, kRowHeight,
+    body += rect("stripe", kMargin, kRowsTop + kRowHeight * static_cast<double>(r), width - 2 * kMargin, kRowHeight,
                  "#f6f6f6");
-  body += days_off(axis, rows_top, rows_bottom);
-  if (page) {
-    body += tick_lines(ticks, axis, 0, rows_bottom);
-    out.header = svg_open(width, kPageHeaderHeight, "chart-header");
-    out.header += rect("background", 0, 0, width, kPageHeaderHeight, "#ffffff");
-    out.header += tick_labels(ticks, axis, kPageHeaderHeight - 10);
-    out.header += tick_lines(ticks, axis, kPageHeaderHeight - 6, kPageHeaderHeight);
-    out.header += "</svg>\n";
-  } else {
-    body += tick_lines(ticks, axis, rows_top - 6, rows_bottom);
-    body += tick_labels(ticks, axis, rows_top - 10);
-  }
-  body += links(schedule, rows, axis, rows_top);
+  body += days_off(axis, kRowsTop, rows_bottom);
+  body += tick_lines(ticks, axis, kRowsTop - 6, rows_bottom);
+  body += tick_labels(ticks, axis, kRowsTop - 10);
+  body += links(schedule, rows, axis, kRowsTop);
   body += "<g class=\"rows\">\n";
   for (std::size_t r = 0; r < rows.size(); ++r)
-    body += row_shapes(schedule, rows[r], rows_top + kRowHeight * static_cast<double>(r), axis, options);
+    body += row_shapes(schedule, rows[r], kRowsTop + kRowHeight * static_cast<double>(r), axis, options);
   body += "</g>\n";
   body += key;
   body += "</svg>\n";
-  return out;
+  return body;
 }
 
 }  // namespace
 
-std::string render_svg_element(const Schedule& schedule, std::span<const PreviewRow> rows,
-                               const PreviewOptions& options) {
-  return chart(schedule, rows, options, false).body;
-}
-
-std::string render_chart_for_page(const Schedule& schedule, std::span<const PreviewRow> rows,
-                                  const PreviewOptions& options) {
-  Chart parts = chart(schedule, rows, options, true);
-  if (parts.body.empty()) return {};
-  return "<div class=\"chart\">\n<div class=\"chart-header\">\n" + parts.header + "</div>\n" + parts.body + "</div>\n";
-}
-
 std::string render_svg(const Schedule& schedule, std::span<const PreviewRow> rows, const PreviewOptions& options) {
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + render_svg_element(schedule, rows, options);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + chart(schedule, rows, options);
 }
 
 }  // namespace ptmpl::preview

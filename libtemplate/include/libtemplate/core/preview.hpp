@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,9 @@ struct PreviewOptions {
   bool color = false;
   /// The template's title, for the Mermaid, SVG and HTML titles; "Schedule" when empty.
   std::string title;
+  /// The template's project_template_assignments, for the assignees' names on the HTML page.
+  /// Views the caller's template, which must outlive the rendering.
+  std::span<const TemplateAssignment> assignments;
 };
 
 /// One row of a preview: a story shown, in tree order.

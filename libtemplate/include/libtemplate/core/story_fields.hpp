@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,15 @@ namespace ptmpl::preview {
 /// A working day as printed: `YYYY-MM-DD` with a calendar, else the offset. A date outside
 /// years 1–9999 (absurd offsets) prints as the offset.
 [[nodiscard]] std::string day_text(std::int64_t offset, const std::optional<Calendar>& calendar);
+
+/// One line about a story shown, the tooltip of its bar: "1.2 Build: day 3 to day 7, 5 working
+/// days, total float 0, critical" (dates with a calendar; "day 4, milestone" for a point).
+[[nodiscard]] std::string story_line(const Schedule& schedule, const PreviewRow& row, const PreviewOptions& options);
+
+/// The names of the story's assignees, in the order of its `assignments`, joined by ", ":
+/// each assignee_id's name in `assignments` (project_template_assignments; the first entry with
+/// that id), or "#ID" when none has it (lint's assignment-unknown). "" without assignments.
+[[nodiscard]] std::string assignee_names(const Story& story, std::span<const TemplateAssignment> assignments);
 
 /// The calendar's name as `--calendar` spells it: "workweek" or "7day".
 [[nodiscard]] std::string week_name(WorkWeek week);
