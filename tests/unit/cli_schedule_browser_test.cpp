@@ -163,9 +163,13 @@ TEST(CliScheduleBrowser, ChromiumDrawsThePageAndItsControlsWork) {
     pngs[state] = slurp((shots / ("plan-" + state + ".png")).string());
     EXPECT_EQ(png_size(pngs[state]), (std::pair<std::uint32_t, std::uint32_t>{1200, 800})) << state;
   }
-  for (const std::string& state : states)
-    for (const std::string& other : states)
-      if (other < state) EXPECT_NE(pngs[state], pngs[other]) << state << " and " << other << " look the same";
+  for (const std::string& state : states) {
+    for (const std::string& other : states) {
+      if (other < state) {
+        EXPECT_NE(pngs[state], pngs[other]) << state << " and " << other << " look the same";
+      }
+    }
+  }
   // Every shape — the sample's 35 stories are 5 parents, 5 milestones and 25 other leaves, 12
   // of them with float — and a row per story below the heading.
   EXPECT_EQ(probed(result, "bars"), "25") << result;

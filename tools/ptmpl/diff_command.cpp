@@ -113,8 +113,9 @@ std::function<int()> setup_diff(CLI::App& app) {
       "Compares each file with the template it was pulled from (its \"id\"), or with your template of the same\n"
       "title. Directories: *.json files below them, as ptmpl lint selects them; each file is compared in turn.\n"
       "Output: the differences, story by story, a section per file (text), or one JSON document (json).\n"
-      "Exit codes (the worst file's): 0 the same (--three-way: neither side changed), 1 they differ, 2 usage\n"
-      "error, unreadable or invalid file, no base recorded (--three-way), 3 network or service error.\n\n"
+      "Exit codes: 0 the same (--three-way: neither side changed), 1 they differ, 2 usage error,\n"
+      "unreadable or invalid file, no base recorded (--three-way), 3 network or service error; the worst\n"
+      "file's for many.\n\n"
       "Example:\n  ptmpl diff templates/website-launch.json\n  ptmpl diff templates/ --format json\n"
       "  ptmpl diff --three-way templates/website-launch.json");
   return [o] {
