@@ -7,6 +7,9 @@
 #include <fstream>
 
 #include "cli_run.hpp"
+#include "libtemplate/core/json.hpp"
+#include "libtemplate/core/json_emitter.hpp"
+#include "libtemplate/core/writer.hpp"
 #include "test_files.hpp"
 
 namespace ptmpl {
@@ -93,6 +96,50 @@ TEST(CliConvert, SettingsComeFromTheNearestConfigurationAndTheCommandLineWins) {
   r = run_ptmpl("convert " + plan);
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("strcit"), std::string::npos) << r.err;
+}
+
+// What MSPDI has room for comes back: tags, checklists, weights and string temp_ids travel as
+// MS Project custom fields (docs/commands/convert.md).
+TEST(CliConvert, ATemplateComesBackFromMsProjectXmlWithItsTagsChecklistsWeightsAndTempIds) {
+  const std::string dir = ::testing::TempDir();
+  const std::string xml = dir + "round-trip.xml";
+  const std::string back = dir + "round-trip.json";
+  ASSERT_EQ(run_ptmpl("convert tests/data/mspdi/extended-attributes.json -o '" + xml + "' --start 2027-01-04").exit, 0);
+  ASSERT_EQ(run_ptmpl("convert '" + xml + "' -o '" + back + "'").exit, 0);
+  const std::string before_text = read_source("tests/data/mspdi/extended-attributes.json");
+  const std::string after_text = testing::slurp(back);
+  const json::Document before = json::Document::parse(before_text);
+  const json::Document after = json::Document::parse(after_text);
+  const auto& stories = before.root().find("project_template")->find("raw_json")->items();
+  const auto& returned = after.root().find("project_template")->find("raw_json")->items();
+  ASSERT_EQ(returned.size(), stories.size());
+  auto spelled = [](const json::Value& value) {
+    JsonEmitter out(JsonLayout::Line);
+    write_value(out, value);
+    return out.finish();
+  };
+  for (std::size_t i = 0; i < stories.size(); ++i) {
+    for (const char* key : {"temp_id", "tag_list", "checklist", "weight"}) {
+      const json::Value* was = stories[i].find(key);
+      const json::Value* is = returned[i].find(key);
+      if (was == nullptr || (key == std::string_view("tag_list") && was->text().empty()) ||
+          (key == std::string_view("checklist") && was->items().empty())) {
+        continue;  // an empty list is no value to carry
+      }
+      ASSERT_NE(is, nullptr) << "story " << i << " lost its " << key;
+      EXPECT_EQ(spelled(*is), spelled(*was)) << "story " << i << ": " << key;
+    }
+  }
+}
+
+// A template whose calendar block has a start: its CSV carries the dates beside the offsets.
+TEST(CliConvert, CsvCarriesCalendarDatesBesideTheOffsets) {
+  const std::string json = ::testing::TempDir() + "features-for-csv.json";
+  ASSERT_EQ(run_ptmpl("convert tests/data/mspdi/features.xml -o '" + json + "'").exit, 0);
+  const auto r = run_ptmpl("convert '" + json + "' --to csv");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_NE(r.out.find("level,temp_id,title,type,start,start_date,due,due_date,duration,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n2,2,Design & specify,,0,2027-01-04,3,2027-01-08,4,"), std::string::npos) << r.out;
 }
 
 TEST(CliConvert, InputErrorsExitTwo) {
