@@ -135,16 +135,18 @@ TEST(DependencyRules, AnUnknownTargetIdSuggestsTheTemp_idItWasMeantToBe) {
   const auto all = lint_text("t.json", R"([
     {"title": "Design review", "temp_id": "design-review"},
     {"title": "Build", "temp_id": "build", "dependencies": [{"source_id": "build", "target_id": "desgin-review", "type": 2}]},
-    {"title": "Test", "temp_id": 12, "dependencies": [{"source_id": 12, "target_id": 13, "type": 2}]}])");
+    {"title": "Test", "temp_id": 12, "dependencies": [{"source_id": 12, "target_id": 13, "type": 2}]},
+    {"title": "Step 1", "temp_id": "step-1", "dependencies": [{"source_id": "step-1", "target_id": "step-9", "type": 2}]}])");
   std::vector<std::string> missing;
   for (const Diagnostic& d : all)
     if (d.rule == "dependency-target-missing") missing.push_back(d.message);
-  ASSERT_EQ(missing.size(), 2u) << describe(all);
+  ASSERT_EQ(missing.size(), 3u) << describe(all);
   EXPECT_EQ(missing[0],
             "dependency build → desgin-review names target_id desgin-review, which no story has; did you mean "
             "\"design-review\"?");
-  // Numbers are not misspelt: 13 is not offered 12.
+  // Numbers are not misspelt: 13 is not offered 12, nor step-9 step-1.
   EXPECT_EQ(missing[1], "dependency 12 → 13 names target_id 13, which no story has");
+  EXPECT_EQ(missing[2], "dependency step-1 → step-9 names target_id step-9, which no story has");
 }
 
 }  // namespace

@@ -367,7 +367,9 @@ void CsvReader::check_dates() {
     }
   for (auto it = by_day.begin(); it != by_day.end() && std::next(it) != by_day.end(); ++it) {
     const auto& [offset, given] = *std::next(it);
-    if ((given.date - it->second.date).count() < offset - it->first)
+    // Offsets more than 2^63 days apart are further apart than any two dates.
+    std::int64_t days_apart = 0;
+    if (__builtin_sub_overflow(offset, it->first, &days_apart) || (given.date - it->second.date).count() < days_apart)
       report(given, day(offset, given.date) + " when row " + std::to_string(it->second.row) + " gives day " +
                         std::to_string(it->first) + " as " + format_date(it->second.date) + "; the offset is kept");
   }

@@ -510,10 +510,16 @@ void Reader::read_task(pugi::xml_node node) {
   if (!extended_fields_.empty()) read_extended_attributes(node, task);
 }
 
+// Each of ptmpl's fields once (the first declaration of its alias): a task's attributes are
+// looked up among at most that many, however many declarations a file repeats.
 void Reader::read_extended_fields() {
-  for (pugi::xml_node node : project_.child("ExtendedAttributes").children("ExtendedAttribute"))
-    if (const auto field = detail::mspdi::field_of_alias(child_text(node, "Alias")))
-      extended_fields_.emplace_back(child_text(node, "FieldID"), *field);
+  for (pugi::xml_node node : project_.child("ExtendedAttributes").children("ExtendedAttribute")) {
+    const auto field = detail::mspdi::field_of_alias(child_text(node, "Alias"));
+    if (!field || std::any_of(extended_fields_.begin(), extended_fields_.end(),
+                              [&](const auto& known) { return known.second == *field; }))
+      continue;
+    extended_fields_.emplace_back(child_text(node, "FieldID"), *field);
+  }
 }
 
 void Reader::read_extended_attributes(pugi::xml_node node, plan::Task& task) {

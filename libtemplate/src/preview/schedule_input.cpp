@@ -29,19 +29,6 @@ std::optional<Error> raw_json_problem(const TemplateFile& file, const TemplateSo
                         std::to_string(p.line) + ", column " + std::to_string(p.column) + ": " + issue->message);
 }
 
-std::string story_label(const Story& story) {
-  if (story.temp_id) return temp_id_key(*story.temp_id);
-  std::string out;
-  json::append_quoted(out, story.title.value_or(""));
-  return out;
-}
-
-// "3 \"Design\"", or the quoted title of a story without a temp_id.
-std::string story_name(const Story& story) {
-  return story.temp_id ? temp_id_key(*story.temp_id) + " " + json::quoted(story.title.value_or(""))
-                       : story_label(story);
-}
-
 }  // namespace
 
 Status check_schedulable(const TemplateFile& file) {
@@ -116,7 +103,7 @@ std::vector<std::string> stats_errors(const TemplateFile& file, const TemplateSo
                                 : value != nullptr && value->is_string() ? "a string, " + json::quoted(value->text())
                                                                          : "not a number";
     errors.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(key) + " of story " +
-                     story_name(story) + " is " + written +
+                     story_reference(story) + " is " + written +
                      ", not an amount; stats adds up no invalid value (`ptmpl lint` reports it)");
   }
   return errors;
@@ -187,7 +174,7 @@ std::vector<std::string> schedule_value_warnings(const TemplateFile& file, const
       }
       const json::Position p = file.position_of(source, *value);
       warnings.push_back(format_place(file.path(), p.line, p.column) + ": " + std::string(severity) + ": story " +
-                         story_name(story) + ": " + std::string(scheduled.name) + " is " + written_value(*value) +
+                         story_reference(story) + ": " + std::string(scheduled.name) + " is " + written_value(*value) +
                          ", not " + std::string(scheduled.expected) + "; " +
                          (severity == "error" ? "--strict refuses it" : std::string(scheduled.read_as)));
     }

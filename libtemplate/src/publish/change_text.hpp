@@ -3,6 +3,8 @@
 // which the command line shows a dry run's changes with.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,10 @@ namespace ptmpl::publish {
 /// fields that differ, then stories added, removed, moved or changed (matched by temp_id, else
 /// by title and place), field by field, dependencies by target. Empty when they hold the same.
 [[nodiscard]] std::string diff_template(const LocalTemplate& local, const RemoteTemplate& remote);
+
+/// A side of a change as the text shows it: "(none)" when absent; a value (compact JSON)
+/// longer than `width` bytes cut at a whole character with "…" (a string keeps its quote).
+[[nodiscard]] std::string shown_value(const std::optional<std::string>& value, std::size_t width);
 
 /// `conflicts` one a line, each starting with `indent`: `[survey] "Survey": duration: locally
 /// 5, on the service 9 (base 7)`, `template: description: …`.

@@ -97,7 +97,7 @@ Result<ThreeWayFileDiff> diff_three_way_with_service(Client& client, const Local
   auto theirs_text = template_document(remote.value());
   if (!theirs_text.ok()) return of_file(path, theirs_text.error());
   auto theirs = read_local_template("template " + id, std::move(theirs_text).value());
-  if (!theirs.ok()) return theirs.error();
+  if (!theirs.ok()) return of_file(path, theirs.error());
   auto changes = diff_three_way(base.value(), local, theirs.value());
   if (!changes.ok()) return of_file(path, changes.error());
   return ThreeWayFileDiff{path, local.title, TemplateVersion{*local.id, base.value().title, base.value().updated_at},

@@ -18,16 +18,8 @@ namespace {
 
 constexpr std::size_t kShownValue = 80;  // longer values are cut, with "…"
 
-/// A side of a change as the text shows it: "(none)" when absent, a long value cut with "…".
 std::string shown(const std::optional<std::string>& value) {
-  if (!value) return "(none)";
-  std::string text = *value;
-  if (text.size() > kShownValue) {
-    std::size_t cut = kShownValue;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
-    text = text.substr(0, cut) + (text.front() == '"' ? "…\"" : "…");
-  }
-  return text;
+  return shown_value(value, kShownValue);
 }
 
 // Back from `at` to the start of a UTF-8 character.
@@ -485,6 +477,14 @@ std::string changes_text(const TemplateChanges& changes, std::string_view indent
   std::string out;
   detail::append_changes(out, changes, indent);
   return out;
+}
+
+std::string shown_value(const std::optional<std::string>& value, std::size_t width) {
+  if (!value) return "(none)";
+  if (value->size() <= width) return *value;
+  std::size_t cut = width;
+  while (cut > 0 && (static_cast<unsigned char>((*value)[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  return value->substr(0, cut) + (value->front() == '"' ? "…\"" : "…");
 }
 
 }  // namespace ptmpl::publish

@@ -31,11 +31,7 @@ bool same(const Text& a, const Text& b) {
 }
 
 std::string shown(const Text& text) {
-  if (!text) return "(none)";
-  if (text->size() <= kShown) return *text;
-  std::size_t cut = kShown;
-  while (cut > 0 && (static_cast<unsigned char>((*text)[cut]) & 0xC0) == 0x80) --cut;
-  return text->substr(0, cut) + (text->front() == '"' ? "…\"" : "…");
+  return shown_value(text, kShown);
 }
 
 /// Which side a three-way choice takes.

@@ -53,6 +53,18 @@ std::optional<std::string_view> wordlike(const OptionalTempId& id) {
   return *text;
 }
 
+// True when `a` and `b` differ in digits alone (`t1` and `t9`, `task-12` and `task-13`): the
+// next or previous of a numbered series, not a misspelling.
+bool differ_in_digits(std::string_view a, std::string_view b) {
+  auto letters = [](std::string_view text) {
+    std::string out;
+    for (const char c : text)
+      if (c < '0' || c > '9') out += c;
+    return out;
+  };
+  return letters(a) == letters(b);
+}
+
 // The temp_ids of a template that a misspelt target_id is compared with.
 std::vector<std::string_view> wordlike_temp_ids(const DependencyGraph& graph) {
   std::vector<std::string_view> ids;
@@ -117,7 +129,7 @@ std::string dependency_pointer(const Story& owner, const Dependency& dependency,
 void check_dependency_target_missing(Context& context) {
   // A did-you-mean compares a target_id with every temp_id: for the first links of a template
   // only, so a file of many broken links costs no more than a few.
-  constexpr std::size_t kSuggested = 100;
+  constexpr std::size_t kSuggested = 20;
   for (const TemplateSource& source : context.file().templates()) {
     const DependencyGraph& graph = context.graph(source);
     std::optional<std::vector<std::string_view>> candidates;
@@ -134,7 +146,8 @@ void check_dependency_target_missing(Context& context) {
                   ", which no story has";
         if (auto written = wordlike(dependency.target_id); written && suggested++ < kSuggested) {
           if (!candidates) candidates = wordlike_temp_ids(graph);
-          if (auto meant = closest(*written, *candidates)) message += "; did you mean \"" + std::string(*meant) + "\"?";
+          if (auto meant = closest(*written, *candidates); meant && !differ_in_digits(*meant, *written))
+            message += "; did you mean \"" + std::string(*meant) + "\"?";
         }
       } else if (target->is_string() && target->text().empty())
         message = "dependency " + id_text(dependency.source_id ? dependency.source_id : owner.temp_id) +

@@ -995,13 +995,19 @@ void Builder::report_moved_tasks(const Schedule& schedule) {
     const std::int64_t from_shift = ends.from_finish ? finish_shift(link.source) : start_shift(link.source);
     const std::string linked =
         std::string(ends.abbreviation) + (link.lag != 0 ? (link.lag > 0 ? "+" : "") + std::to_string(link.lag) : "");
-    if (from_shift > 0) {
+    const std::string from_end_name = ends.from_finish ? "finish" : "start";
+    // The task it follows moved as far (or a finding of its own says why it moved further).
+    if (from_shift >= shift || (from_shift > 0 && task.dates_reported)) {
       report("moved-by-task", at,
-             moved + "moved by " + task_name(from) + " (" + linked + "), whose " +
-                 (ends.from_finish ? "finish" : "start") + " the schedule puts " + days(from_shift) + " later too");
+             moved + "moved by " + task_name(from) + " (" + linked + "), whose " + from_end_name +
+                 " the schedule puts " + days(from_shift) + " later too");
       continue;
     }
     if (task.dates_reported) continue;
+    // What the task it follows moved is not all: the plan's own dates break the link.
+    const std::string also = from_shift > 0 ? " (" + task_name(from) + "'s " + from_end_name + " is itself " +
+                                                  days(from_shift) + " later than the plan has it)"
+                                            : "";
     // The link kept within one day of the plan (its successor's end at or after its
     // predecessor's, on that day): the plan counts hours, a template whole days.
     const std::optional<DateTime>& from_end = ends.from_finish ? from.finish_at : from.start_at;
@@ -1013,7 +1019,7 @@ void Builder::report_moved_tasks(const Schedule& schedule) {
                                       format_time(from_end->minute) + "), and a template counts whole days"
                                 : "the plan's dates do not keep that link";
     report("link-not-kept", at,
-           moved + "its link from " + task_name(from) + " (" + linked + ") holds it there: " + why);
+           moved + "its link from " + task_name(from) + " (" + linked + ") holds it there: " + why + also);
   }
 }
 
