@@ -45,6 +45,8 @@ TEST(CliConvert, StrictFailsAndWritesNothing) {
   EXPECT_EQ(r.exit, 1);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_NE(r.err.find(": error: task 11 \"Constrained\" has the constraint"), std::string::npos) << r.err;
+  // No template is written, so none records a day 0.
+  EXPECT_EQ(r.err.find("day 0 is"), std::string::npos) << r.err;
 }
 
 // .ptmpl.json's "convert" object: found upward from the plan, the command line over it.

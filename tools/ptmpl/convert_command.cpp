@@ -283,9 +283,9 @@ std::function<int()> setup_convert(CLI::App& app) {
     report.colour = colour_on(STDERR_FILENO);
     if (!run.diagnostics.empty() || o->format != "text")
       std::cerr << format_report(*parse_report_format(o->format), run, report);
+    if (run.failed) return static_cast<int>(kFindings);
     // Which date the offsets count from, recorded in the template's calendar block (docs/semantics.md §4).
     if (conversion.day_zero && o->format == "text") report_note("convert", day_zero_note(conversion));
-    if (run.failed) return static_cast<int>(kFindings);
     Status written = write_result(o->output, conversion.document);
     if (!written.ok()) {
       return report_error("convert", written.error());

@@ -514,12 +514,7 @@ void Builder::report_resource_calendars() {
   }
   auto hours = [](const DayRule& day) {
     if (!day.working) return std::string("does not work");
-    auto clock = [](int minute) {
-      const std::string h = std::to_string(minute / 60);
-      const std::string m = std::to_string(minute % 60);
-      return (h.size() < 2 ? "0" + h : h) + ":" + (m.size() < 2 ? "0" + m : m);
-    };
-    return "works between " + clock(day.start) + " and " + clock(day.end);
+    return "works between " + format_time(day.start) + " and " + format_time(day.end);
   };
   // Each day compared costs a look at both calendars: a file of many resources over centuries
   // is compared up to a bound, then said to differ by its definition alone.
