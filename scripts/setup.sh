@@ -4,18 +4,20 @@
 # dependency: a test opens the HTML preview in it (headless); so is git (tests of .gitignore
 # in a repository of their own), and so is neovim (the editor tests drive `ptmpl lsp` from
 # its built-in client, headless: tests/editor/); clang-format checks the formatting
-# (scripts/check-format.sh, Format.ClangFormat). Extra package names given as
+# (scripts/check-format.sh, Format.ClangFormat); LibreOffice and openpyxl make and read the
+# workbooks of the Excel tests. Extra package names given as
 # arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
 set -eu
 
 packages="
   make cmake ninja-build g++ pkg-config
-  rapidjson-dev libboost-graph-dev libcli11-dev libpugixml-dev
+  rapidjson-dev libboost-graph-dev libcli11-dev libpugixml-dev libzip-dev libxlsxwriter-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libcpp-httplib-dev libssl-dev
   libgit2-dev git
   clang-format
   chromium neovim
+  libreoffice-calc-nogui python3-openpyxl
   $*
 "
 

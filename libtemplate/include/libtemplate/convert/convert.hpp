@@ -43,6 +43,11 @@ struct ConvertOptions {
   /// Under `strict`, the finding ids that keep their own severity (`--allow`, docs/semantics.md
   /// §7: a plan whose rates or progress are expected still converts strictly).
   std::vector<std::string> allow{};
+  /// A workbook's sheet to read (`--sheet`): its name; empty, the first that holds a plan.
+  std::string sheet{};
+  /// A Primavera P6 export's project to read (`--project`): its ID (short name) or object id;
+  /// empty, the file's only project.
+  std::string project{};
 };
 
 /// One converted plan: the template document and what the conversion could not carry over.
