@@ -220,4 +220,10 @@ struct File {
 /// constraints, retained logic).
 [[nodiscard]] plan::Plan to_plan(const File& file, std::size_t project, FindingSink& findings);
 
+/// The template of the project of `file` that `options.project` names (its short name or its
+/// id), or of the file's only project: to_plan(), then the one builder. A file with several
+/// projects and no `options.project`, or a project it does not hold, is kUsage naming them.
+[[nodiscard]] Result<Conversion> convert_file(const File& file, const std::string& path, const ConvertOptions& options,
+                                              FindingSink& findings);
+
 }  // namespace ptmpl::detail::p6
