@@ -53,7 +53,16 @@ std::string template_name_for(const std::string& path) {
 ForeignPlan recognise_plan(std::string_view bytes) {
   constexpr std::string_view kCompoundFile{"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8};
   if (bytes.starts_with(kCompoundFile)) return ForeignPlan::CompoundFile;
+  // A zip's local file headers name their parts: a workbook's are under xl/ (its first is
+  // usually [Content_Types].xml, the rest follow within a few KiB).
+  if (bytes.starts_with("PK\x03\x04"))
+    return bytes.substr(0, std::size_t{1} << 16).find("xl/") != std::string_view::npos ? ForeignPlan::Workbook
+                                                                                      : ForeignPlan::None;
+  // P6 writes an XER in the machine's code page, or in UTF-16 with a byte order mark.
+  constexpr std::string_view kXerUtf16{"\xFF\xFE" "E\0R\0M\0H\0D\0R\0", 14};
+  if (bytes.starts_with(kXerUtf16)) return ForeignPlan::Xer;
   if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
+  if (bytes.starts_with("ERMHDR")) return ForeignPlan::Xer;
   const std::size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || bytes[first] != '<') return ForeignPlan::None;
   // The root element: the first '<' not followed by '?' or '!' (prolog, comments, doctype).
@@ -62,6 +71,7 @@ ForeignPlan recognise_plan(std::string_view bytes) {
     if (at + 1 >= bytes.size() || bytes[at + 1] == '?' || bytes[at + 1] == '!') continue;
     if (element_named(bytes, at, "Project")) return ForeignPlan::Mspdi;
     if (element_named(bytes, at, "project")) return ForeignPlan::Gan;
+    if (element_named(bytes, at, "APIBusinessObjects")) return ForeignPlan::Pmxml;
     return ForeignPlan::None;
   }
   return ForeignPlan::None;
@@ -86,6 +96,15 @@ std::optional<Error> plan_instead_of_template(std::string_view bytes, const std:
       break;
     case ForeignPlan::Gan:
       what = "a GanttProject file (.gan)";
+      break;
+    case ForeignPlan::Pmxml:
+      what = "a Primavera P6 export (PMXML)";
+      break;
+    case ForeignPlan::Xer:
+      what = "a Primavera P6 export (XER)";
+      break;
+    case ForeignPlan::Workbook:
+      what = "an Excel workbook (.xlsx)";
       break;
   }
   return Error::invalid(path + ": " + what + ", not a template: " + way_out + ": ptmpl convert " + shell_word(path) +
