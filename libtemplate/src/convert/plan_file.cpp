@@ -1,5 +1,5 @@
 // One plan file by its name (convert.hpp): a compound file read at the offsets its tables name,
-// any other as a text (to its first NUL byte).
+// a workbook whole, any other as a text (to its first NUL byte).
 #include <algorithm>
 
 #include "convert/cfb/compound_file.hpp"

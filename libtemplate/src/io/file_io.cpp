@@ -67,7 +67,8 @@ FileText::~FileText() = default;
 namespace detail {
 
 // Where a text input ends, told from its bytes as they arrive (FileText::read_text). Its first
-// eight bytes decide how it is read: a compound file whole or its first MiB, UTF-16 text whole
+// eight bytes decide how it is read: a compound file or a zip archive (a workbook) whole or its
+// first MiB, UTF-16 text whole
 // (half its bytes are NULs), anything else up to and including its first NUL byte.
 class TextEnd {
  public:
@@ -78,7 +79,7 @@ class TextEnd {
   std::optional<std::size_t> end_in(std::string_view read) {
     if (kind_ == Kind::kUndecided) {
       if (read.size() < 8) return std::nullopt;
-      kind_ = read.starts_with("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")
+      kind_ = read.starts_with("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1") || read.starts_with("PK\x03\x04")
                   ? (compound_ == FileText::Compound::kWhole ? Kind::kWhole : Kind::kFirstMiB)
               : utf16(read) ? Kind::kWhole
                             : Kind::kUntilNul;

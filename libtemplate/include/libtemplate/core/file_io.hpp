@@ -67,8 +67,9 @@ class FileText {
   /// when an input that is not a regular file goes on past `stream_limit` bytes.
   static Result<FileText> read(const std::string& path, std::uint64_t stream_limit = kMaxStreamBytes);
 
-  /// How read_text() reads a compound file (a `.mpp`): whole, for a converter, or only its
-  /// first MiB, which names the plan where a template is read (plan_instead_of_template()).
+  /// How read_text() reads a compound file (a `.mpp`) or a zip archive (a workbook): whole, for
+  /// a converter, or only its first MiB, which names the plan where a template is read
+  /// (plan_instead_of_template()).
   enum class Compound : bool { kWhole, kFirstMiB };
 
   /// Reads `path` as read() does, as far as a text goes: a text ends at its first NUL byte,
