@@ -73,8 +73,7 @@ Rows rows_of(const json::Value& array) {
   Rows rows;
   for (const json::Value& row : array.items()) {
     std::vector<std::string>& cells = rows.emplace_back();
-    for (const json::Value& cell : row.items())
-      cells.emplace_back(cell.text());
+    for (const json::Value& cell : row.items()) cells.emplace_back(cell.text());
   }
   return rows;
 }
@@ -256,19 +255,21 @@ TEST(XlsxWrite, AssignmentsAndCalendarHaveSheetsOfTheirOwn) {
   for (const Diagnostic& d : conversion.diagnostics) EXPECT_EQ(d.rule, "xlsx-export-template-fields") << d.message;
   // Without assignments or a calendar block there are no such sheets, and no date columns.
   const std::string bare = scratch.file("bare.xlsx");
-  write_bytes(bare, xlsx_of(R"({"project_template": {"title": "B", "raw_json": [{"title": "A"}]}})", "b.json").document);
+  write_bytes(bare,
+              xlsx_of(R"({"project_template": {"title": "B", "raw_json": [{"title": "A"}]}})", "b.json").document);
   const json::Document bare_books = script_reading("xlsx", {bare});
   EXPECT_EQ(bare_books.root().find(bare)->find("order")->items().size(), 1U);
   EXPECT_EQ(rows_of(*bare_books.root().find(bare)->find("sheets")->find("Stories")->find("rows")).front(),
-            (std::vector<std::string>{"level", "temp_id", "title", "type", "start", "due", "duration",
-                                      "predecessors", "budget", "time_estimate_minutes", "tags", "description"}));
+            (std::vector<std::string>{"level", "temp_id", "title", "type", "start", "due", "duration", "predecessors",
+                                      "budget", "time_estimate_minutes", "tags", "description"}));
 }
 
 // LibreOffice, in one run for every workbook (it takes seconds to start): each sheet as CSV
 // holds what openpyxl reads, and the Stories sheet the CSV export's rows.
 TEST(XlsxWrite, LibreOfficeReadsEverySheetAsOpenpyxlDoes) {
   REQUIRE_OPENPYXL();
-  if (!has_soffice()) GTEST_SKIP() << "LibreOffice (soffice) is not installed (libreoffice-calc-nogui; scripts/setup.sh)";
+  if (!has_soffice())
+    GTEST_SKIP() << "LibreOffice (soffice) is not installed (libreoffice-calc-nogui; scripts/setup.sh)";
   Scratch scratch;
   const std::vector<Sample> all = samples();
   const Written written = write_samples(scratch, all);
@@ -336,11 +337,11 @@ TEST(XlsxWrite, WhatAWorkbookCannotHoldIsAFinding) {
   const json::Value& stories = *books.root().find(path)->find("sheets")->find("Stories");
   const Rows rows = rows_of(*stories.find("rows"));
   ASSERT_EQ(rows.size(), 12U);
-  EXPECT_EQ(rows[10][0], "10");                                            // the level column keeps the depth
-  EXPECT_EQ(stories.find("outline")->items()[10].as_int64(), 7);           // grouped at the deepest
-  EXPECT_EQ(rows[11][13].size(), 20000U * 2 + 12767);                     // 32,767 characters, in UTF-8
-  EXPECT_EQ(rows[11][4], "-30");                                           // the offset is kept
-  EXPECT_EQ(rows[11][5], "");                                              // its date is not
+  EXPECT_EQ(rows[10][0], "10");                                   // the level column keeps the depth
+  EXPECT_EQ(stories.find("outline")->items()[10].as_int64(), 7);  // grouped at the deepest
+  EXPECT_EQ(rows[11][13].size(), 20000U * 2 + 12767);             // 32,767 characters, in UTF-8
+  EXPECT_EQ(rows[11][4], "-30");                                  // the offset is kept
+  EXPECT_EQ(rows[11][5], "");                                     // its date is not
   // Under --strict, each is an error.
   ExportOptions strict_options;
   strict_options.strict = true;
@@ -351,7 +352,8 @@ TEST(XlsxWrite, WhatAWorkbookCannotHoldIsAFinding) {
 
 // `--start` gives the dates of a template whose calendar block has none.
 TEST(XlsxWrite, StartGivesTheDateColumns) {
-  const std::string doc = R"({"project_template": {"title": "S", "raw_json": [{"title": "A", "relative_start_date": 1}]}})";
+  const std::string doc =
+      R"({"project_template": {"title": "S", "raw_json": [{"title": "A", "relative_start_date": 1}]}})";
   ExportOptions options;
   options.start = *parse_date("2027-03-05");  // a Friday: day 1 is Monday the 8th
   const Conversion conversion = xlsx_of(doc, "s.json", options);
@@ -370,8 +372,8 @@ TEST(XlsxWrite, RefusesWhatIsNoTemplate) {
   const Result<Conversion> plan = export_xlsx("<Project/>", "plan.xml");
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.error().code, ErrorCode::kUsage);
-  const Result<Conversion> two = export_xlsx(R"([{"title": "A", "raw_json": []}, {"title": "B", "raw_json": []}])",
-                                             "two.json");
+  const Result<Conversion> two =
+      export_xlsx(R"([{"title": "A", "raw_json": []}, {"title": "B", "raw_json": []}])", "two.json");
   ASSERT_FALSE(two.ok());
   EXPECT_NE(two.error().message.find("one template per workbook"), std::string::npos) << two.error().message;
 }

@@ -205,8 +205,7 @@ constexpr ConversionRule kRules[] = {
     {"xlsx-export-template-fields", Severity::Info,
      "template metadata is not written (a workbook holds the stories, assignments and calendar)",
      "{n} findings on the template's own fields, which a workbook does not hold"},
-    {"xlsx-export-text-length", Severity::Warning,
-     "a text longer than a cell's 32,767 characters is cut to them",
+    {"xlsx-export-text-length", Severity::Warning, "a text longer than a cell's 32,767 characters is cut to them",
      "{n} texts are longer than a workbook cell's 32,767 characters; each is cut to them"},
 };
 

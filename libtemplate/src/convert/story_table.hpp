@@ -28,9 +28,12 @@ struct TableFormat {
   std::string_view holds;            ///< "a CSV holds the stories only"
   bool keeps_assignments_and_calendar = false;
 };
-inline constexpr TableFormat kCsvTable{"csv-dropped-field",   "csv-dropped-link",
-                                       "csv-dropped-story",   "csv-template-fields",
-                                       "a CSV holds the stories only", false};
+inline constexpr TableFormat kCsvTable{"csv-dropped-field",
+                                       "csv-dropped-link",
+                                       "csv-dropped-story",
+                                       "csv-template-fields",
+                                       "a CSV holds the stories only",
+                                       false};
 inline constexpr TableFormat kWorkbookTable{"xlsx-export-dropped-field",
                                             "xlsx-export-dropped-link",
                                             "xlsx-export-dropped-story",
@@ -67,6 +70,7 @@ class StoryTable {
   [[nodiscard]] const std::vector<csv::Column>& columns() const { return columns_; }
   /// The calendar the date columns count on, if they are written.
   [[nodiscard]] const std::optional<Calendar>& calendar() const { return calendar_; }
+  [[nodiscard]] const TemplateFile& file() const { return file_; }
   [[nodiscard]] const TemplateSource& source() const { return source_; }
 
   /// Calls `visit(row)` for every story in tree order, reporting what its row has no column for;

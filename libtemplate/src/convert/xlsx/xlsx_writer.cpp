@@ -4,8 +4,8 @@
 #include <xlsxwriter.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <span>
@@ -61,8 +61,12 @@ std::size_t shown_width(std::string_view text) {
 
 lxw_datetime to_datetime(Date date) {
   const std::chrono::year_month_day ymd(date);
-  return lxw_datetime{static_cast<int>(ymd.year()), static_cast<int>(static_cast<unsigned>(ymd.month())),
-                      static_cast<int>(static_cast<unsigned>(ymd.day())), 0, 0, 0};
+  return lxw_datetime{static_cast<int>(ymd.year()),
+                      static_cast<int>(static_cast<unsigned>(ymd.month())),
+                      static_cast<int>(static_cast<unsigned>(ymd.day())),
+                      0,
+                      0,
+                      0};
 }
 
 // A folder of this process's own (mode 0700) for the workbook libxlsxwriter 1.1.4 can only
@@ -154,8 +158,9 @@ bool WorkbookWriter::next_row(Sheet& sheet, const json::Value& at) {
   }
   if (!sheet.full)
     table_.report("xlsx-export-rows", at,
-                  "the sheet \"" + std::string(sheet.sheet->name) + "\" is full (1,048,576 rows); this row and the "
-                  "ones after it are not written");
+                  "the sheet \"" + std::string(sheet.sheet->name) +
+                      "\" is full (1,048,576 rows); this row and the "
+                      "ones after it are not written");
   sheet.full = true;
   return false;
 }
@@ -178,8 +183,9 @@ void WorkbookWriter::number(Sheet& sheet, lxw_col_t col, double value, lxw_forma
 void WorkbookWriter::date(Sheet& sheet, lxw_col_t col, Date value, const json::Value& at) {
   lxw_datetime when = to_datetime(value);
   if (when.year < 1900) {  // Excel's dates start on 1900-01-01
-    table_.report("xlsx-export-date", at, format_date(value) + " is before 1900, where a workbook has no dates; " +
-                                              "its cell is empty (row " + std::to_string(sheet.rows) + ")");
+    table_.report("xlsx-export-date", at,
+                  format_date(value) + " is before 1900, where a workbook has no dates; " + "its cell is empty (row " +
+                      std::to_string(sheet.rows) + ")");
     return;
   }
   check(worksheet_write_datetime(sheet.sheet, sheet.rows - 1, col, &when, date_));
@@ -282,9 +288,7 @@ void WorkbookWriter::write_assignments() {
   });
   for (std::size_t i = 0; i < model.assignments.size(); ++i) {
     if (named[i]) continue;
-    const json::Value& at = table_.in_file(table_.source().model.stories.empty()
-                                               ? json::Value()
-                                               : table_.source().model.stories.front().origin.node);
+    const json::Value& at = table_.file().document().root();
     if (!next_row(sheet, at)) break;
     number(sheet, 2, static_cast<double>(model.assignments[i].id));
     text(sheet, 3, model.assignments[i].name, at);
@@ -333,8 +337,8 @@ Result<Conversion> WorkbookWriter::run() {
   const std::string file = folder_.path() + "/template.xlsx";
   // Constant memory: each row goes to a temporary file as it is finished, so a template of a
   // million stories needs no more memory than one of a hundred; its strings are inline.
-  lxw_workbook_options options{.constant_memory = LXW_TRUE, .tmpdir = const_cast<char*>(folder_.path().c_str()),
-                               .use_zip64 = LXW_TRUE};
+  lxw_workbook_options options{
+      .constant_memory = LXW_TRUE, .tmpdir = const_cast<char*>(folder_.path().c_str()), .use_zip64 = LXW_TRUE};
   workbook_ = workbook_new_opt(file.c_str(), &options);
   if (workbook_ == nullptr) return Error::output_failed("cannot start a workbook (out of memory)");
   bold_ = workbook_add_format(workbook_);
@@ -347,8 +351,10 @@ Result<Conversion> WorkbookWriter::run() {
   write_assignments();
   write_calendar();
   const lxw_error closed = workbook_close(std::exchange(workbook_, nullptr));
-  if (error_ != LXW_NO_ERROR) return Error::output_failed(std::string("cannot write the workbook: ") + lxw_strerror(error_));
-  if (closed != LXW_NO_ERROR) return Error::output_failed(std::string("cannot write the workbook: ") + lxw_strerror(closed));
+  if (error_ != LXW_NO_ERROR)
+    return Error::output_failed(std::string("cannot write the workbook: ") + lxw_strerror(error_));
+  if (closed != LXW_NO_ERROR)
+    return Error::output_failed(std::string("cannot write the workbook: ") + lxw_strerror(closed));
   Result<FileText> bytes = FileText::read(file);
   if (!bytes.ok()) return bytes.error();
   Conversion conversion;
@@ -366,8 +372,8 @@ Result<Conversion> export_xlsx(std::string_view text, const std::string& path, c
   if (auto error = detail::untabulable(file, "workbook")) return *error;
   Result<PrivateFolder> folder = PrivateFolder::make();
   if (!folder.ok()) return folder.error();
-  detail::StoryTable table(file, detail::kWorkbookTable, ConvertOptions{.strict = options.strict, .allow = options.allow},
-                           options.start);
+  detail::StoryTable table(file, detail::kWorkbookTable,
+                           ConvertOptions{.strict = options.strict, .allow = options.allow}, options.start);
   return WorkbookWriter(table, folder.value()).run();
 }
 
