@@ -1,5 +1,5 @@
 // ptmpl convert: external plans (MS Project XML, GanttProject, CSV) into template documents,
-// and templates into MS Project XML or CSV.
+// and templates into MS Project XML, CSV or Excel workbooks.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -23,10 +23,9 @@ namespace ptmpl::cli {
 
 namespace {
 
-// A template → MS Project XML, with day 0 on `start` (when empty: the calendar block's start,
-// else today).
-Result<Conversion> to_mspdi(const std::string& path, std::string_view text, const std::string& start,
-                            const ConvertOptions& convert) {
+// The export options of --to mspdi|xlsx: day 0 on `start` (when empty: the calendar block's
+// start, else for MS Project XML today; a workbook then has no date columns).
+Result<ExportOptions> export_options(const std::string& start, const ConvertOptions& convert) {
   ExportOptions options;
   options.strict = convert.strict;
   options.allow = convert.allow;
@@ -37,7 +36,16 @@ Result<Conversion> to_mspdi(const std::string& path, std::string_view text, cons
   } else {
     return Error::usage("--start " + start + ": not a date of the form YYYY-MM-DD");
   }
-  return export_mspdi(text, path, options);
+  return options;
+}
+
+// A template → `to` (mspdi, xlsx or csv).
+Result<Conversion> export_template(const std::string& path, std::string_view text, const std::string& to,
+                                   const std::string& start, const ConvertOptions& convert) {
+  if (to == "csv") return export_csv(text, path, convert);
+  Result<ExportOptions> options = export_options(start, convert);
+  if (!options.ok()) return options.error();
+  return to == "mspdi" ? export_mspdi(text, path, options.value()) : export_xlsx(text, path, options.value());
 }
 
 // The plan files of the inputs: a file as it is named, a directory's files that have a plan's
@@ -195,18 +203,19 @@ std::function<int()> setup_convert(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("input", o->inputs,
                  "the plan to convert: Microsoft Project .mpp (Project 2000 and later) or XML (MSPDI), GanttProject "
-                 ".gan, CSV; with --to mspdi|csv, a template. Several plans, or folders of them, convert into the "
+                 ".gan, CSV; with --to mspdi|csv|xlsx, a template. Several plans, or folders of them, convert into the "
                  "folder -o names")
       ->required();
   app.add_option("-o,--output", o->output,
                  "write the result here (atomically) instead of standard output; with several plans or a folder, "
                  "the folder to write one template each into (made if missing)");
   app.add_option("--to", o->to,
-                 "what to write: template (from a plan), mspdi or csv (from a template); default: from -o's "
-                 "extension (.xml: mspdi, .csv: csv), else template")
-      ->check(one_of({"template", "mspdi", "csv"}));
+                 "what to write: template (from a plan), mspdi, csv or xlsx (from a template); default: from -o's "
+                 "extension (.xml: mspdi, .csv: csv, .xlsx: xlsx), else template")
+      ->check(one_of({"template", "mspdi", "csv", "xlsx"}));
   app.add_option("--start", o->start,
-                 "--to mspdi: the date of day 0, YYYY-MM-DD (default: the template's calendar block, else today)");
+                 "--to mspdi|xlsx: the date of day 0, YYYY-MM-DD (default: the template's calendar block; else "
+                 "today for mspdi, no dates for xlsx)");
   app.add_option("--format", o->format,
                  "how to print the conversion's findings: text, json, sarif, github, junit, gitlab")
       ->check(one_of({"text", "json", "sarif", "github", "junit", "gitlab"}));
@@ -230,7 +239,9 @@ std::function<int()> setup_convert(CLI::App& app) {
       "error (docs/commands/convert.md lists them all, and the CSV columns); in the text format, 3 or\n"
       "more findings of one id are one line naming their count and the first place (--verbose lists each).\n"
       "Exit codes: 0 converted, 1 converted with errors (--strict: nothing written),\n"
-      "2 unreadable, not a plan (or not a template with --to mspdi|csv), or a bad CSV cell.\n\n"
+      "2 unreadable, not a plan (or not a template with --to mspdi|csv|xlsx), or a bad CSV cell.\n\n"
+      "--to xlsx writes a workbook: the sheet Stories (the CSV columns, grouped by level, dates as\n"
+      "dates), Assignments and Calendar; it goes to a file or a pipe, never to a terminal.\n\n"
       "Several plans, or folders of them (their .mpp, .xml, .gan and .csv files), convert into the\n"
       "folder -o names, one template each named after its plan; every plan that can be is converted,\n"
       "and the exit code is the worst of them.\n\n"
@@ -239,6 +250,7 @@ std::function<int()> setup_convert(CLI::App& app) {
       "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
       "  ptmpl convert a.mpp b.xml plans/ -o templates/\n"
       "  ptmpl convert --to csv template.json -o template.csv\n"
+      "  ptmpl convert template.json -o template.xlsx\n"
       "  ptmpl convert template.json -o plan.xml --start 2027-01-04");
   return [o] {
     if (Status allowed = check_allowed(o->settings.allow); !allowed.ok())
@@ -257,7 +269,15 @@ std::function<int()> setup_convert(CLI::App& app) {
     if (Status apart = check_output_is_not_input(o->output, std::span(&input, 1)); !apart.ok())
       return report_error("convert", apart.error());
     std::string to = o->to;
-    if (to.empty()) to = o->output.ends_with(".xml") ? "mspdi" : o->output.ends_with(".csv") ? "csv" : "template";
+    if (to.empty())
+      to = o->output.ends_with(".xml")    ? "mspdi"
+           : o->output.ends_with(".csv")  ? "csv"
+           : o->output.ends_with(".xlsx") ? "xlsx"
+                                          : "template";
+    // A workbook is binary: to a file or a pipe, never onto a terminal.
+    if (to == "xlsx" && o->output == "-" && ::isatty(STDOUT_FILENO) != 0)
+      return report_error("convert", Error::usage("--to xlsx writes a binary workbook: name a file with -o, or "
+                                                  "send standard output to a file or a pipe"));
     Result<ConvertOptions> set = settings.options_for(input);
     if (!set.ok()) return report_error("convert", set.error());
     const ConvertOptions& options = set.value();
@@ -266,8 +286,7 @@ std::function<int()> setup_convert(CLI::App& app) {
       if (to == "template") return convert_plan_file(input, options);
       auto bytes = FileText::read_text(input);
       if (!bytes.ok()) return bytes.error();
-      const std::string_view text = bytes.value().text();
-      return to == "mspdi" ? to_mspdi(input, text, o->start, options) : export_csv(text, input, options);
+      return export_template(input, bytes.value().text(), to, o->start, options);
     }();
     if (!converted.ok()) {
       return report_error("convert", converted.error());

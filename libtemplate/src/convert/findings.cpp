@@ -182,6 +182,31 @@ constexpr ConversionRule kRules[] = {
      "{n} tasks have no name; each is called \"Task UID\""},
     {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
      "{n} tasks have more work than a time estimate holds; it is dropped"},
+    {"xlsx-export-date", Severity::Warning,
+     "a date before 1900 (which a workbook cannot hold as a date) is not written; the day offset is",
+     "{n} dates fall before 1900, where a workbook has no dates; their cells are empty, the day offsets kept"},
+    {"xlsx-export-dropped-field", Severity::Warning,
+     "a story field a workbook has no column for (or of the wrong type) is not written",
+     "{topics} not written on {n} stories: no column in the workbook, or a value of the wrong type"},
+    {"xlsx-export-dropped-link", Severity::Warning,
+     "a dependency without both ends, or of an invalid type or lag, is not written",
+     "{n} dependencies are not written: a story without a temp_id, a target not in the template, or an invalid "
+     "type or lag"},
+    {"xlsx-export-dropped-story", Severity::Warning,
+     "a story-list item that is not an object, or sub_stories that are not an array, is not written",
+     "{n} items of story lists are not stories (objects), or sub_stories not arrays; they are not written"},
+    {"xlsx-export-outline-depth", Severity::Info,
+     "a story nested more than 8 levels deep is grouped at a workbook's deepest outline level (7)",
+     "{n} stories are nested deeper than a workbook's 8 outline levels; each is grouped at the deepest, its "
+     "level column says how deep it is"},
+    {"xlsx-export-rows", Severity::Warning,
+     "the stories beyond a sheet's 1,048,575 rows (below the header) are not written",
+     "{n} sheets have more rows than a workbook holds; the rows beyond 1,048,576 are not written"},
+    {"xlsx-export-template-fields", Severity::Info,
+     "template metadata is not written (a workbook holds the stories, assignments and calendar)",
+     "{n} findings on the template's own fields, which a workbook does not hold"},
+    {"xlsx-export-text-length", Severity::Warning, "a text longer than a cell's 32,767 characters is cut to them",
+     "{n} texts are longer than a workbook cell's 32,767 characters; each is cut to them"},
 };
 
 }  // namespace

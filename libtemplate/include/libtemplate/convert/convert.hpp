@@ -52,7 +52,7 @@ struct ConvertOptions {
 
 /// One converted plan: the template document and what the conversion could not carry over.
 struct Conversion {
-  std::string document;                 ///< a template document (canonical form); CSV from export_csv
+  std::string document;  ///< a template document (canonical form); CSV from export_csv, bytes from export_xlsx
   std::vector<Diagnostic> diagnostics;  ///< sorted (path, line, column, rule)
   /// A plan converted into a template: the date of its day 0, as its calendar block records it.
   std::optional<Date> day_zero;
@@ -197,5 +197,17 @@ struct ExportOptions {
 /// when `text` is no template (JSON), and (kInvalid) at the place of its syntax error.
 [[nodiscard]] Result<Conversion> export_mspdi(std::string_view text, const std::string& path,
                                               const ExportOptions& options = {});
+
+/// Template → Excel workbook (`.xlsx`; Conversion::document holds its bytes). The sheet
+/// "Stories" has export_csv's header and one row per story, grouped by outline level (summary
+/// rows above), with numbers as numbers, the date columns (a calendar start: `options.start`,
+/// else the calendar block's) as date cells, and text always as string cells, never formulas;
+/// "Assignments" has each story's assignees, "Calendar" the calendar block. What a workbook cannot
+/// hold (template metadata, checklists, a text over 32,767 characters, a date before 1900, rows
+/// beyond a sheet's 1,048,576) is a finding (`xlsx-export-*`). The workbook is made in a private
+/// temporary folder, removed after. Fails as export_csv does, and (kOutputFailed) when the
+/// workbook cannot be made.
+[[nodiscard]] Result<Conversion> export_xlsx(std::string_view text, const std::string& path,
+                                             const ExportOptions& options = {});
 
 }  // namespace ptmpl
