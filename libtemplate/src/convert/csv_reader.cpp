@@ -132,8 +132,8 @@ struct DateCell {
 };
 
 struct Row {
-  std::size_t number = 0;    // the spreadsheet's row number
-  plan::Place links_at;      // its predecessors cell (its first cell without one)
+  std::size_t number = 0;  // the spreadsheet's row number
+  plan::Place links_at;    // its predecessors cell (its first cell without one)
   std::int64_t level = 1;
   std::string parent;
   std::optional<std::string> temp_id;
@@ -149,8 +149,7 @@ struct Row {
 
 class CsvReader {
  public:
-  CsvReader(RecordSource& source, const std::string& path, detail::FindingSink& findings,
-            const RecordFindings& ids)
+  CsvReader(RecordSource& source, const std::string& path, detail::FindingSink& findings, const RecordFindings& ids)
       : source_(source), path_(path), findings_(findings), ids_(ids), decimal_comma_(source.decimal_comma()) {}
 
   Result<Conversion> run();
@@ -182,7 +181,7 @@ class CsvReader {
   std::vector<Row> rows_;
   std::vector<std::size_t> roots_;
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
-  bool decimal_comma_ = false;  // amounts may use a comma as decimal mark
+  bool decimal_comma_ = false;                               // amounts may use a comma as decimal mark
 };
 
 Result<Conversion> CsvReader::run() {
@@ -228,8 +227,8 @@ Status CsvReader::read_header(const Record& record) {
     std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];
     if (slot)
       return Error::invalid(source_.where(header_row_, std::nullopt, "") + ": the column \"" + name +
-                            "\" appears twice (cells " +
-                            std::to_string(*slot + 1) + " and " + std::to_string(i + 1) + ")");
+                            "\" appears twice (cells " + std::to_string(*slot + 1) + " and " + std::to_string(i + 1) +
+                            ")");
     slot = i;
   }
   if (!index_[kTitle])
@@ -399,9 +398,9 @@ Status CsvReader::nest() {
       depth[i] = depth[*parent] + 1;
       if (depth[i] > detail::kMaxStoryLevels) {
         const Column column = index_[kParent] ? kParent : kLevel;
-        return detail::too_deep_error(
-            source_.where(row.number, index_[column], kColumnName[column]),
-            "row " + std::to_string(row.number) + " \"" + row.title.value_or("") + "\"", depth[i]);
+        return detail::too_deep_error(source_.where(row.number, index_[column], kColumnName[column]),
+                                      "row " + std::to_string(row.number) + " \"" + row.title.value_or("") + "\"",
+                                      depth[i]);
       }
       rows_[*parent].children.push_back(i);
     } else {

@@ -302,12 +302,8 @@ struct Source {
   }
   /// An Excel workbook's plan sheet (MS Project's "export to Excel" layout, or a generic one).
   [[nodiscard]] static constexpr Source excel() {
-    return {"xlsx-",
-            "xlsx-date-invalid",
-            "the standard calendar (Monday to Friday)",
-            "tasks",
-            "rates",
-            "the earliest task's start"};
+    return {"xlsx-", "xlsx-date-invalid",        "the standard calendar (Monday to Friday)", "tasks",
+            "rates", "the earliest task's start"};
   }
 };
 

@@ -104,10 +104,11 @@ std::optional<Length> length_of(std::string_view text, plan::Format::Unit unit) 
   text = trim(text);
   if (!text.empty() && text.back() == '?') text.remove_suffix(1);  // an estimate
   std::size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) != 0 ||
-                                  text[digits] == '.' || (digits == 0 && (text[0] == '-' || text[0] == '+'))))
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) != 0 || text[digits] == '.' ||
+                                  (digits == 0 && (text[0] == '-' || text[0] == '+'))))
     ++digits;
-  const std::optional<double> number = number_of(text.substr(text[0] == '+' ? 1 : 0, digits - (text[0] == '+' ? 1 : 0)));
+  const std::optional<double> number =
+      number_of(text.substr(text[0] == '+' ? 1 : 0, digits - (text[0] == '+' ? 1 : 0)));
   if (digits == 0 || !number) return std::nullopt;
   std::string word = lower_trimmed(text.substr(digits));
   Length out;
@@ -123,15 +124,16 @@ std::optional<Length> length_of(std::string_view text, plan::Format::Unit unit) 
   }
   using Unit = plan::Format::Unit;
   static const std::pair<std::string_view, Unit> kUnits[] = {
-      {"m", Unit::Minutes},   {"min", Unit::Minutes},   {"mins", Unit::Minutes},  {"minute", Unit::Minutes},
-      {"minutes", Unit::Minutes}, {"h", Unit::Hours},   {"hr", Unit::Hours},      {"hrs", Unit::Hours},
-      {"hour", Unit::Hours},  {"hours", Unit::Hours},   {"d", Unit::Days},        {"dy", Unit::Days},
-      {"dys", Unit::Days},    {"day", Unit::Days},      {"days", Unit::Days},     {"w", Unit::Weeks},
-      {"wk", Unit::Weeks},    {"wks", Unit::Weeks},     {"week", Unit::Weeks},    {"weeks", Unit::Weeks},
-      {"mo", Unit::Months},   {"mon", Unit::Months},    {"mons", Unit::Months},   {"month", Unit::Months},
+      {"m", Unit::Minutes},       {"min", Unit::Minutes}, {"mins", Unit::Minutes}, {"minute", Unit::Minutes},
+      {"minutes", Unit::Minutes}, {"h", Unit::Hours},     {"hr", Unit::Hours},     {"hrs", Unit::Hours},
+      {"hour", Unit::Hours},      {"hours", Unit::Hours}, {"d", Unit::Days},       {"dy", Unit::Days},
+      {"dys", Unit::Days},        {"day", Unit::Days},    {"days", Unit::Days},    {"w", Unit::Weeks},
+      {"wk", Unit::Weeks},        {"wks", Unit::Weeks},   {"week", Unit::Weeks},   {"weeks", Unit::Weeks},
+      {"mo", Unit::Months},       {"mon", Unit::Months},  {"mons", Unit::Months},  {"month", Unit::Months},
       {"months", Unit::Months}};
   if (!word.empty()) {
-    const auto* known = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto& u) { return u.first == word; });
+    const auto* known =
+        std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto& u) { return u.first == word; });
     if (known == std::end(kUnits)) return std::nullopt;
     out.format.unit = known->second;
   } else if (out.format.elapsed) {
@@ -140,12 +142,24 @@ std::optional<Length> length_of(std::string_view text, plan::Format::Unit unit) 
   // MS Project's defaults: 8 hours a day, 5 days a week, 20 days a month; elapsed days have 24 hours.
   const double day = out.format.elapsed ? 24 * 60 : kMinutesPerDay;
   switch (out.format.unit) {
-    case Unit::Minutes: out.value = *number; break;
-    case Unit::Hours: out.value = *number * 60; break;
-    case Unit::Days: out.value = *number * day; break;
-    case Unit::Weeks: out.value = *number * day * (out.format.elapsed ? 7 : 5); break;
-    case Unit::Months: out.value = *number * day * (out.format.elapsed ? 30 : 20); break;
-    case Unit::Percent: out.value = *number; break;
+    case Unit::Minutes:
+      out.value = *number;
+      break;
+    case Unit::Hours:
+      out.value = *number * 60;
+      break;
+    case Unit::Days:
+      out.value = *number * day;
+      break;
+    case Unit::Weeks:
+      out.value = *number * day * (out.format.elapsed ? 7 : 5);
+      break;
+    case Unit::Months:
+      out.value = *number * day * (out.format.elapsed ? 30 : 20);
+      break;
+    case Unit::Percent:
+      out.value = *number;
+      break;
   }
   return out;
 }
@@ -176,8 +190,8 @@ std::optional<plan::DateTime> date_of_text(std::string_view text) {
                                                  "july",    "august",   "september", "october", "november", "december"};
   static constexpr std::string_view kDays[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
   std::size_t i = 0;
-  if (i < words.size() && std::any_of(std::begin(kDays), std::end(kDays),
-                                      [&](std::string_view d) { return words[i].starts_with(d); }))
+  if (i < words.size() &&
+      std::any_of(std::begin(kDays), std::end(kDays), [&](std::string_view d) { return words[i].starts_with(d); }))
     ++i;
   auto integer = [&](std::size_t at) -> std::optional<int> {
     if (at >= words.size()) return std::nullopt;
@@ -273,9 +287,10 @@ void SheetReader::run() {
   plan_.source = plan::Source::excel();
   for (const std::size_t column : header_.unmapped) {
     const std::string name = column_name(column);
-    findings_.report("xlsx-column-unmapped", plan::Place::cell(sheet_.rows[header_.row].number, column),
-                     "the column \"" + name + "\" is not one ptmpl maps (docs/commands/convert.md, \"Excel\"); it is ignored",
-                     {"\"" + name + "\""});
+    findings_.report(
+        "xlsx-column-unmapped", plan::Place::cell(sheet_.rows[header_.row].number, column),
+        "the column \"" + name + "\" is not one ptmpl maps (docs/commands/convert.md, \"Excel\"); it is ignored",
+        {"\"" + name + "\""});
   }
   std::size_t ordinal = 0;
   for (std::size_t r = header_.row + 1; r < sheet_.rows.size(); ++r) {
@@ -298,8 +313,9 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
     if (n && *n >= 0 && *n < 1e15 && *n == std::floor(*n))
       task.uid = static_cast<std::int64_t>(*n);
     else
-      invalid(row, Field::Id, "\"" + cell_text(*id, date1904_) + "\", not a whole number; the task is numbered " +
-                                  std::to_string(ordinal) + " by its row");
+      invalid(row, Field::Id,
+              "\"" + cell_text(*id, date1904_) + "\", not a whole number; the task is numbered " +
+                  std::to_string(ordinal) + " by its row");
   }
   std::string name = text(row, Field::Name);
   for (std::size_t level = 0; level < header_.level_columns.size(); ++level)
@@ -326,9 +342,9 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
   // A WBS code `1.2.3` is three levels deep.
   const std::string wbs(trim(text(row, Field::Wbs)));
   const bool dotted = !wbs.empty() && wbs.find_first_not_of("0123456789.") == std::string::npos;
-  wbs_levels_.push_back(dotted ? static_cast<std::int64_t>(std::count(wbs.begin(), wbs.end(), '.') + 1 -
-                                                           (wbs.back() == '.' ? 1 : 0))
-                               : 0);
+  wbs_levels_.push_back(
+      dotted ? static_cast<std::int64_t>(std::count(wbs.begin(), wbs.end(), '.') + 1 - (wbs.back() == '.' ? 1 : 0))
+             : 0);
   grouping_.push_back(row.outline + 1);
   for (const Field field : {Field::Start, Field::Finish}) read_date(row, field, task);
   if (const Cell* c = cell(row, Field::Duration)) {
@@ -343,7 +359,8 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
       task.duration_text = plan_.keep(written);
     } else {
       invalid(row, Field::Duration,
-              "\"" + written + "\", not a duration (a number of days, or as `5 days`, `0.75d`, `6h`, `2w`); the task has none");
+              "\"" + written +
+                  "\", not a duration (a number of days, or as `5 days`, `0.75d`, `6h`, `2w`); the task has none");
     }
   }
   if (const Cell* c = cell(row, Field::Work)) {
@@ -381,9 +398,11 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
     std::string_view name = trim(names.substr(0, end).substr(0, names.substr(0, end).find('[')));  // `Ann[50%]`
     names.remove_prefix(std::min(end + 1, names.size()));
     if (name.empty()) continue;
-    const auto [at, added] = resources_.try_emplace(std::string(name), static_cast<std::int64_t>(resources_.size() + 1));
+    const auto [at, added] =
+        resources_.try_emplace(std::string(name), static_cast<std::int64_t>(resources_.size() + 1));
     if (added) plan_.resources.push_back({at->second, plan_.keep(std::string(name)), false, std::nullopt, {}, {}});
-    plan_.assignments.push_back({task.uid, at->second, {}, plan::Place::cell(row.number, *header_.column(Field::Resource))});
+    plan_.assignments.push_back(
+        {task.uid, at->second, {}, plan::Place::cell(row.number, *header_.column(Field::Resource))});
   }
 }
 
@@ -400,7 +419,9 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
       return invalid(row, field,
                      "the serial number 60: 1900-02-29, a day that never was (the 1900 date system counts it, as "
                      "Lotus 1-2-3 did); it is not read");
-    if (!date) return invalid(row, field, "the serial number " + cell_text(*c, date1904_) + ", which is no date; it is not read");
+    if (!date)
+      return invalid(row, field,
+                     "the serial number " + cell_text(*c, date1904_) + ", which is no date; it is not read");
   } else if (c->kind == Cell::Kind::Text) {
     date = date_of_text(c->text);
     if (!date)
@@ -409,7 +430,8 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
                          "\", not a date (a date cell, or text as 2025-02-17, 2025-02-17 08:00, February 17, 2025 "
                          "8:00 or 2/17/2025); it is not read");
   } else {
-    return invalid(row, field, "the number " + cell_text(*c, date1904_) + " in a cell not formatted as a date; it is not read");
+    return invalid(row, field,
+                   "the number " + cell_text(*c, date1904_) + " in a cell not formatted as a date; it is not read");
   }
   (start ? task.start : task.finish) = date;
 }
@@ -423,7 +445,8 @@ void SheetReader::read_hierarchy() {
   for (std::size_t i = 0; i < plan_.tasks.size(); ++i) {
     if (wbs && wbs_levels_[i] > 0) {
       plan_.tasks[i].level = wbs_levels_[i];
-      plan_.tasks[i].place(plan::TaskField::OutlineLevel) = plan::Place::cell(rows_[i]->number, *header_.column(Field::Wbs));
+      plan_.tasks[i].place(plan::TaskField::OutlineLevel) =
+          plan::Place::cell(rows_[i]->number, *header_.column(Field::Wbs));
     } else if (!wbs && grouped) {
       plan_.tasks[i].level = grouping_[i];
       plan_.tasks[i].place(plan::TaskField::OutlineLevel) = plan_.tasks[i].place(plan::TaskField::Task);
@@ -461,7 +484,8 @@ void SheetReader::read_links() {
         const auto lag = length_of(token.substr(sign), plan::Format::Unit::Days);
         if (!lag) {
           invalid(*rows_[i], Field::Predecessors,
-                  "\"" + std::string(token) + "\", whose lag is not a length (+2 days, -1d, +4h, +50%); the link is dropped");
+                  "\"" + std::string(token) +
+                      "\", whose lag is not a length (+2 days, -1d, +4h, +50%); the link is dropped");
           continue;
         }
         link.lag = lag->value;
@@ -477,7 +501,9 @@ void SheetReader::read_links() {
       if (found == keys_.end()) {
         invalid(*rows_[i], Field::Predecessors,
                 "\"" + std::string(token) + "\", which names no task of the sheet (by its " +
-                    (header_.column(Field::Id) ? "ID" : header_.column(Field::Wbs) ? "WBS code" : "row's number among the tasks") +
+                    (header_.column(Field::Id)    ? "ID"
+                     : header_.column(Field::Wbs) ? "WBS code"
+                                                  : "row's number among the tasks") +
                     "); the link is dropped");
         continue;
       }

@@ -185,14 +185,14 @@ std::optional<plan::DateTime> date_of_serial(double serial, bool date1904) {
   }
   // 1900: serials 1–59 count from 1899-12-31; from 61 on, from 1899-12-30 (serial 60, the day
   // Lotus 1-2-3 added, is skipped).
-  const sys_days origin = date1904 ? sys_days{1904y / January / 1} : day < 60 ? sys_days{1899y / December / 31}
-                                                                             : sys_days{1899y / December / 30};
+  const sys_days origin = date1904   ? sys_days{1904y / January / 1}
+                          : day < 60 ? sys_days{1899y / December / 31}
+                                     : sys_days{1899y / December / 30};
   return plan::DateTime{Date{year_month_day{origin + days{day}}}, minute};
 }
 
 bool is_date_format(std::int64_t id, std::string_view code) {
-  if ((id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58))
-    return true;
+  if ((id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58)) return true;
   if (id < 164) return false;
   bool quoted = false;
   for (std::size_t i = 0; i < code.size(); ++i) {
@@ -274,8 +274,8 @@ Result<std::vector<std::pair<std::string, Relationship>>> relationships(const Zi
   if (Status s = load_part(zip, path, rels, xml); !s.ok()) return s.error();
   for_children(xml.document_element(), "Relationship", [&](pugi::xml_node r) {
     if (std::string_view(r.attribute("TargetMode").value()) == "External") return;
-    out.push_back({r.attribute("Id").value(),
-                   {r.attribute("Type").value(), resolve(folder, r.attribute("Target").value())}});
+    out.push_back(
+        {r.attribute("Id").value(), {r.attribute("Type").value(), resolve(folder, r.attribute("Target").value())}});
   });
   return out;
 }
@@ -371,9 +371,7 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
       }
       column = *at;
       first = false;
-      auto problem = [&](std::string message) {
-        out.problems.push_back({row_number, column, std::move(message)});
-      };
+      auto problem = [&](std::string message) { out.problems.push_back({row_number, column, std::move(message)}); };
       const std::string_view type = c.attribute("t").value();
       const pugi::xml_node value = child(c, "v");
       const std::string_view v = value.text().get();
@@ -401,7 +399,8 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
         cell.kind = Cell::Kind::Boolean;
         cell.number = v == "1" || v == "true" ? 1 : 0;
       } else if (type == "d") {  // an ISO 8601 date, written as text by a few programs
-        const std::optional<plan::DateTime> date = plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
+        const std::optional<plan::DateTime> date =
+            plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
         if (!date) {
           problem("holds the date \"" + std::string(v) + "\", which is not one");
           return;

@@ -45,10 +45,10 @@ struct Cell {
 [[nodiscard]] std::string cell_text(const Cell& cell, bool date1904);
 
 struct Row {
-  std::size_t number = 0;      ///< 1 at the top
-  std::int64_t outline = 0;    ///< its outline level (0: not grouped)
+  std::size_t number = 0;    ///< 1 at the top
+  std::int64_t outline = 0;  ///< its outline level (0: not grouped)
   bool hidden = false;
-  std::vector<Cell> cells;     ///< by column, without empty cells
+  std::vector<Cell> cells;  ///< by column, without empty cells
 
   /// The cell in `column`, or nullptr for an empty one.
   [[nodiscard]] const Cell* at(std::size_t column) const;

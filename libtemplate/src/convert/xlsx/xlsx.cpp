@@ -47,8 +47,7 @@ class SheetRecords : public csv::RecordSource {
     out.row = row.number;
     out.cells.clear();
     for (const xlsx::Cell& cell : row.cells) {
-      while (out.cells.size() < cell.column)
-        out.cells.push_back({"", plan::Place::cell(row.number, out.cells.size())});
+      while (out.cells.size() < cell.column) out.cells.push_back({"", plan::Place::cell(row.number, out.cells.size())});
       out.cells.push_back({xlsx::cell_text(cell, workbook_.date1904()), plan::Place::cell(row.number, cell.column)});
     }
     return true;
@@ -83,8 +82,8 @@ Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& p
   const std::vector<std::string>& names = workbook.sheet_names();
   const auto named = std::find(names.begin(), names.end(), options.sheet);
   if (!options.sheet.empty() && named == names.end())
-    return Error::usage(path + ": no sheet is named \"" + options.sheet + "\"; the workbook's sheets: " +
-                        sheet_list(workbook));
+    return Error::usage(path + ": no sheet is named \"" + options.sheet +
+                        "\"; the workbook's sheets: " + sheet_list(workbook));
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!options.sheet.empty() && names[i] != options.sheet) continue;
     Result<Sheet> sheet = workbook.sheet(i);

@@ -58,8 +58,7 @@ Result<std::string> ZipArchive::read(std::string_view name, std::size_t limit) c
   const zip_int64_t index = zip_name_locate(state_->archive, part.c_str(), ZIP_FL_NOCASE);
   if (index < 0) return Error::invalid(where + " is missing");
   zip_file_t* file = zip_fopen_index(state_->archive, static_cast<zip_uint64_t>(index), 0);
-  if (file == nullptr)
-    return Error::invalid(where + " cannot be read: " + std::string(zip_strerror(state_->archive)));
+  if (file == nullptr) return Error::invalid(where + " cannot be read: " + std::string(zip_strerror(state_->archive)));
   // The size the archive declares is not trusted: the bytes are read in chunks up to the limit.
   std::string out;
   std::array<char, 64 * 1024> chunk;
