@@ -286,11 +286,11 @@ class SheetReader {
 void SheetReader::run() {
   plan_.source = plan::Source::excel();
   for (const std::size_t column : header_.unmapped) {
-    const std::string name = column_name(column);
+    const std::string header = column_name(column);
     findings_.report(
         "xlsx-column-unmapped", plan::Place::cell(sheet_.rows[header_.row].number, column),
-        "the column \"" + name + "\" is not one ptmpl maps (docs/commands/convert.md, \"Excel\"); it is ignored",
-        {"\"" + name + "\""});
+        "the column \"" + header + "\" is not one ptmpl maps (docs/commands/convert.md, \"Excel\"); it is ignored",
+        {"\"" + header + "\""});
   }
   std::size_t ordinal = 0;
   for (std::size_t r = header_.row + 1; r < sheet_.rows.size(); ++r) {
@@ -395,12 +395,12 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
   std::string_view names = plan_.keep(text(row, Field::Resource));
   while (!names.empty()) {
     const std::size_t end = std::min(names.find_first_of(",;"), names.size());
-    std::string_view name = trim(names.substr(0, end).substr(0, names.substr(0, end).find('[')));  // `Ann[50%]`
+    std::string_view resource = trim(names.substr(0, end).substr(0, names.substr(0, end).find('[')));  // `Ann[50%]`
     names.remove_prefix(std::min(end + 1, names.size()));
-    if (name.empty()) continue;
+    if (resource.empty()) continue;
     const auto [at, added] =
-        resources_.try_emplace(std::string(name), static_cast<std::int64_t>(resources_.size() + 1));
-    if (added) plan_.resources.push_back({at->second, plan_.keep(std::string(name)), false, std::nullopt, {}, {}});
+        resources_.try_emplace(std::string(resource), static_cast<std::int64_t>(resources_.size() + 1));
+    if (added) plan_.resources.push_back({at->second, plan_.keep(std::string(resource)), false, std::nullopt, {}, {}});
     plan_.assignments.push_back(
         {task.uid, at->second, {}, plan::Place::cell(row.number, *header_.column(Field::Resource))});
   }
@@ -433,6 +433,9 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
     return invalid(row, field,
                    "the number " + cell_text(*c, date1904_) + " in a cell not formatted as a date; it is not read");
   }
+  // A finish given as a day alone (a date cell without a time, text without one) is that day's
+  // end: spreadsheets give a task's last day.
+  if (!start && date->minute == 0) date->minute = 24 * 60;
   (start ? task.start : task.finish) = date;
 }
 

@@ -321,11 +321,11 @@ Status Workbook::read_parts() {
         codes.emplace_back(f.attribute("numFmtId").as_llong(-1), f.attribute("formatCode").value());
       });
       for_children(child(sheet, "cellXfs"), "xf", [&](pugi::xml_node xf) {
-        const std::int64_t id = xf.attribute("numFmtId").as_llong(0);
+        const std::int64_t format = xf.attribute("numFmtId").as_llong(0);
         std::string_view code;
         for (const auto& [known, text] : codes)
-          if (known == id) code = text;
-        date_styles_.push_back(is_date_format(id, code));
+          if (known == format) code = text;
+        date_styles_.push_back(is_date_format(format, code));
       });
     }
   }
@@ -379,7 +379,7 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
       cell.column = column;
       if (type == "inlineStr") {
         cell.text = string_item(child(c, "is"));
-      } else if (!value) {
+      } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
         if (child(c, "f")) problem("holds a formula without a value (its writer did not calculate it)");
         return;  // an empty cell with a style
       } else if (type == "s") {
