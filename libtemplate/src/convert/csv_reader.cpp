@@ -13,6 +13,7 @@
 
 #include "convert/csv.hpp"
 #include "convert/csv_columns.hpp"
+#include "convert/csv_records.hpp"
 #include "convert/findings.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/diagnostic.hpp"
@@ -32,23 +33,17 @@ using namespace detail::csv;
 // ---------------------------------------------------------------------------------------------
 // Reading records (RFC 4180).
 
-struct Cell {
-  std::string text;
-  std::uint64_t offset = 0;  // of its first byte in the file
-};
-
-struct Record {
-  std::vector<Cell> cells;
-  std::size_t row = 0;  // 1 = the header
-};
-
-class RecordReader {
+class RecordReader : public RecordSource {
  public:
   RecordReader(std::string_view text, const std::string& path, const detail::CsvLayout& layout)
       : text_(text), path_(path), separator_(layout.separator), at_(layout.header_at) {}
 
   /// The next record into `out`; false at the end of the text. Fails on a quote out of place.
-  Result<bool> next(Record& out, const std::vector<std::string>& header);
+  Result<bool> next(Record& out, const std::vector<std::string>& header) override;
+  [[nodiscard]] std::string where(std::size_t row, std::optional<std::size_t>, std::string_view column) const override {
+    return path_ + ":row " + std::to_string(row) + (column.empty() ? "" : ", column \"" + std::string(column) + "\"");
+  }
+  [[nodiscard]] bool decimal_comma() const override { return separator_ == ';'; }
 
  private:
   /// Reads a quoted cell; on a quote out of place, the problem (the caller names the cell).
@@ -96,7 +91,7 @@ Result<bool> RecordReader::next(Record& out, const std::vector<std::string>& hea
   out.row = ++row_;
   for (;;) {
     Cell cell;
-    cell.offset = at_;
+    cell.place = plan::Place::offset(static_cast<std::int64_t>(at_));
     std::optional<std::string_view> problem;
     if (at_ < text_.size() && text_[at_] == '"') {
       problem = quoted_cell(cell);
@@ -133,12 +128,12 @@ struct RowLink {
 // A date column's cell (docs/commands/convert.md, "Dates").
 struct DateCell {
   Date date;
-  std::uint64_t at = 0;  // the cell's offset in the file
+  plan::Place at;  // the cell's
 };
 
 struct Row {
-  std::size_t number = 0;    // the spreadsheet's row number
-  std::size_t links_at = 0;  // the offset of its predecessors cell (of its first cell without one)
+  std::size_t number = 0;  // the spreadsheet's row number
+  plan::Place links_at;    // its predecessors cell (its first cell without one)
   std::int64_t level = 1;
   std::string parent;
   std::optional<std::string> temp_id;
@@ -154,15 +149,14 @@ struct Row {
 
 class CsvReader {
  public:
-  CsvReader(std::string_view text, const std::string& path, const ConvertOptions& options)
-      : text_(text), path_(path), findings_(text, path, options) {}
+  CsvReader(RecordSource& source, const std::string& path, detail::FindingSink& findings, const RecordFindings& ids)
+      : source_(source), path_(path), findings_(findings), ids_(ids), decimal_comma_(source.decimal_comma()) {}
 
   Result<Conversion> run();
 
  private:
   [[nodiscard]] Error cell_error(const Row& row, Column column, std::string_view problem) const {
-    return Error::invalid(path_ + ":row " + std::to_string(row.number) + ", column \"" +
-                          std::string(kColumnName[column]) + "\": " + std::string(problem));
+    return Error::invalid(source_.where(row.number, index_[column], kColumnName[column]) + ": " + std::string(problem));
   }
   Status read_header(const Record& record);
   Status read_row(const Record& record);
@@ -177,26 +171,23 @@ class CsvReader {
   // The template, and in `written` the rows in the order their stories are written.
   [[nodiscard]] std::string write_document(std::vector<std::size_t>& written) const;
 
-  std::string_view text_;
+  RecordSource& source_;
   const std::string& path_;
-  detail::FindingSink findings_;
+  detail::FindingSink& findings_;
+  RecordFindings ids_;
+  std::size_t header_row_ = 1;
   std::vector<std::string> header_;
   std::array<std::optional<std::size_t>, kColumnCount> index_{};  // column → cell index
   std::vector<Row> rows_;
   std::vector<std::size_t> roots_;
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
-  bool decimal_comma_ = false;  // semicolon-separated: amounts may use a comma as decimal mark
+  bool decimal_comma_ = false;                               // amounts may use a comma as decimal mark
 };
 
 Result<Conversion> CsvReader::run() {
-  if (auto error = detail::not_utf8_error(text_, path_)) return *error;
-  if (auto error = detail::nul_byte_error(text_, path_, "not a CSV plan")) return *error;
-  const detail::CsvLayout layout = detail::csv_layout(text_).value_or(detail::CsvLayout{});
-  decimal_comma_ = layout.separator == ';';
-  RecordReader reader(text_, path_, layout);
   Record record;
   for (bool header = true;; header = false) {
-    Result<bool> more = reader.next(record, header_);
+    Result<bool> more = source_.next(record, header_);
     if (!more.ok()) return more.error();
     if (!more.value()) {
       if (header) return Error::invalid(path_ + ": empty: a CSV plan needs a header row (at least a \"title\" column)");
@@ -212,9 +203,9 @@ Result<Conversion> CsvReader::run() {
   std::vector<std::size_t> written;
   out.document = write_document(written);
   detail::report_cycles(
-      out.document, path_, "csv-dependency-cycle",
+      out.document, path_, ids_.dependency_cycle,
       [&](std::size_t, std::size_t, std::size_t successor) {  // on the successor's row
-        return plan::Place::offset(static_cast<std::int64_t>(rows_[written[successor]].links_at));
+        return rows_[written[successor]].links_at;
       },
       findings_);
   out.diagnostics = findings_.take();
@@ -222,27 +213,30 @@ Result<Conversion> CsvReader::run() {
 }
 
 Status CsvReader::read_header(const Record& record) {
+  header_row_ = record.row;
   for (std::size_t i = 0; i < record.cells.size(); ++i) {
     const std::string name = lower_trimmed(record.cells[i].text);
     header_.push_back(name);
     const auto* known = std::find(kColumnName.begin(), kColumnName.end(), name);
     if (known == kColumnName.end()) {
-      findings_.report("csv-unknown-column", static_cast<std::ptrdiff_t>(record.cells[i].offset),
+      findings_.report(ids_.unknown_column, record.cells[i].place,
                        "the column \"" + record.cells[i].text + "\" is not one ptmpl reads; it is ignored",
                        {"\"" + record.cells[i].text + "\""});
       continue;
     }
     std::optional<std::size_t>& slot = index_[static_cast<std::size_t>(known - kColumnName.begin())];
     if (slot)
-      return Error::invalid(path_ + ":row 1: the column \"" + name + "\" appears twice (cells " +
-                            std::to_string(*slot + 1) + " and " + std::to_string(i + 1) + ")");
+      return Error::invalid(source_.where(header_row_, std::nullopt, "") + ": the column \"" + name +
+                            "\" appears twice (cells " + std::to_string(*slot + 1) + " and " + std::to_string(i + 1) +
+                            ")");
     slot = i;
   }
   if (!index_[kTitle])
-    return Error::invalid(
-        path_ + ":row 1: no \"title\" column; the header names the columns (docs/commands/convert.md lists them)");
+    return Error::invalid(source_.where(header_row_, std::nullopt, "") +
+                          ": no \"title\" column; the header names the columns (docs/commands/convert.md lists them)");
   if (index_[kLevel] && index_[kParent])
-    return Error::invalid(path_ + ":row 1: both \"level\" and \"parent\" columns; nest the rows with one of them");
+    return Error::invalid(source_.where(header_row_, std::nullopt, "") +
+                          ": both \"level\" and \"parent\" columns; nest the rows with one of them");
   return Done{};
 }
 
@@ -257,7 +251,7 @@ Status CsvReader::read_row(const Record& record) {
     return Done{};  // spreadsheets leave empty rows (",,,,") behind
   for (std::size_t i = header_.size(); i < record.cells.size(); ++i)
     if (!record.cells[i].text.empty())
-      return Error::invalid(path_ + ":row " + std::to_string(record.row) + ": " + std::to_string(record.cells.size()) +
+      return Error::invalid(source_.where(record.row, std::nullopt, "") + ": " + std::to_string(record.cells.size()) +
                             " cells, but the header names " + std::to_string(header_.size()) + " columns");
   Row row;
   row.number = record.row;
@@ -272,7 +266,7 @@ Status CsvReader::read_row(const Record& record) {
   row.parent = std::string(trim(cell(record, kParent).value_or("")));
   row.predecessors = std::string(cell(record, kPredecessors).value_or(""));
   const std::size_t links_cell = index_[kPredecessors].value_or(0);
-  if (links_cell < record.cells.size()) row.links_at = record.cells[links_cell].offset;
+  if (links_cell < record.cells.size()) row.links_at = record.cells[links_cell].place;
   if (auto type = cell(record, kType)) {
     const std::string t = lower_trimmed(*type);
     if (t != "task" && t != "deliverable" && t != "milestone")
@@ -326,7 +320,7 @@ Status CsvReader::read_dates(const Record& record, Row& row) {
     if (!text) continue;
     const std::optional<Date> date = parse_date(trim(*text));
     if (!date) return cell_error(row, column, "\"" + std::string(*text) + "\" is not a date (YYYY-MM-DD)");
-    *slot = DateCell{*date, record.cells[*index_[column]].offset};
+    *slot = DateCell{*date, record.cells[*index_[column]].place};
   }
   return Done{};
 }
@@ -339,10 +333,10 @@ void CsvReader::check_dates() {
     Date date;
     std::size_t row = 0;
     Column column = kStartDate;
-    std::uint64_t at = 0;
+    plan::Place at;
   };
   auto report = [&](const Given& at, std::string problem) {
-    findings_.report("csv-date-column", static_cast<std::ptrdiff_t>(at.at),
+    findings_.report(ids_.date_column, at.at,
                      "row " + std::to_string(at.row) + ", column \"" + std::string(kColumnName[at.column]) +
                          "\": " + std::move(problem));
   };
@@ -404,9 +398,9 @@ Status CsvReader::nest() {
       depth[i] = depth[*parent] + 1;
       if (depth[i] > detail::kMaxStoryLevels) {
         const Column column = index_[kParent] ? kParent : kLevel;
-        return detail::too_deep_error(
-            path_ + ":row " + std::to_string(row.number) + ", column \"" + std::string(kColumnName[column]) + "\"",
-            "row " + std::to_string(row.number) + " \"" + row.title.value_or("") + "\"", depth[i]);
+        return detail::too_deep_error(source_.where(row.number, index_[column], kColumnName[column]),
+                                      "row " + std::to_string(row.number) + " \"" + row.title.value_or("") + "\"",
+                                      depth[i]);
       }
       rows_[*parent].children.push_back(i);
     } else {
@@ -525,7 +519,7 @@ std::string CsvReader::write_document(std::vector<std::size_t>& written) const {
   }
   head.item_count = static_cast<std::int64_t>(rows_.size());
 
-  JsonEmitter json(JsonLayout::Pretty, text_.size() * 2);
+  JsonEmitter json(JsonLayout::Pretty, rows_.size() * 512);
   StoryWriter out(json);
   out.begin_template(head);
   std::vector<Dependency> dependencies;
@@ -586,8 +580,18 @@ std::optional<detail::CsvLayout> detail::csv_layout(std::string_view text) {
   return layout;
 }
 
+Result<Conversion> detail::csv::read_records(RecordSource& source, const std::string& path, FindingSink& findings,
+                                             const RecordFindings& ids) {
+  return CsvReader(source, path, findings, ids).run();
+}
+
 Result<Conversion> convert_csv(std::string_view text, const std::string& path, const ConvertOptions& options) {
-  return CsvReader(text, path, options).run();
+  if (auto error = detail::not_utf8_error(text, path)) return *error;
+  if (auto error = detail::nul_byte_error(text, path, "not a CSV plan")) return *error;
+  RecordReader reader(text, path, detail::csv_layout(text).value_or(detail::CsvLayout{}));
+  detail::FindingSink findings(text, path, options);
+  return detail::csv::read_records(reader, path, findings,
+                                   {"csv-unknown-column", "csv-date-column", "csv-dependency-cycle"});
 }
 
 }  // namespace ptmpl

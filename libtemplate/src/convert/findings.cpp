@@ -182,6 +182,35 @@ constexpr ConversionRule kRules[] = {
      "{n} tasks have no name; each is called \"Task UID\""},
     {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
      "{n} tasks have more work than a time estimate holds; it is dropped"},
+    {"xlsx-cell-invalid", Severity::Warning,
+     "a cell that cannot be read (an error value, a missing shared string, a formula without a value, a date, "
+     "duration, amount or link that is not one) is read as empty",
+     "{n} cells cannot be read; each is read as empty"},
+    {"xlsx-column-unmapped", Severity::Warning, "a column ptmpl does not map is ignored",
+     "{n} columns are not ones ptmpl maps; they are ignored: {topics}"},
+    {"xlsx-cost-fraction", Severity::Warning, "a cost with a fraction of a cent is rounded",
+     "{n} costs have a fraction of a cent; they are rounded to whole cents"},
+    {"xlsx-cost-invalid", Severity::Warning, "a negative cost, or one beyond a budget estimate's range, is dropped",
+     "{n} costs are negative or beyond a budget estimate's range; those stories have no budget"},
+    {"xlsx-date-column", Severity::Warning,
+     "a date column that disagrees with the day offsets, or has none beside it, is not read (the offset is kept)",
+     "{n} dates disagree with the day offsets or have none beside them; the offsets are kept"},
+    {"xlsx-date-invalid", Severity::Warning, "the plan's dates span more than a template holds",
+     "{n} task dates span more than a template holds; they are not read"},
+    {"xlsx-dependency-cycle", Severity::Warning,
+     "the links form a cycle: the template converts, but has no schedule until one is removed",
+     "{n} dependency cycles; the template has no schedule until a link of each is removed"},
+    {"xlsx-duration-invalid", Severity::Warning,
+     "a duration that cannot be read, is negative or is beyond a story's range is dropped",
+     "{n} durations cannot be read, are negative or are beyond a story's range; those stories have no duration"},
+    {"xlsx-duration-span", Severity::Warning,
+     "a task's duration differs from the working days its start and finish span; the story lasts the span",
+     "{n} tasks have a duration that differs from the working days their start and finish span; each story lasts "
+     "the span"},
+    {"xlsx-elapsed-duration", Severity::Warning, "an elapsed duration: the story lasts the working days it covers",
+     "{n} tasks have elapsed durations; each story lasts the working days it covers"},
+    {"xlsx-elapsed-lag", Severity::Warning, "an elapsed lag is counted as working days",
+     "{n} link lags are elapsed time; their calendar days count as working days"},
     {"xlsx-export-date", Severity::Warning,
      "a date before 1900 (which a workbook cannot hold as a date) is not written; the day offset is",
      "{n} dates fall before 1900, where a workbook has no dates; their cells are empty, the day offsets kept"},
@@ -207,6 +236,32 @@ constexpr ConversionRule kRules[] = {
      "{n} findings on the template's own fields, which a workbook does not hold"},
     {"xlsx-export-text-length", Severity::Warning, "a text longer than a cell's 32,767 characters is cut to them",
      "{n} texts are longer than a workbook cell's 32,767 characters; each is cut to them"},
+    {"xlsx-fractional-duration", Severity::Warning, "a duration that is not a whole number of days is rounded up",
+     "{n} durations are not whole numbers of days; they are rounded up"},
+    {"xlsx-fractional-lag", Severity::Warning, "a lag that is not a whole number of days is rounded",
+     "{n} lags are not whole numbers of days; they are rounded"},
+    {"xlsx-lag-invalid", Severity::Warning, "a lag beyond a lag's range becomes 0",
+     "{n} lags are not finite numbers or are beyond a lag's range; those links are written with lag 0"},
+    {"xlsx-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped",
+     "{n} links (or tasks repeating a UID) are dropped: no predecessor, a task not in the plan, or an unknown type"},
+    {"xlsx-link-not-kept", Severity::Warning,
+     "a task the plan places before its link allows is scheduled later, and no other finding says why",
+     "{n} tasks are placed by the plan before their links allow, with no other finding to say why; the schedule "
+     "starts each later"},
+    {"xlsx-moved-by-task", Severity::Info,
+     "a task is scheduled later than the plan has it because the task its link comes from is",
+     "{n} tasks are scheduled later than the plan has them because a task they follow is (each names it)"},
+    {"xlsx-off-calendar", Severity::Warning, "a task starts or finishes on a day the standard calendar does not work",
+     "{n} task starts or finishes fall on a day the standard calendar does not work; a start moves to the next "
+     "working day, a finish to the previous one"},
+    {"xlsx-outline-gap", Severity::Warning, "a task more than one outline level below the previous one",
+     "{n} tasks are more than one outline level below the task above them"},
+    {"xlsx-summary-cost", Severity::Warning, "a summary task's cost differs from its tasks' costs; the tasks' are kept",
+     "{n} summary tasks cost other than their tasks; the template keeps the tasks' costs (and rolls them up)"},
+    {"xlsx-untitled-task", Severity::Warning, "a task without a name gets one",
+     "{n} tasks have no name; each is called \"Task N\" (its row's number among the tasks)"},
+    {"xlsx-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
+     "{n} tasks have more work than a time estimate holds; it is dropped"},
 };
 
 }  // namespace
@@ -408,21 +463,26 @@ void FindingSink::report(std::string_view id, const plan::Place& place, std::str
     report(id, static_cast<std::ptrdiff_t>(place.at), std::move(message), std::move(topics));
   } else {
     binary_ = true;
-    if (place.known()) message += " (" + plan::describe(place) + ")";
+    if (place.known()) message += " (" + describe(place) + ")";
     report(id, -1, std::move(message), std::move(topics));
   }
   // The order of the plan's parts: the project's, calendars, tasks with the links into them,
   // resources, assignments.
-  static constexpr int kRank[] = {0, 2, 2, 3, 4, 1};
+  static constexpr int kRank[] = {0, 2, 2, 3, 4, 1, 2};
   plan_order_.resize(diagnostics_.size() - 1);
   plan_order_.emplace_back(place.known() ? kRank[static_cast<std::size_t>(place.table)] : 0, place.order);
 }
 
 std::string FindingSink::place_text(const plan::Place& place) const {
-  if (place.table != plan::Place::Table::None) return path_ + (place.known() ? " (" + plan::describe(place) + ")" : "");
+  if (place.table != plan::Place::Table::None) return path_ + (place.known() ? " (" + describe(place) + ")" : "");
   if (!place.known()) return path_;
   const json::Position p = lines_.position(static_cast<std::uint64_t>(place.at));
   return format_place(path_, p.line, p.column);
+}
+
+std::string FindingSink::describe(const plan::Place& place) const {
+  const std::string what = plan::describe(place);
+  return place.table == plan::Place::Table::Cell && !sheet_.empty() ? "sheet " + sheet_ + ", " + what : what;
 }
 
 std::vector<Diagnostic> FindingSink::take() {

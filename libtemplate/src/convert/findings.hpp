@@ -82,11 +82,15 @@ class FindingSink {
   /// the same in each repeat (Diagnostic::topics), for the rules whose group message lists them.
   void report(std::string_view id, std::ptrdiff_t offset, std::string message, std::vector<std::string> topics = {});
 
-  /// A finding at `place`: a byte of the text as above, or a row of a binary file's table,
-  /// which the message names after what it says (`… (the task table's row 12)`).
+  /// A finding at `place`: a byte of the text as above, or a row of a binary file's table or a
+  /// sheet's cell, which the message names after what it says (`… (the task table's row 12)`,
+  /// `… (sheet Tasks, cell B17)`).
   void report(std::string_view id, const plan::Place& place, std::string message, std::vector<std::string> topics = {});
   /// `path:line:column` of a place in the text; `path (the task table's row 12)` of a row.
   [[nodiscard]] std::string place_text(const plan::Place& place) const;
+  /// The sheet a workbook's cells (plan::Place::cell) are on, named in their places:
+  /// `plan.xlsx (sheet Tasks, cell B17)`.
+  void set_sheet(std::string sheet) { sheet_ = std::move(sheet); }
 
   [[nodiscard]] json::Position position(std::uint64_t offset) const { return lines_.position(offset); }
   /// The findings, sorted (path, line, column, rule), or for a binary source in the order of
@@ -95,9 +99,13 @@ class FindingSink {
   [[nodiscard]] std::vector<Diagnostic> take();
 
  private:
+  /// `plan::describe(place)`, with the sheet of a cell: "sheet Tasks, cell B17".
+  [[nodiscard]] std::string describe(const plan::Place& place) const;
+
   std::string_view text_;
   const std::string& path_;
   ConvertOptions options_;
+  std::string sheet_;
   json::LineIndex lines_;
   std::vector<Diagnostic> diagnostics_;
   /// For a binary source's findings: each one's place in the plan's order (see take()).

@@ -1,5 +1,7 @@
 #include "convert/plan/plan.hpp"
 
+#include "convert/xlsx/workbook.hpp"
+
 namespace ptmpl::plan {
 
 namespace {
@@ -56,6 +58,9 @@ std::optional<DateTime> parse_datetime(std::string_view text) {
 std::string describe(const Place& place) {
   static constexpr std::string_view kTables[] = {"", "task", "link", "resource", "assignment", "calendar"};
   if (place.table == Place::Table::None || !place.known()) return "";
+  if (place.table == Place::Table::Cell)
+    return "cell " + detail::xlsx::cell_reference(static_cast<std::size_t>(place.at) >> 14,
+                                                  static_cast<std::size_t>(place.at) & 0x3FFF);
   return "the " + std::string(kTables[static_cast<std::size_t>(place.table)]) + " table's row " +
          std::to_string(place.at);
 }

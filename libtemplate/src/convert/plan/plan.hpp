@@ -19,11 +19,14 @@
 namespace ptmpl::plan {
 
 /// Where something is in the source: a byte of a text file (its line and column are worked out
-/// when a finding is made), or a row of a binary file's table (a `.mpp` file's tasks, links,
-/// resources, assignments or calendars); neither for the whole file.
+/// when a finding is made), a row of a binary file's table (a `.mpp` file's tasks, links,
+/// resources, assignments or calendars), or a cell of a workbook's sheet (the sheet is the one
+/// the conversion reads: FindingSink::set_sheet); none of them for the whole file.
 struct Place {
-  enum class Table : std::uint8_t { None, Task, Link, Resource, Assignment, Calendar };
-  std::int64_t at = -1;  ///< the byte offset (Table::None), else the row; -1: no place
+  enum class Table : std::uint8_t { None, Task, Link, Resource, Assignment, Calendar, Cell };
+  /// The byte offset (Table::None), the cell (row × 2^14 + column, Table::Cell), else the row;
+  /// -1: no place.
+  std::int64_t at = -1;
   Table table = Table::None;
   /// A row's place in the plan, for the order of findings: the task's index in outline order
   /// (for a link, its successor's), the resource's or the assignment's index.
@@ -33,10 +36,15 @@ struct Place {
   [[nodiscard]] static Place row(Table table, std::int64_t row, std::size_t order = 0) {
     return {row, table, static_cast<std::uint32_t>(order)};
   }
+  /// The cell in `row` (1 at the top) and `column` (0 for A).
+  [[nodiscard]] static Place cell(std::size_t row, std::size_t column) {
+    return {static_cast<std::int64_t>((row << 14) | column), Table::Cell, static_cast<std::uint32_t>(row)};
+  }
   [[nodiscard]] bool known() const { return at >= 0; }
 };
 
-/// "the task table's row 12" for a binary source's place; "" for any other.
+/// "the task table's row 12" for a binary source's place, "cell B17" for a sheet's; "" for any
+/// other.
 [[nodiscard]] std::string describe(const Place& place);
 
 /// A date and a time of day.
@@ -291,6 +299,11 @@ struct Source {
   /// GanttProject `.gan`.
   [[nodiscard]] static constexpr Source gantt_project() {
     return {"gan-", "gan-task-dates", "the plan's calendar", "sub-tasks", "a rate", "the earliest task's start"};
+  }
+  /// An Excel workbook's plan sheet (MS Project's "export to Excel" layout, or a generic one).
+  [[nodiscard]] static constexpr Source excel() {
+    return {"xlsx-", "xlsx-date-invalid",        "the standard calendar (Monday to Friday)", "tasks",
+            "rates", "the earliest task's start"};
   }
 };
 

@@ -1,0 +1,440 @@
+#include "convert/xlsx/workbook.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include <pugixml.hpp>
+
+#include "convert/xml_text.hpp"
+
+namespace ptmpl::detail::xlsx {
+
+namespace {
+
+constexpr std::size_t kMaxRows = 1'048'576;
+constexpr std::size_t kMaxColumns = 16'384;
+// Whitespace alone in a `<t>` is text (xml:space="preserve").
+constexpr unsigned kXmlOptions = pugi::parse_default | pugi::parse_ws_pcdata_single;
+
+// Parts may use a prefix for SpreadsheetML's namespace (`x:row`) and Strict OOXML another
+// namespace: elements are matched by their local names.
+std::string_view local_name(pugi::xml_node node) {
+  const std::string_view name = node.name();
+  const std::size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+pugi::xml_node child(pugi::xml_node node, std::string_view name) {
+  for (pugi::xml_node c = node.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_element && local_name(c) == name) return c;
+  return {};
+}
+
+template <typename Visit>
+void for_children(pugi::xml_node node, std::string_view name, Visit visit) {
+  for (pugi::xml_node c = node.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_element && local_name(c) == name) visit(c);
+}
+
+// An attribute by its local name (`r:id` is `id`).
+pugi::xml_attribute attribute(pugi::xml_node node, std::string_view name) {
+  for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+    std::string_view n = a.name();
+    if (const std::size_t colon = n.find(':'); colon != std::string_view::npos) n = n.substr(colon + 1);
+    if (n == name) return a;
+  }
+  return {};
+}
+
+std::optional<std::int64_t> to_integer(std::string_view text) {
+  std::int64_t out = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<double> to_number(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '+')) text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  double out = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(out)) return std::nullopt;
+  return out;
+}
+
+void append_utf8(std::string& out, std::uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// ECMA-376 §22.9.2.19 (ST_Xstring): `_xHHHH_` is the UTF-16 code unit HHHH (`_x000D_` a carriage
+// return; a literal `_x` before four hex digits is written `_x005F_x…`). Surrogates and NUL stay
+// as written: a text cannot hold them.
+std::string unescape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    std::uint32_t unit = 0;
+    if (text[i] == '_' && i + 6 < text.size() && text[i + 1] == 'x' && text[i + 6] == '_') {
+      const auto [end, error] = std::from_chars(text.data() + i + 2, text.data() + i + 6, unit, 16);
+      if (error == std::errc() && end == text.data() + i + 6 && unit != 0 && (unit < 0xD800 || unit > 0xDFFF)) {
+        append_utf8(out, unit);
+        i += 6;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// A shared string `<si>` or an inline string `<is>`: its `<t>`, or its runs' (`<r><t>`), not the
+// phonetic guides (`<rPh>`).
+std::string string_item(pugi::xml_node item) {
+  std::string raw;
+  for (pugi::xml_node c = item.first_child(); c; c = c.next_sibling()) {
+    if (local_name(c) == "t") raw += c.text().get();
+    if (local_name(c) == "r") raw += child(c, "t").text().get();
+  }
+  return raw.find("_x") == std::string::npos ? raw : unescape(raw);
+}
+
+// `B17` → column 1 (A is 0); nullopt unless letters come first, within 16,384 columns.
+std::optional<std::size_t> column_of(std::string_view reference) {
+  std::size_t column = 0;
+  std::size_t letters = 0;
+  for (; letters < reference.size() && letters < 4; ++letters) {
+    const char c = reference[letters];
+    if (c < 'A' || c > 'Z') break;
+    column = column * 26 + static_cast<std::size_t>(c - 'A' + 1);
+  }
+  if (letters == 0 || column > kMaxColumns) return std::nullopt;
+  return column - 1;
+}
+
+// A relationship's target as a part name: absolute (`/xl/worksheets/sheet1.xml`, as openpyxl
+// writes it) or relative to the folder of the part that names it (`worksheets/sheet1.xml`).
+// Only a key to look the part up by, never a path on disk.
+std::string resolve(std::string_view folder, std::string_view target) {
+  std::vector<std::string_view> parts;
+  auto add = [&](std::string_view text) {
+    while (!text.empty()) {
+      const std::size_t slash = std::min(text.find('/'), text.size());
+      const std::string_view part = text.substr(0, slash);
+      if (part == "..") {
+        if (!parts.empty()) parts.pop_back();
+      } else if (!part.empty() && part != ".") {
+        parts.push_back(part);
+      }
+      text.remove_prefix(std::min(slash + 1, text.size()));
+    }
+  };
+  if (target.empty() || target.front() != '/') add(folder);
+  add(target);
+  std::string out;
+  for (const std::string_view part : parts) out.append(out.empty() ? "" : "/").append(part);
+  return out;
+}
+
+std::string folder_of(std::string_view part) {
+  const std::size_t slash = part.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(part.substr(0, slash));
+}
+
+std::string rels_of(std::string_view part) {
+  const std::size_t slash = part.rfind('/');
+  const std::string folder = slash == std::string_view::npos ? "" : std::string(part.substr(0, slash + 1));
+  return folder + "_rels/" + std::string(part.substr(slash == std::string_view::npos ? 0 : slash + 1)) + ".rels";
+}
+
+bool ends_with(std::string_view text, std::string_view end) {
+  return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
+}
+
+}  // namespace
+
+std::string cell_reference(std::size_t row, std::size_t column) {
+  std::string letters;
+  for (std::size_t n = column + 1; n > 0; n = (n - 1) / 26)
+    letters.insert(letters.begin(), static_cast<char>('A' + (n - 1) % 26));
+  return letters + std::to_string(row);
+}
+
+std::optional<plan::DateTime> date_of_serial(double serial, bool date1904) {
+  using namespace std::chrono;
+  // 2,958,465 is 9999-12-31 in the 1900 system; 1,462 days separate the systems.
+  const double last = date1904 ? 2958465.0 - 1462 : 2958465.0;
+  if (!std::isfinite(serial) || serial < (date1904 ? 0.0 : 1.0) || serial >= last + 1) return std::nullopt;
+  auto day = static_cast<std::int64_t>(std::floor(serial));
+  if (!date1904 && day == 60) return std::nullopt;
+  int minute = static_cast<int>(std::lround((serial - static_cast<double>(day)) * 1440.0));
+  if (minute == 1440) {
+    ++day;
+    minute = 0;
+  }
+  // 1900: serials 1–59 count from 1899-12-31; from 61 on, from 1899-12-30 (serial 60, the day
+  // Lotus 1-2-3 added, is skipped).
+  const sys_days origin = date1904   ? sys_days{1904y / January / 1}
+                          : day < 60 ? sys_days{1899y / December / 31}
+                                     : sys_days{1899y / December / 30};
+  return plan::DateTime{Date{year_month_day{origin + days{day}}}, minute};
+}
+
+bool is_date_format(std::int64_t id, std::string_view code) {
+  if ((id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58)) return true;
+  if (id < 164) return false;
+  bool quoted = false;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    if (quoted) {
+      quoted = c != '"';
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '\\' || c == '_' || c == '*') {
+      ++i;  // an escaped character, a space as wide as one, a fill
+    } else if (c == ';') {
+      return false;  // only the first section counts
+    } else if (c == '[') {
+      const std::size_t end = code.find(']', i);
+      if (end == std::string_view::npos) return false;
+      const std::string_view inside = code.substr(i + 1, end - i - 1);
+      if (!inside.empty() && inside.find_first_not_of("hHmMsS") == std::string_view::npos) return false;  // elapsed
+      i = end;
+    } else if (std::strchr("yYmMdDhHsS", c) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string cell_text(const Cell& cell, bool date1904) {
+  switch (cell.kind) {
+    case Cell::Kind::Text:
+      return cell.text;
+    case Cell::Kind::Boolean:
+      return cell.number != 0 ? "TRUE" : "FALSE";
+    case Cell::Kind::Number:
+      break;
+  }
+  if (cell.date)
+    if (const auto date = date_of_serial(cell.number, date1904)) return format_date(date->date);
+  char digits[32];
+  if (std::abs(cell.number) < 1e15 && cell.number == std::floor(cell.number))
+    return std::to_string(static_cast<std::int64_t>(cell.number));
+  return std::string(digits, std::to_chars(digits, digits + sizeof digits, cell.number).ptr);
+}
+
+const Cell* Row::at(std::size_t column) const {
+  const auto it = std::lower_bound(cells.begin(), cells.end(), column,
+                                   [](const Cell& cell, std::size_t c) { return cell.column < c; });
+  return it != cells.end() && it->column == column ? &*it : nullptr;
+}
+
+Result<Workbook> Workbook::open(std::string_view bytes, const std::string& path) {
+  Result<ZipArchive> zip = ZipArchive::open(bytes, path);
+  if (!zip.ok()) return zip.error();
+  Workbook workbook(std::move(zip.value()), path);
+  if (Status read = workbook.read_parts(); !read.ok()) return read.error();
+  return workbook;
+}
+
+namespace {
+
+// The part `name` of `zip`, parsed; an error names the workbook and the part.
+Status load_part(const ZipArchive& zip, const std::string& path, const std::string& name, pugi::xml_document& xml) {
+  Result<std::string> bytes = zip.read(name);
+  if (!bytes.ok()) return bytes.error();
+  // pugixml parses in place from its own copy; the messages name the part inside the workbook.
+  if (auto error = load_xml(xml, bytes.value(), path + " (" + name + ")", kXmlOptions)) return *error;
+  return Done{};
+}
+
+// Id → {Type, part name} of the relationships part `rels` of the part in `folder`.
+struct Relationship {
+  std::string type;
+  std::string target;
+};
+Result<std::vector<std::pair<std::string, Relationship>>> relationships(const ZipArchive& zip, const std::string& path,
+                                                                        const std::string& rels,
+                                                                        std::string_view folder) {
+  std::vector<std::pair<std::string, Relationship>> out;
+  if (!zip.contains(rels)) return out;
+  pugi::xml_document xml;
+  if (Status s = load_part(zip, path, rels, xml); !s.ok()) return s.error();
+  for_children(xml.document_element(), "Relationship", [&](pugi::xml_node r) {
+    if (std::string_view(r.attribute("TargetMode").value()) == "External") return;
+    out.push_back(
+        {r.attribute("Id").value(), {r.attribute("Type").value(), resolve(folder, r.attribute("Target").value())}});
+  });
+  return out;
+}
+
+}  // namespace
+
+Status Workbook::read_parts() {
+  std::string workbook_part = "xl/workbook.xml";
+  Result<std::vector<std::pair<std::string, Relationship>>> package = relationships(zip_, path_, "_rels/.rels", "");
+  if (!package.ok()) return package.error();
+  for (const auto& [id, r] : package.value())
+    if (ends_with(r.type, "/officeDocument")) workbook_part = r.target;
+  pugi::xml_document xml;
+  if (Status s = load_part(zip_, path_, workbook_part, xml); !s.ok()) return s;
+  const pugi::xml_node root = xml.document_element();
+  const std::string_view date1904 = attribute(child(root, "workbookPr"), "date1904").value();
+  date1904_ = date1904 == "1" || date1904 == "true";
+  Result<std::vector<std::pair<std::string, Relationship>>> links =
+      relationships(zip_, path_, rels_of(workbook_part), folder_of(workbook_part));
+  if (!links.ok()) return links.error();
+  auto target = [&](std::string_view id) -> const Relationship* {
+    for (const auto& [rid, r] : links.value())
+      if (rid == id) return &r;
+    return nullptr;
+  };
+  for_children(child(root, "sheets"), "sheet", [&](pugi::xml_node sheet) {
+    const Relationship* r = target(attribute(sheet, "id").value());
+    if (r == nullptr || !ends_with(r->type, "/worksheet")) return;  // a chart sheet, a dialog sheet
+    names_.emplace_back(sheet.attribute("name").value());
+    parts_.push_back(r->target);
+  });
+  for (const auto& [id, r] : links.value()) {
+    if (ends_with(r.type, "/sharedStrings")) {
+      pugi::xml_document strings;
+      if (Status s = load_part(zip_, path_, r.target, strings); !s.ok()) return s;
+      for_children(strings.document_element(), "si", [&](pugi::xml_node si) { strings_.push_back(string_item(si)); });
+    } else if (ends_with(r.type, "/styles")) {
+      pugi::xml_document styles;
+      if (Status s = load_part(zip_, path_, r.target, styles); !s.ok()) return s;
+      const pugi::xml_node sheet = styles.document_element();
+      std::vector<std::pair<std::int64_t, std::string>> codes;
+      for_children(child(sheet, "numFmts"), "numFmt", [&](pugi::xml_node f) {
+        codes.emplace_back(f.attribute("numFmtId").as_llong(-1), f.attribute("formatCode").value());
+      });
+      for_children(child(sheet, "cellXfs"), "xf", [&](pugi::xml_node xf) {
+        const std::int64_t format = xf.attribute("numFmtId").as_llong(0);
+        std::string_view code;
+        for (const auto& [known, text] : codes)
+          if (known == format) code = text;
+        date_styles_.push_back(is_date_format(format, code));
+      });
+    }
+  }
+  return Done{};
+}
+
+std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t column) const {
+  return path_ + " (sheet " + std::string(sheet) + ", cell " + cell_reference(row, column) + ")";
+}
+
+Result<Sheet> Workbook::sheet(std::size_t index) const {
+  Sheet out;
+  out.name = names_.at(index);
+  pugi::xml_document xml;
+  if (Status s = load_part(zip_, path_, parts_[index], xml); !s.ok()) return s.error();
+  const pugi::xml_node data = child(xml.document_element(), "sheetData");
+  std::size_t row_number = 0;
+  Status status = Done{};
+  for (pugi::xml_node row_node = data.first_child(); row_node && status.ok(); row_node = row_node.next_sibling()) {
+    if (local_name(row_node) != "row") continue;
+    // `r` may be left out, on rows and on cells: then it is the next one.
+    const pugi::xml_attribute r = row_node.attribute("r");
+    const std::optional<std::int64_t> number = r ? to_integer(r.value()) : std::int64_t(row_number + 1);
+    if (!number || *number < 1 || static_cast<std::size_t>(*number) > kMaxRows)
+      return Error::invalid(path_ + " (sheet " + out.name + "): the row number \"" + r.value() +
+                            "\" is not one of a sheet's rows (1 to 1,048,576)");
+    row_number = static_cast<std::size_t>(*number);
+    Row row;
+    row.number = row_number;
+    row.outline = std::clamp<std::int64_t>(row_node.attribute("outlineLevel").as_llong(0), 0, 7);
+    const std::string_view hidden = row_node.attribute("hidden").value();
+    row.hidden = hidden == "1" || hidden == "true";
+    std::size_t column = 0;
+    bool first = true;
+    for_children(row_node, "c", [&](pugi::xml_node c) {
+      if (!status.ok()) return;
+      const pugi::xml_attribute ref = c.attribute("r");
+      const std::optional<std::size_t> at = ref ? column_of(ref.value()) : std::optional(first ? 0 : column + 1);
+      if (!at) {
+        status = Error::invalid(path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) +
+                                "): the cell reference \"" + ref.value() + "\" is not one of a sheet's cells");
+        return;
+      }
+      column = *at;
+      first = false;
+      auto problem = [&](std::string message) { out.problems.push_back({row_number, column, std::move(message)}); };
+      const std::string_view type = c.attribute("t").value();
+      const pugi::xml_node value = child(c, "v");
+      const std::string_view v = value.text().get();
+      Cell cell;
+      cell.column = column;
+      if (type == "inlineStr") {
+        cell.text = string_item(child(c, "is"));
+      } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
+        if (child(c, "f")) problem("holds a formula without a value (its writer did not calculate it)");
+        return;  // an empty cell with a style
+      } else if (type == "s") {
+        const std::optional<std::int64_t> i = to_integer(v);
+        if (!i || *i < 0 || static_cast<std::size_t>(*i) >= strings_.size()) {
+          problem("names the shared string " + std::string(v) + ", but the workbook has " +
+                  std::to_string(strings_.size()));
+          return;
+        }
+        cell.text = strings_[static_cast<std::size_t>(*i)];
+      } else if (type == "str") {
+        cell.text = v.find("_x") == std::string_view::npos ? std::string(v) : unescape(v);
+      } else if (type == "e") {
+        problem("holds the error " + std::string(v));
+        return;
+      } else if (type == "b") {
+        cell.kind = Cell::Kind::Boolean;
+        cell.number = v == "1" || v == "true" ? 1 : 0;
+      } else if (type == "d") {  // an ISO 8601 date, written as text by a few programs
+        const std::optional<plan::DateTime> date =
+            plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
+        if (!date) {
+          problem("holds the date \"" + std::string(v) + "\", which is not one");
+          return;
+        }
+        cell.text = format_date(date->date);
+      } else {
+        const std::optional<double> n = to_number(v);
+        if (!n) {
+          problem("holds the number \"" + std::string(v) + "\", which is not one");
+          return;
+        }
+        cell.kind = Cell::Kind::Number;
+        cell.number = *n;
+        const std::int64_t style = c.attribute("s").as_llong(0);
+        cell.date = style >= 0 && static_cast<std::size_t>(style) < date_styles_.size() &&
+                    date_styles_[static_cast<std::size_t>(style)];
+      }
+      if (cell.kind == Cell::Kind::Text && cell.text.empty()) return;
+      if (!row.cells.empty() && row.cells.back().column >= column) {
+        // Out of order or repeated: kept in column order, the later one winning.
+        auto it = std::lower_bound(row.cells.begin(), row.cells.end(), column,
+                                   [](const Cell& x, std::size_t col) { return x.column < col; });
+        if (it != row.cells.end() && it->column == column)
+          *it = std::move(cell);
+        else
+          row.cells.insert(it, std::move(cell));
+        return;
+      }
+      row.cells.push_back(std::move(cell));
+    });
+    if (!row.cells.empty() || row.outline > 0) out.rows.push_back(std::move(row));
+  }
+  if (!status.ok()) return status.error();
+  return out;
+}
+
+}  // namespace ptmpl::detail::xlsx

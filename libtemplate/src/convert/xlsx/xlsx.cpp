@@ -1,0 +1,130 @@
+#include "convert/xlsx/xlsx.hpp"
+
+#include <algorithm>
+
+#include "convert/csv_columns.hpp"
+#include "convert/csv_records.hpp"
+#include "convert/findings.hpp"
+#include "convert/plan/builder.hpp"
+#include "convert/xlsx/plan_sheet.hpp"
+#include "convert/xlsx/workbook.hpp"
+
+namespace ptmpl::detail {
+
+namespace {
+
+using xlsx::Sheet;
+
+constexpr std::size_t kHeaderRows = 20;
+
+// ptmpl's own export: a header row (within the first 20) naming the CSV columns `title` and
+// `temp_id`, which every export writes; its index in Sheet::rows.
+std::optional<std::size_t> export_header(const Sheet& sheet) {
+  for (std::size_t r = 0; r < sheet.rows.size() && sheet.rows[r].number <= kHeaderRows; ++r) {
+    bool title = false;
+    bool temp_id = false;
+    for (const xlsx::Cell& cell : sheet.rows[r].cells) {
+      if (cell.kind != xlsx::Cell::Kind::Text) continue;
+      const std::string name = csv::lower_trimmed(cell.text);
+      title = title || name == csv::kColumnName[csv::kTitle];
+      temp_id = temp_id || name == csv::kColumnName[csv::kTempId];
+    }
+    if (title && temp_id) return r;
+  }
+  return std::nullopt;
+}
+
+// The rows of a sheet in ptmpl's own layout as the CSV reader's records: from the header on,
+// each cell as text (cell_text), empty cells included up to the row's last.
+class SheetRecords : public csv::RecordSource {
+ public:
+  SheetRecords(const Sheet& sheet, std::size_t header, const xlsx::Workbook& workbook)
+      : sheet_(sheet), at_(header), workbook_(workbook) {}
+
+  Result<bool> next(csv::Record& out, const std::vector<std::string>&) override {
+    if (at_ >= sheet_.rows.size()) return false;
+    const xlsx::Row& row = sheet_.rows[at_++];
+    out.row = row.number;
+    out.cells.clear();
+    for (const xlsx::Cell& cell : row.cells) {
+      while (out.cells.size() < cell.column) out.cells.push_back({"", plan::Place::cell(row.number, out.cells.size())});
+      out.cells.push_back({xlsx::cell_text(cell, workbook_.date1904()), plan::Place::cell(row.number, cell.column)});
+    }
+    return true;
+  }
+  [[nodiscard]] std::string where(std::size_t row, std::optional<std::size_t> cell,
+                                  std::string_view column) const override {
+    if (!cell) return workbook_.path() + " (sheet " + sheet_.name + ", row " + std::to_string(row) + ")";
+    return workbook_.path() + " (sheet " + sheet_.name + ", cell " + xlsx::cell_reference(row, *cell) +
+           (column.empty() ? "" : ", column \"" + std::string(column) + "\"") + ")";
+  }
+
+ private:
+  const Sheet& sheet_;
+  std::size_t at_;
+  const xlsx::Workbook& workbook_;
+};
+
+std::string sheet_list(const xlsx::Workbook& workbook) {
+  std::string out;
+  for (const std::string& name : workbook.sheet_names()) out += (out.empty() ? "\"" : ", \"") + name + "\"";
+  return out.empty() ? "none" : out;
+}
+
+// A sheet and where its plan is: ptmpl's own layout (`export_row`) or a plan sheet (`header`).
+struct Chosen {
+  Sheet sheet;
+  std::optional<std::size_t> export_row;
+  std::optional<xlsx::PlanHeader> header;
+};
+
+Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& path, const ConvertOptions& options) {
+  const std::vector<std::string>& names = workbook.sheet_names();
+  const auto named = std::find(names.begin(), names.end(), options.sheet);
+  if (!options.sheet.empty() && named == names.end())
+    return Error::usage(path + ": no sheet is named \"" + options.sheet +
+                        "\"; the workbook's sheets: " + sheet_list(workbook));
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!options.sheet.empty() && names[i] != options.sheet) continue;
+    Result<Sheet> sheet = workbook.sheet(i);
+    if (!sheet.ok()) return sheet.error();
+    Chosen out{std::move(sheet.value()), std::nullopt, std::nullopt};
+    out.export_row = export_header(out.sheet);
+    if (!out.export_row) out.header = xlsx::find_plan_header(out.sheet);
+    if (out.export_row || out.header) return out;
+  }
+  const std::string what = options.sheet.empty() ? "no sheet holds a plan (sheets: " + sheet_list(workbook) + ")"
+                                                 : "the sheet \"" + options.sheet + "\" holds no plan";
+  return Error::invalid(path + ": " + what +
+                        ": a plan sheet has a header row within its first 20 rows that names a task column (Task, "
+                        "Name, Activity, Title, or Level 1, Level 2, …) and one more column ptmpl maps, or ptmpl's "
+                        "own columns (title, temp_id, …); docs/commands/convert.md, \"Excel\"");
+}
+
+}  // namespace
+
+Result<Conversion> convert_xlsx(std::string_view bytes, const std::string& path, const ConvertOptions& options) {
+  Result<xlsx::Workbook> workbook = xlsx::Workbook::open(bytes, path);
+  if (!workbook.ok()) return workbook.error();
+  Result<Chosen> chosen = choose_sheet(workbook.value(), path, options);
+  if (!chosen.ok()) return chosen.error();
+  const Sheet& sheet = chosen.value().sheet;
+  FindingSink findings({}, path, options);
+  findings.set_sheet(sheet.name);
+  for (const xlsx::CellProblem& problem : sheet.problems)
+    findings.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
+                    "the cell " + problem.message + "; it is read as empty");
+  if (chosen.value().export_row) {  // the CSV reader returns the findings with its template
+    SheetRecords records(sheet, *chosen.value().export_row, workbook.value());
+    return csv::read_records(records, path, findings,
+                             {"xlsx-column-unmapped", "xlsx-date-column", "xlsx-dependency-cycle"});
+  }
+  plan::Plan plan;
+  xlsx::read_plan_sheet(sheet, *chosen.value().header, workbook.value().date1904(), plan, findings);
+  Result<Conversion> out = plan::build_template(plan, path, findings, plan.tasks.size() * 512);
+  if (!out.ok()) return out.error();
+  out.value().diagnostics = findings.take();
+  return out;
+}
+
+}  // namespace ptmpl::detail

@@ -1,0 +1,255 @@
+// Reading Excel workbooks (convert/xlsx/): the zip archive, the workbook's parts, the three
+// layouts of a plan sheet, and hostile archives. Every workbook is made by a writer other than
+// ptmpl (tests/data/xlsx/make_fixtures.py; SOURCES.md): each test names it.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "convert/xlsx/workbook.hpp"
+#include "convert/xlsx/xlsx.hpp"
+#include "convert/xlsx/zip_archive.hpp"
+#include "convert_support.hpp"
+#include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/model.hpp"
+#include "libtemplate/core/template_file.hpp"
+#include "test_files.hpp"
+
+namespace ptmpl::convert_xlsx_read_test {
+namespace {
+
+using detail::xlsx::cell_reference;
+using detail::xlsx::date_of_serial;
+using testing::expect_converted;
+using testing::read_source;
+
+struct Converted {
+  std::string path;
+  std::string bytes;
+  Result<Conversion> result;
+
+  explicit Converted(const std::string& name, ConvertOptions options = {})
+      : path("tests/data/xlsx/" + name), bytes(read_source(path)), result(detail::convert_xlsx(bytes, path, options)) {}
+
+  // "depth title" of each story in tree order, with its start offset and duration.
+  [[nodiscard]] std::vector<std::string> outline() const {
+    std::vector<std::string> out;
+    if (!result.ok()) return {result.error().message};
+    const TemplateFile file = TemplateFile::parse(path, FileText(result.value().document));
+    if (file.templates().empty()) return {"no template"};
+    for_each_story_indexed(file.templates().front().model.stories,
+                           [&](const Story& story, std::size_t, std::size_t, std::size_t depth) {
+                             std::string line = std::string(depth * 2, ' ') + std::string(story.title.value_or("?"));
+                             if (story.relative_start_date) line += " @" + std::to_string(*story.relative_start_date);
+                             if (story.duration) line += " d" + std::to_string(*story.duration);
+                             for (const Dependency& d : story.dependencies)
+                               line += " ->" + std::to_string(d.target_id ? temp_id_key(*d.target_id).size() : 0) +
+                                       ":" + (d.target_id ? temp_id_key(*d.target_id) : "") + "/t" +
+                                       std::to_string(d.type.value_or(-1)) + "/l" + std::to_string(d.lag.value_or(0));
+                             out.push_back(line);
+                           });
+    return out;
+  }
+  // The findings, one line each: "rule: message".
+  [[nodiscard]] std::vector<std::string> findings() const {
+    std::vector<std::string> out;
+    if (result.ok())
+      for (const Diagnostic& d : result.value().diagnostics) out.push_back(d.rule + ": " + d.message);
+    return out;
+  }
+  [[nodiscard]] bool has_finding(std::string_view rule, std::string_view text) const {
+    for (const std::string& f : findings())
+      if (f.starts_with(rule) && f.find(text) != std::string::npos) return true;
+    return false;
+  }
+};
+
+std::string all(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) out += line + "\n";
+  return out;
+}
+
+TEST(ConvertXlsxRead, CellReferences) {
+  EXPECT_EQ(cell_reference(17, 1), "B17");
+  EXPECT_EQ(cell_reference(1, 25), "Z1");
+  EXPECT_EQ(cell_reference(1, 26), "AA1");
+  EXPECT_EQ(cell_reference(1048576, 16383), "XFD1048576");
+}
+
+TEST(ConvertXlsxRead, SerialsInBothDateSystems) {
+  auto date = [](double serial, bool date1904) {
+    const auto d = date_of_serial(serial, date1904);
+    return d ? format_date(d->date) + " " + std::to_string(d->minute) : std::string("none");
+  };
+  EXPECT_EQ(date(1, false), "1900-01-01 0");
+  EXPECT_EQ(date(59, false), "1900-02-28 0");
+  EXPECT_EQ(date(60, false), "none");  // 1900-02-29, the leap-year bug
+  EXPECT_EQ(date(61, false), "1900-03-01 0");
+  EXPECT_EQ(date(45705.5, false), "2025-02-17 720");
+  EXPECT_EQ(date(0, true), "1904-01-01 0");
+  EXPECT_EQ(date(44299, true), "2025-04-14 0");
+  EXPECT_EQ(date(0, false), "none");
+  EXPECT_EQ(date(3e6, false), "none");
+}
+
+TEST(ConvertXlsxRead, DateFormats) {
+  using detail::xlsx::is_date_format;
+  EXPECT_TRUE(is_date_format(14, ""));
+  EXPECT_TRUE(is_date_format(164, "yyyy-mm-dd"));
+  EXPECT_TRUE(is_date_format(165, "[$-409]d mmm yyyy;@"));
+  EXPECT_FALSE(is_date_format(166, "0.00\"days\""));
+  EXPECT_FALSE(is_date_format(167, "[h]:mm"));
+  EXPECT_FALSE(is_date_format(2, ""));
+}
+
+// openpyxl 3.0.9: a generic plan sheet after a sheet without one; inline strings; header on row 3.
+TEST(ConvertXlsxRead, GenericSheetWithWbsCodes) {
+  const Converted c("openpyxl_generic.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  EXPECT_EQ(all(c.outline()),
+            "Prepare @0 d8\n"
+            "  Survey @0 d5 ->1:3/t2/l0\n"
+            "  Plan seating @5 d3 ->1:4/t2/l1\n"
+            "Move\n")  // its Duration is a formula without a value
+      << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-column-unmapped", "\"Actual Start\" is not one ptmpl maps")) << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-column-unmapped", "(sheet Plan, cell I3)")) << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "\"n/a\", not an amount (sheet Plan, cell H7)")) << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "formula without a value")) << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "cell E7")) << all(c.findings());
+}
+
+// openpyxl 3.0.9, synthesized in MS Project's "export to Excel" layout (no MS Project here).
+TEST(ConvertXlsxRead, MsProjectTaskTable) {
+  const Converted c("openpyxl_task_table.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  const std::string outline = all(c.outline());
+  EXPECT_NE(outline.find("Build @0"), std::string::npos) << outline;
+  EXPECT_NE(outline.find("  Design @0 d1"), std::string::npos) << outline;  // 0.75d
+  EXPECT_NE(outline.find("  Review"), std::string::npos) << outline;        // 6h, Mon 2/17/25
+  EXPECT_NE(outline.find("Ship @6 d451"), std::string::npos) << outline;    // 451d?, a date cell
+  EXPECT_NE(outline.find("->1:5/t0/l-1"), std::string::npos) << outline;    // 4SS-1d: Ship after Write
+  EXPECT_NE(outline.find("->1:4/t2/l2"), std::string::npos) << outline;     // 3FS+2 days: Write after Review
+  EXPECT_FALSE(c.has_finding("xlsx-cell-invalid", "")) << all(c.findings());
+  EXPECT_FALSE(c.has_finding("xlsx-column-unmapped", "")) << all(c.findings());
+}
+
+// openpyxl 3.0.9: hierarchy from the rows' outline grouping, and (sheet Levels) one column per level.
+TEST(ConvertXlsxRead, OutlineGroupingAndLevelColumns) {
+  const Converted grouped("openpyxl_grouped.xlsx");
+  std::string titles;
+  for (const std::string& line : grouped.outline()) titles += line.substr(0, line.find(" @")) + "\n";
+  EXPECT_EQ(titles, "Phase A\n  A1\n    A1a\n  A2\nPhase B\n");
+  ConvertOptions options;
+  options.sheet = "Levels";
+  const Converted levels("openpyxl_grouped.xlsx", options);
+  EXPECT_EQ(all(levels.outline()), "Design\n  Sketch\n    Pencil\nBuild\n");
+  EXPECT_TRUE(levels.has_finding("xlsx-column-unmapped", "\"Mystery\" is not one ptmpl maps"))
+      << all(levels.findings());
+  EXPECT_TRUE(levels.has_finding("xlsx-column-unmapped", "(sheet Levels, cell E1)")) << all(levels.findings());
+}
+
+TEST(ConvertXlsxRead, UnknownSheetIsAUsageErrorListingTheSheets) {
+  ConvertOptions options;
+  options.sheet = "Nope";
+  const Converted c("openpyxl_grouped.xlsx", options);
+  ASSERT_FALSE(c.result.ok());
+  EXPECT_EQ(c.result.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(c.result.error().message,
+            "tests/data/xlsx/openpyxl_grouped.xlsx: no sheet is named \"Nope\"; the workbook's sheets: \"Grouped\", "
+            "\"Levels\"");
+}
+
+// LibreOffice Calc 7.4 from libreoffice_1904.fods: the 1904 date system, shared strings, formulas
+// with cached values (Cure's start is =B2+7, its duration =C2+1).
+TEST(ConvertXlsxRead, LibreOffice1904AndFormulas) {
+  const Converted c("libreoffice_1904.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  const std::string outline = all(c.outline());
+  EXPECT_NE(outline.find("Pour @0 d2"), std::string::npos) << outline;
+  EXPECT_NE(outline.find("Cure @5 d3"), std::string::npos) << outline;
+  ASSERT_TRUE(c.result.value().day_zero);
+  EXPECT_EQ(format_date(*c.result.value().day_zero), "2025-04-07");
+}
+
+// openpyxl 3.0.9: serials 59, 60, 61 and 1 in date-styled cells (the 1900 system).
+TEST(ConvertXlsxRead, SerialSixtyIsAFinding) {
+  const Converted c("openpyxl_serials.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "1900-02-29, a day that never was")) << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "(sheet Dates, cell B3)")) << all(c.findings());
+  ASSERT_TRUE(c.result.value().day_zero);
+  EXPECT_EQ(format_date(*c.result.value().day_zero), "1900-01-01");
+}
+
+// openpyxl 3.0.9: ptmpl's own layout (sheet Stories), read through the CSV reader's columns.
+TEST(ConvertXlsxRead, OwnLayoutThroughTheCsvColumns) {
+  const Converted c("openpyxl_export.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  EXPECT_EQ(all(c.outline()), "Design @0 d5 ->1:3/t2/l1\n  Sketch @0 d2\nBuild @5\n");
+  EXPECT_NE(c.result.value().document.find("\"budget_estimate_in_cents\": 150050"), std::string::npos)
+      << c.result.value().document;
+  EXPECT_TRUE(c.has_finding("xlsx-column-unmapped",
+                            "\"colour\" is not one ptmpl reads; it is ignored (sheet Stories, cell O1)"))
+      << all(c.findings());
+}
+
+// The workbook of ../shared/corpus/xlsx (openpyxl 3.1.5; SOURCES.md): sheet WBS_TaskPlan is the
+// first that holds a plan; its WBS IDs (T001) are the keys its Dependencies name.
+TEST(ConvertXlsxRead, CorpusWorkbook) {
+  const Converted c("corpus_hybrid_project_plan.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  const std::vector<std::string> outline = c.outline();
+  ASSERT_EQ(outline.size(), 12U) << all(outline);
+  EXPECT_NE(outline[1].find("->"), std::string::npos) << all(outline);
+  EXPECT_TRUE(c.has_finding("xlsx-column-unmapped", "(sheet WBS_TaskPlan, cell G1)")) << all(c.findings());
+}
+
+// Hostile archives (made from openpyxl's and LibreOffice's output by make_fixtures.py).
+TEST(ConvertXlsxRead, NotAZip) {
+  const Converted c("not_a_zip.xlsx");
+  ASSERT_FALSE(c.result.ok());
+  EXPECT_EQ(c.result.error().code, ErrorCode::kInvalid);
+  EXPECT_NE(c.result.error().message.find("not_a_zip.xlsx: not a workbook"), std::string::npos)
+      << c.result.error().message;
+}
+
+TEST(ConvertXlsxRead, EntryNamedDotDotIsNeverAPath) {
+  const Converted c("hostile_dotdot.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  EXPECT_EQ(c.outline().size(), 3U);
+}
+
+TEST(ConvertXlsxRead, DeclaredGigabyteIsNotTrusted) {
+  const Converted c("hostile_declared_1gb.xlsx");
+  // libzip reads the real data; what it makes of the wrong size, it says.
+  if (c.result.ok())
+    EXPECT_EQ(c.outline().size(), 3U);
+  else
+    EXPECT_NE(c.result.error().message.find("the part xl/worksheets/sheet1.xml"), std::string::npos)
+        << c.result.error().message;
+}
+
+TEST(ConvertXlsxRead, ZipBombStopsAtTheCap) {
+  const std::string bytes = read_source("tests/data/xlsx/hostile_bomb.xlsx");
+  auto zip = detail::xlsx::ZipArchive::open(bytes, "bomb.xlsx");
+  ASSERT_TRUE(zip.ok());
+  const auto read = zip.value().read("xl/worksheets/sheet1.xml", std::size_t{1} << 20);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message,
+            "bomb.xlsx: the part xl/worksheets/sheet1.xml inflates to more than 1 MiB, more than ptmpl reads of one "
+            "part (a damaged file or a zip bomb)");
+  EXPECT_TRUE(zip.value().read("XL/WORKBOOK.XML").ok());  // part names are case-insensitive
+}
+
+TEST(ConvertXlsxRead, SharedStringOutOfRangeIsAFinding) {
+  const Converted c("hostile_shared_string.xlsx");
+  ASSERT_TRUE(c.result.ok()) << c.result.error().message;
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "names the shared string 999, but the workbook has"))
+      << all(c.findings());
+  EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "(sheet Schedule, cell A2)")) << all(c.findings());
+}
+
+}  // namespace
+}  // namespace ptmpl::convert_xlsx_read_test
