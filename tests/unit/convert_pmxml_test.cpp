@@ -129,7 +129,7 @@ TEST(ConvertPmxml, PercentCompleteProjectAndActivities) {
   EXPECT_EQ(second.remaining_hours.value, 600.0);
   EXPECT_EQ(second.finish.value, at(year{2015} / 6 / 8, 16));
   EXPECT_EQ(second.actual_start.value, at(year{2015} / 2 / 24, 8));
-  EXPECT_EQ(second.percent_complete, 25.0);  // the fraction 0.25
+  EXPECT_EQ(second.percent_complete, 25.0);                  // the fraction 0.25
   EXPECT_EQ(project.activities[6].percent_complete, 100.0);  // Physical 100%
   EXPECT_EQ(project.activities[10].percent_complete, 75.0);  // Units 75%
 }
@@ -256,7 +256,7 @@ TEST(ConvertPmxml, RelationshipsOfEachTypeAcrossProjectsWithAPrefix) {
     bool cross;
   };
   const Expected expected[] = {
-      {11, 12, RelationshipType::FinishToStart, 0, false},  {11, 13, RelationshipType::StartToStart, 8, false},
+      {11, 12, RelationshipType::FinishToStart, 0, false},     {11, 13, RelationshipType::StartToStart, 8, false},
       {12, 13, RelationshipType::FinishToFinish, -4.5, false}, {13, 12, RelationshipType::StartToFinish, 16, false},
       {21, 11, RelationshipType::FinishToStart, 0, true},
   };
@@ -322,13 +322,13 @@ TEST(ConvertPmxml, AnotherRootIsAnError) {
 
 TEST(ConvertPmxml, AHugeLagIsReadAsWritten) {
   const Read read("plan.xml", document(project("<Activity><ObjectId>1</ObjectId></Activity>"
-                                      "<Activity><ObjectId>2</ObjectId></Activity>"
-                                      "<Relationship><Lag>1000000000000</Lag><PredecessorActivityObjectId>1"
-                                      "</PredecessorActivityObjectId><SuccessorActivityObjectId>2"
-                                      "</SuccessorActivityObjectId><Type>Finish to Start</Type></Relationship>"
-                                      "<Relationship><Lag>1e999</Lag><PredecessorActivityObjectId>1"
-                                      "</PredecessorActivityObjectId><SuccessorActivityObjectId>2"
-                                      "</SuccessorActivityObjectId><Type>Sideways</Type></Relationship>")));
+                                               "<Activity><ObjectId>2</ObjectId></Activity>"
+                                               "<Relationship><Lag>1000000000000</Lag><PredecessorActivityObjectId>1"
+                                               "</PredecessorActivityObjectId><SuccessorActivityObjectId>2"
+                                               "</SuccessorActivityObjectId><Type>Finish to Start</Type></Relationship>"
+                                               "<Relationship><Lag>1e999</Lag><PredecessorActivityObjectId>1"
+                                               "</PredecessorActivityObjectId><SuccessorActivityObjectId>2"
+                                               "</SuccessorActivityObjectId><Type>Sideways</Type></Relationship>")));
   const detail::p6::File& file = read.ok();
   ASSERT_EQ(file.projects.at(0).relationships.size(), 2U);
   EXPECT_EQ(file.projects[0].relationships[0].lag_hours.value, 1e12);  // to_plan says what a template holds
@@ -356,12 +356,13 @@ TEST(ConvertPmxml, ADoctypeIsReportedAndItsEntitiesAreNotExpanded) {
 }
 
 TEST(ConvertPmxml, AnObjectWithoutObjectIdIsSkippedWithAFinding) {
-  const Read read("plan.xml", document(project("<Activity><Id>A1</Id></Activity>"
-                                      "<Activity><Id>A2</Id><ObjectId>x7</ObjectId></Activity>"
-                                      "<Activity><Id>A3</Id><ObjectId>3</ObjectId><WBSObjectId>w</WBSObjectId>"
-                                      "</Activity>"
-                                      "<Relationship><PredecessorActivityObjectId>3</PredecessorActivityObjectId>"
-                                      "</Relationship>")));
+  const Read read("plan.xml",
+                  document(project("<Activity><Id>A1</Id></Activity>"
+                                   "<Activity><Id>A2</Id><ObjectId>x7</ObjectId></Activity>"
+                                   "<Activity><Id>A3</Id><ObjectId>3</ObjectId><WBSObjectId>w</WBSObjectId>"
+                                   "</Activity>"
+                                   "<Relationship><PredecessorActivityObjectId>3</PredecessorActivityObjectId>"
+                                   "</Relationship>")));
   const detail::p6::File& file = read.ok();
   ASSERT_EQ(file.projects.size(), 1U);
   ASSERT_EQ(file.projects[0].activities.size(), 1U);
@@ -373,7 +374,8 @@ TEST(ConvertPmxml, AnObjectWithoutObjectIdIsSkippedWithAFinding) {
   EXPECT_EQ(read.diagnostics[0].message,
             "activity A1 has no ObjectId; it is skipped (P6 objects refer to each other by ObjectId)");
   EXPECT_NE(read.diagnostics[1].message.find("\"x7\""), std::string::npos);
-  EXPECT_EQ(read.diagnostics[2].message, "activity A3: WBSObjectId \"w\" is not an ObjectId (an integer); it is ignored");
+  EXPECT_EQ(read.diagnostics[2].message,
+            "activity A3: WBSObjectId \"w\" is not an ObjectId (an integer); it is ignored");
 }
 
 TEST(ConvertPmxml, RepeatedAndNilFieldsAndUnreadableCalendarParts) {

@@ -187,8 +187,7 @@ constexpr ConversionRule kRules[] = {
     {"p6-pmxml-object-id", Severity::Warning,
      "an object without a readable ObjectId (or a link or assignment without its activities') is skipped",
      "{n} objects have no readable ObjectId, or name no readable activity; they are skipped"},
-    {"p6-pmxml-value", Severity::Warning,
-     "a reference to another object, or a setting, that cannot be read is ignored",
+    {"p6-pmxml-value", Severity::Warning, "a reference to another object, or a setting, that cannot be read is ignored",
      "{n} references or settings cannot be read; they are ignored"},
 };
 

@@ -194,8 +194,8 @@ enum class CalendarField : std::uint8_t {
   HolidayOrExceptions,
   Count
 };
-constexpr Names<CalendarField> kCalendarFields{"ObjectId",    "Name",           "BaseCalendarObjectId",
-                                               "HoursPerDay", "StandardWorkWeek", "HolidayOrExceptions"};
+constexpr Names<CalendarField> kCalendarFields{
+    "ObjectId", "Name", "BaseCalendarObjectId", "HoursPerDay", "StandardWorkWeek", "HolidayOrExceptions"};
 
 enum class TimeField : std::uint8_t { Start, Finish, Count };
 constexpr Names<TimeField> kTimeFields{"Start", "Finish"};
@@ -289,12 +289,9 @@ enum class RelationshipField : std::uint8_t {
   Lag,
   Count
 };
-constexpr Names<RelationshipField> kRelationshipFields{"ObjectId",
-                                                       "PredecessorActivityObjectId",
-                                                       "SuccessorActivityObjectId",
-                                                       "PredecessorProjectObjectId",
-                                                       "Type",
-                                                       "Lag"};
+constexpr Names<RelationshipField> kRelationshipFields{
+    "ObjectId", "PredecessorActivityObjectId", "SuccessorActivityObjectId", "PredecessorProjectObjectId", "Type",
+    "Lag"};
 
 // Resource and Role.
 enum class PartyField : std::uint8_t { ObjectId, Id, Name, CalendarObjectId, Count };
@@ -310,8 +307,8 @@ enum class AssignmentField : std::uint8_t {
   ActualUnits,
   Count
 };
-constexpr Names<AssignmentField> kAssignmentFields{"ObjectId",     "ActivityObjectId", "ResourceObjectId", "RoleObjectId",
-                                                   "PlannedUnits", "PlannedCost",      "ActualUnits"};
+constexpr Names<AssignmentField> kAssignmentFields{
+    "ObjectId", "ActivityObjectId", "ResourceObjectId", "RoleObjectId", "PlannedUnits", "PlannedCost", "ActualUnits"};
 
 enum class CurrencyField : std::uint8_t { Id, ExchangeRate, Count };
 constexpr Names<CurrencyField> kCurrencyFields{"Id", "ExchangeRate"};
@@ -331,8 +328,7 @@ class Reader {
   // The ObjectId of `what` (an integer); nullopt, with a finding saying it is skipped, when it
   // has none or an unreadable one.
   template <typename Key>
-  std::optional<std::int64_t> object_id(const Fields<Key>& f, Key key, pugi::xml_node element,
-                                        const std::string& what);
+  std::optional<std::int64_t> object_id(const Fields<Key>& f, Key key, pugi::xml_node element, const std::string& what);
   // The ObjectId `key` refers to; nullopt when none is written, or (with a finding) when what is
   // written is not one.
   template <typename Key>
@@ -343,7 +339,8 @@ class Reader {
   void read_project(pugi::xml_node element);
   void read_wbs(pugi::xml_node element, Project& project);
   void read_activity(pugi::xml_node element, Project& project);
-  std::optional<Relationship> read_relationship(pugi::xml_node element, std::optional<std::int64_t>& predecessor_project);
+  std::optional<Relationship> read_relationship(pugi::xml_node element,
+                                                std::optional<std::int64_t>& predecessor_project);
   std::optional<Assignment> read_assignment(pugi::xml_node element);
   template <typename Party>
   void read_party(pugi::xml_node element, std::vector<Party>& out, const char* what);
@@ -367,7 +364,9 @@ std::optional<std::int64_t> Reader::object_id(const Fields<Key>& f, Key key, pug
   const std::string_view written = f.value(key);
   if (auto id = to_integer(written)) return id;
   report("p6-pmxml-object-id", f.node(key) ? f.node(key) : element,
-         what + (written.empty() ? " has no ObjectId" : " has the ObjectId \"" + std::string(written) + "\", not an integer") +
+         what +
+             (written.empty() ? " has no ObjectId"
+                              : " has the ObjectId \"" + std::string(written) + "\", not an integer") +
              "; it is skipped (P6 objects refer to each other by ObjectId)");
   return std::nullopt;
 }
@@ -594,8 +593,8 @@ void Reader::read_activity(pugi::xml_node element, Project& project) {
   }
   activity.planned_hours = f.number(ActivityField::PlannedDuration);
   activity.remaining_hours = f.number(ActivityField::RemainingDuration);
-  activity.start = f.first_when(
-      {ActivityField::RemainingEarlyStartDate, ActivityField::EarlyStartDate, ActivityField::StartDate});
+  activity.start =
+      f.first_when({ActivityField::RemainingEarlyStartDate, ActivityField::EarlyStartDate, ActivityField::StartDate});
   activity.finish = f.first_when(
       {ActivityField::RemainingEarlyFinishDate, ActivityField::EarlyFinishDate, ActivityField::FinishDate});
   activity.planned_start = f.when(ActivityField::PlannedStartDate);
@@ -621,7 +620,8 @@ std::optional<Relationship> Reader::read_relationship(pugi::xml_node element,
                                                       std::optional<std::int64_t>& predecessor_project) {
   const Fields<RelationshipField> f(element, kRelationshipFields);
   const std::string what = "relationship " + std::string(f.value(RelationshipField::ObjectId));
-  const auto predecessor = object_id(f, RelationshipField::PredecessorActivityObjectId, element, what + "'s predecessor");
+  const auto predecessor =
+      object_id(f, RelationshipField::PredecessorActivityObjectId, element, what + "'s predecessor");
   const auto successor = object_id(f, RelationshipField::SuccessorActivityObjectId, element, what + "'s successor");
   if (!predecessor || !successor) return std::nullopt;
   Relationship relationship;
