@@ -72,15 +72,18 @@ Place place_of(pugi::xml_node node) {
   return node ? Place::offset(node.offset_debug()) : Place{};
 }
 
-// The child elements of one object named by `Key` (an enum class whose last member is Count),
-// found in one pass over its children: an activity has about seventy.
+// The child elements of one object named by `Key` (an enum class whose last member is Count, at
+// most kMaxFields), found in one pass over its children: an activity has about seventy.
 template <typename Key>
 using Names = std::array<std::string_view, static_cast<std::size_t>(Key::Count)>;
+
+constexpr std::size_t kMaxFields = 32;
 
 template <typename Key>
 class Fields {
  public:
   Fields(pugi::xml_node parent, const Names<Key>& names) {
+    static_assert(static_cast<std::size_t>(Key::Count) <= kMaxFields);
     for (pugi::xml_node child = parent.first_child(); child; child = child.next_sibling()) {
       if (child.type() != pugi::node_element) continue;
       const std::string_view name = local_name(child);
@@ -109,7 +112,9 @@ class Fields {
   }
 
  private:
-  std::array<pugi::xml_node, static_cast<std::size_t>(Key::Count)> nodes_{};
+  // One size for every Key: GCC merges the instantiations' identical code, and would then see
+  // one Key's index into another's shorter array (-Warray-bounds).
+  std::array<pugi::xml_node, kMaxFields> nodes_{};
 };
 
 // Calls `visit` for each child element of `parent` named `name`, in order.
