@@ -182,6 +182,13 @@ constexpr ConversionRule kRules[] = {
      "{n} tasks have no name; each is called \"Task UID\""},
     {"mspdi-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
      "{n} tasks have more work than a time estimate holds; it is dropped"},
+    {"p6-pmxml-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)",
+     "{n} document type declarations are ignored"},
+    {"p6-pmxml-object-id", Severity::Warning,
+     "an object without a readable ObjectId (or a link or assignment without its activities') is skipped",
+     "{n} objects have no readable ObjectId, or name no readable activity; they are skipped"},
+    {"p6-pmxml-value", Severity::Warning, "a reference to another object, or a setting, that cannot be read is ignored",
+     "{n} references or settings cannot be read; they are ignored"},
     {"xlsx-cell-invalid", Severity::Warning,
      "a cell that cannot be read (an error value, a missing shared string, a formula without a value, a date, "
      "duration, amount or link that is not one) is read as empty",

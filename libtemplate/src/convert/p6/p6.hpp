@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -204,6 +205,9 @@ struct File {
   std::vector<Resource> resources;
   std::vector<Role> roles;
   std::string text;  ///< the file's text as UTF-8 (XER re-encoded from its code page), which the views point into
+  /// What the views point into instead of `text`: PMXML's parsed document, whose values are
+  /// decoded (entities, CDATA) in place.
+  std::shared_ptr<const void> storage;
 };
 
 /// Reads an XER export (`bytes` in its code page: UTF-8, UTF-16 with a byte order mark, else
