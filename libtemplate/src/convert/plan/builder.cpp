@@ -151,8 +151,13 @@ class Builder {
            std::string(task.title) + "\"";
   }
   void read_project();
-  // The minutes of a working day that durations and lags in minutes are divided by.
+  // The minutes of a working day that durations and lags in minutes are divided by: the
+  // project's, and the calendars' that have their own.
   void read_minutes_per_day();
+  [[nodiscard]] double minutes_per_day(std::optional<std::int64_t> calendar_uid) const {
+    const auto found = calendar_uid ? calendar_minutes_.find(*calendar_uid) : calendar_minutes_.end();
+    return found == calendar_minutes_.end() ? minutes_per_day_ : found->second;
+  }
   void read_tasks();
   void read_task(const plan::Task& in);
   // The parts of read_task: what a template does not keep of a task, said as findings; its
@@ -210,6 +215,7 @@ class Builder {
   std::size_t size_hint_;
 
   double minutes_per_day_ = 480;
+  std::unordered_map<std::int64_t, double> calendar_minutes_;  // by calendar UID, when it has its own
   std::optional<DateTime> project_start_;
   std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
   std::optional<Date> last_date_;
@@ -259,10 +265,13 @@ void Builder::read_project() {
 }
 
 void Builder::read_minutes_per_day() {
+  // A day has at most 24 hours; 0 or less would make every duration endless or negative.
+  auto usable = [](std::optional<double> minutes) { return minutes && *minutes > 0 && *minutes <= 24 * 60; };
+  for (const Calendar& calendar : plan_.calendars)
+    if (usable(calendar.minutes_per_day)) calendar_minutes_.emplace(calendar.uid, *calendar.minutes_per_day);
   const plan::Project& project = plan_.project;
   const std::optional<double> minutes = project.minutes_per_day;
-  // A day has at most 24 hours; 0 or less would make every duration endless or negative.
-  if (minutes && *minutes > 0 && *minutes <= 24 * 60) {
+  if (usable(minutes)) {
     minutes_per_day_ = *minutes;
     return;
   }
@@ -391,7 +400,7 @@ void Builder::read_duration(const plan::Task& in, Task& task) {
   }
   const bool elapsed = in.duration_format.elapsed;
   task.elapsed = elapsed;
-  const double days = *in.duration / (elapsed ? 24 * 60 : minutes_per_day_);
+  const double days = *in.duration / (elapsed ? 24 * 60 : minutes_per_day(in.calendar_uid));
   const double whole = std::ceil(days - 1e-9);
   const bool in_range = days >= 0 && whole < 1e12;
   if (task.milestone) {
@@ -722,9 +731,10 @@ void Builder::place_tasks() {
   // Lags in working days (percentages against the predecessor's duration).
   for (LinkIn& link : links_) {
     const Format format = link.in->lag_format;
-    double days = link.lag / minutes_per_day_;
+    // A lag is counted in working days of its predecessor's calendar (P6's default lag calendar).
+    const std::size_t predecessor = by_uid_.find(link.predecessor);
+    double days = link.lag / (predecessor == kNone ? minutes_per_day_ : minutes_per_day(tasks_[predecessor].in->calendar_uid));
     if (format.percent()) {
-      const std::size_t predecessor = by_uid_.find(link.predecessor);
       days = predecessor == kNone ? 0 : link.lag / 100 * tasks_[predecessor].duration_days;
     } else if (format.elapsed) {
       days = link.lag / (24 * 60);

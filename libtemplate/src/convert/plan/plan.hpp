@@ -250,6 +250,10 @@ struct Calendar {
   std::vector<WeekDay> week_days;
   std::vector<CalendarException> exceptions;
   bool has_work_weeks = false;
+  /// A working day's minutes on this calendar, when the source gives each calendar its own
+  /// (P6's day_hr_cnt): durations on it, and lags after a task on it, are counted in its days
+  /// rather than the project's (Project::minutes_per_day).
+  std::optional<double> minutes_per_day;
   Place place;
 };
 
@@ -291,6 +295,11 @@ struct Source {
   /// GanttProject `.gan`.
   [[nodiscard]] static constexpr Source gantt_project() {
     return {"gan-", "gan-task-dates", "the plan's calendar", "sub-tasks", "a rate", "the earliest task's start"};
+  }
+  /// Primavera P6 (XER, PMXML).
+  [[nodiscard]] static constexpr Source primavera() {
+    return {"p6-",       "p6-dates-span", "the project calendar",
+            "activities", "rates",        "the earliest activity's start; the project has no data date"};
   }
 };
 
