@@ -176,9 +176,9 @@ struct Assignment {
 enum class LagCalendar : std::uint8_t { Predecessor, Successor, TwentyFourHour, ProjectDefault, Unknown };
 
 struct Project {
-  std::int64_t id = 0;          ///< proj_id / ObjectId
-  std::string_view short_name;  ///< proj_short_name / Id: what `--project` names
-  std::string_view name;        ///< the project node's wbs_name / Name
+  std::int64_t id = 0;                      ///< proj_id / ObjectId
+  std::string_view short_name;              ///< proj_short_name / Id: what `--project` names
+  std::string_view name;                    ///< the project node's wbs_name / Name
   std::optional<std::int64_t> calendar_id;  ///< the activities' default calendar
   When data_date;                           ///< last_recalc_date / DataDate
   When planned_start;                       ///< plan_start_date / PlannedStartDate

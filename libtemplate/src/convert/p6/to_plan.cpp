@@ -12,31 +12,46 @@ namespace ptmpl::detail::p6 {
 namespace planning {
 
 constexpr std::int64_t kNoResource = -65535;
+constexpr double kMaxLagHours = 400.0 * 366 * 24;
 
 plan::Constraint plan_constraint(ConstraintType type) {
   switch (type) {
-    case ConstraintType::None: return plan::Constraint::AsSoonAsPossible;
+    case ConstraintType::None:
+      return plan::Constraint::AsSoonAsPossible;
     case ConstraintType::StartOn:
-    case ConstraintType::MandatoryStart: return plan::Constraint::MustStartOn;
-    case ConstraintType::StartOnOrAfter: return plan::Constraint::StartNoEarlierThan;
-    case ConstraintType::StartOnOrBefore: return plan::Constraint::StartNoLaterThan;
+    case ConstraintType::MandatoryStart:
+      return plan::Constraint::MustStartOn;
+    case ConstraintType::StartOnOrAfter:
+      return plan::Constraint::StartNoEarlierThan;
+    case ConstraintType::StartOnOrBefore:
+      return plan::Constraint::StartNoLaterThan;
     case ConstraintType::FinishOn:
-    case ConstraintType::MandatoryFinish: return plan::Constraint::MustFinishOn;
-    case ConstraintType::FinishOnOrAfter: return plan::Constraint::FinishNoEarlierThan;
-    case ConstraintType::FinishOnOrBefore: return plan::Constraint::FinishNoLaterThan;
-    case ConstraintType::AsLateAsPossible: return plan::Constraint::AsLateAsPossible;
-    case ConstraintType::Unknown: break;
+    case ConstraintType::MandatoryFinish:
+      return plan::Constraint::MustFinishOn;
+    case ConstraintType::FinishOnOrAfter:
+      return plan::Constraint::FinishNoEarlierThan;
+    case ConstraintType::FinishOnOrBefore:
+      return plan::Constraint::FinishNoLaterThan;
+    case ConstraintType::AsLateAsPossible:
+      return plan::Constraint::AsLateAsPossible;
+    case ConstraintType::Unknown:
+      break;
   }
   return plan::Constraint::Unknown;
 }
 
 std::optional<plan::LinkType> link_type(RelationshipType type) {
   switch (type) {
-    case RelationshipType::FinishToStart: return plan::LinkType::FinishToStart;
-    case RelationshipType::StartToStart: return plan::LinkType::StartToStart;
-    case RelationshipType::FinishToFinish: return plan::LinkType::FinishToFinish;
-    case RelationshipType::StartToFinish: return plan::LinkType::StartToFinish;
-    case RelationshipType::Unknown: break;
+    case RelationshipType::FinishToStart:
+      return plan::LinkType::FinishToStart;
+    case RelationshipType::StartToStart:
+      return plan::LinkType::StartToStart;
+    case RelationshipType::FinishToFinish:
+      return plan::LinkType::FinishToFinish;
+    case RelationshipType::StartToFinish:
+      return plan::LinkType::StartToFinish;
+    case RelationshipType::Unknown:
+      break;
   }
   return std::nullopt;
 }
@@ -130,9 +145,14 @@ void Converter::read_project() {
   out.title = project_.name.empty() ? project_.short_name : project_.name;
   out.place = project_.place;
   out.calendars_place = project_.place;
-  // Day 0: the data date, from which P6 schedules the work that remains.
-  const When& start = project_.data_date.value ? project_.data_date : project_.planned_start;
-  out.start = start.value;
+  // Day 0: the project's planned start, or the data date, or an activity's date before them
+  // (actual dates precede the data date): a schedule places no story before day 0.
+  for (const When* when : {&project_.planned_start, &project_.data_date})
+    if (when->value && (!out.start || when->value->date < out.start->date)) out.start = when->value;
+  for (const Activity& activity : project_.activities)
+    for (const When* when : {&activity.actual_start, &activity.start, &activity.finish})
+      if (when->value && out.start && when->value->date < out.start->date)
+        out.start = plan::DateTime{when->value->date, 0};
   out.calendar_uid = project_.calendar_id;
   out.currency = project_.currency;
   out.currency_place = project_.place;
@@ -141,8 +161,8 @@ void Converter::read_project() {
       project_.lag_calendar == LagCalendar::Unknown)
     findings_.report("p6-lag-calendar", project_.lag_calendar_place,
                      "the scheduling options count lags on the " +
-                         std::string(lag_calendar[static_cast<std::size_t>(project_.lag_calendar)]) +
-                         " calendar (" + std::string(project_.lag_calendar_text) +
+                         std::string(lag_calendar[static_cast<std::size_t>(project_.lag_calendar)]) + " calendar (" +
+                         std::string(project_.lag_calendar_text) +
                          "); a template counts them on its predecessor's days");
   if (project_.progress_override || !project_.retained_logic)
     findings_.report("p6-retained-logic", project_.logic_place,
@@ -168,8 +188,10 @@ void Converter::read_calendars() {
 void Converter::read_resources() {
   std::unordered_map<std::int64_t, bool> used;  // resource ids the project's assignments name
   for (const Assignment& assignment : project_.assignments) {
-    if (assignment.resource_id) used[*assignment.resource_id] = true;
-    else if (assignment.role_id) used[*assignment.role_id] = false;
+    if (assignment.resource_id)
+      used[*assignment.resource_id] = true;
+    else if (assignment.role_id)
+      used[*assignment.role_id] = false;
   }
   for (const Resource& resource : file_.resources) {
     const auto found = used.find(resource.id);
@@ -219,7 +241,8 @@ void Converter::add_wbs_tree() {
       activities[project_.wbs[found->second].id].push_back(&activity);
   }
   auto by_sequence = [&](std::size_t a, std::size_t b) {
-    return std::pair(project_.wbs[a].sequence, project_.wbs[a].id) < std::pair(project_.wbs[b].sequence, project_.wbs[b].id);
+    return std::pair(project_.wbs[a].sequence, project_.wbs[a].id) <
+           std::pair(project_.wbs[b].sequence, project_.wbs[b].id);
   };
   for (auto& list : children) std::stable_sort(list.begin(), list.end(), by_sequence);
   std::stable_sort(roots.begin(), roots.end(), by_sequence);
@@ -261,8 +284,7 @@ void Converter::add_activity(const Activity& activity, std::int64_t level) {
   if (!activity.code.empty()) task.temp_id = TempId(activity.code);
   task.place(plan::TaskField::Task) = activity.place;
   task.place(plan::TaskField::TempId) = activity.place;
-  task.milestone =
-      activity.type == ActivityType::StartMilestone || activity.type == ActivityType::FinishMilestone;
+  task.milestone = activity.type == ActivityType::StartMilestone || activity.type == ActivityType::FinishMilestone;
   if (activity.type == ActivityType::LevelOfEffort || activity.type == ActivityType::WbsSummary ||
       activity.type == ActivityType::Unknown)
     findings_.report("p6-level-of-effort", activity.place,
@@ -292,8 +314,8 @@ void Converter::add_activity(const Activity& activity, std::int64_t level) {
   task.place(plan::TaskField::Constraint) = activity.primary.place;
   if (activity.secondary.type != ConstraintType::None)
     findings_.report("p6-secondary-constraint", activity.secondary.place,
-                     activity_name(activity) + " has the secondary constraint " +
-                         std::string(activity.secondary.text) + ", which a template does not keep");
+                     activity_name(activity) + " has the secondary constraint " + std::string(activity.secondary.text) +
+                         ", which a template does not keep");
   if (activity.status != Status::NotStarted) {
     task.percent_complete = std::max<std::int64_t>(1, std::llround(activity.percent_complete));
     task.actual_start_is_start = true;
@@ -322,6 +344,13 @@ void Converter::add_links(const Activity& activity, plan::Task& task) {
     const Number& lag = relationship->lag_hours;
     link.lag = lag.value ? std::optional<double>(*lag.value * 60) : std::nullopt;
     if (!lag.written()) link.lag = 0.0;
+    // A lag longer than the 400 years a plan may span (in hours of any calendar) places no date.
+    if (lag.value && std::fabs(*lag.value) > kMaxLagHours) {
+      findings_.report("p6-lag-invalid", lag.place,
+                       "a link into " + activity_name(activity) + " has a lag of " + std::string(lag.text) +
+                           " hours, more than the 400 years a plan spans; the link is written with lag 0");
+      link.lag = 0.0;
+    }
     link.lag_format.unit = plan::Format::Unit::Minutes;
     // On the 24-hour calendar a lag runs through nights and days off: elapsed time.
     link.lag_format.elapsed = project_.lag_calendar == LagCalendar::TwentyFourHour;

@@ -15,10 +15,10 @@ namespace ptmpl::detail::p6 {
 namespace xer {
 
 // Windows-1252's 80–9F (A0–FF are U+00A0–U+00FF); 81, 8D, 8F, 90 and 9D are undefined: U+FFFD.
-constexpr char16_t kCp1252High[32] = {
-    0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-    0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD, 0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178};
+constexpr char16_t kCp1252High[32] = {0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                      0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+                                      0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                      0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178};
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
@@ -82,8 +82,7 @@ struct Table {
 // (rows may be shorter than %F), is empty.
 class RowView {
  public:
-  RowView(const Table& table, const Table::Row& row, std::string_view text)
-      : table_(table), row_(row), text_(text) {}
+  RowView(const Table& table, const Table::Row& row, std::string_view text) : table_(table), row_(row), text_(text) {}
 
   [[nodiscard]] std::string_view operator[](std::string_view field) const {
     const auto it = table_.columns.find(field);
@@ -136,7 +135,8 @@ class RowView {
   std::string_view text_;
 };
 
-// clndr_data: nodes `(0||NAME(PARAMS)(CHILDREN))`, PARAMS `key|value` pairs joined by `|`.
+// clndr_data: nodes `(0||NAME(PARAMS)(CHILDREN))`, PARAMS `key|value` pairs joined by `|`;
+// spaces, and runs of DEL (0x7F) where P6 had line breaks, may stand between nodes.
 // Read without recursion (a hostile file nests as deep as it likes) into a flat list of nodes.
 struct CalendarNode {
   std::string_view name;
@@ -151,7 +151,7 @@ std::variant<std::vector<CalendarNode>, std::string> parse_calendar_data(std::st
   std::size_t at = 0;
   auto fail = [&](const std::string& what) { return what + " at character " + std::to_string(at + 1); };
   auto skip_spaces = [&] {
-    while (at < data.size() && (data[at] == ' ' || data[at] == '\t')) ++at;
+    while (at < data.size() && (data[at] == ' ' || data[at] == '\x7F')) ++at;
   };
   bool any = false;
   while (true) {
@@ -284,10 +284,14 @@ Status status(std::string_view text) {
 
 ConstraintType constraint_type(std::string_view text) {
   static constexpr std::pair<std::string_view, ConstraintType> kTypes[] = {
-      {"CS_MSO", ConstraintType::StartOn},           {"CS_MSOA", ConstraintType::StartOnOrAfter},
-      {"CS_MSOB", ConstraintType::StartOnOrBefore},  {"CS_MEO", ConstraintType::FinishOn},
-      {"CS_MEOA", ConstraintType::FinishOnOrAfter},  {"CS_MEOB", ConstraintType::FinishOnOrBefore},
-      {"CS_ALAP", ConstraintType::AsLateAsPossible}, {"CS_MANDSTART", ConstraintType::MandatoryStart},
+      {"CS_MSO", ConstraintType::StartOn},
+      {"CS_MSOA", ConstraintType::StartOnOrAfter},
+      {"CS_MSOB", ConstraintType::StartOnOrBefore},
+      {"CS_MEO", ConstraintType::FinishOn},
+      {"CS_MEOA", ConstraintType::FinishOnOrAfter},
+      {"CS_MEOB", ConstraintType::FinishOnOrBefore},
+      {"CS_ALAP", ConstraintType::AsLateAsPossible},
+      {"CS_MANDSTART", ConstraintType::MandatoryStart},
       {"CS_MANDFIN", ConstraintType::MandatoryFinish}};
   if (text.empty()) return ConstraintType::None;
   for (const auto& [name, type] : kTypes)
@@ -333,7 +337,8 @@ Result<Tables> split_tables(std::string_view text, const std::string& path, Find
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (line_number == 1) {
       if (!line.starts_with("ERMHDR"))
-        return Error::invalid(format_place(path, 1, 1) + ": not a Primavera P6 XER file (its first line is not ERMHDR)");
+        return Error::invalid(format_place(path, 1, 1) +
+                              ": not a Primavera P6 XER file (its first line is not ERMHDR)");
       out.header = split_tabs(line);
       continue;
     }
@@ -360,8 +365,7 @@ Result<Tables> split_tables(std::string_view text, const std::string& path, Find
       table->rows.push_back({std::move(values), static_cast<std::int64_t>(offset)});
     }
   }
-  if (line_number == 0)
-    return Error::invalid(format_place(path, 1, 1) + ": not a Primavera P6 XER file (it is empty)");
+  if (line_number == 0) return Error::invalid(format_place(path, 1, 1) + ": not a Primavera P6 XER file (it is empty)");
   return out;
 }
 

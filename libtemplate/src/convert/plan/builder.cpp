@@ -733,7 +733,8 @@ void Builder::place_tasks() {
     const Format format = link.in->lag_format;
     // A lag is counted in working days of its predecessor's calendar (P6's default lag calendar).
     const std::size_t predecessor = by_uid_.find(link.predecessor);
-    double days = link.lag / (predecessor == kNone ? minutes_per_day_ : minutes_per_day(tasks_[predecessor].in->calendar_uid));
+    double days =
+        link.lag / (predecessor == kNone ? minutes_per_day_ : minutes_per_day(tasks_[predecessor].in->calendar_uid));
     if (format.percent()) {
       days = predecessor == kNone ? 0 : link.lag / 100 * tasks_[predecessor].duration_days;
     } else if (format.elapsed) {

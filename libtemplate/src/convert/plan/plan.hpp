@@ -298,8 +298,8 @@ struct Source {
   }
   /// Primavera P6 (XER, PMXML).
   [[nodiscard]] static constexpr Source primavera() {
-    return {"p6-",       "p6-dates-span", "the project calendar",
-            "activities", "rates",        "the earliest activity's start; the project has no data date"};
+    return {"p6-",        "p6-dates-span", "the project calendar",
+            "activities", "rates",         "the earliest activity's start; the project has no data date"};
   }
 };
 
