@@ -161,6 +161,29 @@ TEST(P6Xer, ReadsTheLagCalendarFilesCalendarExactly) {
   EXPECT_EQ(a.actual_finish.value, (plan::DateTime{date(2019, 6, 12), 17 * 60}));
 }
 
+// SP10's calendars put DEL runs (where P6 had line breaks) and spaces between their nodes.
+TEST(P6Xer, ReadsCalendarDataWithDelRunsBetweenNodes) {
+  const Read r = read(read_source("tests/data/p6/SP10-COST-LOADED.xer"));
+  ASSERT_TRUE(r.file.ok());
+  ASSERT_EQ(r.file.value().calendars.size(), 6u);
+  for (const detail::p6::Calendar& calendar : r.file.value().calendars) {
+    EXPECT_TRUE(calendar.week_read) << calendar.id;
+    EXPECT_EQ(calendar.notes, std::vector<std::string>{}) << calendar.id;
+  }
+  const detail::p6::Calendar& five = r.file.value().calendars[2];  // 640: 08–12, 13–17
+  EXPECT_EQ(five.id, 640);
+  EXPECT_TRUE(five.week[0].empty());
+  EXPECT_EQ(five.week[3], (std::vector<detail::p6::Interval>{{8 * 60, 12 * 60}, {13 * 60, 17 * 60}}));
+  const detail::p6::Calendar& bank = r.file.value().calendars[1];  // 639: bank holidays
+  EXPECT_EQ(bank.id, 639);
+  ASSERT_GE(bank.exceptions.size(), 3u);
+  EXPECT_EQ(bank.exceptions[0].date, date(2013, 1, 1));   // 41275
+  EXPECT_EQ(bank.exceptions[1].date, date(2013, 3, 29));  // 41362, Good Friday
+  const detail::p6::Calendar& round = r.file.value().calendars[0];  // 638: an exception with work
+  EXPECT_EQ(round.exceptions.at(0).date, date(2013, 7, 7));
+  EXPECT_EQ(round.exceptions.at(0).work, (std::vector<detail::p6::Interval>{{7 * 60 + 30, 15 * 60 + 30}}));
+}
+
 TEST(P6Xer, LagCalendarOtherThanPredecessorIsAFinding) {
   const std::map<std::string, bool> files = {{"PredecessorCalendar", false},
                                              {"SuccessorCalendar", true},
