@@ -177,8 +177,8 @@ TEST(P6Xer, ReadsCalendarDataWithDelRunsBetweenNodes) {
   const detail::p6::Calendar& bank = r.file.value().calendars[1];  // 639: bank holidays
   EXPECT_EQ(bank.id, 639);
   ASSERT_GE(bank.exceptions.size(), 3u);
-  EXPECT_EQ(bank.exceptions[0].date, date(2013, 1, 1));   // 41275
-  EXPECT_EQ(bank.exceptions[1].date, date(2013, 3, 29));  // 41362, Good Friday
+  EXPECT_EQ(bank.exceptions[0].date, date(2013, 1, 1));             // 41275
+  EXPECT_EQ(bank.exceptions[1].date, date(2013, 3, 29));            // 41362, Good Friday
   const detail::p6::Calendar& round = r.file.value().calendars[0];  // 638: an exception with work
   EXPECT_EQ(round.exceptions.at(0).date, date(2013, 7, 7));
   EXPECT_EQ(round.exceptions.at(0).work, (std::vector<detail::p6::Interval>{{7 * 60 + 30, 15 * 60 + 30}}));
