@@ -428,11 +428,9 @@ TEST(P6Agreement, Sp10NotStartedActivitiesKeepP6sDates) {
   for (const auto& [what, n] : why) std::cout << "  differing on " << what << ": " << n << "\n";
   for (std::size_t i = 0; i < differences.size() && i < 10; ++i) std::cout << "  " << differences[i] << "\n";
   EXPECT_EQ(compared, 3301u);
-  // The goal is 99 %; reached: 92.2 %. What differs follows from one template calendar for
-  // activities on four: lags of activities on the 7-day calendar 641 (SS+150 days there are
-  // 150 calendar days, 150 weekdays in the template) move their successors, and those theirs
-  // (docs/commands/convert.md, "Agreement with P6").
-  EXPECT_GE(agree, 3043u) << agree << " / " << compared;
+  // The goal is 99 %; reached: 97.5 %. What differs follows from one template calendar for
+  // activities on four (docs/commands/convert.md, "Agreement with P6").
+  EXPECT_GE(agree, 3219u) << agree << " / " << compared;
 }
 
 }  // namespace
