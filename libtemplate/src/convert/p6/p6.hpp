@@ -177,9 +177,9 @@ struct Assignment {
 enum class LagCalendar : std::uint8_t { Predecessor, Successor, TwentyFourHour, ProjectDefault, Unknown };
 
 struct Project {
-  std::int64_t id = 0;          ///< proj_id / ObjectId
-  std::string_view short_name;  ///< proj_short_name / Id: what `--project` names
-  std::string_view name;        ///< the project node's wbs_name / Name
+  std::int64_t id = 0;                      ///< proj_id / ObjectId
+  std::string_view short_name;              ///< proj_short_name / Id: what `--project` names
+  std::string_view name;                    ///< the project node's wbs_name / Name
   std::optional<std::int64_t> calendar_id;  ///< the activities' default calendar
   When data_date;                           ///< last_recalc_date / DataDate
   When planned_start;                       ///< plan_start_date / PlannedStartDate
@@ -210,10 +210,16 @@ struct File {
   std::shared_ptr<const void> storage;
 };
 
-/// Reads an XER export (`bytes` in its code page: UTF-8, UTF-16 with a byte order mark, else
-/// Windows-1252). Fails (kInvalid, with the line) when the text is not an XER file; what a row
-/// says that cannot be read goes to the findings of the conversion.
-[[nodiscard]] Result<File> read_xer(std::string_view bytes, const std::string& path, FindingSink& findings);
+/// The text of an XER export as UTF-8: `bytes` in its code page (UTF-16LE with a byte order
+/// mark, UTF-8 with or without one, else Windows-1252, which P6 writes on most machines and
+/// never declares), byte order marks inside values dropped. Findings of read_xer() point into
+/// this text. Fails (kInvalid) only on UTF-16 that is not (a lone surrogate).
+[[nodiscard]] Result<std::string> decode_xer(std::string_view bytes, const std::string& path);
+
+/// Reads an XER export already decoded (decode_xer()); the views of the File point into `text`,
+/// which must outlive it. Fails (kInvalid, `path:line`) when the text is not an XER file (no
+/// ERMHDR line first); what a row says that cannot be read goes to `findings`.
+[[nodiscard]] Result<File> read_xer(std::string_view text, const std::string& path, FindingSink& findings);
 
 /// Reads a PMXML export (root APIBusinessObjects, any or no namespace). Fails (kInvalid, with
 /// line and column) when the text is not well-formed XML or not P6's.
@@ -231,3 +237,12 @@ struct File {
                                               FindingSink& findings);
 
 }  // namespace ptmpl::detail::p6
+
+namespace ptmpl::detail {
+
+/// Converts an XER export (`bytes` as read from the file `path`): decode_xer(), read_xer(),
+/// p6::convert_file(). Errors: not an XER file (kInvalid), a project to choose (kUsage).
+[[nodiscard]] Result<Conversion> convert_xer(std::string_view bytes, const std::string& path,
+                                             const ConvertOptions& options);
+
+}  // namespace ptmpl::detail

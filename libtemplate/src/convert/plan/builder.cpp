@@ -151,8 +151,13 @@ class Builder {
            std::string(task.title) + "\"";
   }
   void read_project();
-  // The minutes of a working day that durations and lags in minutes are divided by.
+  // The minutes of a working day that durations and lags in minutes are divided by: the
+  // project's, and the calendars' that have their own.
   void read_minutes_per_day();
+  [[nodiscard]] double minutes_per_day(std::optional<std::int64_t> calendar_uid) const {
+    const auto found = calendar_uid ? calendar_minutes_.find(*calendar_uid) : calendar_minutes_.end();
+    return found == calendar_minutes_.end() ? minutes_per_day_ : found->second;
+  }
   void read_tasks();
   void read_task(const plan::Task& in);
   // The parts of read_task: what a template does not keep of a task, said as findings; its
@@ -176,6 +181,11 @@ class Builder {
   void report_duration_spans();
   void report_elapsed(const Task& task, double days, std::optional<std::int64_t> span = std::nullopt);
   void place_elapsed(Task& task);
+  // A lag of `days` working days of the predecessor's own calendar, when it has its own length
+  // of day and is not the project's, from the predecessor's end where the plan places it: the
+  // working days of the project calendar it spans; nullopt otherwise.
+  [[nodiscard]] std::optional<std::int64_t> lag_on_own_calendar(const LinkIn& link, const Task& from, std::int64_t days,
+                                                                const detail::DayCounter& counter);
   [[nodiscard]] Status nest_tasks();
   // Writing the template: the links out of each task; the parents' dates and the template's
   // figures, rolled up from the tasks; then the document in its canonical order.
@@ -210,6 +220,8 @@ class Builder {
   std::size_t size_hint_;
 
   double minutes_per_day_ = 480;
+  std::unordered_map<std::int64_t, double> calendar_minutes_;  // by calendar UID, when it has its own
+  std::map<std::int64_t, WorkCalendar> own_calendars_;         // those calendars, read once lags need them
   std::optional<DateTime> project_start_;
   std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
   std::optional<Date> last_date_;
@@ -259,10 +271,13 @@ void Builder::read_project() {
 }
 
 void Builder::read_minutes_per_day() {
+  // A day has at most 24 hours; 0 or less would make every duration endless or negative.
+  auto usable = [](std::optional<double> minutes) { return minutes && *minutes > 0 && *minutes <= 24 * 60; };
+  for (const Calendar& calendar : plan_.calendars)
+    if (usable(calendar.minutes_per_day)) calendar_minutes_.emplace(calendar.uid, *calendar.minutes_per_day);
   const plan::Project& project = plan_.project;
   const std::optional<double> minutes = project.minutes_per_day;
-  // A day has at most 24 hours; 0 or less would make every duration endless or negative.
-  if (minutes && *minutes > 0 && *minutes <= 24 * 60) {
+  if (usable(minutes)) {
     minutes_per_day_ = *minutes;
     return;
   }
@@ -391,7 +406,7 @@ void Builder::read_duration(const plan::Task& in, Task& task) {
   }
   const bool elapsed = in.duration_format.elapsed;
   task.elapsed = elapsed;
-  const double days = *in.duration / (elapsed ? 24 * 60 : minutes_per_day_);
+  const double days = *in.duration / (elapsed ? 24 * 60 : minutes_per_day(in.calendar_uid));
   const double whole = std::ceil(days - 1e-9);
   const bool in_range = days >= 0 && whole < 1e12;
   if (task.milestone) {
@@ -722,9 +737,11 @@ void Builder::place_tasks() {
   // Lags in working days (percentages against the predecessor's duration).
   for (LinkIn& link : links_) {
     const Format format = link.in->lag_format;
-    double days = link.lag / minutes_per_day_;
+    // A lag is counted in working days of its predecessor's calendar (P6's default lag calendar).
+    const std::size_t predecessor = by_uid_.find(link.predecessor);
+    double days =
+        link.lag / (predecessor == kNone ? minutes_per_day_ : minutes_per_day(tasks_[predecessor].in->calendar_uid));
     if (format.percent()) {
-      const std::size_t predecessor = by_uid_.find(link.predecessor);
       days = predecessor == kNone ? 0 : link.lag / 100 * tasks_[predecessor].duration_days;
     } else if (format.elapsed) {
       days = link.lag / (24 * 60);
@@ -748,7 +765,37 @@ void Builder::place_tasks() {
                        " is not a whole number of days; it is rounded to " +
                        std::to_string(static_cast<long long>(whole)));
     link.lag_days = static_cast<std::int64_t>(whole);
+    if (predecessor != kNone && !format.percent() && !format.elapsed && link.lag_days != 0)
+      if (const auto spanned = lag_on_own_calendar(link, tasks_[predecessor], link.lag_days, counter))
+        link.lag_days = *spanned;
   }
+}
+
+std::optional<std::int64_t> Builder::lag_on_own_calendar(const LinkIn& link, const Task& from, std::int64_t days,
+                                                         const detail::DayCounter& counter) {
+  const std::optional<std::int64_t> uid = from.in->calendar_uid;
+  if (!uid || uid == calendar_uid_ || calendar_minutes_.count(*uid) == 0) return std::nullopt;
+  const LinkEnds& ends = link_ends(static_cast<DependencyType>(kServiceLinkType[static_cast<std::size_t>(link.type)]));
+  const std::optional<DateTime>& end = ends.from_finish ? from.finish_at : from.start_at;
+  if (!end || std::abs(days) > 400 * 366) return std::nullopt;
+  auto [it, added] = own_calendars_.try_emplace(*uid);
+  if (added) {
+    std::vector<CalendarNote> ignored;  // reported with the calendar's own tasks
+    it->second = WorkCalendar::read(plan_.calendars, *uid, ignored);
+    if (first_date_ && last_date_)
+      it->second.expand(*first_date_ - std::chrono::days{800}, *last_date_ + std::chrono::days{800}, ignored);
+  }
+  const WorkCalendar& own = it->second;
+  // The day the lag reaches on its own calendar: from a finish, the last of its days (the
+  // successor follows the next day); from a start, the day after them.
+  Date at = end->date;
+  const std::chrono::days step{days > 0 ? 1 : -1};
+  for (std::int64_t left = std::abs(days); left > 0;) {
+    at += step;
+    if (own.working(at)) --left;
+  }
+  if (ends.from_finish) return counter.offset_on_or_before(at) - counter.offset_on_or_before(end->date);
+  return counter.offset_on_or_after(at) - counter.offset_on_or_after(end->date);
 }
 
 // The outline: each task becomes a child of the nearest task above it with a lower level.

@@ -16,7 +16,9 @@ namespace ptmpl::plan {
 /// its temp_id); Start and Finish become working-day offsets through the project calendar (a
 /// start at or after the end of a working day moves to the next working day, a finish at or
 /// before its beginning to the previous one); links move from the successor to the
-/// predecessor, their lags in working days; costs, work, notes and named resources are kept;
+/// predecessor, their lags in working days (of the task's own calendar when the plan gives it
+/// its own length of day, P6: counted from the predecessor's end on that calendar, then as the
+/// project calendar's working days they span); costs, work, notes and named resources are kept;
 /// the plan's calendar is recorded in the calendar block. Everything a template cannot hold
 /// as the plan says goes to `findings`. `size_hint`: bytes to reserve for the document. Fails
 /// only when the outline is nested deeper than a template holds.

@@ -258,6 +258,10 @@ struct Calendar {
   std::vector<WeekDay> week_days;
   std::vector<CalendarException> exceptions;
   bool has_work_weeks = false;
+  /// A working day's minutes on this calendar, when the source gives each calendar its own
+  /// (P6's day_hr_cnt): durations on it, and lags after a task on it, are counted in its days
+  /// rather than the project's (Project::minutes_per_day).
+  std::optional<double> minutes_per_day;
   Place place;
 };
 
@@ -304,6 +308,11 @@ struct Source {
   [[nodiscard]] static constexpr Source excel() {
     return {"xlsx-", "xlsx-date-invalid",        "the standard calendar (Monday to Friday)", "tasks",
             "rates", "the earliest task's start"};
+  }
+  /// Primavera P6 (XER, PMXML).
+  [[nodiscard]] static constexpr Source primavera() {
+    return {"p6-",        "p6-dates-span", "the project calendar",
+            "activities", "rates",         "the earliest activity's start; the project has no data date"};
   }
 };
 
