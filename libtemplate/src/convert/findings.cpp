@@ -283,6 +283,7 @@ constexpr ConversionRule kRules[] = {
     {"p6-untitled-task", Severity::Warning, "a task without a name gets one",
      "{n} tasks have no name; each is called \"Task UID\""},
     {"p6-work-overflow", Severity::Warning, "work beyond a time estimate's range is dropped",
+     "{n} tasks have more work than a time estimate holds; it is dropped"},
     {"xlsx-cell-invalid", Severity::Warning,
      "a cell that cannot be read (an error value, a missing shared string, a formula without a value, a date, "
      "duration, amount or link that is not one) is read as empty",
