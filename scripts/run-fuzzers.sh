@@ -22,6 +22,9 @@ seeds_of() {
     mpp_reader) echo ;;  # its seeds are archives of the corpus files' streams, kept below
     sandbox_request) echo ;;
     ignore_rules) echo ;;  # its seeds are kept below
+    xer_reader) echo tests/data/p6 ;;
+    pmxml_reader) echo tests/data/p6 ;;
+    xlsx_reader) echo ;;  # its seeds are archives of the test workbooks' parts, kept below
   esac
   echo "tests/data/fuzz/$1"
 }

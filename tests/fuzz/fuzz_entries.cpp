@@ -1,6 +1,7 @@
 #include "fuzz_entries.hpp"
 
 #include <httplib.h>
+#include <zip.h>
 
 #include <algorithm>
 #include <array>
@@ -34,11 +35,18 @@ namespace ptmpl::fuzz {
 namespace {
 
 constexpr std::array kTargets = {
-    Target{"template_reader", "fuzz.json", read_template},    Target{"lint", "fuzz.json", lint_template},
-    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan},   Target{"gan_reader", "fuzz.gan", convert_gan_plan},
-    Target{"csv_reader", "fuzz.csv", convert_csv_plan},       Target{"sandbox_request", "request", sandbox_request},
-    Target{"cfb_reader", "fuzz.mpp", read_compound_file},     Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
+    Target{"template_reader", "fuzz.json", read_template},
+    Target{"lint", "fuzz.json", lint_template},
+    Target{"mspdi_reader", "fuzz.xml", convert_mspdi_plan},
+    Target{"gan_reader", "fuzz.gan", convert_gan_plan},
+    Target{"csv_reader", "fuzz.csv", convert_csv_plan},
+    Target{"sandbox_request", "request", sandbox_request},
+    Target{"cfb_reader", "fuzz.mpp", read_compound_file},
+    Target{"mpp_reader", "fuzz.mpp", read_mpp_streams},
     Target{"ignore_rules", ".gitignore", match_ignore_rules},
+    Target{"xer_reader", "fuzz.xer", convert_xer_plan},
+    Target{"pmxml_reader", "fuzz.xml", convert_pmxml_plan},
+    Target{"xlsx_reader", "fuzz.xlsx", convert_workbook_parts},
 };
 
 /// A broken promise of the library: a crash for the fuzzer, a failed test for the replay.
@@ -164,6 +172,148 @@ Outcome convert_gan_plan(std::string_view data) {
 Outcome convert_csv_plan(std::string_view data) {
   const std::string path(target("csv_reader").input_name);
   return check_conversion(convert_csv(data, path), path);
+}
+
+// A refusal of `path`'s conversion names the file.
+Outcome check_named_conversion(const Result<Conversion>& converted, const std::string& path) {
+  if (!converted.ok() && !converted.error().message.starts_with(path))
+    broken("a conversion error that does not name the file", converted.error().message);
+  return check_conversion(converted, path);
+}
+
+Outcome convert_xer_plan(std::string_view data) {
+  const std::string path(target("xer_reader").input_name);
+  return check_named_conversion(convert_plan(data, path), path);
+}
+
+Outcome convert_pmxml_plan(std::string_view data) {
+  const std::string path(target("pmxml_reader").input_name);
+  return check_named_conversion(convert_plan(data, path), path);
+}
+
+namespace {
+
+void put_u16(std::string& out, std::uint32_t value) {
+  out += static_cast<char>(value & 0xFF);
+  out += static_cast<char>((value >> 8) & 0xFF);
+}
+void put_u32(std::string& out, std::uint32_t value) {
+  put_u16(out, value & 0xFFFF);
+  put_u16(out, value >> 16);
+}
+
+// The CRC-32 of zip entries (the reflected polynomial 0xEDB88320).
+std::uint32_t crc32_of(std::string_view bytes) {
+  std::uint32_t crc = 0xFFFFFFFF;
+  for (const char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xEDB88320 & (0 - (crc & 1)));
+  }
+  return ~crc;
+}
+
+// A zip archive of stored (uncompressed) entries, as APPNOTE 6.3 lays one out: each local header
+// and its bytes, then the central directory and its end record.
+std::string stored_zip(const std::vector<std::pair<std::string, std::string>>& parts) {
+  std::string zip, directory;
+  for (const auto& [name, bytes] : parts) {
+    const std::uint32_t crc = crc32_of(bytes);
+    const auto offset = static_cast<std::uint32_t>(zip.size());
+    const auto size = static_cast<std::uint32_t>(bytes.size());
+    const auto name_size = static_cast<std::uint32_t>(name.size());
+    put_u32(zip, 0x04034b50);
+    put_u16(zip, 20);  // version needed
+    put_u16(zip, 0);   // flags
+    put_u16(zip, 0);   // stored
+    put_u32(zip, 0);   // time and date
+    put_u32(zip, crc);
+    put_u32(zip, size);
+    put_u32(zip, size);
+    put_u16(zip, name_size);
+    put_u16(zip, 0);
+    zip += name;
+    zip += bytes;
+    put_u32(directory, 0x02014b50);
+    put_u16(directory, 20);
+    put_u16(directory, 20);
+    put_u16(directory, 0);
+    put_u16(directory, 0);
+    put_u32(directory, 0);
+    put_u32(directory, crc);
+    put_u32(directory, size);
+    put_u32(directory, size);
+    put_u16(directory, name_size);
+    put_u16(directory, 0);  // extra
+    put_u16(directory, 0);  // comment
+    put_u16(directory, 0);  // disk
+    put_u16(directory, 0);  // internal attributes
+    put_u32(directory, 0);  // external attributes
+    put_u32(directory, offset);
+    directory += name;
+  }
+  const auto directory_at = static_cast<std::uint32_t>(zip.size());
+  zip += directory;
+  put_u32(zip, 0x06054b50);
+  put_u16(zip, 0);
+  put_u16(zip, 0);
+  put_u16(zip, static_cast<std::uint32_t>(parts.size()));
+  put_u16(zip, static_cast<std::uint32_t>(parts.size()));
+  put_u32(zip, static_cast<std::uint32_t>(directory.size()));
+  put_u32(zip, directory_at);
+  put_u16(zip, 0);
+  return zip;
+}
+
+}  // namespace
+
+Outcome convert_workbook_parts(std::string_view data) {
+  const std::string path(target("xlsx_reader").input_name);
+  std::vector<std::pair<std::string, std::string>> parts;
+  while (!data.empty() && parts.size() < 64) {
+    const std::size_t line_end = data.find('\n');
+    if (line_end == std::string_view::npos || line_end > 256) break;
+    std::string name(data.substr(0, line_end));
+    data.remove_prefix(line_end + 1);
+    if (data.size() < 4) break;
+    std::uint32_t size = 0;
+    for (int i = 3; i >= 0; --i) size = size << 8 | static_cast<unsigned char>(data[static_cast<std::size_t>(i)]);
+    data.remove_prefix(4);
+    const std::string_view bytes = data.substr(0, size);
+    data.remove_prefix(bytes.size());
+    parts.emplace_back(std::move(name), std::string(bytes));
+  }
+  return check_named_conversion(convert_plan(stored_zip(parts), path), path);
+}
+
+std::string workbook_part_archive(std::string_view xlsx) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source = zip_source_buffer_create(xlsx.data(), xlsx.size(), 0, &error);
+  if (source == nullptr) return "";
+  zip_t* archive = zip_open_from_source(source, ZIP_RDONLY, &error);
+  if (archive == nullptr) {
+    zip_source_free(source);
+    return "";
+  }
+  std::string out;
+  const zip_int64_t entries = zip_get_num_entries(archive, 0);
+  for (zip_int64_t i = 0; i < entries; ++i) {
+    zip_stat_t stat;
+    if (zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &stat) != 0 || stat.size > (64u << 20)) continue;
+    zip_file_t* file = zip_fopen_index(archive, static_cast<zip_uint64_t>(i), 0);
+    if (file == nullptr) continue;
+    std::string bytes(stat.size, '\0');
+    const zip_int64_t read = zip_fread(file, bytes.data(), bytes.size());
+    zip_fclose(file);
+    if (read < 0) continue;
+    bytes.resize(static_cast<std::size_t>(read));
+    out += stat.name;
+    out += '\n';
+    put_u32(out, static_cast<std::uint32_t>(bytes.size()));
+    out += bytes;
+  }
+  zip_close(archive);
+  return out;
 }
 
 Outcome read_compound_file(std::string_view data) {

@@ -57,6 +57,20 @@ Outcome read_mpp_streams(std::string_view data);
 /// The archive of the streams the .mpp reader reads from the .mpp file `mpp` ("" when it is no
 /// Microsoft Project plan): the mpp_reader target's seeds.
 std::string mpp_stream_archive(std::string_view mpp);
+/// convert_plan of a Primavera P6 XER export (the bytes in any code page); a refusal names the
+/// file. The same checks on the result.
+Outcome convert_xer_plan(std::string_view data);
+/// convert_plan of a Primavera P6 PMXML export; the same checks.
+Outcome convert_pmxml_plan(std::string_view data);
+/// The workbook reader without the deflate around its parts, so that the fuzzer's mutations land
+/// in the XML: the input is an archive of parts (workbook_part_archive()), each its name on a
+/// line, its size as 4 little-endian bytes and its bytes (cut short where the input ends), made
+/// into a zip of stored entries and converted as `ptmpl convert` does. The same checks; a
+/// refusal names the file.
+Outcome convert_workbook_parts(std::string_view data);
+/// The archive of the parts of the workbook `xlsx` (a zip): the xlsx_reader target's seeds.
+/// Empty when the bytes are no zip ptmpl can open.
+std::string workbook_part_archive(std::string_view xlsx);
 /// The sandbox's reading of a request: the first line is `METHOD /path?query`, the rest the
 /// body. Queries are decoded by cpp-httplib, as the server does; list requests are read with
 /// read_list_request, bodies of POST and PUT with apply_template_body, and what a create or

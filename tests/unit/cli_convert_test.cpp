@@ -150,14 +150,17 @@ TEST(CliConvert, InputErrorsExitTwo) {
   EXPECT_NE(r.err.find("tests/data/mspdi/missing.xml"), std::string::npos) << r.err;
   r = run_ptmpl("convert samples/office-move.json");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_NE(r.err.find("already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv`"), std::string::npos)
+  EXPECT_NE(r.err.find("already a template (JSON); see `ptmpl fmt`, or `--to mspdi`, `--to csv` or `--to xlsx`"),
+            std::string::npos)
       << r.err;
   r = run_ptmpl("convert samples/office-move.json --to mspdi --start 2027-02-30");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("--start 2027-02-30: not a date"), std::string::npos);
   r = run_ptmpl("convert README.md");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_NE(r.err.find("not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV"),
+  EXPECT_NE(r.err.find("not a plan ptmpl reads (expected Microsoft Project XML or .mpp, a GanttProject .gan file, an "
+                       "Excel workbook, "
+                       "a Primavera P6 XER or PMXML export, or CSV"),
             std::string::npos);
 }
 

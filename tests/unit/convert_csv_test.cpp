@@ -270,6 +270,42 @@ TEST(ConvertCsv, EverySampleSurvivesTemplateToCsvToTemplate) {
   }
 }
 
+// Issue 37: a template → workbook (`--to xlsx`) → template round trip keeps what the CSV round
+// trip keeps, and the two templates schedule alike: every sample, and one with a calendar
+// block (whose dates the workbook carries as date cells beside the offsets).
+TEST(ConvertCsv, AWorkbookKeepsWhatACsvKeepsAndSchedulesTheSame) {
+  std::vector<std::pair<std::string, std::string>> templates;
+  for (const std::string& sample : json_files("samples")) templates.emplace_back(sample, read_source(sample));
+  templates.emplace_back("calendar.json", R"({"project_template": {"title": "T", "raw_json": [
+    {"title": "A", "temp_id": 1, "relative_start_date": 0, "relative_due_date": 2, "duration": 3,
+     "dependencies": [{"source_id": 1, "target_id": 2, "type": 2, "lag": 1}]},
+    {"title": "=1+1", "temp_id": "b", "duration": 2, "tag_list": "x,y"},
+    {"title": "C", "temp_id": 3, "relative_start_date": -1, "relative_due_date": 5,
+     "sub_stories": [{"title": "D", "temp_id": 4, "duration": 1}]}]},
+    "calendar": {"start": "2027-01-04", "week": ["mon", "tue", "wed", "thu", "fri"], "holidays": ["2027-01-06"]}})");
+  for (const auto& [name, original] : templates) {
+    SCOPED_TRACE(name);
+    const Conversion via_csv = from_csv(to_csv(original, name), "back.csv");
+    auto workbook = export_xlsx(original, name);
+    ASSERT_TRUE(workbook.ok()) << workbook.error().message;
+    ASSERT_EQ(detect_plan_format(workbook.value().document), PlanFormat::Xlsx);
+    auto via_workbook = convert_plan(workbook.value().document, "back.xlsx");
+    ASSERT_TRUE(via_workbook.ok()) << via_workbook.error().message;
+    EXPECT_EQ(outline(via_workbook.value().document), outline(via_csv.document));
+    const TemplateFile a = TemplateFile::parse("csv.json", FileText(std::string(via_csv.document)));
+    const TemplateFile b = TemplateFile::parse("xlsx.json", FileText(std::string(via_workbook.value().document)));
+    const ScheduledTemplate by_csv(a.templates().at(0).model.stories);
+    const ScheduledTemplate by_workbook(b.templates().at(0).model.stories);
+    ASSERT_EQ(by_csv.schedule().ok(), by_workbook.schedule().ok());
+    if (!by_csv.schedule().ok()) continue;
+    ASSERT_EQ(by_workbook.graph().size(), by_csv.graph().size());
+    for (std::size_t i = 0; i < by_csv.graph().size(); ++i) {
+      EXPECT_EQ(by_workbook.schedule()[i].early.first_day(), by_csv.schedule()[i].early.first_day()) << i;
+      EXPECT_EQ(by_workbook.schedule()[i].early.due, by_csv.schedule()[i].early.due) << i;
+    }
+  }
+}
+
 // A template whose calendar block has a start: its CSV carries the dates of the declared offsets
 // beside them (the working days of the block's week and holidays), and reads back to a template
 // that schedules the same. Day 0 is Monday 2027-01-04; Wednesday the 6th is a holiday.

@@ -60,7 +60,8 @@ TEST_P(FuzzRegression, EveryKeptInputComesOutAsItsFolderSays) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression,
                          ::testing::Values("template_reader", "lint", "mspdi_reader", "gan_reader", "csv_reader",
-                                           "sandbox_request", "cfb_reader", "mpp_reader", "ignore_rules"),
+                                           "sandbox_request", "cfb_reader", "mpp_reader", "ignore_rules", "xer_reader",
+                                           "pmxml_reader", "xlsx_reader"),
                          target_name);
 
 // The mpp_reader target's seeds are archives of the streams of .mpp files of the repository's
@@ -80,6 +81,24 @@ TEST(FuzzRegression, TheMppReaderSeedsAreArchivesOfTheCorpusFiles) {
     if (update) std::ofstream(seed, std::ios::binary) << archive;
     EXPECT_TRUE(testing::slurp(seed) == archive) << seed << " is not the archive of its .mpp";
     EXPECT_TRUE(fuzz::read_mpp_streams(archive).accepted);
+  }
+}
+
+// The xlsx_reader target's seeds are archives of the parts of the repository's test workbooks
+// (openpyxl's, LibreOffice's, and the corpus workbook), derived and checked as the mpp_reader's.
+TEST(FuzzRegression, TheWorkbookReaderSeedsAreArchivesOfTheTestWorkbooks) {
+  const bool update = std::getenv("PTMPL_UPDATE_GOLDEN") != nullptr;
+  for (const char* name : {"openpyxl_export", "openpyxl_task_table", "openpyxl_grouped", "libreoffice_1904",
+                           "corpus_hybrid_project_plan"}) {
+    SCOPED_TRACE(name);
+    const std::string archive = fuzz::workbook_part_archive(
+        testing::slurp(testing::source_path("tests/data/xlsx/" + std::string(name) + ".xlsx")));
+    ASSERT_FALSE(archive.empty());
+    const std::string seed =
+        testing::source_path("tests/data/fuzz/xlsx_reader/accepted/" + std::string(name) + ".parts");
+    if (update) std::ofstream(seed, std::ios::binary) << archive;
+    EXPECT_TRUE(testing::slurp(seed) == archive) << seed << " is not the archive of its workbook";
+    EXPECT_TRUE(fuzz::convert_workbook_parts(archive).accepted);
   }
 }
 

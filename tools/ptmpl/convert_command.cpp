@@ -49,7 +49,7 @@ Result<Conversion> export_template(const std::string& path, std::string_view tex
 }
 
 // The plan files of the inputs: a file as it is named, a directory's files that have a plan's
-// extension (.mpp, .xml, .gan, .csv; not its subdirectories), in name order.
+// extension (.mpp, .xml, .gan, .csv, .xlsx, .xer, .pmxml; not its subdirectories), in name order.
 Result<std::vector<std::string>> plan_files(const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
@@ -64,7 +64,8 @@ Result<std::vector<std::string>> plan_files(const std::vector<std::string>& inpu
       std::string extension = it->path().extension().string();
       std::transform(extension.begin(), extension.end(), extension.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      const bool plan = extension == ".mpp" || extension == ".xml" || extension == ".gan" || extension == ".csv";
+      const bool plan = extension == ".mpp" || extension == ".xml" || extension == ".gan" || extension == ".csv" ||
+                        extension == ".xlsx" || extension == ".xer" || extension == ".pmxml";
       if (plan && it->is_regular_file(error)) found.push_back(it->path().string());
     }
     if (error) return Error::unreadable(input + ": cannot list the folder: " + error.message());
@@ -82,6 +83,8 @@ struct ConvertSettingsOptions {
   std::vector<std::string> allow;
   std::string config;
   bool no_config = false;
+  std::string sheet;    // a workbook's sheet
+  std::string project;  // a P6 export's project
 };
 
 // Each configuration file is read once, however many plans it sets.
@@ -93,7 +96,7 @@ class ConvertSettingsFinder {
   // allowed ids and --allow's together. An id of the file that names no conversion finding is a
   // usage error at its place.
   Result<ConvertOptions> options_for(const std::string& input) {
-    ConvertOptions options{.strict = cli_.strict, .allow = cli_.allow};
+    ConvertOptions options{.strict = cli_.strict, .allow = cli_.allow, .sheet = cli_.sheet, .project = cli_.project};
     std::optional<std::string> path;
     if (!cli_.no_config) path = cli_.config.empty() ? find_config(input) : std::optional(cli_.config);
     if (!path) return options;
@@ -203,7 +206,8 @@ std::function<int()> setup_convert(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("input", o->inputs,
                  "the plan to convert: Microsoft Project .mpp (Project 2000 and later) or XML (MSPDI), GanttProject "
-                 ".gan, CSV; with --to mspdi|csv|xlsx, a template. Several plans, or folders of them, convert into the "
+                 ".gan, CSV, an Excel workbook, a Primavera P6 XER or PMXML export; with --to mspdi|csv|xlsx, a "
+                 "template. Several plans, or folders of them, convert into the "
                  "folder -o names")
       ->required();
   app.add_option("-o,--output", o->output,
@@ -231,6 +235,10 @@ std::function<int()> setup_convert(CLI::App& app) {
       app.add_option("--config", o->settings.config,
                      "take the convert settings from this file (default: the .ptmpl.json nearest each plan)");
   app.add_flag("--no-config", o->settings.no_config, "use no configuration file")->excludes(config);
+  app.add_option("--sheet", o->settings.sheet,
+                 "an Excel workbook's sheet to read (default: the first that holds a plan)");
+  app.add_option("--project", o->settings.project,
+                 "a Primavera P6 export's project to read, by its ID or object id (needed when it holds several)");
   app.add_flag("-v,--verbose", o->verbose,
                "text format: list every finding (3 or more of one id are otherwise folded into one line)");
   app.footer(
@@ -242,12 +250,14 @@ std::function<int()> setup_convert(CLI::App& app) {
       "2 unreadable, not a plan (or not a template with --to mspdi|csv|xlsx), or a bad CSV cell.\n\n"
       "--to xlsx writes a workbook: the sheet Stories (the CSV columns, grouped by level, dates as\n"
       "dates), Assignments and Calendar; it goes to a file or a pipe, never to a terminal.\n\n"
-      "Several plans, or folders of them (their .mpp, .xml, .gan and .csv files), convert into the\n"
-      "folder -o names, one template each named after its plan; every plan that can be is converted,\n"
-      "and the exit code is the worst of them.\n\n"
+      "Several plans, or folders of them (their .mpp, .xml, .gan, .csv, .xlsx, .xer and .pmxml files),\n"
+      "convert into the folder -o names, one template each named after its plan; every plan that can\n"
+      "be is converted, and the exit code is the worst of them.\n\n"
       "Settings: the \"convert\" object of the .ptmpl.json nearest each plan ({\"strict\": true,\n"
       "\"allow\": [\"mspdi-resource-rates\"]}); --strict or --no-strict wins over its strict, --allow adds ids.\n\n"
       "Examples:\n  ptmpl convert plan.xml -o plan.json\n  ptmpl convert plan.gan -o plan.json\n"
+      "  ptmpl convert plan.xlsx --sheet Tasks -o plan.json\n  ptmpl convert export.xer --project EC00515 -o "
+      "plan.json\n"
       "  ptmpl convert a.mpp b.xml plans/ -o templates/\n"
       "  ptmpl convert --to csv template.json -o template.csv\n"
       "  ptmpl convert template.json -o template.xlsx\n"

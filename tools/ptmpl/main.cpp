@@ -26,7 +26,8 @@ constexpr std::array kCommands = {
             setup_schedule},
     Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},
     Command{"convert",
-            "convert plans: MS Project .mpp and XML, GanttProject, CSV into templates; templates into MSPDI, CSV",
+            "convert plans: MS Project .mpp and XML, GanttProject, CSV, Excel, Primavera P6 into templates; "
+            "templates into MSPDI, CSV, Excel",
             setup_convert},
     Command{"push", "publish template documents to the service: lint, then create or update each", setup_push},
     Command{"diff", "compare template documents with their copies on the service, story by story", setup_diff},

@@ -3,7 +3,9 @@
 #include "convert/csv.hpp"
 #include "convert/findings.hpp"
 #include "convert/mpp/mpp.hpp"
+#include "convert/p6/p6.hpp"
 #include "convert/utf16.hpp"
+#include "convert/xlsx/xlsx.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/foreign_plan.hpp"
 
@@ -18,6 +20,12 @@ PlanFormat detect_plan_format(std::string_view text) {
       return PlanFormat::Mspdi;
     case ForeignPlan::Gan:
       return PlanFormat::Gan;
+    case ForeignPlan::Pmxml:
+      return PlanFormat::Pmxml;
+    case ForeignPlan::Xer:
+      return PlanFormat::Xer;
+    case ForeignPlan::Workbook:
+      return PlanFormat::Xlsx;
     case ForeignPlan::None:
       break;
   }
@@ -32,6 +40,15 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
   // A compound file goes to the .mpp reader even when it is not a plan, so that the user hears
   // what is wrong with its container or what it holds instead.
   if (cfb::has_signature(text)) return detail::convert_mpp(text, path, options);
+  // The XER reader knows P6's code pages (UTF-16 among them), and a workbook is binary.
+  switch (recognise_plan(text)) {
+    case ForeignPlan::Xer:
+      return detail::convert_xer(text, path, options);
+    case ForeignPlan::Workbook:
+      return detail::convert_xlsx(text, path, options);
+    default:
+      break;
+  }
   // UTF-16 text (MSPDI as .NET writes it, CSV as Excel's "Unicode text") is read as UTF-8.
   if (const auto order = detail::utf16_order(text)) {
     Result<std::string> utf8 = detail::utf16_to_utf8(text, *order, path);
@@ -47,18 +64,25 @@ Result<Conversion> convert_plan(std::string_view text, const std::string& path, 
       return convert_gan(text, path, options);
     case PlanFormat::Csv:
       return convert_csv(text, path, options);
+    case PlanFormat::Pmxml:
+      return detail::convert_pmxml(text, path, options);
+    case PlanFormat::Xer:
+      return detail::convert_xer(text, path, options);
+    case PlanFormat::Xlsx:
+      return detail::convert_xlsx(text, path, options);
     case PlanFormat::Template:
       return Error::usage(
           path +
-          ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi` or `--to csv` to write it as "
-          "MS Project XML or CSV");
+          ": this is already a template (JSON); see `ptmpl fmt`, or `--to mspdi`, `--to csv` or `--to xlsx` to "
+          "write it as MS Project XML, CSV or an Excel workbook");
     case PlanFormat::Unknown:
       break;
   }
   if (auto binary = detail::nul_byte_error(text, path, "not a plan ptmpl reads")) return *binary;
   return Error::invalid(path +
-                        ": not a plan ptmpl reads (expected Microsoft Project XML, a GanttProject .gan file, or CSV "
-                        "with a header row naming a \"title\" column)");
+                        ": not a plan ptmpl reads (expected Microsoft Project XML or .mpp, a GanttProject .gan file, "
+                        "an Excel workbook, a Primavera P6 XER or PMXML export, or CSV with a header row naming a "
+                        "\"title\" column)");
 }
 
 std::string day_zero_note(const Conversion& conversion) {

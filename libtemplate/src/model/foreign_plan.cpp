@@ -57,9 +57,12 @@ ForeignPlan recognise_plan(std::string_view bytes) {
   // usually [Content_Types].xml, the rest follow within a few KiB).
   if (bytes.starts_with("PK\x03\x04"))
     return bytes.substr(0, std::size_t{1} << 16).find("xl/") != std::string_view::npos ? ForeignPlan::Workbook
-                                                                                      : ForeignPlan::None;
+                                                                                       : ForeignPlan::None;
   // P6 writes an XER in the machine's code page, or in UTF-16 with a byte order mark.
-  constexpr std::string_view kXerUtf16{"\xFF\xFE" "E\0R\0M\0H\0D\0R\0", 14};
+  constexpr std::string_view kXerUtf16{
+      "\xFF\xFE"
+      "E\0R\0M\0H\0D\0R\0",
+      14};
   if (bytes.starts_with(kXerUtf16)) return ForeignPlan::Xer;
   if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
   if (bytes.starts_with("ERMHDR")) return ForeignPlan::Xer;
@@ -71,7 +74,11 @@ ForeignPlan recognise_plan(std::string_view bytes) {
     if (at + 1 >= bytes.size() || bytes[at + 1] == '?' || bytes[at + 1] == '!') continue;
     if (element_named(bytes, at, "Project")) return ForeignPlan::Mspdi;
     if (element_named(bytes, at, "project")) return ForeignPlan::Gan;
-    if (element_named(bytes, at, "APIBusinessObjects")) return ForeignPlan::Pmxml;
+    // P6's root is in a namespace of its version, which a writer may give a prefix (`p6:`).
+    std::size_t local = at;
+    const std::size_t name_end = bytes.find_first_of(" \t\r\n/>:", at + 1);
+    if (name_end != std::string_view::npos && bytes[name_end] == ':') local = name_end;
+    if (element_named(bytes, local, "APIBusinessObjects")) return ForeignPlan::Pmxml;
     return ForeignPlan::None;
   }
   return ForeignPlan::None;

@@ -26,15 +26,19 @@ enum class PlanFormat : std::uint8_t {
   Gan,       ///< GanttProject (a `project` root element)
   Csv,       ///< our CSV columns (a header row naming `title` and another of them)
   Mpp,       ///< Microsoft Project's own .mpp (a compound file whose `\1CompObj` names MSProject.MPP*)
+  Xlsx,      ///< an Excel workbook (a zip archive holding parts under `xl/`)
+  Xer,       ///< Primavera P6's XER export (a first line starting `ERMHDR`)
+  Pmxml,     ///< Primavera P6's XML export (an XML root `APIBusinessObjects`)
   Template,  ///< one of our own JSON shapes
   Unknown,
 };
 
 /// Looks at the first bytes (after a byte order mark and XML prolog, comments and whitespace):
-/// `{`/`[` is a template, an XML root `Project` MSPDI and `project` GanttProject; a first line
-/// whose comma-separated cells name `title` and at least one other CSV column is CSV; a compound
-/// file (signature D0 CF 11 E0 A1 B1 1A E1) whose `\1CompObj` names an MSProject.MPP format is
-/// .mpp.
+/// `{`/`[` is a template, an XML root `Project` MSPDI, `project` GanttProject and
+/// `APIBusinessObjects` PMXML; `ERMHDR` starts an XER file; a first line whose comma-separated
+/// cells name `title` and at least one other CSV column is CSV; a compound file (signature D0
+/// CF 11 E0 A1 B1 1A E1) whose `\1CompObj` names an MSProject.MPP format is .mpp; a zip archive
+/// with parts under `xl/` is a workbook.
 [[nodiscard]] PlanFormat detect_plan_format(std::string_view text);
 
 struct ConvertOptions {

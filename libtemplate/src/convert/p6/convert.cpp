@@ -43,4 +43,13 @@ Result<Conversion> convert_xer(std::string_view bytes, const std::string& path, 
   return out;
 }
 
+Result<Conversion> convert_pmxml(std::string_view text, const std::string& path, const ConvertOptions& options) {
+  FindingSink findings(text, path, options);
+  Result<p6::File> file = p6::read_pmxml(text, path, findings);
+  if (!file.ok()) return file.error();
+  Result<Conversion> out = p6::convert_file(file.value(), path, options, findings);
+  if (out.ok()) out.value().diagnostics = findings.take();
+  return out;
+}
+
 }  // namespace ptmpl::detail

@@ -245,4 +245,10 @@ namespace ptmpl::detail {
 [[nodiscard]] Result<Conversion> convert_xer(std::string_view bytes, const std::string& path,
                                              const ConvertOptions& options);
 
+/// Converts a PMXML export (UTF-8 text) as convert_xer() does: read_pmxml(),
+/// p6::convert_file(). Errors: not well-formed XML or not P6's (kInvalid), a project to choose
+/// (kUsage).
+[[nodiscard]] Result<Conversion> convert_pmxml(std::string_view text, const std::string& path,
+                                               const ConvertOptions& options);
+
 }  // namespace ptmpl::detail
