@@ -36,8 +36,8 @@ TEST_F(CliDidYouMean, AValueThatIsNoneOfTheOptionsChoices) {
   r = ptmpl("schedule --format tabel samples/office-move.json");
   EXPECT_NE(r.err.find("tabel not in {gantt,table,json,csv,mermaid,svg,html} (did you mean table?)"), std::string::npos)
       << r.err;
-  r = ptmpl("convert --to xsl samples/office-move.json");  // nothing near: no guess
-  EXPECT_NE(r.err.find("xsl not in {template,mspdi,csv}; "), std::string::npos) << r.err;
+  r = ptmpl("convert --to pdf samples/office-move.json");  // nothing near: no guess
+  EXPECT_NE(r.err.find("pdf not in {template,mspdi,csv,xlsx}; "), std::string::npos) << r.err;
 
   r = ptmpl("");
   EXPECT_EQ(r.exit, 2);
