@@ -19,6 +19,9 @@ using testing::CliRun;
 const std::string kMpp = "tests/data/mpp/corpus/mpxj__task-links-project2010-mpp14.mpp";
 const std::string kMspdi = "tests/data/mpp/corpus/mpxj__task-links-project2010-mspdi.xml";
 const std::string kGan = "tests/data/gan/corpus/blyoa__task-with-dependencies.gan";
+const std::string kXer = "tests/data/p6/percent-complete-8.4.xer";
+const std::string kPmxml = "tests/data/p6/mpxj__percent-complete-8.4.pmxml";
+const std::string kXlsx = "tests/data/xlsx/openpyxl_generic.xlsx";
 
 const std::string kMppMessage = kMpp +
                                 ": a Microsoft Project file (MPP14), not a template: convert it first: ptmpl convert " +
@@ -30,12 +33,23 @@ const std::string kGanMessage = kGan +
                                 ": a GanttProject file (.gan), not a template: convert it first: ptmpl convert " +
                                 kGan + " -o tests/data/gan/corpus/blyoa__task-with-dependencies.json";
 
+const std::string kXerMessage = kXer +
+                                ": a Primavera P6 export (XER), not a template: convert it first: ptmpl convert " +
+                                kXer + " -o tests/data/p6/percent-complete-8.4.json";
+const std::string kPmxmlMessage = kPmxml +
+                                  ": a Primavera P6 export (PMXML), not a template: convert it first: ptmpl convert " +
+                                  kPmxml + " -o tests/data/p6/mpxj__percent-complete-8.4.json";
+const std::string kXlsxMessage = kXlsx +
+                                 ": an Excel workbook (.xlsx), not a template: convert it first: ptmpl convert " +
+                                 kXlsx + " -o tests/data/xlsx/openpyxl_generic.json";
+
 class CliPlanInsteadOfTemplate : public testing::CliScratchTest {};
 
 TEST_F(CliPlanInsteadOfTemplate, EveryCommandThatReadsATemplateNamesThePlanAndTheWayOut) {
   for (const std::string command : {"lint", "fmt", "fmt --check", "diff", "push --dry-run"}) {
     for (const auto& [plan, message] :
-         {std::pair{kMpp, kMppMessage}, std::pair{kMspdi, kMspdiMessage}, std::pair{kGan, kGanMessage}}) {
+         {std::pair{kMpp, kMppMessage}, std::pair{kMspdi, kMspdiMessage}, std::pair{kGan, kGanMessage},
+          std::pair{kXer, kXerMessage}, std::pair{kPmxml, kPmxmlMessage}, std::pair{kXlsx, kXlsxMessage}}) {
       SCOPED_TRACE(command + " " + plan);
       // diff and push read the files before they ask the service: none is needed to see the
       // refusal.
@@ -51,7 +65,7 @@ TEST_F(CliPlanInsteadOfTemplate, EveryCommandThatReadsATemplateNamesThePlanAndTh
 // Issue 36: schedule and stats read a plan directly — converted as `ptmpl convert` converts it,
 // with a note counting its findings — and show what the converted template shows.
 TEST_F(CliPlanInsteadOfTemplate, ScheduleAndStatsReadAPlanDirectly) {
-  for (const std::string& plan : {kMpp, kMspdi, kGan}) {
+  for (const std::string& plan : {kMpp, kMspdi, kGan, kXer, kPmxml, kXlsx}) {
     SCOPED_TRACE(plan);
     const std::string converted = (dir_ / "converted.json").string();
     ASSERT_EQ(ptmpl("convert " + plan + " -o " + converted).exit, 0);
