@@ -152,8 +152,19 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
   LintRun run;
   std::vector<std::pair<std::string, std::string>> to_write;  // (template path, document)
   std::vector<PlanFileConversion> converted = convert_plan_files(paths, options);
+  // A P6 export of several projects gives one template each, named after the file and the
+  // project (export.xer → export.P1.json); `source` follows the results back to their paths.
+  std::size_t source = 0;
   for (std::size_t i = 0; i < converted.size(); ++i) {
     PlanFileConversion& file = converted[i];
+    while (source + 1 < paths.size() && paths[source] != file.path) ++source;
+    std::string target = targets[source];
+    if (!file.project.empty()) {
+      target = (fs::path(folder) / fs::path(file.path).stem()).string() + "." + file.project + ".json";
+      if (auto [it, added] = sources.emplace(target, file.path); !added)
+        return report_error("convert", Error::usage(file.path + " and " + it->second + " would both be written to " +
+                                                    target + "; convert them into different folders"));
+    }
     if (!file.conversion.ok()) {
       worst = std::max(worst, report_error("convert", file.conversion.error()));
       continue;
@@ -168,7 +179,7 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
       worst = std::max(worst, static_cast<int>(kFindings));
       continue;
     }
-    to_write.emplace_back(targets[i], std::move(conversion.document));
+    to_write.emplace_back(target, std::move(conversion.document));
   }
   ReportOptions report = conversion_report_options(!run.failed, verbose);
   report.excerpt = ::isatty(STDERR_FILENO) != 0;
@@ -186,8 +197,8 @@ int convert_many(const std::vector<std::string>& inputs, const std::string& fold
       worst = std::max(worst, report_error("convert", status.error()));
   }
   if (format == "text")
-    report_note("convert", std::to_string(written) + " of " + std::to_string(paths.size()) + " plan" +
-                               (paths.size() == 1 ? "" : "s") + " written to " + folder);
+    report_note("convert", std::to_string(written) + " of " + std::to_string(converted.size()) + " plan" +
+                               (converted.size() == 1 ? "" : "s") + " written to " + folder);
   return worst;
 }
 

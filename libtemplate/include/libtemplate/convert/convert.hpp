@@ -148,12 +148,16 @@ struct TemplateOrPlan {
 struct PlanFileConversion {
   std::string path;
   Result<Conversion> conversion;
+  /// A Primavera P6 export of several projects converts into one template each: the project's ID
+  /// (its short name); empty for any other plan.
+  std::string project{};
 };
 
 /// Reads and converts each of `paths` as convert_plan_file() does, on up to `jobs` threads (0: one
 /// per core), each file independently: one that cannot be read or converted has its Error and
-/// the rest convert. Results come in the order of `paths`. What `ptmpl convert a.mpp b.xml
-/// plans/ -o templates/` does with many plans (docs/commands/convert.md, "Many plans at once").
+/// the rest convert. Results come in the order of `paths`; a Primavera P6 export of several
+/// projects, when its options name none, gives one result for each project, in the file's order. What `ptmpl convert
+/// a.mpp b.xml plans/ -o templates/` does with many plans (docs/commands/convert.md, "Many plans at once").
 [[nodiscard]] std::vector<PlanFileConversion> convert_plan_files(std::span<const std::string> paths,
                                                                  const ConvertOptions& options = {}, unsigned jobs = 0);
 /// The same with each plan's own options, `options[i]` for `paths[i]` (the settings of the

@@ -245,6 +245,12 @@ namespace ptmpl::detail {
 [[nodiscard]] Result<Conversion> convert_xer(std::string_view bytes, const std::string& path,
                                              const ConvertOptions& options);
 
+/// Converts the P6 export `bytes` (XER or PMXML, told by content) as convert_xer() and
+/// convert_pmxml() do, reading it once: one conversion for each project when it holds several
+/// and `options.project` names none (with the project's ID), else one (with an empty ID).
+[[nodiscard]] std::vector<std::pair<std::string, Result<Conversion>>> convert_p6_projects(
+    std::string_view bytes, const std::string& path, const ConvertOptions& options);
+
 /// Converts a PMXML export (UTF-8 text) as convert_xer() does: read_pmxml(),
 /// p6::convert_file(). Errors: not well-formed XML or not P6's (kInvalid), a project to choose
 /// (kUsage).
