@@ -277,6 +277,66 @@ TEST(P6Xer, HoursAreDaysOfTheActivitysCalendar) {
   EXPECT_EQ(findings_of(c, "p6-task-calendar"), std::vector<std::string>{"p6-task-calendar 16"});
 }
 
+// The first working day of each story with a temp_id, as `ptmpl schedule` places it.
+std::map<std::string, std::int64_t> scheduled_starts(const Conversion& c) {
+  const TemplateFile file = TemplateFile::parse("t.json", FileText(c.document));
+  std::map<std::string, std::int64_t> out;
+  if (file.templates().size() != 1u) return out;
+  const ScheduledTemplate scheduled(file.templates()[0].model.stories, ScheduleOptions{});
+  const StoryIndex& index = scheduled.index();
+  for (std::size_t i = 0; i < index.size(); ++i)
+    if (const std::optional<TempId> id = index.story(i).temp_id)
+      if (const auto* code = std::get_if<std::string_view>(&*id))
+        out[std::string(*code)] = scheduled.schedule()[i].early.first_day();
+  return out;
+}
+
+// P6 starts a successor at the moment its predecessor finishes: at noon of the day A finishes
+// (half a day's work), B starts that afternoon. The template counts whole days, so the link
+// that lets B start on A's last day is FS with a lag of -1 day, said by a finding.
+TEST(P6Xer, ALinkWithinADayIsALagOfWholeDays) {
+  const std::string tasks =
+      kTaskFields +
+      "%R\t100\t7\t12\t1\tA\tHalf a day\tTT_Task\tTK_NotStart\t4\t2025-01-06 08:00\t2025-01-06 12:00\n"
+      "%R\t101\t7\t12\t1\tB\tAfter it\tTT_Task\tTK_NotStart\t8\t2025-01-06 12:00\t2025-01-07 12:00\n"
+      "%R\t102\t7\t12\t1\tC\tNext day\tTT_Task\tTK_NotStart\t8\t2025-01-07 12:00\t2025-01-08 12:00\n"
+      "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
+      "%R\t1\t101\t100\t7\t7\tPR_FS\t0\n"
+      "%R\t2\t102\t100\t7\t7\tPR_FS\t8\n";
+  const Conversion c = convert(xer(tasks));
+  const auto starts = scheduled_starts(c);
+  EXPECT_EQ(starts.at("A"), 0);
+  EXPECT_EQ(starts.at("B"), 0);  // not the next day
+  EXPECT_EQ(starts.at("C"), 1);  // a day of lag from A's noon: noon of the next day
+  EXPECT_EQ(findings_of(c, "p6-link"), (std::vector<std::string>{"p6-link-lag 21", "p6-link-lag 22"}));
+  EXPECT_EQ(findings_of(c, "p6-moved-by-task"), std::vector<std::string>{});
+}
+
+// Out-of-sequence progress: B finished before A, its FS predecessor, began. P6 keeps actual
+// dates where the logic does not reach them; the template keeps B's dates with a lead that
+// lets the link hold them, said by a finding. A completed task whose actual dates span no
+// time (C) lasts no day, whatever its planned hours: D, which follows it, keeps its start.
+TEST(P6Xer, ProgressBeforeItsLinkAllowsKeepsItsDates) {
+  const std::string tasks =
+      "%T\tTASK\n%F\ttask_id\tproj_id\twbs_id\tclndr_id\ttask_code\ttask_name\ttask_type\tstatus_code\t"
+      "target_drtn_hr_cnt\trestart_date\treend_date\tact_start_date\tact_end_date\n"
+      "%R\t100\t7\t12\t1\tA\tLater\tTT_Task\tTK_NotStart\t16\t2025-01-08 08:00\t2025-01-09 16:00\t\t\n"
+      "%R\t101\t7\t12\t1\tB\tDone early\tTT_Task\tTK_Complete\t16\t\t\t2025-01-06 08:00\t2025-01-07 16:00\n"
+      "%R\t102\t7\t12\t1\tC\tNo time\tTT_Task\tTK_Complete\t80\t\t\t2025-01-06 08:00\t2025-01-06 08:00\n"
+      "%R\t103\t7\t12\t1\tD\tAfter C\tTT_Task\tTK_NotStart\t8\t2025-01-06 08:00\t2025-01-06 16:00\t\t\n"
+      "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
+      "%R\t1\t101\t100\t7\t7\tPR_FS\t0\n"
+      "%R\t2\t103\t102\t7\t7\tPR_FS\t0\n";
+  const Conversion c = convert(xer(tasks));
+  const auto starts = scheduled_starts(c);
+  EXPECT_EQ(starts.at("A"), 2);
+  EXPECT_EQ(starts.at("B"), 0);
+  EXPECT_EQ(starts.at("D"), 0);
+  EXPECT_EQ(findings_of(c, "p6-link-lag"), std::vector<std::string>{"p6-link-lag 22"});
+  EXPECT_TRUE(has_finding(c, "p6-duration-span"));
+  EXPECT_EQ(findings_of(c, "p6-moved-by-task"), std::vector<std::string>{});
+}
+
 // --- Errors and hostile files ----------------------------------------------------------------
 
 TEST(P6Xer, NotAnXerIsInvalidWithItsPlace) {
@@ -428,9 +488,8 @@ TEST(P6Agreement, Sp10NotStartedActivitiesKeepP6sDates) {
   for (const auto& [what, n] : why) std::cout << "  differing on " << what << ": " << n << "\n";
   for (std::size_t i = 0; i < differences.size() && i < 10; ++i) std::cout << "  " << differences[i] << "\n";
   EXPECT_EQ(compared, 3301u);
-  // The goal is 99 %; reached: 97.5 %. What differs follows from one template calendar for
-  // activities on four (docs/commands/convert.md, "Agreement with P6").
-  EXPECT_GE(agree, 3219u) << agree << " / " << compared;
+  // The goal: 99 % (docs/commands/convert.md, "Agreement with P6", says what still differs).
+  EXPECT_GE(agree * 100, compared * 99) << agree << " / " << compared;
 }
 
 }  // namespace

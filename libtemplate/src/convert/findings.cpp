@@ -233,6 +233,10 @@ constexpr ConversionRule kRules[] = {
      "activities they span"},
     {"p6-link-invalid", Severity::Warning, "a link to a missing task, or of an unknown type, is dropped",
      "{n} links (or tasks repeating a UID) are dropped: no predecessor, a task not in the plan, or an unknown type"},
+    {"p6-link-lag", Severity::Info,
+     "a link's lag is written as the whole days between where the plan places its ends, not the plan's lag",
+     "{n} links are written with the lag that keeps their ends where the plan places them (hours within a day, "
+     "calendars other than the project's, out-of-sequence progress)"},
     {"p6-link-not-kept", Severity::Warning,
      "a task the plan places before its link allows is scheduled later, and no other finding says why",
      "{n} tasks are placed by the plan before their links allow, with no other finding to say why; the schedule "

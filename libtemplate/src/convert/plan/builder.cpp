@@ -46,6 +46,12 @@ bool blank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
+// Progress: actual dates, work or cost, or a percent complete.
+bool has_progress(const plan::Task& in) {
+  return in.percent_complete > 0 || in.percent_work_complete > 0 || in.actual_duration > 0 || in.actual_work > 0 ||
+         in.actual_cost != 0 || in.actual_start_is_start || in.actual_finish_is_finish;
+}
+
 // A link into a task, as the template will write it (on its predecessor).
 struct LinkIn {
   const Link* in = nullptr;
@@ -181,11 +187,20 @@ class Builder {
   void report_duration_spans();
   void report_elapsed(const Task& task, double days, std::optional<std::int64_t> span = std::nullopt);
   void place_elapsed(Task& task);
-  // A lag of `days` working days of the predecessor's own calendar, when it has its own length
-  // of day and is not the project's, from the predecessor's end where the plan places it: the
-  // working days of the project calendar it spans; nullopt otherwise.
-  [[nodiscard]] std::optional<std::int64_t> lag_on_own_calendar(const LinkIn& link, const Task& from, std::int64_t days,
-                                                                const detail::DayCounter& counter);
+  // The template day a time of the plan falls on, by the project calendar's hours: a start at
+  // or after the end of a day's work is the next working day's (a milestone's stays on its
+  // day), a finish at or before its beginning the previous one's; a day off counts as the next
+  // (previous) working day.
+  [[nodiscard]] std::int64_t start_day(const DateTime& at, bool milestone, const detail::DayCounter& counter) const;
+  [[nodiscard]] std::int64_t finish_day(const DateTime& at, const detail::DayCounter& counter) const;
+  // The calendar a task works on: its own when the plan gives it a length of day (and it is
+  // not the project's), else the project calendar.
+  [[nodiscard]] const WorkCalendar& calendar_of(const Task& task);
+  // In a plan whose calendars have their own lengths of day (P6), the template lag of a link
+  // whose lag is `days` working days of its predecessor's calendar, counted where the plan
+  // places its ends (link_lag_in_days()); nullopt otherwise.
+  [[nodiscard]] std::optional<std::int64_t> link_lag_in_days(const LinkIn& link, const Task& from, const Task& to,
+                                                             std::int64_t days, const detail::DayCounter& counter);
   [[nodiscard]] Status nest_tasks();
   // Writing the template: the links out of each task; the parents' dates and the template's
   // figures, rolled up from the tasks; then the document in its canonical order.
@@ -376,8 +391,7 @@ void Builder::report_scheduling_losses(const plan::Task& in, Task& task) {
   if (in.manual)
     report_dates(task, "manual-task", in.place(TaskField::Manual),
                  task_name(task) + " is manually scheduled; its dates are kept as declared");
-  if (in.percent_complete > 0 || in.percent_work_complete > 0 || in.actual_duration > 0 || in.actual_work > 0 ||
-      in.actual_cost != 0 || in.actual_start_is_start || in.actual_finish_is_finish)
+  if (has_progress(in))
     report_dates(
         task, "progress", in.place(TaskField::Task),
         task_name(task) + " has progress (actual dates, cost or percent complete), which a template does not keep");
@@ -656,8 +670,9 @@ void Builder::report_elapsed(const Task& task, double days, std::optional<std::i
 void Builder::report_duration_spans() {
   for (Task& task : tasks_) {
     if (task.has_children || task.milestone || task.elapsed) continue;
-    if (!task.start || !task.due || !task.duration) continue;
-    const std::int64_t span = *task.due - *task.start + 1;
+    // A Start and Finish that span no working time (place_tasks() gives no due) span 0 days.
+    if (!task.start || !task.finish_at || !task.duration) continue;
+    const std::int64_t span = task.due ? *task.due - *task.start + 1 : 0;
     if (span == *task.duration) continue;
     const std::int64_t duration = *task.duration;
     task.duration = span;
@@ -698,16 +713,11 @@ void Builder::place_tasks() {
     const std::optional<DateTime>& s = task.start_at;
     const std::optional<DateTime>& f = task.finish_at;
     if (!s) continue;
-    const DayRule day = calendar_.day(s->date);
-    // A start at the end of the working day is the next day's start; a milestone there is a
-    // moment at the end of this day, and on it (docs/semantics.md §4).
-    const bool after_hours = !day.working || (s->minute >= day.end && !task.milestone);
-    if (!day.working)
+    if (!calendar_.working(s->date))
       report_dates(task, "off-calendar", task.place(TaskField::Start),
                    task_name(task) + " starts on " + format_date(s->date) + ", not a working day of " +
                        std::string(plan_.source.calendar) + "; it starts on the next working day");
-    task.start = after_hours ? counter.offset_on_or_after(s->date + std::chrono::days{day.working ? 1 : 0})
-                             : counter.offset_on_or_after(s->date);
+    task.start = start_day(*s, task.milestone, counter);
     if (task.milestone) {
       task.due = task.start;
       continue;
@@ -716,15 +726,11 @@ void Builder::place_tasks() {
       if (const auto days = task.in->working_days; days && *days > 0) task.due = *task.start + *days - 1;
       continue;
     }
-    const DayRule finish_day = calendar_.day(f->date);
-    const bool before_hours = !finish_day.working || f->minute <= finish_day.start;
-    if (!finish_day.working)
+    if (!calendar_.working(f->date))
       report_dates(task, "off-calendar", task.place(TaskField::Finish),
                    task_name(task) + " finishes on " + format_date(f->date) + ", not a working day of " +
                        std::string(plan_.source.calendar) + "; it finishes on the previous working day");
-    std::int64_t due = before_hours
-                           ? counter.offset_on_or_before(f->date - std::chrono::days{finish_day.working ? 1 : 0})
-                           : counter.offset_on_or_before(f->date);
+    const std::int64_t due = finish_day(*f, counter);
     if (due < *task.start) {  // zero-length task: no day of its own
       task.duration = task.duration.value_or(0);
       continue;
@@ -765,19 +771,29 @@ void Builder::place_tasks() {
                        " is not a whole number of days; it is rounded to " +
                        std::to_string(static_cast<long long>(whole)));
     link.lag_days = static_cast<std::int64_t>(whole);
-    if (predecessor != kNone && !format.percent() && !format.elapsed && link.lag_days != 0)
-      if (const auto spanned = lag_on_own_calendar(link, tasks_[predecessor], link.lag_days, counter))
-        link.lag_days = *spanned;
+    if (predecessor != kNone && !format.percent() && !format.elapsed)
+      if (const auto lag = link_lag_in_days(link, tasks_[predecessor], successor_of(link), link.lag_days, counter))
+        link.lag_days = *lag;
   }
 }
 
-std::optional<std::int64_t> Builder::lag_on_own_calendar(const LinkIn& link, const Task& from, std::int64_t days,
-                                                         const detail::DayCounter& counter) {
-  const std::optional<std::int64_t> uid = from.in->calendar_uid;
-  if (!uid || uid == calendar_uid_ || calendar_minutes_.count(*uid) == 0) return std::nullopt;
-  const LinkEnds& ends = link_ends(static_cast<DependencyType>(kServiceLinkType[static_cast<std::size_t>(link.type)]));
-  const std::optional<DateTime>& end = ends.from_finish ? from.finish_at : from.start_at;
-  if (!end || std::abs(days) > 400 * 366) return std::nullopt;
+std::int64_t Builder::start_day(const DateTime& at, bool milestone, const detail::DayCounter& counter) const {
+  // A milestone at the end of the working day is a moment at the end of this day, and on it
+  // (docs/semantics.md §4).
+  const DayRule day = calendar_.day(at.date);
+  const bool next = day.working && at.minute >= day.end && !milestone;
+  return counter.offset_on_or_after(at.date + std::chrono::days{next ? 1 : 0});
+}
+
+std::int64_t Builder::finish_day(const DateTime& at, const detail::DayCounter& counter) const {
+  const DayRule day = calendar_.day(at.date);
+  const bool previous = day.working && at.minute <= day.start;
+  return counter.offset_on_or_before(at.date - std::chrono::days{previous ? 1 : 0});
+}
+
+const WorkCalendar& Builder::calendar_of(const Task& task) {
+  const std::optional<std::int64_t> uid = task.in->calendar_uid;
+  if (!uid || uid == calendar_uid_ || calendar_minutes_.count(*uid) == 0) return calendar_;
   auto [it, added] = own_calendars_.try_emplace(*uid);
   if (added) {
     std::vector<CalendarNote> ignored;  // reported with the calendar's own tasks
@@ -785,17 +801,76 @@ std::optional<std::int64_t> Builder::lag_on_own_calendar(const LinkIn& link, con
     if (first_date_ && last_date_)
       it->second.expand(*first_date_ - std::chrono::days{800}, *last_date_ + std::chrono::days{800}, ignored);
   }
-  const WorkCalendar& own = it->second;
-  // The day the lag reaches on its own calendar: from a finish, the last of its days (the
-  // successor follows the next day); from a start, the day after them.
-  Date at = end->date;
+  return it->second;
+}
+
+// P6 places a successor at a moment: its predecessor's finish (or start), the lag's hours
+// later on the predecessor's calendar (P6's default lag calendar), then the first time the
+// successor's own calendar works (for a start; for a finish, the last time it worked). The
+// template lag is the day that moment falls on less the day the template's link gives with lag
+// 0: a lag after a 7-day calendar becomes the project calendar's working days it spans, and a
+// successor starting at 13:00 on the day its predecessor finishes at 12:00 follows it FS-1.
+// A successor with progress keeps its actual dates where the link would not let it
+// (out-of-sequence progress: P6's logic does not move actuals): the lag goes down to them.
+std::optional<std::int64_t> Builder::link_lag_in_days(const LinkIn& link, const Task& from, const Task& to,
+                                                      std::int64_t days, const detail::DayCounter& counter) {
+  constexpr std::int64_t kMaxWalk = 400 * 366;  // calendar days a walk may take: a plan's span
+  if (calendar_minutes_.empty() || std::abs(days) > kMaxWalk) return std::nullopt;
+  const LinkEnds& ends = link_ends(static_cast<DependencyType>(kServiceLinkType[static_cast<std::size_t>(link.type)]));
+  const std::optional<DateTime>& end = ends.from_finish ? from.finish_at : from.start_at;
+  if (!end || !from.start) return std::nullopt;
+  // The boundary the template's link starts from: a finish is the end of its day (the start of
+  // the next), a start the start of its day; a milestone's is its time's (docs/semantics.md §4).
+  const std::int64_t from_day =
+      ends.from_finish ? std::max(finish_day(*end, counter) + 1, *from.start) : start_day(*end, false, counter);
+  // The lag's working days on the predecessor's calendar, at the time of day it ends.
+  const WorkCalendar& lag_calendar = calendar_of(from);
+  DateTime at = *end;
   const std::chrono::days step{days > 0 ? 1 : -1};
-  for (std::int64_t left = std::abs(days); left > 0;) {
-    at += step;
-    if (own.working(at)) --left;
+  std::int64_t walked = 0;
+  for (std::int64_t left = std::abs(days); left > 0; ++walked) {
+    if (walked > kMaxWalk) return std::nullopt;  // a calendar that (nearly) never works
+    at.date += step;
+    if (lag_calendar.working(at.date)) --left;
   }
-  if (ends.from_finish) return counter.offset_on_or_before(at) - counter.offset_on_or_before(end->date);
-  return counter.offset_on_or_after(at) - counter.offset_on_or_after(end->date);
+  // The successor's calendar: the first time it works from there (a start), the last time it
+  // worked up to it (a finish).
+  const WorkCalendar& own = calendar_of(to);
+  const DayRule day = own.day(at.date);
+  if (!ends.to_finish && (!day.working || at.minute >= day.end)) {
+    for (walked = 0; !own.working(at.date += std::chrono::days{1});)
+      if (++walked > kMaxWalk) return std::nullopt;
+    at.minute = own.day(at.date).start;
+  } else if (ends.to_finish && (!day.working || at.minute <= day.start)) {
+    for (walked = 0; !own.working(at.date -= std::chrono::days{1});)
+      if (++walked > kMaxWalk) return std::nullopt;
+    at.minute = own.day(at.date).end;
+  }
+  const std::int64_t to_day = ends.to_finish ? finish_day(at, counter) + 1 : start_day(at, false, counter);
+  std::int64_t lag = to_day - from_day;
+  // Where the plan has the successor (its start; the day after its finish).
+  const std::optional<std::int64_t> planned = ends.to_finish ? (to.due ? *to.due + 1 : to.due) : to.start;
+  const bool out_of_sequence = has_progress(*to.in) && planned && *planned - from_day < lag;
+  if (out_of_sequence) lag = *planned - from_day;
+  if (lag == days) return lag;
+  const std::string from_end = ends.from_finish ? "finish" : "start";
+  const std::string linked =
+      std::string(ends.abbreviation) +
+      (days != 0 ? (days > 0 ? "+" : "") + std::to_string(days) + " working days of its calendar" : std::string());
+  std::string why;
+  if (out_of_sequence) {
+    const std::optional<DateTime>& to_end = ends.to_finish ? to.finish_at : to.start_at;
+    why = task_name(to) + " has progress and " + (ends.to_finish ? "finishes" : "starts") + " (" +
+          format_date(to_end->date) + ") before the link allows; a template keeps its dates";
+  } else {
+    why = "from " + task_name(from) + "'s " + from_end + " (" + format_date(end->date) + " " +
+          format_time(end->minute) + ") the plan's lag and calendars reach " + format_date(at.date) + " " +
+          format_time(at.minute) + ", and a template counts whole days of the project calendar";
+  }
+  report("link-lag", link.in->place,
+         "the link from " + task_name(from) + " into " + task_name(to) + " (" + linked + ") is written with lag " +
+             std::to_string(lag) + ": " + why);
+  return lag;
 }
 
 // The outline: each task becomes a child of the nearest task above it with a lower level.
