@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "convert/findings.hpp"
+#include "convert/xlsx/plan_sheet.hpp"
 #include "convert/xlsx/workbook.hpp"
 #include "convert/xlsx/xlsx.hpp"
 #include "convert/xlsx/zip_archive.hpp"
@@ -18,8 +20,8 @@
 namespace ptmpl::convert_xlsx_read_test {
 namespace {
 
-using detail::xlsx::cell_reference;
 using detail::xlsx::date_of_serial;
+using plan::cell_reference;
 using testing::expect_converted;
 using testing::read_source;
 
@@ -255,6 +257,89 @@ TEST(ConvertXlsxRead, SharedStringOutOfRangeIsAFinding) {
   EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "names the shared string 999, but the workbook has"))
       << all(c.findings());
   EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "(sheet Schedule, cell A2)")) << all(c.findings());
+}
+
+// A sheet built in memory: a header row and one task row, text cells in the given columns.
+struct OneTask {
+  plan::Plan plan;
+  std::vector<std::string> problems;
+
+  OneTask(const std::vector<std::string>& header, const std::vector<detail::xlsx::Cell>& cells) {
+    detail::xlsx::Sheet sheet;
+    sheet.name = "Tasks";
+    detail::xlsx::Row top;
+    top.number = 1;
+    for (std::size_t i = 0; i < header.size(); ++i)
+      top.cells.push_back({i, detail::xlsx::Cell::Kind::Text, 0, header[i]});
+    detail::xlsx::Row row;
+    row.number = 2;
+    row.cells = cells;
+    sheet.rows = {top, row};
+    const auto found = detail::xlsx::find_plan_header(sheet);
+    if (!found) throw std::runtime_error("no header");
+    ConvertOptions options;
+    detail::FindingSink findings({}, "t.xlsx", options);
+    plan.source = plan::Source::excel();
+    detail::xlsx::read_plan_sheet(sheet, *found, false, plan, findings);
+    for (const Diagnostic& d : findings.take()) problems.push_back(d.rule + ": " + d.message);
+  }
+};
+
+detail::xlsx::Cell text_cell(std::size_t column, std::string text) {
+  return {column, detail::xlsx::Cell::Kind::Text, 0, std::move(text)};
+}
+
+TEST(ConvertXlsxRead, BlankOrQuestionMarkDurationIsNoDuration) {
+  for (const char* written : {"   ", "?", " ? "}) {
+    const OneTask t({"Name", "Duration", "Work"}, {text_cell(0, "A"), text_cell(1, written), text_cell(2, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    EXPECT_FALSE(t.plan.tasks[0].duration) << written;
+    EXPECT_FALSE(t.plan.tasks[0].work) << written;
+  }
+}
+
+TEST(ConvertXlsxRead, TextDatesOutOfRangeAreNotDates) {
+  for (const char* written : {"257/1/2025", "1/257/2025", "1/1/67561", "2/30/2025", "13/1/2025"}) {
+    const OneTask t({"Name", "Start"}, {text_cell(0, "A"), text_cell(1, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    EXPECT_FALSE(t.plan.tasks[0].start) << written;
+  }
+}
+
+TEST(ConvertXlsxRead, CostsWithDecimalCommasAndCurrencySigns) {
+  const std::pair<const char*, double> cases[] = {{"12,5", 1250},          {"1.234,56", 123456}, {"1,234.56", 123456},
+                                                  {"\xE2\x82\xAC 7", 700}, {"1,234", 123400},    {"\xC2\xA33,50", 350}};
+  for (const auto& [written, cents] : cases) {
+    const OneTask t({"Name", "Cost"}, {text_cell(0, "A"), text_cell(1, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    ASSERT_TRUE(t.plan.tasks[0].cost) << written;
+    EXPECT_DOUBLE_EQ(*t.plan.tasks[0].cost, cents) << written;
+  }
+  // A sign that is not a currency's (U+20AD shares its first two bytes with the euro's) stays.
+  const OneTask kip({"Name", "Cost"}, {text_cell(0, "A"), text_cell(1,
+                                                                    "\xE2\x82\xAD"
+                                                                    "5")});
+  EXPECT_FALSE(kip.plan.tasks[0].cost);
+}
+
+TEST(ConvertXlsxRead, FinishAtAnExplicitMidnightIsKept) {
+  const OneTask text({"Name", "Finish"}, {text_cell(0, "A"), text_cell(1, "2025-02-17 00:00")});
+  ASSERT_TRUE(text.plan.tasks[0].finish);
+  EXPECT_EQ(text.plan.tasks[0].finish->minute, 0);
+  const OneTask day({"Name", "Finish"}, {text_cell(0, "A"), text_cell(1, "2025-02-17")});
+  EXPECT_EQ(day.plan.tasks[0].finish->minute, 24 * 60);
+  // 45705.9999 rounds up to 2025-02-18 00:00: the end of the 17th, not of the 18th.
+  detail::xlsx::Cell serial{1, detail::xlsx::Cell::Kind::Number, 45705.9999, ""};
+  serial.date = true;
+  const OneTask rounded({"Name", "Finish"}, {text_cell(0, "A"), serial});
+  ASSERT_TRUE(rounded.plan.tasks[0].finish);
+  EXPECT_EQ(format_date(rounded.plan.tasks[0].finish->date), "2025-02-18");
+  EXPECT_EQ(rounded.plan.tasks[0].finish->minute, 0);
+}
+
+TEST(ConvertXlsxRead, SerialRoundingPastTheLastDayIsNoDate) {
+  EXPECT_FALSE(date_of_serial(2958465.9999, false));
+  EXPECT_TRUE(date_of_serial(2958465.5, false));
 }
 
 }  // namespace
