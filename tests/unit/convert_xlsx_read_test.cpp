@@ -2,7 +2,9 @@
 // layouts of a plan sheet, and hostile archives. Every workbook is made by a writer other than
 // ptmpl (tests/data/xlsx/make_fixtures.py; SOURCES.md): each test names it.
 #include <gtest/gtest.h>
+#include <zip.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -340,6 +342,69 @@ TEST(ConvertXlsxRead, FinishAtAnExplicitMidnightIsKept) {
 TEST(ConvertXlsxRead, SerialRoundingPastTheLastDayIsNoDate) {
   EXPECT_FALSE(date_of_serial(2958465.9999, false));
   EXPECT_TRUE(date_of_serial(2958465.5, false));
+}
+
+// A workbook of one sheet named Tasks whose sheetData is `rows`, zipped in memory (libzip, stored).
+std::string workbook_of(const std::string& rows) {
+  const std::pair<const char*, std::string> parts[] = {
+      {"xl/workbook.xml", R"(<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" )"
+                          R"(xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">)"
+                          R"(<sheets><sheet name="Tasks" sheetId="1" r:id="rId1"/></sheets></workbook>)"},
+      {"xl/_rels/workbook.xml.rels",
+       R"(<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" )"
+       R"(Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" )"
+       R"(Target="worksheets/sheet1.xml"/></Relationships>)"},
+      {"xl/worksheets/sheet1.xml",
+       R"(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>)" + rows +
+           "</sheetData></worksheet>"}};
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
+  zip_t* zip = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
+  zip_source_keep(buffer);
+  for (const auto& [name, text] : parts)
+    zip_file_add(zip, name, zip_source_buffer(zip, text.data(), text.size(), 0), ZIP_FL_OVERWRITE);
+  zip_close(zip);
+  zip_source_open(buffer);
+  zip_source_seek(buffer, 0, SEEK_END);
+  std::string out(static_cast<std::size_t>(zip_source_tell(buffer)), '\0');
+  zip_source_seek(buffer, 0, SEEK_SET);
+  zip_source_read(buffer, out.data(), out.size());
+  zip_source_close(buffer);
+  zip_source_free(buffer);
+  return out;
+}
+
+Result<detail::xlsx::Sheet> sheet_of(const std::string& bytes) {
+  auto workbook = detail::xlsx::Workbook::open(bytes, "w.xlsx");
+  if (!workbook.ok()) return workbook.error();
+  return workbook.value().sheet(0);
+}
+
+TEST(ConvertXlsxRead, CellsWrittenRightToLeftAreSortedOnceTheLaterWinning) {
+  std::string row = R"(<row r="1">)";
+  for (std::size_t column = 16'384; column-- > 0;)
+    row += R"(<c r=")" + plan::cell_reference(1, column) + R"("><v>)" + std::to_string(column) + "</v></c>";
+  row += R"(<c r="B1"><v>-1</v></c></row>)";
+  const std::string bytes = workbook_of(row);
+  const auto started = std::chrono::steady_clock::now();
+  const auto sheet = sheet_of(bytes);
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(sheet.ok()) << sheet.error().message;
+  const auto& cells = sheet.value().rows.at(0).cells;
+  ASSERT_EQ(cells.size(), 16'384U);
+  for (std::size_t i = 0; i < cells.size(); ++i) ASSERT_EQ(cells[i].column, i);
+  EXPECT_EQ(cells[1].number, -1);  // written twice: the later cell
+  EXPECT_EQ(cells[16'383].number, 16'383);
+  EXPECT_LT(took, std::chrono::seconds(2));
+}
+
+TEST(ConvertXlsxRead, CellsWithoutReferencePastXfdAreAnError) {
+  std::string row = R"(<row><c r="XFC1"><v>1</v></c><c><v>2</v></c><c><v>3</v></c></row>)";
+  const auto sheet = sheet_of(workbook_of(row));
+  ASSERT_FALSE(sheet.ok());
+  EXPECT_NE(sheet.error().message.find("(sheet Tasks, row 1)"), std::string::npos) << sheet.error().message;
+  EXPECT_NE(sheet.error().message.find("after column XFD"), std::string::npos) << sheet.error().message;
 }
 
 }  // namespace
