@@ -309,8 +309,14 @@ TEST(ConvertXlsxRead, TextDatesOutOfRangeAreNotDates) {
 }
 
 TEST(ConvertXlsxRead, CostsWithDecimalCommasAndCurrencySigns) {
-  const std::pair<const char*, double> cases[] = {{"12,5", 1250},          {"1.234,56", 123456}, {"1,234.56", 123456},
-                                                  {"\xE2\x82\xAC 7", 700}, {"1,234", 123400},    {"\xC2\xA33,50", 350}};
+  const std::pair<const char*, double> cases[] = {{"12,5", 1250},
+                                                  {"1.234,56", 123456},
+                                                  {"1,234.56", 123456},
+                                                  {"\xE2\x82\xAC 7", 700},
+                                                  {"1,234", 123400},
+                                                  {"\xC2\xA3"
+                                                   "3,50",
+                                                   350}};
   for (const auto& [written, cents] : cases) {
     const OneTask t({"Name", "Cost"}, {text_cell(0, "A"), text_cell(1, written)});
     ASSERT_EQ(t.plan.tasks.size(), 1U);
