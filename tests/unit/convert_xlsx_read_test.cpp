@@ -2,10 +2,14 @@
 // layouts of a plan sheet, and hostile archives. Every workbook is made by a writer other than
 // ptmpl (tests/data/xlsx/make_fixtures.py; SOURCES.md): each test names it.
 #include <gtest/gtest.h>
+#include <zip.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include "convert/findings.hpp"
+#include "convert/xlsx/plan_sheet.hpp"
 #include "convert/xlsx/workbook.hpp"
 #include "convert/xlsx/xlsx.hpp"
 #include "convert/xlsx/zip_archive.hpp"
@@ -18,8 +22,8 @@
 namespace ptmpl::convert_xlsx_read_test {
 namespace {
 
-using detail::xlsx::cell_reference;
 using detail::xlsx::date_of_serial;
+using plan::cell_reference;
 using testing::expect_converted;
 using testing::read_source;
 
@@ -255,6 +259,158 @@ TEST(ConvertXlsxRead, SharedStringOutOfRangeIsAFinding) {
   EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "names the shared string 999, but the workbook has"))
       << all(c.findings());
   EXPECT_TRUE(c.has_finding("xlsx-cell-invalid", "(sheet Schedule, cell A2)")) << all(c.findings());
+}
+
+// A sheet built in memory: a header row and one task row, text cells in the given columns.
+struct OneTask {
+  plan::Plan plan;
+  std::vector<std::string> problems;
+
+  OneTask(const std::vector<std::string>& header, const std::vector<detail::xlsx::Cell>& cells) {
+    detail::xlsx::Sheet sheet;
+    sheet.name = "Tasks";
+    detail::xlsx::Row top;
+    top.number = 1;
+    for (std::size_t i = 0; i < header.size(); ++i)
+      top.cells.push_back({i, detail::xlsx::Cell::Kind::Text, 0, header[i]});
+    detail::xlsx::Row row;
+    row.number = 2;
+    row.cells = cells;
+    sheet.rows = {top, row};
+    const auto found = detail::xlsx::find_plan_header(sheet);
+    if (!found) throw std::runtime_error("no header");
+    ConvertOptions options;
+    detail::FindingSink findings({}, "t.xlsx", options);
+    plan.source = plan::Source::excel();
+    detail::xlsx::read_plan_sheet(sheet, *found, false, plan, findings);
+    for (const Diagnostic& d : findings.take()) problems.push_back(d.rule + ": " + d.message);
+  }
+};
+
+detail::xlsx::Cell text_cell(std::size_t column, std::string text) {
+  return {column, detail::xlsx::Cell::Kind::Text, 0, std::move(text)};
+}
+
+TEST(ConvertXlsxRead, BlankOrQuestionMarkDurationIsNoDuration) {
+  for (const char* written : {"   ", "?", " ? "}) {
+    const OneTask t({"Name", "Duration", "Work"}, {text_cell(0, "A"), text_cell(1, written), text_cell(2, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    EXPECT_FALSE(t.plan.tasks[0].duration) << written;
+    EXPECT_FALSE(t.plan.tasks[0].work) << written;
+  }
+}
+
+TEST(ConvertXlsxRead, TextDatesOutOfRangeAreNotDates) {
+  for (const char* written : {"257/1/2025", "1/257/2025", "1/1/67561", "2/30/2025", "13/1/2025"}) {
+    const OneTask t({"Name", "Start"}, {text_cell(0, "A"), text_cell(1, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    EXPECT_FALSE(t.plan.tasks[0].start) << written;
+  }
+}
+
+TEST(ConvertXlsxRead, CostsWithDecimalCommasAndCurrencySigns) {
+  const std::pair<const char*, double> cases[] = {{"12,5", 1250},
+                                                  {"1.234,56", 123456},
+                                                  {"1,234.56", 123456},
+                                                  {"\xE2\x82\xAC 7", 700},
+                                                  {"1,234", 123400},
+                                                  {"\xC2\xA3"
+                                                   "3,50",
+                                                   350}};
+  for (const auto& [written, cents] : cases) {
+    const OneTask t({"Name", "Cost"}, {text_cell(0, "A"), text_cell(1, written)});
+    ASSERT_EQ(t.plan.tasks.size(), 1U);
+    ASSERT_TRUE(t.plan.tasks[0].cost) << written;
+    EXPECT_DOUBLE_EQ(*t.plan.tasks[0].cost, cents) << written;
+  }
+  // A sign that is not a currency's (U+20AD shares its first two bytes with the euro's) stays.
+  const OneTask kip({"Name", "Cost"}, {text_cell(0, "A"), text_cell(1,
+                                                                    "\xE2\x82\xAD"
+                                                                    "5")});
+  EXPECT_FALSE(kip.plan.tasks[0].cost);
+}
+
+TEST(ConvertXlsxRead, FinishAtAnExplicitMidnightIsKept) {
+  const OneTask text({"Name", "Finish"}, {text_cell(0, "A"), text_cell(1, "2025-02-17 00:00")});
+  ASSERT_TRUE(text.plan.tasks[0].finish);
+  EXPECT_EQ(text.plan.tasks[0].finish->minute, 0);
+  const OneTask day({"Name", "Finish"}, {text_cell(0, "A"), text_cell(1, "2025-02-17")});
+  EXPECT_EQ(day.plan.tasks[0].finish->minute, 24 * 60);
+  // 45705.9999 rounds up to 2025-02-18 00:00: the end of the 17th, not of the 18th.
+  detail::xlsx::Cell serial{1, detail::xlsx::Cell::Kind::Number, 45705.9999, ""};
+  serial.date = true;
+  const OneTask rounded({"Name", "Finish"}, {text_cell(0, "A"), serial});
+  ASSERT_TRUE(rounded.plan.tasks[0].finish);
+  EXPECT_EQ(format_date(rounded.plan.tasks[0].finish->date), "2025-02-18");
+  EXPECT_EQ(rounded.plan.tasks[0].finish->minute, 0);
+}
+
+TEST(ConvertXlsxRead, SerialRoundingPastTheLastDayIsNoDate) {
+  EXPECT_FALSE(date_of_serial(2958465.9999, false));
+  EXPECT_TRUE(date_of_serial(2958465.5, false));
+}
+
+// A workbook of one sheet named Tasks whose sheetData is `rows`, zipped in memory (libzip, stored).
+std::string workbook_of(const std::string& rows) {
+  const std::pair<const char*, std::string> parts[] = {
+      {"xl/workbook.xml", R"(<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" )"
+                          R"(xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">)"
+                          R"(<sheets><sheet name="Tasks" sheetId="1" r:id="rId1"/></sheets></workbook>)"},
+      {"xl/_rels/workbook.xml.rels",
+       R"(<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" )"
+       R"(Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" )"
+       R"(Target="worksheets/sheet1.xml"/></Relationships>)"},
+      {"xl/worksheets/sheet1.xml",
+       R"(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>)" + rows +
+           "</sheetData></worksheet>"}};
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
+  zip_t* zip = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
+  zip_source_keep(buffer);
+  for (const auto& [name, text] : parts)
+    zip_file_add(zip, name, zip_source_buffer(zip, text.data(), text.size(), 0), ZIP_FL_OVERWRITE);
+  zip_close(zip);
+  zip_source_open(buffer);
+  zip_source_seek(buffer, 0, SEEK_END);
+  std::string out(static_cast<std::size_t>(zip_source_tell(buffer)), '\0');
+  zip_source_seek(buffer, 0, SEEK_SET);
+  zip_source_read(buffer, out.data(), out.size());
+  zip_source_close(buffer);
+  zip_source_free(buffer);
+  return out;
+}
+
+Result<detail::xlsx::Sheet> sheet_of(const std::string& bytes) {
+  auto workbook = detail::xlsx::Workbook::open(bytes, "w.xlsx");
+  if (!workbook.ok()) return workbook.error();
+  return workbook.value().sheet(0);
+}
+
+TEST(ConvertXlsxRead, CellsWrittenRightToLeftAreSortedOnceTheLaterWinning) {
+  std::string row = R"(<row r="1">)";
+  for (std::size_t column = 16'384; column-- > 0;)
+    row += R"(<c r=")" + plan::cell_reference(1, column) + R"("><v>)" + std::to_string(column) + "</v></c>";
+  row += R"(<c r="B1"><v>-1</v></c></row>)";
+  const std::string bytes = workbook_of(row);
+  const auto started = std::chrono::steady_clock::now();
+  const auto sheet = sheet_of(bytes);
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(sheet.ok()) << sheet.error().message;
+  const auto& cells = sheet.value().rows.at(0).cells;
+  ASSERT_EQ(cells.size(), 16'384U);
+  for (std::size_t i = 0; i < cells.size(); ++i) ASSERT_EQ(cells[i].column, i);
+  EXPECT_EQ(cells[1].number, -1);  // written twice: the later cell
+  EXPECT_EQ(cells[16'383].number, 16'383);
+  EXPECT_LT(took, std::chrono::seconds(2));
+}
+
+TEST(ConvertXlsxRead, CellsWithoutReferencePastXfdAreAnError) {
+  std::string row = R"(<row><c r="XFC1"><v>1</v></c><c><v>2</v></c><c><v>3</v></c></row>)";
+  const auto sheet = sheet_of(workbook_of(row));
+  ASSERT_FALSE(sheet.ok());
+  EXPECT_NE(sheet.error().message.find("(sheet Tasks, row 1)"), std::string::npos) << sheet.error().message;
+  EXPECT_NE(sheet.error().message.find("after column XFD"), std::string::npos) << sheet.error().message;
 }
 
 }  // namespace

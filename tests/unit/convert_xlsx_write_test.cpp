@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "convert/xlsx/workbook.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
@@ -375,6 +376,22 @@ TEST(XlsxWrite, StartGivesTheDateColumns) {
   ASSERT_EQ(rows.size(), 2U);
   EXPECT_EQ(rows[0][5], "start_date");
   EXPECT_EQ(rows[1][5], "2027-03-08");
+}
+
+// An offset of INT64_MIN has more than 15 digits: it goes in as text, as its positive twin does.
+TEST(XlsxWrite, SmallestOffsetGoesInAsText) {
+  const std::string doc = R"({"project_template": {"title": "S", "raw_json": [{"title": "A", )"
+                          R"("relative_start_date": -9223372036854775808}]}})";
+  const Conversion conversion = xlsx_of(doc, "min.json");
+  auto workbook = detail::xlsx::Workbook::open(conversion.document, "min.xlsx");
+  ASSERT_TRUE(workbook.ok()) << workbook.error().message;
+  const auto sheet = workbook.value().sheet(0);
+  ASSERT_TRUE(sheet.ok()) << sheet.error().message;
+  bool found = false;
+  for (const auto& row : sheet.value().rows)
+    for (const auto& cell : row.cells)
+      found = found || (cell.kind == detail::xlsx::Cell::Kind::Text && cell.text == "-9223372036854775808");
+  EXPECT_TRUE(found);
 }
 
 TEST(XlsxWrite, RefusesWhatIsNoTemplate) {

@@ -1,7 +1,5 @@
 #include "convert/plan/plan.hpp"
 
-#include "convert/xlsx/workbook.hpp"
-
 namespace ptmpl::plan {
 
 namespace {
@@ -55,12 +53,19 @@ std::optional<DateTime> parse_datetime(std::string_view text) {
   return out;
 }
 
+std::string cell_reference(std::size_t row, std::size_t column) {
+  std::string letters;
+  for (std::size_t n = column + 1; n > 0; n = (n - 1) / 26)
+    letters.insert(letters.begin(), static_cast<char>('A' + (n - 1) % 26));
+  return letters + std::to_string(row);
+}
+
 std::string describe(const Place& place) {
   static constexpr std::string_view kTables[] = {"", "task", "link", "resource", "assignment", "calendar"};
   if (place.table == Place::Table::None || !place.known()) return "";
   if (place.table == Place::Table::Cell)
-    return "cell " + detail::xlsx::cell_reference(static_cast<std::size_t>(place.at) >> 14,
-                                                  static_cast<std::size_t>(place.at) & 0x3FFF);
+    return "cell " +
+           cell_reference(static_cast<std::size_t>(place.at) >> 14, static_cast<std::size_t>(place.at) & 0x3FFF);
   return "the " + std::string(kTables[static_cast<std::size_t>(place.table)]) + " table's row " +
          std::to_string(place.at);
 }

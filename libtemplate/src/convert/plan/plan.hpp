@@ -43,6 +43,9 @@ struct Place {
   [[nodiscard]] bool known() const { return at >= 0; }
 };
 
+/// `B17`: the reference of the cell in `row` (1 at the top) and `column` (0 for A).
+[[nodiscard]] std::string cell_reference(std::size_t row, std::size_t column);
+
 /// "the task table's row 12" for a binary source's place, "cell B17" for a sheet's; "" for any
 /// other.
 [[nodiscard]] std::string describe(const Place& place);
@@ -306,8 +309,8 @@ struct Source {
   }
   /// An Excel workbook's plan sheet (MS Project's "export to Excel" layout, or a generic one).
   [[nodiscard]] static constexpr Source excel() {
-    return {"xlsx-", "xlsx-date-invalid",        "the standard calendar (Monday to Friday)", "tasks",
-            "rates", "the earliest task's start"};
+    return {"xlsx-", "xlsx-dates-span", "the standard calendar (Monday to Friday)",
+            "tasks", "rates",           "the earliest task's start"};
   }
   /// Primavera P6 (XER, PMXML).
   [[nodiscard]] static constexpr Source primavera() {

@@ -94,6 +94,40 @@ std::optional<double> number_of(std::string_view text) {
   return out;
 }
 
+// An amount as text: `$1,234.56`, `1.234,56 €`, `12,5`. Currency signs and spaces go (each a
+// whole character); a comma before one or two last digits is the decimal mark (the dots before
+// it then group thousands), a comma before three digits groups thousands.
+std::optional<double> amount_of(std::string_view text) {
+  static constexpr std::string_view kDropped[] = {"$", "\xE2\x82\xAC", "\xC2\xA3",    "\xC2\xA5",
+                                                  " ", "\xC2\xA0",     "\xE2\x80\xAF"};
+  std::string digits;
+  while (!text.empty()) {
+    const auto* dropped =
+        std::find_if(std::begin(kDropped), std::end(kDropped), [&](std::string_view d) { return text.starts_with(d); });
+    const std::size_t length = dropped == std::end(kDropped) ? 1 : dropped->size();
+    if (dropped == std::end(kDropped)) digits += text.front();
+    text.remove_prefix(length);
+  }
+  const std::size_t comma = digits.rfind(',');
+  if (comma != std::string::npos && digits.size() - comma <= 3 && digits.size() - comma >= 2 &&
+      digits.find(',') == comma &&
+      std::all_of(digits.begin() + static_cast<std::ptrdiff_t>(comma) + 1, digits.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    std::erase(digits, '.');
+    digits[digits.find(',')] = '.';
+  }
+  for (std::size_t at = digits.find(','); at != std::string::npos; at = digits.find(',', at)) {
+    const bool thousands =
+        at + 4 == digits.size() || (at + 4 < digits.size() && (digits[at + 4] == ',' || digits[at + 4] == '.'));
+    if (!thousands ||
+        !std::all_of(digits.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                     digits.begin() + static_cast<std::ptrdiff_t>(at) + 4, [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    digits.erase(at, 1);
+  }
+  return number_of(digits);
+}
+
 // A length as MS Project writes it (`5 days`, `0.75d`, `6h`, `451d?`, `2 ewks`, `50%`): minutes
 // (of calendar time when elapsed), or a percentage; a bare number counts `unit`s.
 struct Length {
@@ -103,6 +137,7 @@ struct Length {
 std::optional<Length> length_of(std::string_view text, plan::Format::Unit unit) {
   text = trim(text);
   if (!text.empty() && text.back() == '?') text.remove_suffix(1);  // an estimate
+  if (text.empty()) return std::nullopt;
   std::size_t digits = 0;
   while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) != 0 || text[digits] == '.' ||
                                   (digits == 0 && (text[0] == '-' || text[0] == '+'))))
@@ -166,15 +201,19 @@ std::optional<Length> length_of(std::string_view text, plan::Format::Unit unit) 
 
 // A date written as text: `2025-02-17`, `2025-02-17 08:00` (or with a T), MS Project's
 // `February 17, 2025 8:00` (`Feb 17, 2025`, `Mon February 17, 2025 8:00 AM`) and US numeric
-// `2/17/2025` or `Mon 2/17/25`.
-std::optional<plan::DateTime> date_of_text(std::string_view text) {
+// `2/17/2025` or `Mon 2/17/25`; `timed` when it gives a time of day.
+struct WrittenDate {
+  plan::DateTime at;
+  bool timed = false;
+};
+std::optional<WrittenDate> date_of_text(std::string_view text) {
   text = trim(text);
   if (text.size() >= 16 && text[10] == ' ') {
     std::string iso(text);
     iso[10] = 'T';
-    if (auto out = plan::parse_datetime(iso)) return out;
+    if (auto out = plan::parse_datetime(iso)) return WrittenDate{*out, true};
   }
-  if (auto out = plan::parse_datetime(text)) return out;
+  if (auto out = plan::parse_datetime(text)) return WrittenDate{*out, text.size() > 10};
   // Words and numbers, in order.
   std::vector<std::string> words;
   std::string word;
@@ -215,23 +254,26 @@ std::optional<plan::DateTime> date_of_text(std::string_view text) {
     year = integer(i + 2);
     if (year && *year < 100) *year += *year < 50 ? 2000 : 1900;
   }
-  if (!month || !day || !year) return std::nullopt;
+  // Checked as ints first: chrono's month, day and year keep only their low bits (257/1 would be January).
+  if (!month || !day || !year || *month < 1 || *month > 12 || *day < 1 || *day > 31 || *year < 1 || *year > 9999)
+    return std::nullopt;
   i += 3;
   const std::chrono::year_month_day ymd{std::chrono::year{*year}, std::chrono::month{static_cast<unsigned>(*month)},
                                         std::chrono::day{static_cast<unsigned>(*day)}};
-  if (!ymd.ok() || *year < 1) return std::nullopt;
-  plan::DateTime out{Date{ymd}, 0};
-  if (i < words.size()) {
+  if (!ymd.ok()) return std::nullopt;
+  WrittenDate out{plan::DateTime{Date{ymd}, 0}, i < words.size()};
+  if (out.timed) {
     std::string time = words[i];
     if (time.size() == 4 && time[1] == ':') time.insert(0, "0");
     const std::optional<int> minute = plan::parse_time(time);
     if (!minute) return std::nullopt;
-    out.minute = *minute;
+    int& at = out.at.minute;
+    at = *minute;
     ++i;
     if (i < words.size() && (words[i] == "am" || words[i] == "pm")) {
-      if (out.minute >= 13 * 60 || out.minute < 60) return std::nullopt;
-      if (words[i] == "pm" && out.minute < 12 * 60) out.minute += 12 * 60;
-      if (words[i] == "am" && out.minute >= 12 * 60) out.minute -= 12 * 60;
+      if (at >= 13 * 60 || at < 60) return std::nullopt;
+      if (words[i] == "pm" && at < 12 * 60) at += 12 * 60;
+      if (words[i] == "am" && at >= 12 * 60) at -= 12 * 60;
       ++i;
     }
   }
@@ -376,10 +418,7 @@ void SheetReader::read_task(const Row& row, std::size_t ordinal) {
   if (const Cell* c = cell(row, Field::Cost)) {
     std::string written = cell_text(*c, date1904_);
     task.place(plan::TaskField::Cost) = plan::Place::cell(row.number, *header_.column(Field::Cost));
-    std::string digits;
-    for (const char ch : written)
-      if (std::string_view("$€£¥, \xC2\xA0").find(ch) == std::string_view::npos) digits += ch;
-    const std::optional<double> amount = c->kind == Cell::Kind::Number ? c->number : number_of(digits);
+    const std::optional<double> amount = c->kind == Cell::Kind::Number ? c->number : amount_of(written);
     if (amount) {
       task.cost = *amount * 100;
       task.cost_text = plan_.keep(std::move(written));
@@ -413,8 +452,10 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
   task.place(start ? plan::TaskField::Start : plan::TaskField::Finish) =
       plan::Place::cell(row.number, *header_.column(field));
   std::optional<plan::DateTime> date;
+  bool timed = false;  // a time of day written, midnight included
   if (c->kind == Cell::Kind::Number && c->date) {
     date = date_of_serial(c->number, date1904_);
+    timed = c->number != std::floor(c->number);
     if (!date && !date1904_ && std::floor(c->number) == 60)
       return invalid(row, field,
                      "the serial number 60: 1900-02-29, a day that never was (the 1900 date system counts it, as "
@@ -423,7 +464,11 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
       return invalid(row, field,
                      "the serial number " + cell_text(*c, date1904_) + ", which is no date; it is not read");
   } else if (c->kind == Cell::Kind::Text) {
-    date = date_of_text(c->text);
+    const std::optional<WrittenDate> written = date_of_text(c->text);
+    if (written) {
+      date = written->at;
+      timed = written->timed;
+    }
     if (!date)
       return invalid(row, field,
                      "\"" + c->text +
@@ -434,8 +479,8 @@ void SheetReader::read_date(const Row& row, Field field, plan::Task& task) {
                    "the number " + cell_text(*c, date1904_) + " in a cell not formatted as a date; it is not read");
   }
   // A finish given as a day alone (a date cell without a time, text without one) is that day's
-  // end: spreadsheets give a task's last day.
-  if (!start && date->minute == 0) date->minute = 24 * 60;
+  // end: spreadsheets give a task's last day. A time written, 00:00 included, is kept.
+  if (!start && !timed) date->minute = 24 * 60;
   (start ? task.start : task.finish) = date;
 }
 

@@ -8,6 +8,7 @@
 
 #include <pugixml.hpp>
 
+#include "convert/cfb/little_endian.hpp"
 #include "convert/xml_text.hpp"
 
 namespace ptmpl::detail::xlsx {
@@ -23,7 +24,7 @@ constexpr unsigned kXmlOptions = pugi::parse_default | pugi::parse_ws_pcdata_sin
 // namespace: elements are matched by their local names.
 std::string_view local_name(pugi::xml_node node) {
   const std::string_view name = node.name();
-  const std::size_t colon = name.find(':');
+  const std::size_t colon = name.rfind(':');
   return colon == std::string_view::npos ? name : name.substr(colon + 1);
 }
 
@@ -65,19 +66,6 @@ std::optional<double> to_number(std::string_view text) {
   return out;
 }
 
-void append_utf8(std::string& out, std::uint32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 // ECMA-376 §22.9.2.19 (ST_Xstring): `_xHHHH_` is the UTF-16 code unit HHHH (`_x000D_` a carriage
 // return; a literal `_x` before four hex digits is written `_x005F_x…`). Surrogates and NUL stay
 // as written: a text cannot hold them.
@@ -89,7 +77,7 @@ std::string unescape(std::string_view text) {
     if (text[i] == '_' && i + 6 < text.size() && text[i + 1] == 'x' && text[i + 6] == '_') {
       const auto [end, error] = std::from_chars(text.data() + i + 2, text.data() + i + 6, unit, 16);
       if (error == std::errc() && end == text.data() + i + 6 && unit != 0 && (unit < 0xD800 || unit > 0xDFFF)) {
-        append_utf8(out, unit);
+        cfb::append_utf8(out, unit);
         i += 6;
         continue;
       }
@@ -164,13 +152,6 @@ bool ends_with(std::string_view text, std::string_view end) {
 
 }  // namespace
 
-std::string cell_reference(std::size_t row, std::size_t column) {
-  std::string letters;
-  for (std::size_t n = column + 1; n > 0; n = (n - 1) / 26)
-    letters.insert(letters.begin(), static_cast<char>('A' + (n - 1) % 26));
-  return letters + std::to_string(row);
-}
-
 std::optional<plan::DateTime> date_of_serial(double serial, bool date1904) {
   using namespace std::chrono;
   // 2,958,465 is 9999-12-31 in the 1900 system; 1,462 days separate the systems.
@@ -179,9 +160,10 @@ std::optional<plan::DateTime> date_of_serial(double serial, bool date1904) {
   auto day = static_cast<std::int64_t>(std::floor(serial));
   if (!date1904 && day == 60) return std::nullopt;
   int minute = static_cast<int>(std::lround((serial - static_cast<double>(day)) * 1440.0));
-  if (minute == 1440) {
+  if (minute == 1440) {  // rounded up to the next midnight
     ++day;
     minute = 0;
+    if (static_cast<double>(day) > last) return std::nullopt;
   }
   // 1900: serials 1–59 count from 1899-12-31; from 61 on, from 1899-12-30 (serial 60, the day
   // Lotus 1-2-3 added, is skipped).
@@ -333,7 +315,7 @@ Status Workbook::read_parts() {
 }
 
 std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t column) const {
-  return path_ + " (sheet " + std::string(sheet) + ", cell " + cell_reference(row, column) + ")";
+  return path_ + " (sheet " + std::string(sheet) + ", cell " + plan::cell_reference(row, column) + ")";
 }
 
 Result<Sheet> Workbook::sheet(std::size_t index) const {
@@ -350,7 +332,8 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
     const pugi::xml_attribute r = row_node.attribute("r");
     const std::optional<std::int64_t> number = r ? to_integer(r.value()) : std::int64_t(row_number + 1);
     if (!number || *number < 1 || static_cast<std::size_t>(*number) > kMaxRows)
-      return Error::invalid(path_ + " (sheet " + out.name + "): the row number \"" + r.value() +
+      return Error::invalid(path_ + " (sheet " + out.name + "): the row number \"" +
+                            (r ? std::string(r.value()) : std::to_string(row_number + 1)) +
                             "\" is not one of a sheet's rows (1 to 1,048,576)");
     row_number = static_cast<std::size_t>(*number);
     Row row;
@@ -360,13 +343,16 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
     row.hidden = hidden == "1" || hidden == "true";
     std::size_t column = 0;
     bool first = true;
+    bool sorted = true;
     for_children(row_node, "c", [&](pugi::xml_node c) {
       if (!status.ok()) return;
       const pugi::xml_attribute ref = c.attribute("r");
       const std::optional<std::size_t> at = ref ? column_of(ref.value()) : std::optional(first ? 0 : column + 1);
-      if (!at) {
-        status = Error::invalid(path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) +
-                                "): the cell reference \"" + ref.value() + "\" is not one of a sheet's cells");
+      if (!at || *at >= kMaxColumns) {  // a cell without `r` past XFD: none of a sheet's
+        status = Error::invalid(
+            path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) + "): the cell " +
+            (ref ? "reference \"" + std::string(ref.value()) + "\"" : "after column XFD (a cell without a reference)") +
+            " is not one of a sheet's cells");
         return;
       }
       column = *at;
@@ -419,18 +405,16 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
                     date_styles_[static_cast<std::size_t>(style)];
       }
       if (cell.kind == Cell::Kind::Text && cell.text.empty()) return;
-      if (!row.cells.empty() && row.cells.back().column >= column) {
-        // Out of order or repeated: kept in column order, the later one winning.
-        auto it = std::lower_bound(row.cells.begin(), row.cells.end(), column,
-                                   [](const Cell& x, std::size_t col) { return x.column < col; });
-        if (it != row.cells.end() && it->column == column)
-          *it = std::move(cell);
-        else
-          row.cells.insert(it, std::move(cell));
-        return;
-      }
+      sorted = sorted && (row.cells.empty() || row.cells.back().column < column);
       row.cells.push_back(std::move(cell));
     });
+    if (!sorted) {  // out of order or repeated: put in column order, the later one winning
+      std::stable_sort(row.cells.begin(), row.cells.end(),
+                       [](const Cell& a, const Cell& b) { return a.column < b.column; });
+      const auto last = std::unique(row.cells.rbegin(), row.cells.rend(),
+                                    [](const Cell& a, const Cell& b) { return a.column == b.column; });
+      row.cells.erase(row.cells.begin(), last.base());
+    }
     if (!row.cells.empty() || row.outline > 0) out.rows.push_back(std::move(row));
   }
   if (!status.ok()) return status.error();

@@ -17,9 +17,6 @@
 
 namespace ptmpl::detail::xlsx {
 
-/// `B17`: the reference of the cell in `row` (1 at the top) and `column` (0 for A).
-[[nodiscard]] std::string cell_reference(std::size_t row, std::size_t column);
-
 /// The date and time of the serial number `serial` in a workbook's date system: 1900 (serial 1
 /// is 1900-01-01; serial 60 is 1900-02-29, a day that never was, kept for Lotus 1-2-3) or 1904
 /// (serial 0 is 1904-01-01); the fraction is the time of day. nullopt for serial 60, for a

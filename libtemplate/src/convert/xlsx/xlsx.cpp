@@ -55,7 +55,7 @@ class SheetRecords : public csv::RecordSource {
   [[nodiscard]] std::string where(std::size_t row, std::optional<std::size_t> cell,
                                   std::string_view column) const override {
     if (!cell) return workbook_.path() + " (sheet " + sheet_.name + ", row " + std::to_string(row) + ")";
-    return workbook_.path() + " (sheet " + sheet_.name + ", cell " + xlsx::cell_reference(row, *cell) +
+    return workbook_.path() + " (sheet " + sheet_.name + ", cell " + plan::cell_reference(row, *cell) +
            (column.empty() ? "" : ", column \"" + std::string(column) + "\"") + ")";
   }
 

@@ -198,14 +198,15 @@ void WorkbookWriter::cell(Sheet& sheet, lxw_col_t col, const detail::TableCell& 
       text(sheet, col, cell.text, at);
       break;
     case Kind::Number:
-      // Beyond 15 digits a number cell would round: the digits go in as text.
-      if (std::llabs(cell.number) > kExactNumber)
+      // Beyond 15 digits a number cell would round: the digits go in as text (compared on both
+      // sides: the magnitude of INT64_MIN is no int64).
+      if (cell.number > kExactNumber || cell.number < -kExactNumber)
         text(sheet, col, std::to_string(cell.number), at);
       else
         number(sheet, col, static_cast<double>(cell.number));
       break;
     case Kind::Cents:
-      if (std::llabs(cell.number) > kExactNumber)
+      if (cell.number > kExactNumber || cell.number < -kExactNumber)
         text(sheet, col, cents_to_budget(cell.number), at);
       else
         number(sheet, col, static_cast<double>(cell.number) / 100, amount_);
