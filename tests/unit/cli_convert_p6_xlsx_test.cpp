@@ -53,8 +53,9 @@ TEST_F(CliConvertP6Xlsx, AWorkbooksSheetIsChosenByName) {
   const std::string workbook = "tests/data/xlsx/openpyxl_grouped.xlsx";
   CliRun r = ptmpl("convert " + workbook + " --sheet Nope");
   EXPECT_EQ(r.exit, 2);
-  EXPECT_EQ(r.err, "ptmpl convert: " + workbook + ": no sheet is named \"Nope\"; the workbook's sheets: \"Grouped\", "
-                   "\"Levels\"\n");
+  EXPECT_EQ(r.err, "ptmpl convert: " + workbook +
+                       ": no sheet is named \"Nope\"; the workbook's sheets: \"Grouped\", "
+                       "\"Levels\"\n");
   const CliRun first = ptmpl("convert " + workbook);
   const CliRun grouped = ptmpl("convert " + workbook + " --sheet Grouped");
   const CliRun levels = ptmpl("convert " + workbook + " --sheet Levels");
