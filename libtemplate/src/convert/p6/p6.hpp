@@ -236,6 +236,15 @@ struct File {
 [[nodiscard]] Result<Conversion> convert_file(const File& file, const std::string& path, const ConvertOptions& options,
                                               FindingSink& findings);
 
+/// The template of `file.projects[project]`: to_plan(), then the one builder.
+[[nodiscard]] Result<Conversion> convert_project(const File& file, std::size_t project, const std::string& path,
+                                                 FindingSink& findings);
+
+/// The part of a template's file name for `file.projects[project]`: its ID with each character
+/// outside [A-Za-z0-9._-] replaced by `_`; its number when the ID is empty, only dots, or
+/// another project's too.
+[[nodiscard]] std::string file_name_part(const File& file, std::size_t project);
+
 }  // namespace ptmpl::detail::p6
 
 namespace ptmpl::detail {

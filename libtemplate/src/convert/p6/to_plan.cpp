@@ -2,8 +2,10 @@
 // tasks below them, relationships links on their successors, assignments' costs the tasks'
 // costs; what a template cannot hold as P6 says it becomes a finding `p6-*`.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "convert/p6/p6.hpp"
 
@@ -172,11 +174,18 @@ void Converter::read_project() {
 }
 
 void Converter::read_calendars() {
+  // Of a file of several projects, notes only on the calendars this project uses (each
+  // project's conversion reports its own).
+  std::unordered_set<std::int64_t> used;
+  if (project_.calendar_id) used.insert(*project_.calendar_id);
+  for (const Activity& activity : project_.activities)
+    if (activity.calendar_id) used.insert(*activity.calendar_id);
   for (const Calendar& calendar : file_.calendars) {
-    for (const std::string& note : calendar.notes)
-      findings_.report("p6-calendar-data", calendar.place,
-                       "calendar " + std::to_string(calendar.id) + " \"" + std::string(calendar.name) + "\": " + note +
-                           (calendar.week_read ? "" : "; its week is read as Monday to Friday, 08:00–17:00"));
+    if (file_.projects.size() == 1 || used.count(calendar.id) != 0)
+      for (const std::string& note : calendar.notes)
+        findings_.report("p6-calendar-data", calendar.place,
+                         "calendar " + std::to_string(calendar.id) + " \"" + std::string(calendar.name) + "\": " +
+                             note + (calendar.week_read ? "" : "; its week is read as Monday to Friday, 08:00–17:00"));
     plan_.calendars.push_back(plan_calendar(calendar));
     if (project_.calendar_id == calendar.id && calendar.hours_per_day)
       plan_.project.minutes_per_day = *calendar.hours_per_day * 60;
@@ -323,7 +332,9 @@ void Converter::add_activity(const Activity& activity, std::int64_t level) {
   if (const auto found = amounts_.find(activity.id); found != amounts_.end()) {
     if (found->second.any_cost) {
       task.cost = found->second.cost * 100;  // the currency's hundredths
-      task.cost_text = plan_.keep(std::to_string(*task.cost));
+      // Its shortest spelling (123456.7 hundredths), for the builder's messages.
+      char digits[32];
+      task.cost_text = plan_.keep(std::string(digits, std::to_chars(digits, digits + sizeof digits, *task.cost).ptr));
     }
     if (found->second.work > 0) task.work = found->second.work * 60;
   }

@@ -115,16 +115,7 @@ class RowView {
   // `yyyy-mm-dd hh:mm`.
   [[nodiscard]] When when(std::string_view field) const {
     When out{std::nullopt, (*this)[field], place(field)};
-    const std::string_view text = out.text;
-    if (text.size() < 10) return out;
-    const std::optional<Date> date = parse_date(text.substr(0, 10));
-    if (!date) return out;
-    if (text.size() == 10) {
-      out.value = plan::DateTime{*date, 0};
-    } else if (text[10] == ' ') {
-      if (const std::optional<int> minute = plan::parse_time(text.substr(11)); minute && text.size() <= 19)
-        out.value = plan::DateTime{*date, std::min(*minute, 24 * 60)};
-    }
+    out.value = plan::parse_datetime(out.text);
     return out;
   }
   [[nodiscard]] bool flag(std::string_view field) const { return (*this)[field] == "Y"; }
@@ -247,7 +238,12 @@ void read_calendar_data(std::string_view data, Calendar& calendar) {
                                  "\", which is not s|hh:mm|f|hh:mm; it is not read");
         continue;
       }
-      if (*finish <= *start && *finish == 0) finish = 24 * 60;  // 00:00–00:00: the whole day
+      if (*finish == 0) finish = 24 * 60;  // f|00:00 ends the day (s|00:00|f|00:00: the whole day)
+      if (*start >= *finish || *finish > 24 * 60) {
+        calendar.notes.push_back("its clndr_data has the working time \"" + std::string(node.params) +
+                                 "\", which is not a period of a day; it is ignored");
+        continue;
+      }
       const Interval interval{*start, *finish};
       if (const auto day = days.find(node.parent); day != days.end())
         calendar.week[day->second].push_back(interval);
@@ -309,7 +305,7 @@ RelationshipType relationship_type(std::string_view text) {
 
 // The tables of `text`, and the ERMHDR line's fields.
 struct Tables {
-  std::unordered_map<std::string_view, Table> by_name;
+  std::unordered_map<std::string_view, std::vector<Table>> by_name;  // a table named twice: two
   std::vector<std::string_view> header;
 };
 
@@ -348,9 +344,12 @@ Result<Tables> split_tables(std::string_view text, const std::string& path, Find
     values.erase(values.begin());
     if (kind == "%T") {
       table_name = values.empty() ? std::string_view() : values.front();
-      table = &out.by_name[table_name];
-      table->columns.clear();
-      table->field_count = 0;
+      std::vector<Table>& named = out.by_name[table_name];
+      if (!named.empty())
+        findings.report(
+            "p6-row-fields", plan::Place::offset(static_cast<std::int64_t>(offset)),
+            "table " + std::string(table_name) + " begins a second time; its rows are read under their own %F line");
+      table = &named.emplace_back();
     } else if (kind == "%F" && table != nullptr) {
       table->field_count = values.size();
       for (std::size_t i = 0; i < values.size(); ++i) table->columns.emplace(values[i], i);
@@ -373,7 +372,8 @@ template <typename Visit>
 void for_each_row(const Tables& tables, std::string_view name, std::string_view text, Visit visit) {
   const auto found = tables.by_name.find(name);
   if (found == tables.by_name.end()) return;
-  for (const Table::Row& row : found->second.rows) visit(RowView(found->second, row, text));
+  for (const Table& table : found->second)
+    for (const Table::Row& row : table.rows) visit(RowView(table, row, text));
 }
 
 }  // namespace xer

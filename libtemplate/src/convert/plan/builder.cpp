@@ -240,6 +240,9 @@ class Builder {
   std::optional<DateTime> project_start_;
   std::optional<Date> first_date_;  // the span of the tasks' starts and finishes
   std::optional<Date> last_date_;
+  struct Span {
+    Date first, last;
+  } counted_{};                               // the days the DayCounter of place_tasks holds
   std::optional<std::int64_t> calendar_uid_;  // the project calendar's
   WorkCalendar calendar_;
   std::optional<CalendarBlock> calendar_block_;  // what the template records of the calendar
@@ -703,6 +706,8 @@ void Builder::place_tasks() {
     return;
   }
   const detail::DayCounter counter([this](Date d) { return calendar_.working(d); }, zero, lo, hi);
+  counted_ = {lo - std::chrono::days{detail::DayCounter::kMarginDays},
+              hi + std::chrono::days{detail::DayCounter::kMarginDays}};
   // docs/semantics.md §7: the template keeps the plan's day 0, week and exceptions (over the dates counted).
   // A file with neither a StartDate nor a dated task has no day 0 to record.
   if ((project_start_ || first) && !calendar_.week().empty())
@@ -814,11 +819,23 @@ const WorkCalendar& Builder::calendar_of(const Task& task) {
 // (out-of-sequence progress: P6's logic does not move actuals): the lag goes down to them.
 std::optional<std::int64_t> Builder::link_lag_in_days(const LinkIn& link, const Task& from, const Task& to,
                                                       std::int64_t days, const detail::DayCounter& counter) {
-  constexpr std::int64_t kMaxWalk = 400 * 366;  // calendar days a walk may take: a plan's span
-  if (calendar_minutes_.empty() || std::abs(days) > kMaxWalk) return std::nullopt;
+  if (calendar_minutes_.empty()) return std::nullopt;
   const LinkEnds& ends = link_ends(static_cast<DependencyType>(kServiceLinkType[static_cast<std::size_t>(link.type)]));
   const std::optional<DateTime>& end = ends.from_finish ? from.finish_at : from.start_at;
   if (!end || !from.start) return std::nullopt;
+  const std::string linked =
+      std::string(ends.abbreviation) +
+      (days != 0 ? (days > 0 ? "+" : "") + std::to_string(days) + " working days of its calendar" : std::string());
+  // The walk stays within the days the counter holds (a lag beyond them, or a calendar that
+  // (nearly) never works, would be cut short there): past them the lag is kept as written.
+  const auto beyond = [&](Date date) {
+    if (date >= counted_.first && date <= counted_.last) return false;
+    report("link-lag", link.in->place,
+           "the link from " + task_name(from) + " into " + task_name(to) + " (" + linked + ") reaches beyond " +
+               format_date(date < counted_.first ? counted_.first : counted_.last) +
+               ", past the days its calendars are counted over; its lag is kept as written");
+    return true;
+  };
   // The boundary the template's link starts from: a finish is the end of its day (the start of
   // the next), a start the start of its day; a milestone's is its time's (docs/semantics.md §4).
   const std::int64_t from_day =
@@ -827,10 +844,9 @@ std::optional<std::int64_t> Builder::link_lag_in_days(const LinkIn& link, const 
   const WorkCalendar& lag_calendar = calendar_of(from);
   DateTime at = *end;
   const std::chrono::days step{days > 0 ? 1 : -1};
-  std::int64_t walked = 0;
-  for (std::int64_t left = std::abs(days); left > 0; ++walked) {
-    if (walked > kMaxWalk) return std::nullopt;  // a calendar that (nearly) never works
+  for (std::int64_t left = std::abs(days); left > 0;) {
     at.date += step;
+    if (beyond(at.date)) return std::nullopt;
     if (lag_calendar.working(at.date)) --left;
   }
   // The successor's calendar: the first time it works from there (a start), the last time it
@@ -838,12 +854,12 @@ std::optional<std::int64_t> Builder::link_lag_in_days(const LinkIn& link, const 
   const WorkCalendar& own = calendar_of(to);
   const DayRule day = own.day(at.date);
   if (!ends.to_finish && (!day.working || at.minute >= day.end)) {
-    for (walked = 0; !own.working(at.date += std::chrono::days{1});)
-      if (++walked > kMaxWalk) return std::nullopt;
+    while (!own.working(at.date += std::chrono::days{1}))
+      if (beyond(at.date)) return std::nullopt;
     at.minute = own.day(at.date).start;
   } else if (ends.to_finish && (!day.working || at.minute <= day.start)) {
-    for (walked = 0; !own.working(at.date -= std::chrono::days{1});)
-      if (++walked > kMaxWalk) return std::nullopt;
+    while (!own.working(at.date -= std::chrono::days{1}))
+      if (beyond(at.date)) return std::nullopt;
     at.minute = own.day(at.date).end;
   }
   const std::int64_t to_day = ends.to_finish ? finish_day(at, counter) + 1 : start_day(at, false, counter);
@@ -854,14 +870,13 @@ std::optional<std::int64_t> Builder::link_lag_in_days(const LinkIn& link, const 
   if (out_of_sequence) lag = *planned - from_day;
   if (lag == days) return lag;
   const std::string from_end = ends.from_finish ? "finish" : "start";
-  const std::string linked =
-      std::string(ends.abbreviation) +
-      (days != 0 ? (days > 0 ? "+" : "") + std::to_string(days) + " working days of its calendar" : std::string());
   std::string why;
   if (out_of_sequence) {
+    // Its planned end may come from its remaining duration (started, no finish written).
     const std::optional<DateTime>& to_end = ends.to_finish ? to.finish_at : to.start_at;
-    why = task_name(to) + " has progress and " + (ends.to_finish ? "finishes" : "starts") + " (" +
-          format_date(to_end->date) + ") before the link allows; a template keeps its dates";
+    why = task_name(to) + " has progress and " + (ends.to_finish ? "finishes" : "starts") +
+          (to_end ? " (" + format_date(to_end->date) + ")" : std::string()) +
+          " before the link allows; a template keeps its dates";
   } else {
     why = "from " + task_name(from) + "'s " + from_end + " (" + format_date(end->date) + " " +
           format_time(end->minute) + ") the plan's lag and calendars reach " + format_date(at.date) + " " +

@@ -46,7 +46,7 @@ std::optional<DateTime> parse_datetime(std::string_view text) {
   if (!date) return std::nullopt;
   DateTime out{*date, 0};
   if (text.size() == 10) return out;
-  if (text[10] != 'T') return std::nullopt;
+  if (text[10] != 'T' && text[10] != ' ') return std::nullopt;
   const auto minute = parse_time(text.substr(11));
   if (!minute) return std::nullopt;
   out.minute = std::min(*minute, 24 * 60);

@@ -61,8 +61,8 @@ struct DateTime {
 /// `hh:mm[:ss]` in minutes since midnight (seconds ignored; 24:00 is the day's end).
 [[nodiscard]] std::optional<int> parse_time(std::string_view text);
 
-/// `yyyy-mm-ddThh:mm:ss` (seconds ignored) or `yyyy-mm-dd` (midnight); an hour of 24 is the
-/// day's end.
+/// `yyyy-mm-ddThh:mm:ss` or `yyyy-mm-dd hh:mm:ss` (seconds ignored), or `yyyy-mm-dd`
+/// (midnight); an hour of 24 is the day's end.
 [[nodiscard]] std::optional<DateTime> parse_datetime(std::string_view text);
 
 /// The unit a length (a duration, a lag) is given in. MS Project's DurationFormat and LagFormat
