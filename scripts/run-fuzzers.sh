@@ -8,7 +8,8 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader mpp_reader ignore_rules}
+targets=${*:-template_reader lint mspdi_reader gan_reader csv_reader sandbox_request cfb_reader mpp_reader ignore_rules
+  xer_reader pmxml_reader xlsx_reader}
 
 seeds_of() {
   case "$1" in
