@@ -264,6 +264,25 @@ TEST(P6Xer, WbsTreeActivitiesLinksAndCosts) {
   EXPECT_NE(c.document.find("\"currency\": \"GBP\""), std::string::npos);
 }
 
+// A time estimate is people's time: the units of a nonlabor (equipment) or material resource —
+// in a cost-loaded plan often money or tonnes — are not counted in it (SP10's equipment units
+// added up to 214 million "hours"), and a finding says so; their cost still counts.
+TEST(P6Xer, NonlaborAndMaterialUnitsAreNoTimeEstimate) {
+  const std::string tasks =
+      kTaskFields + "%R\t100\t7\t12\t1\tA100\tDig\tTT_Task\tTK_NotStart\t16\t2025-01-06 08:00\t2025-01-07 16:00\n" +
+      "%T\tRSRC\n%F\trsrc_id\trsrc_name\trsrc_short_name\trsrc_type\n%R\t500\tCrane operator\tCO\tRT_Labor\n"
+      "%R\t501\tCrane\tCR\tRT_Equip\n%R\t502\tConcrete\tCC\tRT_Mat\n"
+      "%T\tTASKRSRC\n%F\ttaskrsrc_id\ttask_id\tproj_id\trsrc_id\ttarget_qty\ttarget_cost\n"
+      "%R\t1\t100\t7\t500\t16\t100\n%R\t2\t100\t7\t501\t36170000\t200\n%R\t3\t100\t7\t502\t40\t300\n";
+  const Conversion c = convert(xer(tasks));
+  const TemplateFile file = TemplateFile::parse("t.json", FileText(c.document));
+  const Story& dig = file.templates()[0].model.stories[0].sub_stories[0];
+  EXPECT_EQ(dig.time_estimate_in_minutes, 16 * 60);  // the crane operator's hours alone
+  EXPECT_EQ(dig.budget_estimate_in_cents, 60000);    // every cost
+  EXPECT_EQ(findings_of(c, "p6-nonlabor"),
+            (std::vector<std::string>{"p6-nonlabor-units 25", "p6-nonlabor-units 26"}));  // the TASKRSRC rows
+}
+
 // P6 counts an activity's hours in days of its own calendar: 48 hours on a 24-hour calendar
 // are 2 days, not 6.
 TEST(P6Xer, HoursAreDaysOfTheActivitysCalendar) {

@@ -252,6 +252,10 @@ constexpr ConversionRule kRules[] = {
     {"p6-off-calendar", Severity::Warning, "a task starts or finishes on a day the project calendar does not work",
      "{n} task starts or finishes fall on a day the project calendar does not work; a start moves to the next "
      "working day, a finish to the previous one"},
+    {"p6-nonlabor-units", Severity::Info,
+     "the units of a nonlabor or material resource's assignment are not counted in a time estimate",
+     "{n} assignments of nonlabor or material resources ({topics}) are not counted in time estimates, which are "
+     "people's time"},
     {"p6-outline-gap", Severity::Warning, "a task more than one outline level below the previous one",
      "{n} tasks are more than one outline level below the task above them"},
     {"p6-pmxml-doctype", Severity::Info, "a document type declaration is ignored (no DTD is processed)",

@@ -152,6 +152,9 @@ struct Resource {
   std::string_view name;
   std::string_view short_name;
   std::optional<std::int64_t> calendar_id;
+  /// A labor resource (XER RT_Labor, PMXML "Labor"): its units are hours of people's work.
+  /// Nonlabor (equipment) and material units are not a time estimate.
+  bool labor = true;
   plan::Place place;
 };
 

@@ -299,8 +299,8 @@ constexpr Names<RelationshipField> kRelationshipFields{
     "Lag"};
 
 // Resource and Role.
-enum class PartyField : std::uint8_t { ObjectId, Id, Name, CalendarObjectId, Count };
-constexpr Names<PartyField> kPartyFields{"ObjectId", "Id", "Name", "CalendarObjectId"};
+enum class PartyField : std::uint8_t { ObjectId, Id, Name, CalendarObjectId, ResourceType, Count };
+constexpr Names<PartyField> kPartyFields{"ObjectId", "Id", "Name", "CalendarObjectId", "ResourceType"};
 
 enum class AssignmentField : std::uint8_t {
   ObjectId,
@@ -670,6 +670,10 @@ void Reader::read_party(pugi::xml_node element, std::vector<Party>& out, const c
   party.short_name = short_name;
   if constexpr (requires { party.calendar_id; })
     party.calendar_id = reference(f, PartyField::CalendarObjectId, what + (" " + std::string(short_name)));
+  if constexpr (requires { party.labor; }) {
+    const std::string_view type = f.text(PartyField::ResourceType);
+    party.labor = type.empty() || type == "Labor";
+  }
   party.place = place_of(element);
 }
 

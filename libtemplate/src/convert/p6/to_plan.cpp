@@ -130,11 +130,24 @@ plan::Plan Converter::run() {
   read_resources();
   for (const Relationship& relationship : project_.relationships)
     links_in_[relationship.successor_id].push_back(&relationship);
+  std::unordered_map<std::int64_t, const Resource*> resources;
+  for (const Resource& resource : file_.resources) resources.emplace(resource.id, &resource);
   for (const Assignment& assignment : project_.assignments) {
     Amounts& amounts = amounts_[assignment.activity_id];
     if (assignment.planned_cost.value) {
       amounts.cost += *assignment.planned_cost.value;
       amounts.any_cost = true;
+    }
+    // A time estimate is people's time: the units of nonlabor and material resources are not.
+    const auto resource = assignment.resource_id ? resources.find(*assignment.resource_id) : resources.end();
+    if (resource != resources.end() && !resource->second->labor) {
+      if (assignment.planned_units.value.value_or(0) != 0)
+        findings_.report("p6-nonlabor-units", assignment.place,
+                         "an assignment of the nonlabor or material resource \"" + std::string(resource->second->name) +
+                             "\" (" + std::string(assignment.planned_units.text) +
+                             " units) is not counted in its story's time estimate, which is people's time",
+                         {std::string(resource->second->name)});
+      continue;
     }
     amounts.work += assignment.planned_units.value.value_or(0);
   }

@@ -509,6 +509,8 @@ Result<File> read_xer(std::string_view text, const std::string& path, FindingSin
     resource.name = row["rsrc_name"];
     resource.short_name = row["rsrc_short_name"];
     resource.calendar_id = row.id("clndr_id");
+    const std::string_view type = row["rsrc_type"];
+    resource.labor = type.empty() || type == "RT_Labor";
     resource.place = row.place();
   });
   xer::for_each_row(tables, "ROLES", text, [&](const xer::RowView& row) {
