@@ -280,7 +280,8 @@ struct OneTask {
     const auto found = detail::xlsx::find_plan_header(sheet);
     if (!found) throw std::runtime_error("no header");
     ConvertOptions options;
-    detail::FindingSink findings({}, "t.xlsx", options);
+    const std::string path = "t.xlsx";  // the sink keeps a reference to its path
+    detail::FindingSink findings({}, path, options);
     plan.source = plan::Source::excel();
     detail::xlsx::read_plan_sheet(sheet, *found, false, plan, findings);
     for (const Diagnostic& d : findings.take()) problems.push_back(d.rule + ": " + d.message);
