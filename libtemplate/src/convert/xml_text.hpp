@@ -22,4 +22,19 @@ namespace ptmpl::detail {
 [[nodiscard]] std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, const std::string& path,
                                             unsigned options);
 
+/// An element's name without its namespace prefix (`x:row` is `row`): readers of formats whose
+/// writers may or may not prefix their elements (SpreadsheetML, P6's PMXML) match local names.
+[[nodiscard]] inline std::string_view local_name(pugi::xml_node node) {
+  const std::string_view name = node.name();
+  const std::size_t colon = name.rfind(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+/// Calls `visit` for each child element of `parent` whose local name is `name`, in order.
+template <typename Visit>
+void for_each_child(pugi::xml_node parent, std::string_view name, Visit visit) {
+  for (pugi::xml_node child = parent.first_child(); child; child = child.next_sibling())
+    if (child.type() == pugi::node_element && local_name(child) == name) visit(child);
+}
+
 }  // namespace ptmpl::detail

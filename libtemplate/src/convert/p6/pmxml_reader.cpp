@@ -30,12 +30,6 @@ namespace {
 
 using plan::Place;
 
-std::string_view local_name(pugi::xml_node node) {
-  const std::string_view name = node.name();
-  const std::size_t colon = name.rfind(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
 // An element's text; "" for a missing element and for one marked xsi:nil (whatever it holds).
 std::string_view element_text(pugi::xml_node element) {
   for (pugi::xml_attribute a = element.first_attribute(); a; a = a.next_attribute()) {
@@ -116,13 +110,6 @@ class Fields {
   // one Key's index into another's shorter array (-Warray-bounds).
   std::array<pugi::xml_node, kMaxFields> nodes_{};
 };
-
-// Calls `visit` for each child element of `parent` named `name`, in order.
-template <typename Visit>
-void for_each_child(pugi::xml_node parent, std::string_view name, Visit visit) {
-  for (pugi::xml_node child = parent.first_child(); child; child = child.next_sibling())
-    if (child.type() == pugi::node_element && local_name(child) == name) visit(child);
-}
 
 // A P6 name of an enumeration's value, matched exactly as P6 writes it.
 template <typename Value>

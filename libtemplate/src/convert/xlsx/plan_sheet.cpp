@@ -208,11 +208,6 @@ struct WrittenDate {
 };
 std::optional<WrittenDate> date_of_text(std::string_view text) {
   text = trim(text);
-  if (text.size() >= 16 && text[10] == ' ') {
-    std::string iso(text);
-    iso[10] = 'T';
-    if (auto out = plan::parse_datetime(iso)) return WrittenDate{*out, true};
-  }
   if (auto out = plan::parse_datetime(text)) return WrittenDate{*out, text.size() > 10};
   // Words and numbers, in order.
   std::vector<std::string> words;

@@ -21,23 +21,11 @@ constexpr std::size_t kMaxColumns = 16'384;
 constexpr unsigned kXmlOptions = pugi::parse_default | pugi::parse_ws_pcdata_single;
 
 // Parts may use a prefix for SpreadsheetML's namespace (`x:row`) and Strict OOXML another
-// namespace: elements are matched by their local names.
-std::string_view local_name(pugi::xml_node node) {
-  const std::string_view name = node.name();
-  const std::size_t colon = name.rfind(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
+// namespace: elements are matched by their local names (local_name, xml_text.hpp).
 pugi::xml_node child(pugi::xml_node node, std::string_view name) {
   for (pugi::xml_node c = node.first_child(); c; c = c.next_sibling())
     if (c.type() == pugi::node_element && local_name(c) == name) return c;
   return {};
-}
-
-template <typename Visit>
-void for_children(pugi::xml_node node, std::string_view name, Visit visit) {
-  for (pugi::xml_node c = node.first_child(); c; c = c.next_sibling())
-    if (c.type() == pugi::node_element && local_name(c) == name) visit(c);
 }
 
 // An attribute by its local name (`r:id` is `id`).
@@ -254,7 +242,7 @@ Result<std::vector<std::pair<std::string, Relationship>>> relationships(const Zi
   if (!zip.contains(rels)) return out;
   pugi::xml_document xml;
   if (Status s = load_part(zip, path, rels, xml); !s.ok()) return s.error();
-  for_children(xml.document_element(), "Relationship", [&](pugi::xml_node r) {
+  for_each_child(xml.document_element(), "Relationship", [&](pugi::xml_node r) {
     if (std::string_view(r.attribute("TargetMode").value()) == "External") return;
     out.push_back(
         {r.attribute("Id").value(), {r.attribute("Type").value(), resolve(folder, r.attribute("Target").value())}});
@@ -283,7 +271,7 @@ Status Workbook::read_parts() {
       if (rid == id) return &r;
     return nullptr;
   };
-  for_children(child(root, "sheets"), "sheet", [&](pugi::xml_node sheet) {
+  for_each_child(child(root, "sheets"), "sheet", [&](pugi::xml_node sheet) {
     const Relationship* r = target(attribute(sheet, "id").value());
     if (r == nullptr || !ends_with(r->type, "/worksheet")) return;  // a chart sheet, a dialog sheet
     names_.emplace_back(sheet.attribute("name").value());
@@ -293,16 +281,16 @@ Status Workbook::read_parts() {
     if (ends_with(r.type, "/sharedStrings")) {
       pugi::xml_document strings;
       if (Status s = load_part(zip_, path_, r.target, strings); !s.ok()) return s;
-      for_children(strings.document_element(), "si", [&](pugi::xml_node si) { strings_.push_back(string_item(si)); });
+      for_each_child(strings.document_element(), "si", [&](pugi::xml_node si) { strings_.push_back(string_item(si)); });
     } else if (ends_with(r.type, "/styles")) {
       pugi::xml_document styles;
       if (Status s = load_part(zip_, path_, r.target, styles); !s.ok()) return s;
       const pugi::xml_node sheet = styles.document_element();
       std::vector<std::pair<std::int64_t, std::string>> codes;
-      for_children(child(sheet, "numFmts"), "numFmt", [&](pugi::xml_node f) {
+      for_each_child(child(sheet, "numFmts"), "numFmt", [&](pugi::xml_node f) {
         codes.emplace_back(f.attribute("numFmtId").as_llong(-1), f.attribute("formatCode").value());
       });
-      for_children(child(sheet, "cellXfs"), "xf", [&](pugi::xml_node xf) {
+      for_each_child(child(sheet, "cellXfs"), "xf", [&](pugi::xml_node xf) {
         const std::int64_t format = xf.attribute("numFmtId").as_llong(0);
         std::string_view code;
         for (const auto& [known, text] : codes)
@@ -344,7 +332,7 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
     std::size_t column = 0;
     bool first = true;
     bool sorted = true;
-    for_children(row_node, "c", [&](pugi::xml_node c) {
+    for_each_child(row_node, "c", [&](pugi::xml_node c) {
       if (!status.ok()) return;
       const pugi::xml_attribute ref = c.attribute("r");
       const std::optional<std::size_t> at = ref ? column_of(ref.value()) : std::optional(first ? 0 : column + 1);
