@@ -158,6 +158,25 @@ TEST(ConvertCsv, PredecessorNotation) {
             "0 7 [C] - -..- d- $- m- {} <>\n");
 }
 
+// A cycle is found between top-level stories, inside one tree, and through a parent; links
+// between trees that close none give no finding (the reader looks for cycles only when its
+// links could close one: CsvReader::links_may_close_a_cycle).
+TEST(ConvertCsv, CyclesAreFoundBetweenTreesAndWithinOne) {
+  auto cycles = [](std::string_view csv) {
+    std::vector<std::string> out;
+    for (const Diagnostic& d : from_csv(csv).diagnostics)
+      if (d.rule == "csv-dependency-cycle") out.push_back(std::to_string(d.line) + ": " + d.message);
+    return out;
+  };
+  const std::string h = "level,temp_id,title,predecessors\n";
+  EXPECT_EQ(cycles(h + "1,1,A,2\n1,2,B,1\n"),
+            std::vector<std::string>{"2: dependency cycle: 1 \"A\" → 2 \"B\" → 1; the template cannot be scheduled "
+                                     "until one of these links is removed"});
+  EXPECT_EQ(cycles(h + "1,1,P,\n2,2,A,3\n2,3,B,2\n").size(), 1u);
+  EXPECT_EQ(cycles(h + "1,1,P,3\n2,2,B,\n1,3,C,2\n").size(), 1u);
+  EXPECT_TRUE(cycles(h + "1,1,P,\n2,2,A,\n2,3,B,2\n1,4,C,3\n1,5,D,\"4,2\"\n").empty());
+}
+
 TEST(ConvertCsv, EveryBadCellIsAClearError) {
   const std::string h = "level,temp_id,title,type,start,due,duration,predecessors,budget,time_estimate_minutes\n";
   const std::string first = "1,1,First,,,,,,,\n";

@@ -167,6 +167,7 @@ class CsvReader {
   Status nest();
   Status link();
   Status link_token(std::size_t target, std::string_view token);
+  [[nodiscard]] bool links_may_close_a_cycle() const;
   [[nodiscard]] Story story_of(std::size_t i, std::vector<Dependency>& dependencies) const;
   // The template, and in `written` the rows in the order their stories are written.
   [[nodiscard]] std::string write_document(std::vector<std::size_t>& written) const;
@@ -180,6 +181,7 @@ class CsvReader {
   std::array<std::optional<std::size_t>, kColumnCount> index_{};  // column → cell index
   std::vector<Row> rows_;
   std::vector<std::size_t> roots_;
+  std::vector<std::size_t> top_;                             // row → the top-level row of its tree
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it
   bool decimal_comma_ = false;                               // amounts may use a comma as decimal mark
 };
@@ -202,12 +204,13 @@ Result<Conversion> CsvReader::run() {
   Conversion out;
   std::vector<std::size_t> written;
   out.document = write_document(written);
-  detail::report_cycles(
-      out.document, path_, ids_.dependency_cycle,
-      [&](std::size_t, std::size_t, std::size_t successor) {  // on the successor's row
-        return rows_[written[successor]].links_at;
-      },
-      findings_);
+  if (links_may_close_a_cycle())
+    detail::report_cycles(
+        out.document, path_, ids_.dependency_cycle,
+        [&](std::size_t, std::size_t, std::size_t successor) {  // on the successor's row
+          return rows_[written[successor]].links_at;
+        },
+        findings_);
   out.diagnostics = findings_.take();
   return out;
 }
@@ -403,8 +406,10 @@ Status CsvReader::nest() {
                                       depth[i]);
       }
       rows_[*parent].children.push_back(i);
+      top_.push_back(top_[*parent]);
     } else {
       roots_.push_back(i);
+      top_.push_back(i);
     }
   }
   return Done{};
@@ -422,6 +427,36 @@ Status CsvReader::link() {
     }
   }
   return Done{};
+}
+
+// Finding a cycle and wording it reads the written template back (report_cycles), which costs
+// as much as the rest of the reading; it is done only when the links could close one. A cycle
+// of links and parent–child steps, seen between top-level trees, is a cycle of the links
+// between the trees they join, or a link within one tree: when neither is there (Kahn's
+// algorithm over the trees), there is no cycle.
+bool CsvReader::links_may_close_a_cycle() const {
+  std::vector<std::pair<std::size_t, std::size_t>> between;  // top-level row → top-level row
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    for (const RowLink& link : rows_[i].links) {
+      if (top_[i] == top_[link.target]) return true;
+      between.emplace_back(top_[i], top_[link.target]);
+    }
+  std::sort(between.begin(), between.end());
+  std::vector<std::size_t> waiting(rows_.size(), 0);  // links into each tree not yet taken
+  for (const auto& [from, to] : between) ++waiting[to];
+  std::vector<std::size_t> ready;
+  for (std::size_t r : roots_)
+    if (waiting[r] == 0) ready.push_back(r);
+  std::size_t taken = 0;
+  while (!ready.empty()) {
+    const std::size_t r = ready.back();
+    ready.pop_back();
+    ++taken;
+    auto out = std::lower_bound(between.begin(), between.end(), std::pair{r, std::size_t{0}});
+    for (; out != between.end() && out->first == r; ++out)
+      if (--waiting[out->second] == 0) ready.push_back(out->second);
+  }
+  return taken != roots_.size();
 }
 
 // `ID`, `IDFS`, `IDFS+2`, `IDSS-1`: a temp_id, then an optional type (FS by default), then an
