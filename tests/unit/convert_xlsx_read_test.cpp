@@ -234,7 +234,8 @@ TEST(ConvertXlsxRead, EntryNamedDotDotIsNeverAPath) {
 
 TEST(ConvertXlsxRead, DeclaredGigabyteIsNotTrusted) {
   // The sheet's entry declares 1 GiB and holds 662 bytes that inflate to a few KiB. The declared
-  // size is never used to allocate: the part is read in chunks up to the cap, and libzip 1.7.3
+  // size sizes the first buffer only as far as 662 bytes can inflate (1,032 times): the part is
+  // read in chunks up to the cap, and libzip 1.7.3
   // gives the real data, so the workbook converts (in a few MiB of memory).
   const Converted c("hostile_declared_1gb.xlsx");
   ASSERT_TRUE(c.result.ok()) << c.result.error().message;
@@ -351,8 +352,8 @@ TEST(ConvertXlsxRead, SerialRoundingPastTheLastDayIsNoDate) {
   EXPECT_TRUE(date_of_serial(2958465.5, false));
 }
 
-// A workbook of one sheet named Tasks whose sheetData is `rows`, zipped in memory (libzip, stored).
-std::string workbook_of(const std::string& rows) {
+// A workbook of one sheet named Tasks whose part is `sheet`, zipped in memory (libzip, stored).
+std::string workbook_with_sheet(const std::string& sheet) {
   const std::pair<const char*, std::string> parts[] = {
       {"xl/workbook.xml", R"(<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" )"
                           R"(xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">)"
@@ -361,9 +362,7 @@ std::string workbook_of(const std::string& rows) {
        R"(<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" )"
        R"(Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" )"
        R"(Target="worksheets/sheet1.xml"/></Relationships>)"},
-      {"xl/worksheets/sheet1.xml",
-       R"(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>)" + rows +
-           "</sheetData></worksheet>"}};
+      {"xl/worksheets/sheet1.xml", sheet}};
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
@@ -380,6 +379,13 @@ std::string workbook_of(const std::string& rows) {
   zip_source_close(buffer);
   zip_source_free(buffer);
   return out;
+}
+
+// A workbook whose sheet's sheetData is `rows`.
+std::string workbook_of(const std::string& rows) {
+  return workbook_with_sheet(
+      R"(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>)" + rows +
+      "</sheetData></worksheet>");
 }
 
 Result<detail::xlsx::Sheet> sheet_of(const std::string& bytes) {
@@ -412,6 +418,69 @@ TEST(ConvertXlsxRead, CellsWithoutReferencePastXfdAreAnError) {
   ASSERT_FALSE(sheet.ok());
   EXPECT_NE(sheet.error().message.find("(sheet Tasks, row 1)"), std::string::npos) << sheet.error().message;
   EXPECT_NE(sheet.error().message.find("after column XFD"), std::string::npos) << sheet.error().message;
+}
+
+// The sheet is read a token at a time (XmlPull): prefixed elements, inline strings of runs
+// without their phonetic guides, references and `_xHHHH_` escapes, line ends, elements the
+// reader does not know, and rows and cells without references.
+TEST(ConvertXlsxRead, SheetMarkupAsWritersVaryIt) {
+  const std::string sheet =
+      R"(<?xml version="1.0" encoding="UTF-8" standalone="yes"?>)"
+      "\n<x:worksheet xmlns:x=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">\n"
+      "  <x:sheetPr><x:outlinePr summaryBelow=\"0\"/></x:sheetPr>\n  <x:sheetData>\n"
+      "    <x:row r=\"2\" outlineLevel=\"1\" hidden=\"true\"><x:c r=\"A2\" t=\"inlineStr\"><x:is><x:r><x:t>Fish "
+      "</x:t></x:r>"
+      "<x:r><x:t>&amp; chips</x:t></x:r><x:rPh><x:t>furigana</x:t></x:rPh></x:is></x:c>\n"
+      "      <x:c "
+      "t=\"str\"><x:f>A2</x:f><x:v>a_x000D_b\r\nc</x:v></x:c><x:c><x:v>&#x33;.5</x:v></x:c><x:c><x:f>1/0</x:f></x:c>"
+      "<x:c t=\"e\"><x:v>#DIV/0!</x:v></x:c></x:row>\n"
+      "    <x:row><x:c r=\"C3\" t=\"b\"><x:v>1</x:v></x:c><x:c><x:v><![CDATA[7]]></x:v></x:c></x:row>\n"
+      "  </x:sheetData>\n  <x:mergeCells count=\"1\"><x:mergeCell ref=\"A1:B1\"/></x:mergeCells>\n</x:worksheet>\n";
+  const auto read = sheet_of(workbook_with_sheet(sheet));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  const auto& rows = read.value().rows;
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].number, 2U);
+  EXPECT_EQ(rows[0].outline, 1);
+  EXPECT_TRUE(rows[0].hidden);
+  ASSERT_EQ(rows[0].cells.size(), 3U);
+  EXPECT_EQ(rows[0].cells[0].text, "Fish & chips");
+  EXPECT_EQ(rows[0].cells[1].text, "a\rb\nc");
+  EXPECT_EQ(rows[0].cells[1].column, 1U);
+  EXPECT_EQ(rows[0].cells[2].number, 3.5);
+  EXPECT_EQ(rows[0].cells[2].column, 2U);
+  ASSERT_EQ(read.value().problems.size(), 2U);
+  EXPECT_EQ(read.value().problems[0].column, 3U);
+  EXPECT_NE(read.value().problems[0].message.find("formula without a value"), std::string::npos);
+  EXPECT_EQ(read.value().problems[1].message, "holds the error #DIV/0!");
+  EXPECT_EQ(rows[1].number, 3U);
+  ASSERT_EQ(rows[1].cells.size(), 2U);
+  EXPECT_EQ(rows[1].cells[0].kind, detail::xlsx::Cell::Kind::Boolean);
+  EXPECT_EQ(rows[1].cells[1].column, 3U);
+  EXPECT_EQ(rows[1].cells[1].number, 7);
+}
+
+// docs/robustness.md, "Excel": a sheet that is not well-formed XML is an error at its place in
+// the part; a sheet in UTF-16 is read as one in UTF-8.
+TEST(ConvertXlsxRead, SheetNotWellFormedIsAnErrorAtItsPlaceAndUtf16IsRead) {
+  const auto broken = sheet_of(workbook_of("<row r=\"1\"><c r=\"A1\"><v>1</v></row>"));
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().message,
+            "w.xlsx (xl/worksheets/sheet1.xml):1:118: not well-formed XML: a closing tag </row> where </c> closes "
+            "the open element");
+  const std::string utf8 = R"(<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>caf)"
+                           "\xC3\xA9</t></is></c></row></sheetData></worksheet>";
+  std::string utf16 = "\xFE\xFF";  // big-endian, as a byte order mark says
+  for (const char c : std::string(R"(<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>caf)"
+                                  "\xE9</t></is></c></row></sheetData></worksheet>")) {
+    utf16 += '\0';
+    utf16 += c;
+  }
+  const auto read = sheet_of(workbook_with_sheet(utf16));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read.value().rows.size(), 1U);
+  EXPECT_EQ(read.value().rows[0].cells.at(0).text, "caf\xC3\xA9");
+  EXPECT_EQ(sheet_of(workbook_with_sheet(utf8)).value().rows[0].cells.at(0).text, "caf\xC3\xA9");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -179,7 +180,7 @@ class CsvReader {
   std::size_t header_row_ = 1;
   std::vector<std::string> header_;
   std::array<std::optional<std::size_t>, kColumnCount> index_{};  // column → cell index
-  std::vector<Row> rows_;
+  std::deque<Row> rows_;  // a deque: rows are large, and are not moved as it grows
   std::vector<std::size_t> roots_;
   std::vector<std::size_t> top_;                             // row → the top-level row of its tree
   std::unordered_map<std::string, std::size_t> by_temp_id_;  // first row with it

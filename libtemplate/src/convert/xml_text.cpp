@@ -17,11 +17,6 @@ bool is_utf8(const char* text) {
   return !json::invalid_utf8_offset(std::string_view(text, std::strlen(text))).has_value();
 }
 
-Error error_at(std::string_view text, std::size_t offset, const std::string& path, const std::string& what) {
-  const json::Position p = json::LineIndex(text).position(offset);
-  return Error::invalid(format_place(path, p.line, p.column) + ": " + what);
-}
-
 // The end of the markup that starts at `at` and whose text is not character data (a comment,
 // a CDATA section, a processing instruction), or `at` itself for any other markup.
 std::size_t skip_literal_markup(std::string_view text, std::size_t at) {
@@ -104,6 +99,11 @@ pugi::xml_node first_not_utf8(const pugi::xml_document& xml) {
 
 }  // namespace
 
+Error xml_error(std::string_view text, std::size_t offset, const std::string& path, const std::string& what) {
+  const json::Position p = json::LineIndex(text).position(offset);
+  return Error::invalid(format_place(path, p.line, p.column) + ": " + what);
+}
+
 std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, const std::string& path,
                               unsigned options) {
   const pugi::xml_parse_result parsed = xml.load_buffer(text.data(), text.size(), options, pugi::encoding_auto);
@@ -113,24 +113,24 @@ std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, co
   const bool bytewise = parsed.encoding == pugi::encoding_utf8 || parsed.encoding == pugi::encoding_latin1;
   if (bytewise) {
     if (const auto* nul = static_cast<const char*>(std::memchr(text.data(), '\0', text.size())))
-      return error_at(text, static_cast<std::size_t>(nul - text.data()), path,
-                      "not well-formed XML: a NUL byte, which XML text cannot hold");
+      return xml_error(text, static_cast<std::size_t>(nul - text.data()), path,
+                       "not well-formed XML: a NUL byte, which XML text cannot hold");
   }
   if (!parsed)
-    return error_at(text, static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)), path,
-                    std::string("not well-formed XML: ") + parsed.description());
+    return xml_error(text, static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)), path,
+                     std::string("not well-formed XML: ") + parsed.description());
   if (parsed.encoding == pugi::encoding_utf8)
     if (auto error = not_utf8_error(text, path)) return error;
   if (bytewise) {
     if (const auto [at, reference] = reference_to_no_character(text); at != std::string_view::npos)
-      return error_at(text, at, path,
-                      "not well-formed XML: " + std::string(reference) +
-                          " refers to no character (0, a surrogate or beyond U+10FFFF)");
+      return xml_error(text, at, path,
+                       "not well-formed XML: " + std::string(reference) +
+                           " refers to no character (0, a surrogate or beyond U+10FFFF)");
     return std::nullopt;
   }
   if (const pugi::xml_node node = first_not_utf8(xml))
-    return error_at(text, static_cast<std::size_t>(node.offset_debug()), path,
-                    "not well-formed XML: a character reference to no character (0, a surrogate or beyond U+10FFFF)");
+    return xml_error(text, static_cast<std::size_t>(node.offset_debug()), path,
+                     "not well-formed XML: a character reference to no character (0, a surrogate or beyond U+10FFFF)");
   return std::nullopt;
 }
 

@@ -22,6 +22,10 @@ namespace ptmpl::detail {
 [[nodiscard]] std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, const std::string& path,
                                             unsigned options);
 
+/// `path:line:col: what` (kInvalid) for the byte at `offset` of the XML `text`.
+[[nodiscard]] Error xml_error(std::string_view text, std::size_t offset, const std::string& path,
+                              const std::string& what);
+
 /// An element's name without its namespace prefix (`x:row` is `row`): readers of formats whose
 /// writers may or may not prefix their elements (SpreadsheetML, P6's PMXML) match local names.
 [[nodiscard]] inline std::string_view local_name(pugi::xml_node node) {

@@ -9,6 +9,7 @@
 #include <pugixml.hpp>
 
 #include "convert/cfb/little_endian.hpp"
+#include "convert/xml_pull.hpp"
 #include "convert/xml_text.hpp"
 
 namespace ptmpl::detail::xlsx {
@@ -306,96 +307,83 @@ std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t
   return path_ + " (sheet " + std::string(sheet) + ", cell " + plan::cell_reference(row, column) + ")";
 }
 
+namespace {
+
+// Where an element of a sheet part is, as far as its cells go: the root, its sheetData, a row,
+// a cell, the cell's value, formula or inline string, and the text of that string (its `<t>`
+// or its runs' `<r><t>`, not its phonetic guides' `<rPh><t>`).
+enum class In : std::uint8_t { Other, Root, SheetData, Row, Cell, Value, Formula, Inline, Run, Text };
+
+In inside(std::optional<In> parent, std::string_view name) {
+  if (!parent) return In::Root;
+  switch (*parent) {
+    case In::Root:
+      return name == "sheetData" ? In::SheetData : In::Other;
+    case In::SheetData:
+      return name == "row" ? In::Row : In::Other;
+    case In::Row:
+      return name == "c" ? In::Cell : In::Other;
+    case In::Cell:
+      return name == "v" ? In::Value : name == "f" ? In::Formula : name == "is" ? In::Inline : In::Other;
+    case In::Inline:
+      return name == "t" ? In::Text : name == "r" ? In::Run : In::Other;
+    case In::Run:
+      return name == "t" ? In::Text : In::Other;
+    default:
+      return In::Other;
+  }
+}
+
+// A cell as its element gives it, until the element closes.
+struct CellElement {
+  std::size_t column = 0;
+  std::string type;
+  std::int64_t style = 0;
+  std::string value;  // its `<v>`
+  bool formula = false;
+  bool inline_string = false;
+  std::string text;  // its inline string's
+};
+
+}  // namespace
+
+// The sheet part is read a token at a time (XmlPull): its tree would take ten times its size.
 Result<Sheet> Workbook::sheet(std::size_t index) const {
   Sheet out;
   out.name = names_.at(index);
-  pugi::xml_document xml;
-  if (Status s = load_part(zip_, path_, parts_[index], xml); !s.ok()) return s.error();
-  const pugi::xml_node data = child(xml.document_element(), "sheetData");
+  Result<std::string> bytes = zip_.read(parts_[index]);
+  if (!bytes.ok()) return bytes.error();
+  const std::string part = path_ + " (" + parts_[index] + ")";
+  Result<std::string> text = as_utf8_xml(std::move(bytes.value()), part);
+  if (!text.ok()) return text.error();
+  XmlPull xml(text.value());
+  std::vector<In> open;
   std::size_t row_number = 0;
-  Status status = Done{};
-  for (pugi::xml_node row_node = data.first_child(); row_node && status.ok(); row_node = row_node.next_sibling()) {
-    if (local_name(row_node) != "row") continue;
+  Row row;
+  bool first_cell = true;
+  bool sorted = true;
+  CellElement cell;
+  auto where = [&] { return path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) + ")"; };
+
+  auto open_row = [&]() -> Status {
     // `r` may be left out, on rows and on cells: then it is the next one.
-    const pugi::xml_attribute r = row_node.attribute("r");
-    const std::optional<std::int64_t> number = r ? to_integer(r.value()) : std::int64_t(row_number + 1);
+    const std::optional<std::string_view> r = xml.attribute("r");
+    const std::optional<std::int64_t> number = r ? to_integer(*r) : std::int64_t(row_number + 1);
     if (!number || *number < 1 || static_cast<std::size_t>(*number) > kMaxRows)
       return Error::invalid(path_ + " (sheet " + out.name + "): the row number \"" +
-                            (r ? std::string(r.value()) : std::to_string(row_number + 1)) +
+                            (r ? std::string(*r) : std::to_string(row_number + 1)) +
                             "\" is not one of a sheet's rows (1 to 1,048,576)");
     row_number = static_cast<std::size_t>(*number);
-    Row row;
+    row = Row{};
     row.number = row_number;
-    row.outline = std::clamp<std::int64_t>(row_node.attribute("outlineLevel").as_llong(0), 0, 7);
-    const std::string_view hidden = row_node.attribute("hidden").value();
+    row.outline = std::clamp<std::int64_t>(to_integer(xml.attribute("outlineLevel").value_or("0")).value_or(0), 0, 7);
+    const std::string_view hidden = xml.attribute("hidden").value_or("");
     row.hidden = hidden == "1" || hidden == "true";
-    std::size_t column = 0;
-    bool first = true;
-    bool sorted = true;
-    for_each_child(row_node, "c", [&](pugi::xml_node c) {
-      if (!status.ok()) return;
-      const pugi::xml_attribute ref = c.attribute("r");
-      const std::optional<std::size_t> at = ref ? column_of(ref.value()) : std::optional(first ? 0 : column + 1);
-      if (!at || *at >= kMaxColumns) {  // a cell without `r` past XFD: none of a sheet's
-        status = Error::invalid(
-            path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) + "): the cell " +
-            (ref ? "reference \"" + std::string(ref.value()) + "\"" : "after column XFD (a cell without a reference)") +
-            " is not one of a sheet's cells");
-        return;
-      }
-      column = *at;
-      first = false;
-      auto problem = [&](std::string message) { out.problems.push_back({row_number, column, std::move(message)}); };
-      const std::string_view type = c.attribute("t").value();
-      const pugi::xml_node value = child(c, "v");
-      const std::string_view v = value.text().get();
-      Cell cell;
-      cell.column = column;
-      if (type == "inlineStr") {
-        cell.text = string_item(child(c, "is"));
-      } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
-        if (child(c, "f")) problem("holds a formula without a value (its writer did not calculate it)");
-        return;  // an empty cell with a style
-      } else if (type == "s") {
-        const std::optional<std::int64_t> i = to_integer(v);
-        if (!i || *i < 0 || static_cast<std::size_t>(*i) >= strings_.size()) {
-          problem("names the shared string " + std::string(v) + ", but the workbook has " +
-                  std::to_string(strings_.size()));
-          return;
-        }
-        cell.text = strings_[static_cast<std::size_t>(*i)];
-      } else if (type == "str") {
-        cell.text = v.find("_x") == std::string_view::npos ? std::string(v) : unescape(v);
-      } else if (type == "e") {
-        problem("holds the error " + std::string(v));
-        return;
-      } else if (type == "b") {
-        cell.kind = Cell::Kind::Boolean;
-        cell.number = v == "1" || v == "true" ? 1 : 0;
-      } else if (type == "d") {  // an ISO 8601 date, written as text by a few programs
-        const std::optional<plan::DateTime> date =
-            plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
-        if (!date) {
-          problem("holds the date \"" + std::string(v) + "\", which is not one");
-          return;
-        }
-        cell.text = format_date(date->date);
-      } else {
-        const std::optional<double> n = to_number(v);
-        if (!n) {
-          problem("holds the number \"" + std::string(v) + "\", which is not one");
-          return;
-        }
-        cell.kind = Cell::Kind::Number;
-        cell.number = *n;
-        const std::int64_t style = c.attribute("s").as_llong(0);
-        cell.date = style >= 0 && static_cast<std::size_t>(style) < date_styles_.size() &&
-                    date_styles_[static_cast<std::size_t>(style)];
-      }
-      if (cell.kind == Cell::Kind::Text && cell.text.empty()) return;
-      sorted = sorted && (row.cells.empty() || row.cells.back().column < column);
-      row.cells.push_back(std::move(cell));
-    });
+    first_cell = true;
+    sorted = true;
+    return Done{};
+  };
+  auto close_row = [&] {
     if (!sorted) {  // out of order or repeated: put in column order, the later one winning
       std::stable_sort(row.cells.begin(), row.cells.end(),
                        [](const Cell& a, const Cell& b) { return a.column < b.column; });
@@ -404,9 +392,94 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
       row.cells.erase(row.cells.begin(), last.base());
     }
     if (!row.cells.empty() || row.outline > 0) out.rows.push_back(std::move(row));
+  };
+  auto open_cell = [&]() -> Status {
+    const std::optional<std::string_view> ref = xml.attribute("r");
+    const std::optional<std::size_t> at = ref ? column_of(*ref) : std::optional(first_cell ? 0 : cell.column + 1);
+    if (!at || *at >= kMaxColumns)  // a cell without `r` past XFD: none of a sheet's
+      return Error::invalid(where() + ": the cell " +
+                            (ref ? "reference \"" + std::string(*ref) + "\""
+                                 : std::string("after column XFD (a cell without a reference)")) +
+                            " is not one of a sheet's cells");
+    first_cell = false;
+    cell.column = *at;
+    cell.type = xml.attribute("t").value_or("");
+    cell.style = to_integer(xml.attribute("s").value_or("0")).value_or(0);
+    cell.value.clear();
+    cell.formula = false;
+    cell.inline_string = false;
+    cell.text.clear();
+    return Done{};
+  };
+  auto close_cell = [&] {
+    auto problem = [&](std::string message) { out.problems.push_back({row_number, cell.column, std::move(message)}); };
+    const std::string_view type = cell.type;
+    const std::string_view v = cell.value;
+    Cell read;
+    read.column = cell.column;
+    if (type == "inlineStr") {
+      read.text = cell.text.find("_x") == std::string::npos ? std::move(cell.text) : unescape(cell.text);
+    } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
+      if (cell.formula) problem("holds a formula without a value (its writer did not calculate it)");
+      return;  // an empty cell with a style
+    } else if (type == "s") {
+      const std::optional<std::int64_t> i = to_integer(v);
+      if (!i || *i < 0 || static_cast<std::size_t>(*i) >= strings_.size())
+        return problem("names the shared string " + std::string(v) + ", but the workbook has " +
+                       std::to_string(strings_.size()));
+      read.text = strings_[static_cast<std::size_t>(*i)];
+    } else if (type == "str") {
+      read.text = v.find("_x") == std::string_view::npos ? std::string(v) : unescape(v);
+    } else if (type == "e") {
+      return problem("holds the error " + std::string(v));
+    } else if (type == "b") {
+      read.kind = Cell::Kind::Boolean;
+      read.number = v == "1" || v == "true" ? 1 : 0;
+    } else if (type == "d") {  // an ISO 8601 date, written as text by a few programs
+      const std::optional<plan::DateTime> date = plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
+      if (!date) return problem("holds the date \"" + std::string(v) + "\", which is not one");
+      read.text = format_date(date->date);
+    } else {
+      const std::optional<double> n = to_number(v);
+      if (!n) return problem("holds the number \"" + std::string(v) + "\", which is not one");
+      read.kind = Cell::Kind::Number;
+      read.number = *n;
+      read.date = cell.style >= 0 && static_cast<std::size_t>(cell.style) < date_styles_.size() &&
+                  date_styles_[static_cast<std::size_t>(cell.style)];
+    }
+    if (read.kind == Cell::Kind::Text && read.text.empty()) return;
+    sorted = sorted && (row.cells.empty() || row.cells.back().column < read.column);
+    row.cells.push_back(std::move(read));
+  };
+
+  for (;;) {
+    switch (xml.next()) {
+      case XmlPull::Token::Open: {
+        const In in = inside(open.empty() ? std::nullopt : std::optional(open.back()), xml.name());
+        open.push_back(in);
+        Status s = in == In::Row ? open_row() : in == In::Cell ? open_cell() : Status(Done{});
+        if (!s.ok()) return s.error();
+        if (in == In::Formula) cell.formula = true;
+        if (in == In::Inline) cell.inline_string = true;
+        break;
+      }
+      case XmlPull::Token::Close:
+        if (open.back() == In::Cell) close_cell();
+        if (open.back() == In::Row) close_row();
+        open.pop_back();
+        break;
+      case XmlPull::Token::Text:
+        if (open.back() == In::Value) cell.value += xml.text();
+        if (open.back() == In::Text) cell.text += xml.text();
+        break;
+      case XmlPull::Token::Error: {
+        const auto [at, what] = xml.error();
+        return xml_error(text.value(), at, part, "not well-formed XML: " + what);
+      }
+      case XmlPull::Token::End:
+        return out;
+    }
   }
-  if (!status.ok()) return status.error();
-  return out;
 }
 
 }  // namespace ptmpl::detail::xlsx

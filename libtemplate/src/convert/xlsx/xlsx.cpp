@@ -45,11 +45,22 @@ class SheetRecords : public csv::RecordSource {
     if (at_ >= sheet_.rows.size()) return false;
     const xlsx::Row& row = sheet_.rows[at_++];
     out.row = row.number;
-    out.cells.clear();
+    // The record's cells are assigned, not made anew: their strings keep their buffers.
+    std::size_t n = 0;
+    auto put = [&](std::string_view text, std::size_t column) {
+      if (n == out.cells.size()) out.cells.emplace_back();
+      out.cells[n].text.assign(text);
+      out.cells[n++].place = plan::Place::cell(row.number, column);
+    };
     for (const xlsx::Cell& cell : row.cells) {
-      while (out.cells.size() < cell.column) out.cells.push_back({"", plan::Place::cell(row.number, out.cells.size())});
-      out.cells.push_back({xlsx::cell_text(cell, workbook_.date1904()), plan::Place::cell(row.number, cell.column)});
+      while (n < cell.column) put("", n);
+      if (cell.kind == xlsx::Cell::Kind::Text) {
+        put(cell.text, cell.column);
+      } else {
+        put(xlsx::cell_text(cell, workbook_.date1904()), cell.column);
+      }
     }
+    out.cells.resize(n);
     return true;
   }
   [[nodiscard]] std::string where(std::size_t row, std::optional<std::size_t> cell,

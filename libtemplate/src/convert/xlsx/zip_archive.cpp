@@ -3,7 +3,7 @@
 #include <zip.h>
 
 #include <algorithm>
-#include <array>
+#include <cstdint>
 
 namespace ptmpl::detail::xlsx {
 
@@ -59,23 +59,31 @@ Result<std::string> ZipArchive::read(std::string_view name, std::size_t limit) c
   if (index < 0) return Error::invalid(where + " is missing");
   zip_file_t* file = zip_fopen_index(state_->archive, static_cast<zip_uint64_t>(index), 0);
   if (file == nullptr) return Error::invalid(where + " cannot be read: " + std::string(zip_strerror(state_->archive)));
-  // The size the archive declares is not trusted: the bytes are read in chunks up to the limit.
+  // The size the archive declares is not trusted: it only sizes the buffer, as far as deflate
+  // can expand the compressed bytes (1,032 times), and the bytes are read in chunks up to the
+  // limit, straight into the buffer.
+  constexpr std::size_t kChunk = 64 * 1024;
   std::string out;
-  std::array<char, 64 * 1024> chunk;
-  for (;;) {
-    const zip_int64_t got = zip_fread(file, chunk.data(), chunk.size());
+  zip_stat_t stat;
+  if (zip_stat_index(state_->archive, static_cast<zip_uint64_t>(index), 0, &stat) == 0 &&
+      (stat.valid & ZIP_STAT_SIZE) != 0 && (stat.valid & ZIP_STAT_COMP_SIZE) != 0)
+    out.reserve(std::min<std::uint64_t>({stat.size, stat.comp_size * 1032 + kChunk, limit}) + kChunk);
+  for (std::size_t size = 0;;) {
+    out.resize(size + kChunk);
+    const zip_int64_t got = zip_fread(file, out.data() + size, kChunk);
     if (got < 0) {
       std::string problem = zip_error_strerror(zip_file_get_error(file));
       zip_fclose(file);
       return Error::invalid(where + " cannot be inflated: " + problem);
     }
+    size += static_cast<std::size_t>(got);
+    out.resize(size);
     if (got == 0) break;
-    if (out.size() + static_cast<std::size_t>(got) > limit) {
+    if (size > limit) {
       zip_fclose(file);
       return Error::invalid(where + " inflates to more than " + std::to_string(limit >> 20) +
                             " MiB, more than ptmpl reads of one part (a damaged file or a zip bomb)");
     }
-    out.append(chunk.data(), static_cast<std::size_t>(got));
   }
   zip_fclose(file);
   return out;
