@@ -109,6 +109,7 @@ TEST(XmlPull, OtherEncodingsBecomeUtf8) {
   ASSERT_TRUE(latin1.ok()) << latin1.error().message;
   EXPECT_EQ(tokens(latin1.value()), tokens(utf8));
   EXPECT_EQ(detail::as_utf8_xml(utf8, "s.xml").value(), utf8);  // UTF-8 as it is
+  EXPECT_EQ(detail::as_utf8_xml("\n " + utf8, "s.xml").value(), "\n " + utf8);
   const auto broken = detail::as_utf8_xml(std::string("\xFF\xFE<\0a\0", 6), "s.xml");
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.error().message.find("s.xml:"), std::string::npos) << broken.error().message;

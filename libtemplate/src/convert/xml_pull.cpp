@@ -271,7 +271,8 @@ XmlPull::Token XmlPull::character_data() {
 }
 
 Result<std::string> as_utf8_xml(std::string bytes, const std::string& path) {
-  const std::string_view text = bytes;
+  const std::string_view text =
+      std::string_view(bytes).substr(std::min(bytes.find_first_not_of(" \t\r\n"), bytes.size()));
   auto utf8 = [&] {
     if (text.starts_with("\xEF\xBB\xBF")) return true;
     if (!text.starts_with("<")) return false;  // UTF-16 or UTF-32 (a byte order mark or a NUL), or not XML
@@ -285,7 +286,7 @@ Result<std::string> as_utf8_xml(std::string bytes, const std::string& path) {
   };
   if (utf8()) return bytes;
   pugi::xml_document xml;
-  if (auto error = load_xml(xml, text, path, pugi::parse_default | pugi::parse_ws_pcdata_single)) return *error;
+  if (auto error = load_xml(xml, bytes, path, pugi::parse_default | pugi::parse_ws_pcdata_single)) return *error;
   std::ostringstream out;
   xml.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
   return std::move(out).str();
