@@ -352,16 +352,20 @@ TEST(ConvertXlsxRead, SerialRoundingPastTheLastDayIsNoDate) {
   EXPECT_TRUE(date_of_serial(2958465.5, false));
 }
 
-// A workbook of one sheet named Tasks whose part is `sheet`, zipped in memory (libzip, stored).
-std::string workbook_with_sheet(const std::string& sheet) {
-  const std::pair<const char*, std::string> parts[] = {
+// A workbook of one sheet named Tasks whose part is `sheet`, and the shared strings part
+// `strings` unless empty, zipped in memory (libzip, stored).
+std::string workbook_with_sheet(const std::string& sheet, const std::string& strings = "") {
+  const std::vector<std::pair<const char*, std::string>> parts = {
       {"xl/workbook.xml", R"(<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" )"
                           R"(xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">)"
                           R"(<sheets><sheet name="Tasks" sheetId="1" r:id="rId1"/></sheets></workbook>)"},
       {"xl/_rels/workbook.xml.rels",
        R"(<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" )"
        R"(Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" )"
-       R"(Target="worksheets/sheet1.xml"/></Relationships>)"},
+       R"(Target="worksheets/sheet1.xml"/><Relationship Id="rId2" )"
+       R"(Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" )"
+       R"(Target="sharedStrings.xml"/></Relationships>)"},
+      {"xl/sharedStrings.xml", strings.empty() ? "<sst/>" : strings},
       {"xl/worksheets/sheet1.xml", sheet}};
   zip_error_t error;
   zip_error_init(&error);
@@ -481,6 +485,32 @@ TEST(ConvertXlsxRead, SheetNotWellFormedIsAnErrorAtItsPlaceAndUtf16IsRead) {
   ASSERT_EQ(read.value().rows.size(), 1U);
   EXPECT_EQ(read.value().rows[0].cells.at(0).text, "caf\xC3\xA9");
   EXPECT_EQ(sheet_of(workbook_with_sheet(utf8)).value().rows[0].cells.at(0).text, "caf\xC3\xA9");
+}
+
+// The shared strings are read a token at a time too: runs joined without their phonetic
+// guides, `_xHHHH_` escapes, prefixes; one that is not well-formed is an error at its place.
+TEST(ConvertXlsxRead, SharedStringsOfRunsEscapesAndPrefixes) {
+  const std::string strings =
+      R"(<x:sst xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="3">)"
+      R"(<x:si><x:t>Plain</x:t></x:si><x:si><x:r><x:rPr><x:b/></x:rPr><x:t>Bold </x:t></x:r><x:r><x:t>and not</x:t></x:r>)"
+      R"(<x:rPh sb="0" eb="1"><x:t>guide</x:t></x:rPh></x:si><x:si><x:t xml:space="preserve">line_x000A_two  </x:t></x:si></x:sst>)";
+  const std::string sheet =
+      R"(<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>)"
+      R"(<c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c></row></sheetData></worksheet>)";
+  const auto read = sheet_of(workbook_with_sheet(sheet, strings));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  const auto& cells = read.value().rows.at(0).cells;
+  ASSERT_EQ(cells.size(), 3U);
+  EXPECT_EQ(cells[0].text, "Plain");
+  EXPECT_EQ(cells[1].text, "Bold and not");
+  EXPECT_EQ(cells[2].text, "line\ntwo  ");
+  ASSERT_EQ(read.value().problems.size(), 1U);
+  EXPECT_EQ(read.value().problems[0].message, "names the shared string 3, but the workbook has 3");
+  const auto broken = detail::xlsx::Workbook::open(workbook_with_sheet(sheet, "<sst><si><t>x</si></sst>"), "w.xlsx");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().message,
+            "w.xlsx (xl/sharedStrings.xml):1:14: not well-formed XML: a closing tag </si> where </t> closes the open "
+            "element");
 }
 
 }  // namespace

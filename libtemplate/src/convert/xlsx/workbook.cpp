@@ -76,17 +76,6 @@ std::string unescape(std::string_view text) {
   return out;
 }
 
-// A shared string `<si>` or an inline string `<is>`: its `<t>`, or its runs' (`<r><t>`), not the
-// phonetic guides (`<rPh>`).
-std::string string_item(pugi::xml_node item) {
-  std::string raw;
-  for (pugi::xml_node c = item.first_child(); c; c = c.next_sibling()) {
-    if (local_name(c) == "t") raw += c.text().get();
-    if (local_name(c) == "r") raw += child(c, "t").text().get();
-  }
-  return raw.find("_x") == std::string::npos ? raw : unescape(raw);
-}
-
 // `B17` → column 1 (A is 0); nullopt unless letters come first, within 16,384 columns.
 std::optional<std::size_t> column_of(std::string_view reference) {
   std::size_t column = 0;
@@ -253,6 +242,80 @@ Result<std::vector<std::pair<std::string, Relationship>>> relationships(const Zi
 
 }  // namespace
 
+namespace {
+
+// Where an element of a sheet or of the shared strings is, as far as cells and strings go: a
+// sheet's root (`Sheet`), its sheetData, a row, a cell, the cell's value, formula or inline
+// string; the shared strings' root (`Strings`) and a string of theirs; the text of a string (its
+// `<t>` or its runs' `<r><t>`, not its phonetic guides' `<rPh><t>`). The root's is the part's.
+enum class In : std::uint8_t { Other, Sheet, SheetData, Row, Cell, Value, Formula, Strings, String, Run, Text };
+
+In inside(In parent, std::string_view name) {
+  switch (parent) {
+    case In::Sheet:
+      return name == "sheetData" ? In::SheetData : In::Other;
+    case In::SheetData:
+      return name == "row" ? In::Row : In::Other;
+    case In::Row:
+      return name == "c" ? In::Cell : In::Other;
+    case In::Cell:
+      return name == "v" ? In::Value : name == "f" ? In::Formula : name == "is" ? In::String : In::Other;
+    case In::Strings:
+      return name == "si" ? In::String : In::Other;
+    case In::String:
+      return name == "t" ? In::Text : name == "r" ? In::Run : In::Other;
+    case In::Run:
+      return name == "t" ? In::Text : In::Other;
+    default:
+      return In::Other;
+  }
+}
+
+// A cell as its element gives it, until the element closes.
+struct CellElement {
+  std::size_t column = 0;
+  std::string type;
+  std::int64_t style = 0;
+  std::string value;  // its `<v>`
+  bool formula = false;
+  std::string text;  // its inline string's
+};
+
+}  // namespace
+
+// The shared strings part, a token at a time: a workbook may hold millions of them.
+Status Workbook::read_shared_strings(const std::string& name) {
+  Result<std::string> bytes = zip_.read(name);
+  if (!bytes.ok()) return bytes.error();
+  const std::string part = path_ + " (" + name + ")";
+  Result<std::string> text = as_utf8_xml(std::move(bytes.value()), part);
+  if (!text.ok()) return text.error();
+  XmlPull xml(text.value());
+  std::vector<In> open;
+  std::string item;
+  for (;;) {
+    switch (xml.next()) {
+      case XmlPull::Token::Open:
+        open.push_back(open.empty() ? In::Strings : inside(open.back(), xml.name()));
+        if (open.back() == In::String) item.clear();
+        break;
+      case XmlPull::Token::Close:
+        if (open.back() == In::String) strings_.push_back(item.find("_x") == std::string::npos ? item : unescape(item));
+        open.pop_back();
+        break;
+      case XmlPull::Token::Text:
+        if (open.back() == In::Text) item += xml.text();
+        break;
+      case XmlPull::Token::Error: {
+        const auto [at, what] = xml.error();
+        return xml_error(text.value(), at, part, "not well-formed XML: " + what);
+      }
+      case XmlPull::Token::End:
+        return Done{};
+    }
+  }
+}
+
 Status Workbook::read_parts() {
   std::string workbook_part = "xl/workbook.xml";
   Result<std::vector<std::pair<std::string, Relationship>>> package = relationships(zip_, path_, "_rels/.rels", "");
@@ -280,9 +343,7 @@ Status Workbook::read_parts() {
   });
   for (const auto& [id, r] : links.value()) {
     if (ends_with(r.type, "/sharedStrings")) {
-      pugi::xml_document strings;
-      if (Status s = load_part(zip_, path_, r.target, strings); !s.ok()) return s;
-      for_each_child(strings.document_element(), "si", [&](pugi::xml_node si) { strings_.push_back(string_item(si)); });
+      if (Status s = read_shared_strings(r.target); !s.ok()) return s;
     } else if (ends_with(r.type, "/styles")) {
       pugi::xml_document styles;
       if (Status s = load_part(zip_, path_, r.target, styles); !s.ok()) return s;
@@ -306,46 +367,6 @@ Status Workbook::read_parts() {
 std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t column) const {
   return path_ + " (sheet " + std::string(sheet) + ", cell " + plan::cell_reference(row, column) + ")";
 }
-
-namespace {
-
-// Where an element of a sheet part is, as far as its cells go: the root, its sheetData, a row,
-// a cell, the cell's value, formula or inline string, and the text of that string (its `<t>`
-// or its runs' `<r><t>`, not its phonetic guides' `<rPh><t>`).
-enum class In : std::uint8_t { Other, Root, SheetData, Row, Cell, Value, Formula, Inline, Run, Text };
-
-In inside(std::optional<In> parent, std::string_view name) {
-  if (!parent) return In::Root;
-  switch (*parent) {
-    case In::Root:
-      return name == "sheetData" ? In::SheetData : In::Other;
-    case In::SheetData:
-      return name == "row" ? In::Row : In::Other;
-    case In::Row:
-      return name == "c" ? In::Cell : In::Other;
-    case In::Cell:
-      return name == "v" ? In::Value : name == "f" ? In::Formula : name == "is" ? In::Inline : In::Other;
-    case In::Inline:
-      return name == "t" ? In::Text : name == "r" ? In::Run : In::Other;
-    case In::Run:
-      return name == "t" ? In::Text : In::Other;
-    default:
-      return In::Other;
-  }
-}
-
-// A cell as its element gives it, until the element closes.
-struct CellElement {
-  std::size_t column = 0;
-  std::string type;
-  std::int64_t style = 0;
-  std::string value;  // its `<v>`
-  bool formula = false;
-  bool inline_string = false;
-  std::string text;  // its inline string's
-};
-
-}  // namespace
 
 // The sheet part is read a token at a time (XmlPull): its tree would take ten times its size.
 Result<Sheet> Workbook::sheet(std::size_t index) const {
@@ -407,7 +428,6 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
     cell.style = to_integer(xml.attribute("s").value_or("0")).value_or(0);
     cell.value.clear();
     cell.formula = false;
-    cell.inline_string = false;
     cell.text.clear();
     return Done{};
   };
@@ -455,12 +475,11 @@ Result<Sheet> Workbook::sheet(std::size_t index) const {
   for (;;) {
     switch (xml.next()) {
       case XmlPull::Token::Open: {
-        const In in = inside(open.empty() ? std::nullopt : std::optional(open.back()), xml.name());
+        const In in = open.empty() ? In::Sheet : inside(open.back(), xml.name());
         open.push_back(in);
         Status s = in == In::Row ? open_row() : in == In::Cell ? open_cell() : Status(Done{});
         if (!s.ok()) return s.error();
         if (in == In::Formula) cell.formula = true;
-        if (in == In::Inline) cell.inline_string = true;
         break;
       }
       case XmlPull::Token::Close:

@@ -88,6 +88,7 @@ class Workbook {
  private:
   Workbook(ZipArchive zip, std::string path) : zip_(std::move(zip)), path_(std::move(path)) {}
   Status read_parts();
+  Status read_shared_strings(const std::string& part);
 
   ZipArchive zip_;
   std::string path_;
