@@ -122,6 +122,22 @@ TEST(Toolkit, ConvertWritesTemplatesAsMspdiAndCsv) {
   EXPECT_EQ(table.value().json, csv.err);
 }
 
+// A workbook's bytes carry the time it was made: the findings are compared, and the workbook by
+// what it converts back into.
+TEST(Toolkit, ConvertWritesTemplatesAsXlsx) {
+  const std::string path = "samples/software-release.json";
+  const testing::CliRun cli = run_ptmpl("convert '" + path + "' --to xlsx --start 2027-01-04 --format json");
+  auto workbook = toolkit::convert(Input::file(path), {.to = "xlsx", .start = "2027-01-04"});
+  ASSERT_TRUE(workbook.ok()) << workbook.error().message;
+  EXPECT_EQ(workbook.value().json, cli.err);
+  ASSERT_EQ(workbook.value().document.rfind("PK\x03\x04", 0), 0U);
+  auto back = toolkit::convert(Input::text(workbook.value().document, "software-release.xlsx"));
+  auto cli_back = toolkit::convert(Input::text(cli.out, "software-release.xlsx"));
+  ASSERT_TRUE(back.ok() && cli_back.ok());
+  EXPECT_EQ(back.value().document, cli_back.value().document);
+  EXPECT_NE(back.value().document, "");
+}
+
 TEST(Toolkit, StrictConversionFailsButForTheFindingsAllowed) {
   const std::string path = "tests/data/mspdi/losses.xml";
   const testing::CliRun cli = run_ptmpl("convert '" + path + "' --strict --format json");
@@ -259,7 +275,7 @@ TEST(Toolkit, FailuresHaveTheKindsOfTheExitCodes) {
 
   EXPECT_EQ(toolkit::schema("nope").error().code, ErrorCode::kUsage);
   EXPECT_EQ(toolkit::lint(Input::text("[]"), {.select = {"no-such-rule"}}).error().code, ErrorCode::kUsage);
-  EXPECT_EQ(toolkit::convert(Input::text("[]"), {.to = "xlsx"}).error().code, ErrorCode::kUsage);
+  EXPECT_EQ(toolkit::convert(Input::text("[]"), {.to = "pdf"}).error().code, ErrorCode::kUsage);
   EXPECT_EQ(toolkit::convert(Input::text("[]"), {.strict = true, .allow = {"no-such-id"}}).error().code,
             ErrorCode::kUsage);
   EXPECT_EQ(toolkit::schedule(Input::text("[]"), {.start = "2027-13-01"}).error().code, ErrorCode::kUsage);
