@@ -58,6 +58,21 @@ TEST(Toolkit, LintGivesWhatLintPrintsAsJson) {
   EXPECT_GT(first.line, 0U);
 }
 
+// Paths are taken as the command line takes them: a missing one fails with its message, a
+// folder's templates are linted together.
+TEST(Toolkit, LintTakesPathsAsLintDoes) {
+  const testing::CliRun missing = run_ptmpl("lint tests/data/no-such-file.json --format json");
+  auto linted = toolkit::lint(Input::file("tests/data/no-such-file.json"));
+  ASSERT_FALSE(linted.ok());
+  EXPECT_EQ(linted.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ("ptmpl lint: " + linted.error().message + "\n", missing.err);
+
+  const testing::CliRun folder = run_ptmpl("lint samples --format json");
+  auto samples = toolkit::lint(Input::file("samples"));
+  ASSERT_TRUE(samples.ok()) << samples.error().message;
+  EXPECT_EQ(samples.value().json, folder.out);
+}
+
 TEST(Toolkit, LintTakesAConfigurationAndASelection) {
   const std::string path = "samples/lint-demo-broken.json";
   const testing::CliRun cli =

@@ -132,8 +132,15 @@ Result<LintResult> lint(const Input& input, const LintRequest& request) {
   settings.config_path = request.config_path;
   settings.config = config ? &*config : nullptr;
   settings.discover_config = request.discover_config;
-  const std::vector<std::string> paths{input.path};
-  LintRun run = input.bytes ? lint_texts(paths, std::span(&*input.bytes, 1), settings) : lint_files(paths, settings);
+  LintRun run;
+  if (input.bytes) {
+    run = lint_texts({input.path}, std::span(&*input.bytes, 1), settings);
+  } else {
+    // A path as `ptmpl lint` takes it: one that does not exist named so, a folder's templates.
+    auto paths = expand_paths({input.path});
+    if (!paths.ok()) return paths.error();
+    run = lint_files(paths.value(), settings);
+  }
   for (const LintedFile& file : run.files)
     if (file.error) return *file.error;
   if (!request.select.empty())
