@@ -11,10 +11,12 @@ A template (or plan) is given as:
 
 - a path: ``pathlib.Path`` or any ``os.PathLike``, or a ``str`` that does not start (after
   whitespace) with ``{``, ``[`` or ``<``;
-- text: a ``str`` that does start with one of those (JSON, or XML for ``convert``), named
-  ``-`` in findings and messages;
-- ``bytes``: the file's content (a ``.mpp`` or a workbook too), named ``-``;
+- text: a ``str`` that does start with one of those (JSON, or XML for ``convert``);
+- ``bytes``: the file's content (a ``.mpp`` or a workbook too);
 - a ``dict`` or ``list``: the template itself, written with ``json.dumps(indent=2)`` first.
+
+Content is named ``-`` in findings and messages, or ``name=`` (as ``--stdin-filename``: lint
+looks for the ``.ptmpl.json`` nearest it; a plan without a title is titled after it).
 
 See docs/python.md.
 """
@@ -212,17 +214,24 @@ def _is_text(value: str) -> bool:
     return value.lstrip().startswith(_TEXT_STARTS)
 
 
-def _source(value: Source, what: str) -> "tuple[str, Optional[bytes]]":
-    """(path, None) for a file, ("-", bytes) for content."""
+def _source(value: Source, what: str, name: Optional[str]) -> "tuple[str, Optional[bytes]]":
+    """(path, None) for a file, (name or "-", bytes) for content."""
+    data = None
     if isinstance(value, os.PathLike):
-        return os.fspath(value), None
-    if isinstance(value, str):
-        return ("-", value.encode()) if _is_text(value) else (value, None)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return "-", bytes(value)
-    if isinstance(value, (dict, list)):
-        return "-", json.dumps(value, indent=2, ensure_ascii=False).encode()
-    raise TypeError(f"{what}: a path, text, bytes or a dict, not {type(value).__name__}")
+        path = os.fspath(value)
+    elif isinstance(value, str):
+        path, data = (None, value.encode()) if _is_text(value) else (value, None)
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    elif isinstance(value, (dict, list)):
+        data = json.dumps(value, indent=2, ensure_ascii=False).encode()
+    else:
+        raise TypeError(f"{what}: a path, text, bytes or a dict, not {type(value).__name__}")
+    if data is None:
+        if name is not None:
+            raise TypeError(f"{what}: name is for text, bytes or a dict; a file is named by its path")
+        return path, None
+    return (os.fspath(name) if name is not None else "-"), data
 
 
 def _date(value: Union[str, datetime.date, None]) -> Optional[str]:
@@ -244,7 +253,7 @@ def _names(value: Union[str, Iterable[str], None]) -> "list[str]":
 # --- the calls ------------------------------------------------------------------------------
 
 def lint(path_or_text: Source, config: Union[str, "os.PathLike[str]", dict, bool, None] = None,
-         select: Union[str, Iterable[str], None] = None) -> dict:
+         select: Union[str, Iterable[str], None] = None, *, name: Optional[str] = None) -> dict:
     """Lint a template as ``ptmpl lint FILE --format json`` does.
 
     ``config``: ``None`` finds the ``.ptmpl.json`` nearest the file (text has none); a path
@@ -256,7 +265,7 @@ def lint(path_or_text: Source, config: Union[str, "os.PathLike[str]", dict, bool
     error. Raises NotFound or Unreadable for a file that cannot be read, InputInvalid for
     another program's plan (convert it) or a bad configuration, UsageError for an unknown rule.
     """
-    path, data = _source(path_or_text, "lint")
+    path, data = _source(path_or_text, "lint", name)
     config_path = config_text = None
     if isinstance(config, (dict, list)) or (isinstance(config, str) and _is_text(config)):
         config_text = config if isinstance(config, str) else json.dumps(config)
@@ -279,7 +288,7 @@ def format(text: Union[str, bytes]) -> str:  # noqa: A001 (the command's name)
 
 
 def convert(path_or_bytes: Source, to: Optional[str] = None, strict: bool = False, allow: Iterable[str] = (),
-            start: Union[str, datetime.date, None] = None) -> Conversion:
+            start: Union[str, datetime.date, None] = None, *, name: Optional[str] = None) -> Conversion:
     """Convert as ``ptmpl convert FILE [--to TO] --format json`` does.
 
     Without ``to`` (or ``"template"``): a plan of any format ptmpl reads (MS Project ``.mpp``
@@ -294,7 +303,7 @@ def convert(path_or_bytes: Source, to: Optional[str] = None, strict: bool = Fals
     read, InputInvalid or UsageError for an input that is not what ``to`` converts from,
     UsageError for a ``to``, ``start`` or ``allow`` that names nothing.
     """
-    path, data = _source(path_or_bytes, "convert")
+    path, data = _source(path_or_bytes, "convert", name)
     to = to or "template"
     document, report, failed = _call(_ptmpl.convert, path, data, to, strict, _names(allow), _date(start))
     if failed:
@@ -304,7 +313,8 @@ def convert(path_or_bytes: Source, to: Optional[str] = None, strict: bool = Fals
     return Conversion(_report(report), document, failed)
 
 
-def schedule(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False) -> Scheduled:
+def schedule(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False, *,
+             name: Optional[str] = None) -> Scheduled:
     """The schedule of a template, as ``ptmpl schedule FILE --format json`` prints it.
 
     ``start``: day 0 (dates are shown), else the calendar block's, else working-day offsets.
@@ -314,18 +324,19 @@ def schedule(template: Source, start: Union[str, datetime.date, None] = None, as
     for no template, a calendar block with a problem or a dependency cycle (a line each),
     NotFound or Unreadable for a file that cannot be read, UsageError for a bad ``start``.
     """
-    path, data = _source(template, "schedule")
+    path, data = _source(template, "schedule", name)
     document, warnings = _call(_ptmpl.schedule, path, data, _date(start), asap)
     return Scheduled(json.loads(document), warnings)
 
 
-def stats(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False) -> Scheduled:
+def stats(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False, *,
+          name: Optional[str] = None) -> Scheduled:
     """The totals of a template, as ``ptmpl stats FILE --format json`` prints them
     (``item_count``, ``duration``, ``budget_in_cents``, ...), with ``.warnings``.
 
     Fails as ``schedule`` does, and (InputInvalid) on an estimate whose total is no amount.
     """
-    path, data = _source(template, "stats")
+    path, data = _source(template, "stats", name)
     document, warnings = _call(_ptmpl.stats, path, data, _date(start), asap)
     return Scheduled(json.loads(document), warnings)
 

@@ -107,6 +107,11 @@ PYBIND11_MODULE(_ptmpl, m) {
   using namespace ptmpl;
   m.doc() = "ptmpl's toolkit (docs/library.md); use the package ptmpl, which wraps it.";
   python::toolkit_error = py::exception<std::exception>(m, "ToolkitError").release();
+  // Every kind of failure, so that the package's tests see each has its exception class.
+  py::list kinds;
+  for (auto code = static_cast<int>(ErrorCode::kUsage); code <= static_cast<int>(ErrorCode::kInternal); ++code)
+    kinds.append(std::string(to_string(static_cast<ErrorCode>(code))));
+  m.attr("ERROR_KINDS") = kinds;
 
   m.def(
       "lint",
