@@ -69,3 +69,10 @@ def test_threads_give_what_one_gives():
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         converted = list(pool.map(lambda p: ptmpl.convert(p).document, plans))
     assert converted == [ptmpl.convert(p).document for p in plans]
+    # Workbooks (libxlsxwriter, a private temporary folder each) on several threads at once.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        workbooks = list(pool.map(lambda _: ptmpl.convert(SAMPLE, to="xlsx"), range(12)))
+    alone = ptmpl.convert(SAMPLE, to="xlsx")
+    assert all(w == alone and w.document.startswith(b"PK\x03\x04") for w in workbooks)
+    assert {ptmpl.convert(w.document, name="w.xlsx").document for w in workbooks} == \
+        {ptmpl.convert(alone.document, name="w.xlsx").document}
