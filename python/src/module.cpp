@@ -28,9 +28,8 @@ template <class T>
 T value_or_raise(Result<T>&& result) {
   if (result.ok()) return std::move(result).value();
   const Error& error = result.error();
-  PyErr_SetObject(toolkit_error.ptr(), py::make_tuple(std::string(to_string(error.code)), error.message,
-                                                      error.exit_code())
-                                           .ptr());
+  PyErr_SetObject(toolkit_error.ptr(),
+                  py::make_tuple(std::string(to_string(error.code)), error.message, error.exit_code()).ptr());
   throw py::error_already_set();
 }
 
@@ -118,10 +117,10 @@ PYBIND11_MODULE(_ptmpl, m) {
       [](const std::string& path, const std::optional<py::bytes>& data, std::optional<std::string> config_path,
          std::optional<std::string> config_text, bool discover_config, std::vector<std::string> select) {
         return python::lint(path, data,
-                    {.config_path = std::move(config_path),
-                     .config_text = std::move(config_text),
-                     .discover_config = discover_config,
-                     .select = std::move(select)});
+                            {.config_path = std::move(config_path),
+                             .config_text = std::move(config_text),
+                             .discover_config = discover_config,
+                             .select = std::move(select)});
       },
       py::arg("path"), py::arg("data"), py::arg("config_path"), py::arg("config_text"), py::arg("discover_config"),
       py::arg("select"));
@@ -130,8 +129,8 @@ PYBIND11_MODULE(_ptmpl, m) {
       "convert",
       [](const std::string& path, const std::optional<py::bytes>& data, std::string to, bool strict,
          std::vector<std::string> allow, std::optional<std::string> start) {
-        return python::convert(path, data,
-                       {.to = std::move(to), .strict = strict, .allow = std::move(allow), .start = std::move(start)});
+        return python::convert(
+            path, data, {.to = std::move(to), .strict = strict, .allow = std::move(allow), .start = std::move(start)});
       },
       py::arg("path"), py::arg("data"), py::arg("to"), py::arg("strict"), py::arg("allow"), py::arg("start"));
   for (auto [name, call] : {std::pair<const char*, python::JsonCall>{"schedule", &toolkit::schedule},
@@ -141,6 +140,7 @@ PYBIND11_MODULE(_ptmpl, m) {
         [call](const std::string& path, const std::optional<py::bytes>& data, std::optional<std::string> start,
                bool asap) { return python::scheduled(call, path, data, {.start = std::move(start), .asap = asap}); },
         py::arg("path"), py::arg("data"), py::arg("start"), py::arg("asap"));
-  m.def("schema", [](const std::string& name) { return python::value_or_raise(toolkit::schema(name)); }, py::arg("name"));
+  m.def(
+      "schema", [](const std::string& name) { return python::value_or_raise(toolkit::schema(name)); }, py::arg("name"));
   m.def("rules", &python::rules);
 }
