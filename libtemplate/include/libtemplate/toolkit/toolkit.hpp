@@ -64,9 +64,9 @@ struct LintResult {
 /// Lints a template as `ptmpl lint` does (another program's plan is refused, not linted; text
 /// that is no JSON is a `json-syntax` finding); a folder, the templates in it and below
 /// (walk_paths: not hidden ones, nor node_modules; git's ignore rules are the command line's
-/// alone). Fails when the path does not exist (kNotFound), a file cannot be read (kUnreadable), holds a plan (kInvalid,
-/// naming the way to convert it), or the configuration cannot be read or is invalid; kUsage for both configurations at
-/// once or an unknown rule in `select`.
+/// alone). Fails when the path does not exist (kNotFound), a file cannot be read (kUnreadable),
+/// holds a plan (kInvalid, naming the way to convert it), or the configuration cannot be read or
+/// is invalid; kUsage for both configurations at once or an unknown rule in `select`.
 [[nodiscard]] Result<LintResult> lint(const Input& input, const LintRequest& request = {});
 
 /// The canonical form of the template `text` (named `name` in messages), as `ptmpl fmt` prints
