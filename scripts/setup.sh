@@ -5,7 +5,8 @@
 # in a repository of their own), and so is neovim (the editor tests drive `ptmpl lsp` from
 # its built-in client, headless: tests/editor/); clang-format checks the formatting
 # (scripts/check-format.sh, Format.ClangFormat); LibreOffice and openpyxl make and read the
-# workbooks of the Excel tests. Extra package names given as
+# workbooks of the Excel tests; pybind11 builds the Python module and pytest runs its tests
+# (tests/python/). Extra package names given as
 # arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
 set -eu
 
@@ -18,6 +19,7 @@ packages="
   clang-format
   chromium neovim
   libreoffice-calc-nogui python3-openpyxl
+  pybind11-dev python3-pybind11 python3-dev python3-pytest python3-setuptools
   $*
 "
 

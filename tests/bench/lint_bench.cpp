@@ -11,6 +11,7 @@
 
 #include "bench_input.hpp"
 #include "libtemplate/core/lint.hpp"
+#include "libtemplate/toolkit/toolkit.hpp"
 
 namespace {
 
@@ -92,5 +93,17 @@ void BM_Lint5000SmallFilesProcess(benchmark::State& state) {
 BENCHMARK(BM_Lint5000SmallFilesProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
+
+// One small template through the toolkit, as the Python module's ptmpl.lint(path) calls it:
+// the C++ side of the module's per-call overhead (scripts/bench-python.py).
+void BM_ToolkitLint(benchmark::State& state) {
+  const auto input = ptmpl::toolkit::Input::file(PTMPL_SOURCE_DIR "/samples/software-release.json");
+  for (auto _ : state) {
+    auto linted = ptmpl::toolkit::lint(input);
+    if (!linted.ok()) state.SkipWithError(linted.error().message.c_str());
+    benchmark::DoNotOptimize(linted);
+  }
+}
+BENCHMARK(BM_ToolkitLint)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -58,6 +58,21 @@ TEST(Toolkit, LintGivesWhatLintPrintsAsJson) {
   EXPECT_GT(first.line, 0U);
 }
 
+// Paths are taken as the command line takes them: a missing one fails with its message, a
+// folder's templates are linted together.
+TEST(Toolkit, LintTakesPathsAsLintDoes) {
+  const testing::CliRun missing = run_ptmpl("lint tests/data/no-such-file.json --format json");
+  auto linted = toolkit::lint(Input::file("tests/data/no-such-file.json"));
+  ASSERT_FALSE(linted.ok());
+  EXPECT_EQ(linted.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ("ptmpl lint: " + linted.error().message + "\n", missing.err);
+
+  const testing::CliRun folder = run_ptmpl("lint samples --format json");
+  auto samples = toolkit::lint(Input::file("samples"));
+  ASSERT_TRUE(samples.ok()) << samples.error().message;
+  EXPECT_EQ(samples.value().json, folder.out);
+}
+
 TEST(Toolkit, LintTakesAConfigurationAndASelection) {
   const std::string path = "samples/lint-demo-broken.json";
   const testing::CliRun cli =
@@ -120,6 +135,22 @@ TEST(Toolkit, ConvertWritesTemplatesAsMspdiAndCsv) {
   ASSERT_TRUE(table.ok()) << table.error().message;
   EXPECT_EQ(table.value().document, csv.out);
   EXPECT_EQ(table.value().json, csv.err);
+}
+
+// A workbook's bytes carry the time it was made: the findings are compared, and the workbook by
+// what it converts back into.
+TEST(Toolkit, ConvertWritesTemplatesAsXlsx) {
+  const std::string path = "samples/software-release.json";
+  const testing::CliRun cli = run_ptmpl("convert '" + path + "' --to xlsx --start 2027-01-04 --format json");
+  auto workbook = toolkit::convert(Input::file(path), {.to = "xlsx", .start = "2027-01-04"});
+  ASSERT_TRUE(workbook.ok()) << workbook.error().message;
+  EXPECT_EQ(workbook.value().json, cli.err);
+  ASSERT_EQ(workbook.value().document.rfind("PK\x03\x04", 0), 0U);
+  auto back = toolkit::convert(Input::text(workbook.value().document, "software-release.xlsx"));
+  auto cli_back = toolkit::convert(Input::text(cli.out, "software-release.xlsx"));
+  ASSERT_TRUE(back.ok() && cli_back.ok());
+  EXPECT_EQ(back.value().document, cli_back.value().document);
+  EXPECT_NE(back.value().document, "");
 }
 
 TEST(Toolkit, StrictConversionFailsButForTheFindingsAllowed) {
@@ -259,7 +290,7 @@ TEST(Toolkit, FailuresHaveTheKindsOfTheExitCodes) {
 
   EXPECT_EQ(toolkit::schema("nope").error().code, ErrorCode::kUsage);
   EXPECT_EQ(toolkit::lint(Input::text("[]"), {.select = {"no-such-rule"}}).error().code, ErrorCode::kUsage);
-  EXPECT_EQ(toolkit::convert(Input::text("[]"), {.to = "xlsx"}).error().code, ErrorCode::kUsage);
+  EXPECT_EQ(toolkit::convert(Input::text("[]"), {.to = "pdf"}).error().code, ErrorCode::kUsage);
   EXPECT_EQ(toolkit::convert(Input::text("[]"), {.strict = true, .allow = {"no-such-id"}}).error().code,
             ErrorCode::kUsage);
   EXPECT_EQ(toolkit::schedule(Input::text("[]"), {.start = "2027-13-01"}).error().code, ErrorCode::kUsage);

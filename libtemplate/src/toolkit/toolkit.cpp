@@ -104,7 +104,8 @@ Result<Conversion> run_conversion(std::string_view text, const std::string& path
                                   const ConvertOptions& options) {
   if (request.to == "template") return convert_plan(text, path, options);
   if (request.to == "csv") return export_csv(text, path, options);
-  if (request.to != "mspdi") return Error::usage("to: \"" + request.to + "\" is none of template, mspdi and csv");
+  if (request.to != "mspdi" && request.to != "xlsx")
+    return Error::usage("to: \"" + request.to + "\" is none of template, mspdi, csv and xlsx");
   ExportOptions exported;
   exported.strict = options.strict;
   exported.allow = options.allow;
@@ -112,7 +113,7 @@ Result<Conversion> run_conversion(std::string_view text, const std::string& path
   if (!start.ok()) return start.error();
   exported.start = start.value();
   exported.default_start = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  return export_mspdi(text, path, exported);
+  return request.to == "mspdi" ? export_mspdi(text, path, exported) : export_xlsx(text, path, exported);
 }
 
 }  // namespace
@@ -131,8 +132,15 @@ Result<LintResult> lint(const Input& input, const LintRequest& request) {
   settings.config_path = request.config_path;
   settings.config = config ? &*config : nullptr;
   settings.discover_config = request.discover_config;
-  const std::vector<std::string> paths{input.path};
-  LintRun run = input.bytes ? lint_texts(paths, std::span(&*input.bytes, 1), settings) : lint_files(paths, settings);
+  LintRun run;
+  if (input.bytes) {
+    run = lint_texts({input.path}, std::span(&*input.bytes, 1), settings);
+  } else {
+    // A path as `ptmpl lint` takes it: one that does not exist named so, a folder's templates.
+    auto paths = expand_paths({input.path});
+    if (!paths.ok()) return paths.error();
+    run = lint_files(paths.value(), settings);
+  }
   for (const LintedFile& file : run.files)
     if (file.error) return *file.error;
   if (!request.select.empty())

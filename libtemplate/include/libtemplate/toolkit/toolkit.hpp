@@ -62,10 +62,11 @@ struct LintResult {
 };
 
 /// Lints a template as `ptmpl lint` does (another program's plan is refused, not linted; text
-/// that is no JSON is a `json-syntax` finding). Fails when the file cannot be read (kNotFound,
-/// kUnreadable), holds a plan (kInvalid, naming the way to convert it), or the configuration
-/// cannot be read or is invalid; kUsage for both configurations at once or an unknown rule in
-/// `select`.
+/// that is no JSON is a `json-syntax` finding); a folder, the templates in it and below
+/// (walk_paths: not hidden ones, nor node_modules; git's ignore rules are the command line's
+/// alone). Fails when the path does not exist (kNotFound), a file cannot be read (kUnreadable),
+/// holds a plan (kInvalid, naming the way to convert it), or the configuration cannot be read or
+/// is invalid; kUsage for both configurations at once or an unknown rule in `select`.
 [[nodiscard]] Result<LintResult> lint(const Input& input, const LintRequest& request = {});
 
 /// The canonical form of the template `text` (named `name` in messages), as `ptmpl fmt` prints
@@ -74,20 +75,20 @@ struct LintResult {
 [[nodiscard]] Result<std::string> format(std::string_view text, const std::string& name = "-");
 
 struct ConvertRequest {
-  /// "template" (a plan into a template document), "mspdi" or "csv" (a template into MS Project
-  /// XML or CSV), as `ptmpl convert --to`.
+  /// "template" (a plan into a template document), "mspdi", "csv" or "xlsx" (a template into MS
+  /// Project XML, CSV or an Excel workbook), as `ptmpl convert --to`.
   std::string to = "template";
   /// Every approximation or loss is an error (`--strict`): nothing is converted when there is one.
   bool strict = false;
   /// With `strict`: the findings of these ids (docs/commands/convert.md) stay as they are.
   std::vector<std::string> allow{};
-  /// `to` mspdi: the date of day 0, YYYY-MM-DD (`--start`); else the template's calendar
-  /// block's, else today.
+  /// `to` mspdi or xlsx: the date of day 0, YYYY-MM-DD (`--start`); else the template's calendar
+  /// block's, else (mspdi) today; a workbook without one has no date columns.
   std::optional<std::string> start{};
 };
 
 struct Converted {
-  /// The template document, MS Project XML or CSV; "" when `failed`.
+  /// The template document, MS Project XML, CSV or the workbook's bytes; "" when `failed`.
   std::string document;
   std::vector<Finding> findings;  ///< what the conversion approximated or lost, sorted
   std::string json;               ///< the findings as `ptmpl convert --format json` prints them
@@ -95,10 +96,11 @@ struct Converted {
 };
 
 /// Converts a plan of any format `ptmpl convert` reads (MS Project .mpp or XML, GanttProject,
-/// CSV; detected from the content) into a template document, or a template into MS Project XML
-/// or CSV. Fails when the input cannot be read (kNotFound, kUnreadable), is not what `to`
-/// converts from or cannot be read as it (kInvalid or kUsage, as the command line), and
-/// (kUsage) on a `to`, `start` or `allow` that names nothing.
+/// CSV, an Excel workbook, a Primavera P6 XER or PMXML export; detected from the content) into a
+/// template document, or a template into MS Project XML, CSV or an Excel workbook. Fails when
+/// the input cannot be read (kNotFound, kUnreadable), is not what `to` converts from or cannot
+/// be read as it (kInvalid or kUsage, as the command line), and (kUsage) on a `to`, `start` or
+/// `allow` that names nothing.
 [[nodiscard]] Result<Converted> convert(const Input& input, const ConvertRequest& request = {});
 
 struct ScheduleRequest {

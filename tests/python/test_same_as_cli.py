@@ -1,0 +1,120 @@
+# Every function gives what the command prints with --format json for the same input (parsed),
+# or fails with the command's message and exit code.
+import json
+
+import pytest
+
+import ptmpl
+from conftest import PLANS, TEMPLATES, Cli, same_failure
+
+
+@pytest.mark.parametrize("path", TEMPLATES)
+def test_lint(path):
+    cli = Cli("lint", path, "--format", "json")
+    if cli.exit == 2:
+        same_failure(cli, lambda: ptmpl.lint(path))
+        return
+    linted = ptmpl.lint(path)
+    assert linted == cli.json()
+    assert all(isinstance(f, ptmpl.Finding) for f in linted["diagnostics"])
+    assert json.loads(json.dumps(linted)) == cli.json()
+
+
+def test_lint_a_folder_and_a_selection():
+    assert ptmpl.lint("samples") == Cli("lint", "samples", "--format", "json").json()
+    selected = ptmpl.lint("samples/lint-demo-broken.json", select=["title-missing"])
+    every = Cli("lint", "samples/lint-demo-broken.json", "--format", "json").json()["diagnostics"]
+    assert selected["diagnostics"] == [d for d in every if d["rule"] == "title-missing"]
+    assert selected["diagnostics"]
+
+
+def test_lint_with_a_configuration():
+    config = "tests/data/config/project/.ptmpl.json"
+    cli = Cli("lint", "samples/lint-demo-broken.json", "--format", "json", "--config", config)
+    assert ptmpl.lint("samples/lint-demo-broken.json", config=config) == cli.json()
+    with open(config, encoding="utf-8") as file:
+        text = file.read()
+    assert ptmpl.lint("samples/lint-demo-broken.json", config=text) == cli.json()
+    assert ptmpl.lint("samples/lint-demo-broken.json", config=json.loads(text)) == cli.json()
+    no_config = Cli("lint", "samples/lint-demo-broken.json", "--format", "json", "--no-config")
+    assert ptmpl.lint("samples/lint-demo-broken.json", config=False) == no_config.json()
+
+
+@pytest.mark.parametrize("path", TEMPLATES)
+def test_format(path):
+    with open(path, "rb") as file:
+        text = file.read()
+    cli = Cli("fmt", "-", stdin=text)
+    if cli.exit != 0:
+        assert cli.exit == 2
+        with pytest.raises(ptmpl.InputInvalid) as raised:
+            ptmpl.format(text)
+        assert cli.err.startswith(raised.value.message)
+        return
+    assert ptmpl.format(text) == cli.out.decode()
+
+
+@pytest.mark.parametrize("path", PLANS)
+def test_convert(path):
+    cli = Cli("convert", path, "--format", "json")
+    if cli.exit == 2:
+        same_failure(cli, lambda: ptmpl.convert(path))
+        return
+    converted = ptmpl.convert(path)
+    assert converted == json.loads(cli.err)
+    assert converted.findings == converted["diagnostics"]
+    assert converted.failed == (cli.exit == 1)
+    assert converted.document == cli.out.decode()
+    with open(path, "rb") as file:
+        from_bytes = ptmpl.convert(file.read(), name=path)
+    assert from_bytes == converted
+    assert from_bytes.document == converted.document
+
+
+@pytest.mark.parametrize("to", ["mspdi", "csv"])
+def test_convert_a_template(to):
+    path = "samples/software-release.json"
+    cli = Cli("convert", path, "--to", to, "--start", "2027-01-04", "--format", "json")
+    converted = ptmpl.convert(path, to=to, start="2027-01-04")
+    assert converted == json.loads(cli.err)
+    assert converted.document == cli.out.decode()
+
+
+def test_convert_strictly():
+    path = "tests/data/mspdi/losses.xml"
+    cli = Cli("convert", path, "--strict", "--format", "json")
+    strict = ptmpl.convert(path, strict=True)
+    assert cli.exit == 1 and strict.failed and strict.document is None
+    assert strict == json.loads(cli.err)
+    ids = sorted({f.rule for f in ptmpl.convert(path).findings})
+    assert not ptmpl.convert(path, strict=True, allow=ids).failed
+
+
+SCHEDULED = [p for p in TEMPLATES if not p.startswith("tests/data/rules/")] + \
+    ["tests/data/mpp/corpus/mpxj__task-links-project2010-mpp14.mpp", "tests/data/mspdi/features.xml"]
+
+
+@pytest.mark.parametrize("path", SCHEDULED)
+@pytest.mark.parametrize("command", ["schedule", "stats"])
+def test_schedule_and_stats(command, path):
+    call = getattr(ptmpl, command)
+    cli = Cli(command, path, "--format", "json", "--start", "2027-01-04")
+    if cli.exit == 2:
+        same_failure(cli, lambda: call(path, start="2027-01-04"))
+        return
+    result = call(path, start="2027-01-04")
+    assert result == cli.json()
+    assert "".join(f"ptmpl {command}: {w}\n" for w in result.warnings) == cli.err
+    asap = Cli(command, path, "--format", "json", "--asap")
+    assert call(path, asap=True) == asap.json()
+
+
+@pytest.mark.parametrize("name", ["raw_json", "template", "config"])
+def test_schema(name):
+    assert ptmpl.schema(name) == Cli("schema", name).json()
+
+
+def test_rules():
+    listed = [line.split(None, 3) for line in Cli("rules").out.decode().splitlines()]
+    assert [[r["id"], r["severity"], r["fix"] if r["fix"] != "none" else "-", r["summary"]]
+            for r in ptmpl.rules()] == listed
