@@ -1,15 +1,19 @@
 # A template given as a path, text, bytes or a dict gives the same; every result goes through
-# json.dumps; findings are frozen; calls on several threads give what they give one at a time
-# (that they run at once: scripts/bench-python.py, docs/performance.md).
+# json.dumps; findings are frozen; calls on several threads give what they give one at a time,
+# and a call lets other threads run (how much faster two threads are: scripts/bench-python.py,
+# docs/performance.md).
 import concurrent.futures
 import json
 import pathlib
 import pickle
+import subprocess
+import threading
+import time
 
 import pytest
 
 import ptmpl
-from conftest import TEMPLATES
+from conftest import PTMPL, TEMPLATES
 
 SAMPLE = "samples/software-release.json"
 
@@ -76,3 +80,29 @@ def test_threads_give_what_one_gives():
     assert all(w == alone and w.document.startswith(b"PK\x03\x04") for w in workbooks)
     assert {ptmpl.convert(w.document, name="w.xlsx").document for w in workbooks} == \
         {ptmpl.convert(alone.document, name="w.xlsx").document}
+
+
+def test_a_call_lets_other_threads_run():
+    # While a thread is inside a long call, the main thread keeps running Python. Were the GIL
+    # held through the call, the main thread could run only before it or after it returned (a
+    # switch interval, 5 ms, at most), so the span of its ticks would be a sliver of the call's.
+    big = subprocess.run([PTMPL, "gen", "--stories", "20000", "--depth", "3", "--seed", "1"],
+                         capture_output=True, check=True).stdout
+    started = threading.Event()
+    took = []
+
+    def work():
+        started.set()
+        began = time.perf_counter()
+        ptmpl.lint(big, config=False)
+        took.append(time.perf_counter() - began)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    first = last = time.perf_counter()
+    while worker.is_alive():
+        last = time.perf_counter()
+    worker.join()
+    assert took[0] > 0.05, "the call was too short to tell"
+    assert last - first > 0.5 * took[0], (last - first, took[0])
