@@ -45,29 +45,15 @@ std::string_view local(std::string_view name) {
 
 // The character a reference at the start of `text` (`&amp;`, `&#38;`, `&#x26;`) names, and the
 // reference's length; {0, 0} when none starts there (a lone `&` or an unknown entity, kept as
-// written). A number too large saturates past U+10FFFF.
+// written). A number too large saturates past U+10FFFF (character_reference).
 std::pair<std::uint32_t, std::size_t> reference(std::string_view text) {
   static constexpr std::pair<std::string_view, char> kNamed[] = {
       {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
   for (const auto& [spelled, c] : kNamed)
     if (text.starts_with(spelled)) return {static_cast<std::uint32_t>(c), spelled.size()};
-  if (!text.starts_with("&#")) return {0, 0};
-  std::size_t i = 2;
-  const bool hex = i < text.size() && text[i] == 'x';
-  if (hex) ++i;
-  std::uint32_t code = 0;
-  const std::size_t digits_from = i;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    int value = -1;
-    if (c >= '0' && c <= '9') value = c - '0';
-    if (hex && c >= 'a' && c <= 'f') value = c - 'a' + 10;
-    if (hex && c >= 'A' && c <= 'F') value = c - 'A' + 10;
-    if (value < 0) break;
-    code = std::min<std::uint32_t>(code * (hex ? 16U : 10U) + static_cast<std::uint32_t>(value), 0x110000);
-  }
-  if (i == digits_from || i >= text.size() || text[i] != ';') return {0, 0};
-  return {code, i + 1};
+  const auto numeric = text.starts_with("&#") ? character_reference(text, 0) : std::nullopt;
+  if (!numeric) return {0, 0};
+  return {static_cast<std::uint32_t>(numeric->first), numeric->second};
 }
 
 }  // namespace

@@ -31,27 +31,6 @@ std::size_t skip_literal_markup(std::string_view text, std::size_t at) {
   return at;
 }
 
-// The code point a character reference at `at` (`&#…;` or `&#x…;`) names, saturated just past
-// the largest one, and the reference's length; nullopt when no reference starts there.
-std::optional<std::pair<std::uint64_t, std::size_t>> character_reference(std::string_view text, std::size_t at) {
-  std::size_t i = at + 2;
-  const bool hex = i < text.size() && (text[i] == 'x' || text[i] == 'X');
-  if (hex) ++i;
-  std::uint64_t code = 0;
-  const std::size_t digits_from = i;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    int value = -1;
-    if (c >= '0' && c <= '9') value = c - '0';
-    if (hex && c >= 'a' && c <= 'f') value = c - 'a' + 10;
-    if (hex && c >= 'A' && c <= 'F') value = c - 'A' + 10;
-    if (value < 0) break;
-    code = std::min<std::uint64_t>(code * (hex ? 16U : 10U) + static_cast<std::uint64_t>(value), 0x110000);
-  }
-  if (i == digits_from || i >= text.size() || text[i] != ';') return std::nullopt;
-  return std::pair{code, i + 1 - at};
-}
-
 // The first character reference in `text` to a code point that is no character (0, a
 // surrogate, beyond U+10FFFF) — its offset and the reference as written — or npos. `&#` is a
 // reference only outside comments, CDATA sections and processing instructions; as such a
@@ -98,6 +77,25 @@ pugi::xml_node first_not_utf8(const pugi::xml_document& xml) {
 }
 
 }  // namespace
+
+std::optional<std::pair<std::uint64_t, std::size_t>> character_reference(std::string_view text, std::size_t at) {
+  std::size_t i = at + 2;
+  const bool hex = i < text.size() && (text[i] == 'x' || text[i] == 'X');
+  if (hex) ++i;
+  std::uint64_t code = 0;
+  const std::size_t digits_from = i;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    int value = -1;
+    if (c >= '0' && c <= '9') value = c - '0';
+    if (hex && c >= 'a' && c <= 'f') value = c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F') value = c - 'A' + 10;
+    if (value < 0) break;
+    code = std::min<std::uint64_t>(code * (hex ? 16U : 10U) + static_cast<std::uint64_t>(value), 0x110000);
+  }
+  if (i == digits_from || i >= text.size() || text[i] != ';') return std::nullopt;
+  return std::pair{code, i + 1 - at};
+}
 
 Error xml_error(std::string_view text, std::size_t offset, const std::string& path, const std::string& what) {
   const json::Position p = json::LineIndex(text).position(offset);

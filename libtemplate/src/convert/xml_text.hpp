@@ -2,9 +2,12 @@
 // through into the tree that a template cannot hold. Private to the XML readers.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <pugixml.hpp>
 
@@ -21,6 +24,12 @@ namespace ptmpl::detail {
 /// - bytes that are not UTF-8 in a document pugixml read as UTF-8 (it passes them through).
 [[nodiscard]] std::optional<Error> load_xml(pugi::xml_document& xml, std::string_view text, const std::string& path,
                                             unsigned options);
+
+/// The code point the character reference at `at` of `text` (`&#…;` or `&#x…;`) names,
+/// saturated just past the largest one (0x110000), and the reference's length; nullopt when no
+/// reference starts there.
+[[nodiscard]] std::optional<std::pair<std::uint64_t, std::size_t>> character_reference(std::string_view text,
+                                                                                       std::size_t at);
 
 /// `path:line:col: what` (kInvalid) for the byte at `offset` of the XML `text`.
 [[nodiscard]] Error xml_error(std::string_view text, std::size_t offset, const std::string& path,
