@@ -1,6 +1,7 @@
 #include "sandbox/record_files.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -37,6 +38,12 @@ std::int64_t parse_stamp(const std::string& stamp) {
 }
 
 }  // namespace
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 void Stamps::observe(const std::string& stamp) {
   last_ = std::max(last_, parse_stamp(stamp));

@@ -1,5 +1,5 @@
 // What the sandbox's stores share: one durable file per record in a folder of the data
-// directory, and the timestamps that order their changes.
+// directory, the timestamps that order their changes, and how their title filters compare.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,9 @@
 #include "libtemplate/core/result.hpp"
 
 namespace ptmpl::sandbox {
+
+/// `text` in ASCII lower case: the stores' title filters ignore case.
+[[nodiscard]] std::string ascii_lower(std::string_view text);
 
 /// ISO 8601 timestamps with milliseconds, UTC (`2027-01-04T09:30:00.123Z`), strictly increasing:
 /// two changes in one millisecond, or after the clock stepped back, are still ordered.

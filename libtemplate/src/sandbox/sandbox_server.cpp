@@ -82,7 +82,7 @@ void send_error(httplib::Response& res, int status, std::string type, std::strin
 /// The envelope of the API reference: count, meta, results in order, the map `key` of the
 /// records of `page` keyed by id (each written by `write`), then what `more` adds.
 template <typename Record>
-std::string envelope(const char* key, const std::vector<Record>& page, std::size_t count, std::int64_t page_number,
+std::string envelope(std::string_view key, const std::vector<Record>& page, std::size_t count, std::int64_t page_number,
                      std::int64_t page_size, const std::function<void(const Record&, JsonEmitter&)>& write,
                      const std::function<void(JsonEmitter&)>& more = {}) {
   JsonEmitter json(JsonLayout::Compact);

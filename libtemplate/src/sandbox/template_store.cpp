@@ -29,12 +29,6 @@ std::int64_t count_in(const json::Value& stories) {
   return n;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
 
 Result<StoredTemplate> parse_stored(const std::string& path, std::string_view text) {
@@ -132,21 +126,21 @@ Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& di
 
 std::vector<StoredTemplate> TemplateStore::query(std::int64_t caller, const TemplateQuery& q) const {
   std::vector<StoredTemplate> out;
-  std::string needle = lower(q.by_title);
+  std::string needle = ascii_lower(q.by_title);
   {
     std::lock_guard lock(mutex_);
     for (const auto& [id, t] : by_id_) {
       if (t.user_id != caller && !t.shared) continue;
       if (q.mine && t.user_id != caller) continue;
       if (q.only && std::find(q.only->begin(), q.only->end(), id) == q.only->end()) continue;
-      if (!needle.empty() && lower(t.title).find(needle) == std::string::npos) continue;
+      if (!needle.empty() && ascii_lower(t.title).find(needle) == std::string::npos) continue;
       out.push_back(t);
     }
   }
   auto less = [&](const StoredTemplate& a, const StoredTemplate& b) -> int {
     const std::string& f = q.order_field;
     auto cmp = [](const auto& x, const auto& y) { return x < y ? -1 : (y < x ? 1 : 0); };
-    if (f == "title") return cmp(lower(a.title), lower(b.title));
+    if (f == "title") return cmp(ascii_lower(a.title), ascii_lower(b.title));
     if (f == "duration") return cmp(a.duration.value_or(0), b.duration.value_or(0));
     if (f == "budget") return cmp(a.budget.value_or(0), b.budget.value_or(0));
     if (f == "description") return cmp(a.description, b.description);

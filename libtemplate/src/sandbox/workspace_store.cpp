@@ -10,13 +10,7 @@
 namespace ptmpl::sandbox {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-void optional_text(JsonEmitter& out, const char* key, const std::string& text) {
+void optional_text(JsonEmitter& out, std::string_view key, const std::string& text) {
   out.key(key);
   if (text.empty())
     out.null();
@@ -24,7 +18,7 @@ void optional_text(JsonEmitter& out, const char* key, const std::string& text) {
     out.string(text);
 }
 
-void optional_integer(JsonEmitter& out, const char* key, std::optional<std::int64_t> value) {
+void optional_integer(JsonEmitter& out, std::string_view key, std::optional<std::int64_t> value) {
   out.key(key);
   if (value)
     out.integer(*value);
@@ -121,7 +115,7 @@ Result<std::unique_ptr<WorkspaceStore>> WorkspaceStore::open(const std::string& 
 
 std::vector<StoredWorkspace> WorkspaceStore::query(std::int64_t caller, const WorkspaceQuery& q) const {
   std::vector<StoredWorkspace> out;
-  std::string needle = lower(q.matching);
+  std::string needle = ascii_lower(q.matching);
   {
     std::lock_guard lock(mutex_);
     for (const auto& [id, w] : by_id_) {
@@ -130,7 +124,7 @@ std::vector<StoredWorkspace> WorkspaceStore::query(std::int64_t caller, const Wo
       if (q.budgeted && w.budgeted != *q.budgeted) continue;
       if (q.has_participant && w.creator_id != *q.has_participant) continue;
       if (q.only && std::find(q.only->begin(), q.only->end(), id) == q.only->end()) continue;
-      if (!needle.empty() && lower(w.title).find(needle) == std::string::npos) continue;
+      if (!needle.empty() && ascii_lower(w.title).find(needle) == std::string::npos) continue;
       out.push_back(w);
     }
   }
