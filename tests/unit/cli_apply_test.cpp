@@ -29,7 +29,9 @@ std::string field(const std::string& json, std::string_view key) {
   json::Document doc = json::Document::parse(json);
   const json::Value* v = doc.ok() ? doc.root().find(key) : nullptr;
   if (v == nullptr) return "";
-  return v->is_string() ? std::string(v->text()) : std::string(json.substr(v->offset(), json::value_end(json, *v).value_or(v->offset()) - v->offset()));
+  return v->is_string()
+             ? std::string(v->text())
+             : std::string(json.substr(v->offset(), json::value_end(json, *v).value_or(v->offset()) - v->offset()));
 }
 
 class ApplyTest : public ::testing::Test {
@@ -141,8 +143,8 @@ TEST_F(ApplyTest, ATemplateWithAnIdIsAppliedWithoutPushing) {
   ASSERT_EQ(run_ptmpl("push '" + path + "' " + service(), env()).exit, 0);
   const std::string pushed = slurp(path);
   const std::string stamp = templates().at(0).updated_at;
-  CliRun run = run_ptmpl("apply '" + path + "' --start 2027-03-01 --title 'Client X' --creator-role buyer " + service(),
-                         env());
+  CliRun run =
+      run_ptmpl("apply '" + path + "' --start 2027-03-01 --title 'Client X' --creator-role buyer " + service(), env());
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_EQ(run.out.find("template " + std::to_string(templates().at(0).id) + " \""), std::string::npos)
       << "no push line: " << run.out;
@@ -218,8 +220,8 @@ TEST_F(ApplyTest, AnUnknownTemplateIdIsTheServicesErrorAndExit3) {
 // workspace back after a kill -9 and a restart.
 TEST_F(ApplyTest, SandboxWorkspacesAreCreatedShownListedArchivedAndDurable) {
   auto c = client();
-  auto first = c->create_workspace(R"({"workspace":{"title":"Alpha","creator_role":"maven","start_date":"2027-01-04"}})",
-                                   "Alpha");
+  auto first = c->create_workspace(
+      R"({"workspace":{"title":"Alpha","creator_role":"maven","start_date":"2027-01-04"}})", "Alpha");
   ASSERT_TRUE(first.ok()) << first.error().message;
   auto second = c->create_workspace(R"({"workspace":{"title":"Beta","creator_role":"buyer","price":12.5}})", "Beta");
   ASSERT_TRUE(second.ok()) << second.error().message;
@@ -266,34 +268,35 @@ TEST_F(ApplyTest, SandboxWorkspaceErrorsAreTheServicesEnvelope) {
   EXPECT_EQ(r->status, 422);
   EXPECT_EQ(r->body,
             R"({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},)"
-            R"({"type":"validation","message":"creator_role must be maven (the consultant role) or buyer (the client role)","field":"creator_role"},)"
+            R"({"type":"validation","message":"creator_role must be maven (the consultant role) or buyer (the client role)","field":"creator_role"
+},)"
             R"({"type":"validation","message":"currency must be a three-letter ISO 4217 code","field":"currency"},)"
             R"({"type":"validation","message":"start_date must be a date, YYYY-MM-DD","field":"start_date"}]})");
-  r = call("POST", "/workspaces.json", R"({"project_template":{}})");
-  EXPECT_EQ(r->status, 422);
-  EXPECT_NE(r->body.find("workspace is missing or not an object"), std::string::npos) << r->body;
-  r = call("POST", "/workspaces.json", "{");
-  EXPECT_EQ(r->status, 400);
-  r = call("GET", "/workspaces.json", "", "");
-  EXPECT_EQ(r->status, 401);
-  EXPECT_EQ(r->body, R"({"errors":[{"type":"oauth","message":"invalid or missing access token"}]})");
-  r = call("GET", "/workspaces/7.json");
-  EXPECT_EQ(r->status, 404);
-  EXPECT_EQ(r->body, R"({"errors":[{"type":"system","message":"workspace 7 not found"}]})");
-  r = call("PUT", "/workspaces/7.json", R"({"workspace":{"archived":true}})");
-  EXPECT_EQ(r->status, 404);
-  r = call("GET", "/workspaces.json?order=title:asc&per_page=201");
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(r->body.find("\"field\":\"order\""), std::string::npos) << r->body;
-  EXPECT_NE(r->body.find("\"field\":\"per_page\""), std::string::npos) << r->body;
-  // A template of another user that is not shared cannot be applied.
-  auto other = client(kOtherToken)->create(R"({"project_template":{"title":"Theirs"}})", "Theirs");
-  ASSERT_TRUE(other.ok());
-  r = call("POST", "/workspaces.json",
-           R"({"workspace":{"title":"Mine","creator_role":"maven","project_tracker_template_id":)" +
-               std::to_string(other.value().id) + "}}");
-  EXPECT_EQ(r->status, 422);
-  EXPECT_NE(r->body.find("\"field\":\"project_tracker_template_id\""), std::string::npos) << r->body;
+r = call("POST", "/workspaces.json", R"({"project_template":{}})");
+EXPECT_EQ(r->status, 422);
+EXPECT_NE(r->body.find("workspace is missing or not an object"), std::string::npos) << r->body;
+r = call("POST", "/workspaces.json", "{");
+EXPECT_EQ(r->status, 400);
+r = call("GET", "/workspaces.json", "", "");
+EXPECT_EQ(r->status, 401);
+EXPECT_EQ(r->body, R"({"errors":[{"type":"oauth","message":"invalid or missing access token"}]})");
+r = call("GET", "/workspaces/7.json");
+EXPECT_EQ(r->status, 404);
+EXPECT_EQ(r->body, R"({"errors":[{"type":"system","message":"workspace 7 not found"}]})");
+r = call("PUT", "/workspaces/7.json", R"({"workspace":{"archived":true}})");
+EXPECT_EQ(r->status, 404);
+r = call("GET", "/workspaces.json?order=title:asc&per_page=201");
+EXPECT_EQ(r->status, 400);
+EXPECT_NE(r->body.find("\"field\":\"order\""), std::string::npos) << r->body;
+EXPECT_NE(r->body.find("\"field\":\"per_page\""), std::string::npos) << r->body;
+// A template of another user that is not shared cannot be applied.
+auto other = client(kOtherToken) -> create(R"({"project_template":{"title":"Theirs"}})", "Theirs");
+ASSERT_TRUE(other.ok());
+r = call("POST", "/workspaces.json",
+         R"({"workspace":{"title":"Mine","creator_role":"maven","project_tracker_template_id":)" +
+             std::to_string(other.value().id) + "}}");
+EXPECT_EQ(r->status, 422);
+EXPECT_NE(r->body.find("\"field\":\"project_tracker_template_id\""), std::string::npos) << r->body;
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ std::function<int()> setup_apply(CLI::App& app) {
       "Exit codes: 0 applied, 1 lint errors (nothing pushed or applied), 2 usage error (a --start that is no\n"
       "date), unreadable file, not a template document, no address or token, 3 network or service error\n"
       "(an unknown template id).\n\n"
-      "Example:\n  PTMPL_TOKEN=… ptmpl apply templates/launch.json --start 2027-01-04 --base-url https://127.0.0.1:8443/api/v1");
+      "Example:\n  PTMPL_TOKEN=… ptmpl apply launch.json --start 2027-01-04 --base-url https://127.0.0.1:8443/api/v1");
   return [o] {
     if (o->start.size() != 10 || !parse_date(o->start)) {
       report_note(kCommand, "--start: \"" + printable(o->start) + "\" is not a date (expected YYYY-MM-DD)");

@@ -21,8 +21,8 @@ namespace ptmpl::cli {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kNetworkCommands = {"push", "apply",   "diff",       "list",
-                                                              "pull", "auth",    "sandbox",    "__reference"};
+constexpr std::array<std::string_view, 8> kNetworkCommands = {"push", "apply", "diff",    "list",
+                                                              "pull", "auth",  "sandbox", "__reference"};
 
 // The network commands are registered here too, so that `ptmpl --help` lists them and a
 // misspelt command is matched against them; main() hands them to ptmpl-net before parsing,

@@ -100,9 +100,9 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
     if (v == nullptr || !v->is_string()) continue;
     if (auto at = json::invalid_utf8_offset(v->text())) {
       *text_unusable = true;
-      return Error::service(std::string(noun) + " " + std::to_string(t.id) + ": its " + key + " is not UTF-8 text (byte " +
-                            hex_byte(static_cast<unsigned char>(v->text()[*at])) + " at offset " + std::to_string(*at) +
-                            " of its decoded text)");
+      return Error::service(std::string(noun) + " " + std::to_string(t.id) + ": its " + key +
+                            " is not UTF-8 text (byte " + hex_byte(static_cast<unsigned char>(v->text()[*at])) +
+                            " at offset " + std::to_string(*at) + " of its decoded text)");
     }
   }
   t.title = text("title").value_or("");
@@ -191,7 +191,8 @@ Result<TemplatePage> read_envelope(const std::string& raw_body, Collection colle
       return Error::service("the response has no `" + std::string(collection.key) + "` map");
     const json::Value* found = map->find(id_text);
     if (found == nullptr)
-      return Error::service("`results` names " + std::string(collection.noun) + " " + id_text + ", which the map lacks");
+      return Error::service("`results` names " + std::string(collection.noun) + " " + id_text +
+                            ", which the map lacks");
     bool text_unusable = false;
     auto t = read_template(*found, body, bad, collection.noun, &text_unusable);
     if (!t.ok() && !text_unusable) return t.error();

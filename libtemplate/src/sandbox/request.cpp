@@ -397,7 +397,8 @@ std::variant<WorkspaceListRequest, RequestError> read_workspace_list_request(con
     if (order == "updated_at" || order == "updated_at:asc")
       query.descending = false;
     else if (order != "updated_at:desc")
-      errors.push_back({"validation", "order must be updated_at:asc or updated_at:desc (the one valid field)", "order"});
+      errors.push_back(
+          {"validation", "order must be updated_at:asc or updated_at:desc (the one valid field)", "order"});
   }
   read_paging(params, request, errors);
   if (!errors.empty()) return RequestError{400, std::move(errors)};

@@ -45,9 +45,9 @@ using sandbox::ListRequest;
 using sandbox::parse_int;
 using sandbox::RequestError;
 using sandbox::StoredTemplate;
+using sandbox::StoredWorkspace;
 using sandbox::TemplateQuery;
 using sandbox::TemplateStore;
-using sandbox::StoredWorkspace;
 using sandbox::WorkspaceStore;
 
 constexpr const char* kCollection = "/api/v1/project_templates.json";
