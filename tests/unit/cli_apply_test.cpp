@@ -267,36 +267,36 @@ TEST_F(ApplyTest, SandboxWorkspaceErrorsAreTheServicesEnvelope) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 422);
   EXPECT_EQ(r->body,
-            R"({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},)"
-            R"({"type":"validation","message":"creator_role must be maven (the consultant role) or buyer (the client role)","field":"creator_role"
-},)"
-            R"({"type":"validation","message":"currency must be a three-letter ISO 4217 code","field":"currency"},)"
-            R"({"type":"validation","message":"start_date must be a date, YYYY-MM-DD","field":"start_date"}]})");
-r = call("POST", "/workspaces.json", R"({"project_template":{}})");
-EXPECT_EQ(r->status, 422);
-EXPECT_NE(r->body.find("workspace is missing or not an object"), std::string::npos) << r->body;
-r = call("POST", "/workspaces.json", "{");
-EXPECT_EQ(r->status, 400);
-r = call("GET", "/workspaces.json", "", "");
-EXPECT_EQ(r->status, 401);
-EXPECT_EQ(r->body, R"({"errors":[{"type":"oauth","message":"invalid or missing access token"}]})");
-r = call("GET", "/workspaces/7.json");
-EXPECT_EQ(r->status, 404);
-EXPECT_EQ(r->body, R"({"errors":[{"type":"system","message":"workspace 7 not found"}]})");
-r = call("PUT", "/workspaces/7.json", R"({"workspace":{"archived":true}})");
-EXPECT_EQ(r->status, 404);
-r = call("GET", "/workspaces.json?order=title:asc&per_page=201");
-EXPECT_EQ(r->status, 400);
-EXPECT_NE(r->body.find("\"field\":\"order\""), std::string::npos) << r->body;
-EXPECT_NE(r->body.find("\"field\":\"per_page\""), std::string::npos) << r->body;
-// A template of another user that is not shared cannot be applied.
-auto other = client(kOtherToken) -> create(R"({"project_template":{"title":"Theirs"}})", "Theirs");
-ASSERT_TRUE(other.ok());
-r = call("POST", "/workspaces.json",
-         R"({"workspace":{"title":"Mine","creator_role":"maven","project_tracker_template_id":)" +
-             std::to_string(other.value().id) + "}}");
-EXPECT_EQ(r->status, 422);
-EXPECT_NE(r->body.find("\"field\":\"project_tracker_template_id\""), std::string::npos) << r->body;
+            R"j({"errors":[{"type":"validation","message":"title can't be blank","field":"title"},)j"
+            R"j({"type":"validation","message":"creator_role must be maven (the consultant role) or buyer )j"
+            R"j((the client role)","field":"creator_role"},)j"
+            R"j({"type":"validation","message":"currency must be a three-letter ISO 4217 code","field":"currency"},)j"
+            R"j({"type":"validation","message":"start_date must be a date, YYYY-MM-DD","field":"start_date"}]})j");
+  r = call("POST", "/workspaces.json", R"({"project_template":{}})");
+  EXPECT_EQ(r->status, 422);
+  EXPECT_NE(r->body.find("workspace is missing or not an object"), std::string::npos) << r->body;
+  r = call("POST", "/workspaces.json", "{");
+  EXPECT_EQ(r->status, 400);
+  r = call("GET", "/workspaces.json", "", "");
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(r->body, R"({"errors":[{"type":"oauth","message":"invalid or missing access token"}]})");
+  r = call("GET", "/workspaces/7.json");
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(r->body, R"({"errors":[{"type":"system","message":"workspace 7 not found"}]})");
+  r = call("PUT", "/workspaces/7.json", R"({"workspace":{"archived":true}})");
+  EXPECT_EQ(r->status, 404);
+  r = call("GET", "/workspaces.json?order=title:asc&per_page=201");
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(r->body.find("\"field\":\"order\""), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("\"field\":\"per_page\""), std::string::npos) << r->body;
+  // A template of another user that is not shared cannot be applied.
+  auto other = client(kOtherToken)->create(R"({"project_template":{"title":"Theirs"}})", "Theirs");
+  ASSERT_TRUE(other.ok());
+  r = call("POST", "/workspaces.json",
+           R"({"workspace":{"title":"Mine","creator_role":"maven","project_tracker_template_id":)" +
+               std::to_string(other.value().id) + "}}");
+  EXPECT_EQ(r->status, 422);
+  EXPECT_NE(r->body.find("\"field\":\"project_tracker_template_id\""), std::string::npos) << r->body;
 }
 
 }  // namespace
