@@ -58,6 +58,7 @@ struct Command {
   Setup setup;
 };
 
+std::function<int()> setup_apply(CLI::App& app);
 std::function<int()> setup_auth(CLI::App& app);
 std::function<int()> setup_convert(CLI::App& app);
 std::function<int()> setup_diff(CLI::App& app);
@@ -77,7 +78,7 @@ std::function<int()> setup_schedule(CLI::App& app);
 std::function<int()> setup_schema(CLI::App& app);
 std::function<int()> setup_stats(CLI::App& app);
 
-/// The network commands (push, diff, list, pull, auth, sandbox) run in the program ptmpl-net
+/// The network commands (push, apply, diff, list, pull, auth, sandbox) run in the program ptmpl-net
 /// (tools/ptmpl/CMakeLists.txt). True for their names, and for `__reference`, whose man page
 /// and completion need every command's options.
 bool is_network_command(std::string_view name);

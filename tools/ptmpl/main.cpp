@@ -30,6 +30,8 @@ constexpr std::array kCommands = {
             "templates into MSPDI, CSV, Excel",
             setup_convert},
     Command{"push", "publish template documents to the service: lint, then create or update each", setup_push},
+    Command{"apply", "create a workspace (project) from a template from a start date, pushing the template first",
+            setup_apply},
     Command{"diff", "compare template documents with their copies on the service, story by story", setup_diff},
     Command{"list", "list the templates on the service (table or JSON), with the API's filters and order", setup_list},
     Command{"pull", "write templates from the service as template documents (raw_json as a pretty array)", setup_pull},

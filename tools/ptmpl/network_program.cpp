@@ -21,8 +21,8 @@ namespace ptmpl::cli {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kNetworkCommands = {"push", "diff",    "list",       "pull",
-                                                              "auth", "sandbox", "__reference"};
+constexpr std::array<std::string_view, 8> kNetworkCommands = {"push", "apply", "diff",    "list",
+                                                              "pull", "auth",  "sandbox", "__reference"};
 
 // The network commands are registered here too, so that `ptmpl --help` lists them and a
 // misspelt command is matched against them; main() hands them to ptmpl-net before parsing,
@@ -37,6 +37,9 @@ std::function<int()> forwarded(CLI::App& app) {
 
 }  // namespace
 
+std::function<int()> setup_apply(CLI::App& app) {
+  return forwarded(app);
+}
 std::function<int()> setup_auth(CLI::App& app) {
   return forwarded(app);
 }

@@ -17,7 +17,7 @@
 #include "libtemplate/core/printable.hpp"
 #include "libtemplate/core/report.hpp"
 #include "libtemplate/publish/publish.hpp"
-#include "service_client.hpp"
+#include "push_command.hpp"
 
 namespace ptmpl::cli {
 namespace {
@@ -118,21 +118,21 @@ void draw_progress(std::size_t done, std::size_t total) {
 
 /// Prints why `plan` cannot be pushed (lint findings, refusals) and returns the exit code;
 /// nullopt when it is ready.
-std::optional<int> refuse_plan(const publish::PushPlan& plan) {
+std::optional<int> refuse_plan(std::string_view command, const publish::PushPlan& plan) {
   if (plan.lint.has_errors()) {
     for (const LintedFile& file : plan.lint.files)
-      if (file.error) report_error("push", *file.error);
+      if (file.error) report_error(command, *file.error);
     return int{kUsage};
   }
   if (plan.lint.failed) {
     std::cerr << format_report(ReportFormat::Text, plan.lint);
-    report_note("push", "nothing pushed: fix the errors above first");
+    report_note(command, "nothing pushed: fix the errors above first");
     return int{kFindings};
   }
   if (plan.refused.empty()) return std::nullopt;
   int exit = int{kOk};
   for (const Error& refusal : plan.refused)
-    exit = std::max(exit, report_error("push", {refusal.code, refusal.message + "; nothing pushed"}));
+    exit = std::max(exit, report_error(command, {refusal.code, refusal.message + "; nothing pushed"}));
   return exit;
 }
 
@@ -141,8 +141,8 @@ std::optional<int> refuse_plan(const publish::PushPlan& plan) {
 class PushReport {
  public:
   /// `json`: standard output gets the JSON document at the end instead of a line per file.
-  PushReport(const std::vector<publish::LocalTemplate>& files, bool progress, bool json)
-      : files_(files), progress_(progress), json_(json), finished_(files.size(), nullptr) {
+  PushReport(std::string_view command, const std::vector<publish::LocalTemplate>& files, bool progress, bool json)
+      : command_(command), files_(files), progress_(progress), json_(json), finished_(files.size(), nullptr) {
     if (progress_) draw_progress(0, files_.size());
   }
 
@@ -165,7 +165,7 @@ class PushReport {
       if (counts_[action] > 0)
         summary +=
             (summary.empty() ? "" : ", ") + std::to_string(counts_[action]) + " " + std::string(to_string(action));
-    report_note("push",
+    report_note(command_,
                 std::to_string(files_.size()) + (files_.size() == 1 ? " template: " : " templates: ") + summary);
   }
 
@@ -174,14 +174,14 @@ class PushReport {
     switch (out.action) {
       case publish::PushAction::Failed:
       case publish::PushAction::Conflict:
-        report_note("push", file.path + ": " + std::string(to_string(out.action)) + ": " + out.message);
+        report_note(command_, file.path + ": " + std::string(to_string(out.action)) + ": " + out.message);
         break;
       case publish::PushAction::WouldCreate:
       case publish::PushAction::WouldUpdate:
         if (!json_) std::cout << printable_lines(dry_run_plan(file, out)) << std::flush;
         break;
       default:
-        if (!out.warning.empty()) report_note("push", file.path + ": warning: " + out.warning);
+        if (!out.warning.empty()) report_note(command_, file.path + ": warning: " + out.warning);
         if (json_) break;
         std::cout << printable(file.path) << ": " << to_string(out.action) << " template " << out.id << " \""
                   << printable(file.title) << "\""
@@ -191,6 +191,7 @@ class PushReport {
     }
   }
 
+  const std::string_view command_;
   const std::vector<publish::LocalTemplate>& files_;
   const bool progress_;
   const bool json_;
@@ -213,12 +214,69 @@ int push_exit_code(const std::vector<publish::PushOutcome>& outcomes) {
 
 }  // namespace
 
+PushRun run_push(std::string_view command, PushRequest& o) {
+  PushRun run;
+  auto paths = expand_paths(o.paths);
+  if (!paths.ok()) {
+    run.exit = report_error(command, paths.error());
+    return run;
+  }
+  LintSettings settings;
+  if (!o.config.empty()) settings.config_path = o.config;
+  publish::PushPlan plan = publish::plan_push(paths.value(), settings);
+  if (std::optional<int> refused = refuse_plan(command, plan)) {
+    run.exit = *refused;
+    return run;
+  }
+  auto pacer = std::make_shared<publish::Pacer>();
+  auto first = make_client(o.service, pacer);  // checks the address and the token once
+  if (!first.ok()) {
+    run.exit = report_error(command, first.error());
+    return run;
+  }
+  // One push at a time per service address on this machine (a dry run creates nothing).
+  std::optional<publish::PushLock> push_lock;
+  if (!o.push.dry_run) {
+    std::string dir = publish::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
+    if (dir.empty()) {
+      run.exit = report_error(command, Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
+      return run;
+    }
+    auto taken = publish::PushLock::take(dir, first.value()->base_url(),
+                                         [&](const std::string& message) { report_note(command, message); });
+    if (!taken.ok()) {
+      run.exit = report_error(command, taken.error());
+      return run;
+    }
+    push_lock.emplace(std::move(taken).value());
+    o.push.base_dir = base_dir_of(*first.value());
+    // Backups go beside the bases, never into the repository being pushed.
+    if (o.push.backup_dir.empty())
+      o.push.backup_dir =
+          publish::backup_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
+  }
+  std::mutex spare_mutex;
+  std::unique_ptr<publish::Client> spare = std::move(first).value();
+  auto make = [&]() -> std::unique_ptr<publish::Client> {
+    {
+      std::lock_guard lock(spare_mutex);
+      if (spare) return std::move(spare);
+    }
+    return std::move(make_client(o.service, pacer)).value();
+  };
+  run.files = std::move(plan.documents);
+  PushReport report(command, run.files, ::isatty(STDERR_FILENO) && !o.service.verbose && run.files.size() > 1, o.json);
+  run.outcomes = publish::push_templates(
+      run.files, o.push, make,
+      [&](std::size_t index, const publish::PushOutcome& outcome) { report.done(index, outcome); });
+  report.summarize();
+  run.published = true;
+  run.exit = push_exit_code(run.outcomes);
+  return run;
+}
+
 std::function<int()> setup_push(CLI::App& app) {
-  struct Options {
-    ServiceOptions service;
-    std::vector<std::string> paths;
-    publish::PushOptions push;
-    std::string config;
+  struct Options : PushRequest {
     std::string format = "text";
   };
   auto o = std::make_shared<Options>();
@@ -252,55 +310,13 @@ std::function<int()> setup_push(CLI::App& app) {
       "Example:\n  PTMPL_TOKEN=… ptmpl push templates/ --base-url https://127.0.0.1:8443/api/v1 --cacert ca.pem\n"
       "  ptmpl push templates/ --dry-run --format json");
   return [o] {
-    auto paths = expand_paths(o->paths);
-    if (!paths.ok()) {
-      return report_error("push", paths.error());
+    o->json = o->format == "json";
+    PushRun run = run_push("push", *o);
+    if (o->json && run.published) {
+      if (auto shown = write_result("-", push_outcomes_json(run.files, run.outcomes)); !shown.ok())
+        return std::max(run.exit, report_error("push", shown.error()));
     }
-    LintSettings settings;
-    if (!o->config.empty()) settings.config_path = o->config;
-    publish::PushPlan plan = publish::plan_push(paths.value(), settings);
-    if (std::optional<int> refused = refuse_plan(plan)) return *refused;
-    auto pacer = std::make_shared<publish::Pacer>();
-    auto first = make_client(o->service, pacer);  // checks the address and the token once
-    if (!first.ok()) return report_error("push", first.error());
-    // One push at a time per service address on this machine (a dry run creates nothing).
-    std::optional<publish::PushLock> push_lock;
-    if (!o->push.dry_run) {
-      std::string dir = publish::push_lock_dir(environment("XDG_STATE_HOME"), environment("HOME"));
-      if (dir.empty())
-        return report_error("push", Error::usage("no place for the push lock: set HOME or XDG_STATE_HOME"));
-      auto taken = publish::PushLock::take(dir, first.value()->base_url(),
-                                           [](const std::string& message) { report_note("push", message); });
-      if (!taken.ok()) return report_error("push", taken.error());
-      push_lock.emplace(std::move(taken).value());
-      o->push.base_dir = base_dir_of(*first.value());
-      // Backups go beside the bases, never into the repository being pushed.
-      if (o->push.backup_dir.empty())
-        o->push.backup_dir =
-            publish::backup_store_dir(environment("XDG_STATE_HOME"), environment("HOME"), first.value()->base_url());
-    }
-    std::mutex spare_mutex;
-    std::unique_ptr<publish::Client> spare = std::move(first).value();
-    auto make = [&]() -> std::unique_ptr<publish::Client> {
-      {
-        std::lock_guard lock(spare_mutex);
-        if (spare) return std::move(spare);
-      }
-      return std::move(make_client(o->service, pacer)).value();
-    };
-    const std::vector<publish::LocalTemplate>& files = plan.documents;
-    const bool json = o->format == "json";
-    PushReport report(files, ::isatty(STDERR_FILENO) && !o->service.verbose && files.size() > 1, json);
-    auto outcomes = publish::push_templates(
-        files, o->push, make,
-        [&](std::size_t index, const publish::PushOutcome& outcome) { report.done(index, outcome); });
-    report.summarize();
-    int exit = push_exit_code(outcomes);
-    if (json) {
-      if (auto shown = write_result("-", push_outcomes_json(files, outcomes)); !shown.ok())
-        return std::max(exit, report_error("push", shown.error()));
-    }
-    return exit;
+    return run.exit;
   };
 }
 

@@ -62,9 +62,18 @@ std::string quoted_excerpt(std::string_view text) {
 }
 
 using detail::describe_errors;
+using detail::kWorkspaces;
 using detail::read_envelope;
 using detail::retry_after;
 using detail::single;
+
+namespace {
+
+RemoteWorkspace as_workspace(RemoteTemplate object) {
+  return {object.id, std::move(object.title), std::move(object.json)};
+}
+
+}  // namespace
 
 Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
     : options_(std::move(options)), seat_(options_.pacer), transport_(std::move(transport)) {
@@ -321,6 +330,57 @@ Result<RemoteTemplate> Client::update(std::int64_t id, const std::string& body, 
   auto t = single(response.value().body);
   if (!t.ok()) return fail(t.error().within(what));
   return t;
+}
+
+Result<WorkspacePage> Client::list_workspaces(const WorkspaceListQuery& query) {
+  if (query.per_page < 1 || query.per_page > kMaxPerPage) return fail(Error::usage("per_page must be from 1 to 200"));
+  std::string path =
+      "/workspaces.json?page=" + std::to_string(query.page) + "&per_page=" + std::to_string(query.per_page);
+  if (query.include_archived) path += "&include_archived=true";
+  if (!query.matching.empty()) path += "&matching=" + url_encode(query.matching);
+  auto response = exchange("GET", path, "", "listing workspaces", true);
+  if (!response.ok()) return response.error();
+  auto page = read_envelope(response.value().body, kWorkspaces);
+  if (!page.ok()) return fail(page.error().within("listing workspaces"));
+  if (!page.value().skipped.empty()) return fail(page.value().skipped.front().second.within("listing workspaces"));
+  WorkspacePage out;
+  out.count = page.value().count;
+  for (RemoteTemplate& object : page.value().templates) out.workspaces.push_back(as_workspace(std::move(object)));
+  return out;
+}
+
+Result<RemoteWorkspace> Client::get_workspace(std::int64_t id, bool include_archived) {
+  std::string what = "reading workspace " + std::to_string(id);
+  auto response = exchange(
+      "GET", "/workspaces/" + std::to_string(id) + ".json" + (include_archived ? "?include_archived=true" : ""), "",
+      what, true);
+  if (!response.ok()) return response.error();
+  auto w = single(response.value().body, kWorkspaces);
+  if (!w.ok()) return fail(w.error().within(what));
+  return as_workspace(std::move(w).value());
+}
+
+Result<RemoteWorkspace> Client::create_workspace(const std::string& body, const std::string& title) {
+  std::string what = "creating workspace \"" + title + "\"";
+  bool unknown = false;
+  auto response = exchange("POST", "/workspaces.json", body, what, false, &unknown);
+  if (!response.ok()) {
+    if (!unknown) return response.error();
+    return fail(Error::network(response.error().message + "; it may have been created: look for workspace \"" + title +
+                               "\" before applying again"));
+  }
+  auto w = single(response.value().body, kWorkspaces);
+  if (!w.ok()) return fail(w.error().within(what));
+  return as_workspace(std::move(w).value());
+}
+
+Result<RemoteWorkspace> Client::update_workspace(std::int64_t id, const std::string& body) {
+  std::string what = "updating workspace " + std::to_string(id);
+  auto response = exchange("PUT", "/workspaces/" + std::to_string(id) + ".json", body, what, true);
+  if (!response.ok()) return response.error();
+  auto w = single(response.value().body, kWorkspaces);
+  if (!w.ok()) return fail(w.error().within(what));
+  return as_workspace(std::move(w).value());
 }
 
 }  // namespace ptmpl::publish

@@ -47,11 +47,12 @@ std::string mark_invalid_utf8(std::string_view body, std::vector<BadByte>& bad) 
 /// naming the field: text that is not UTF-8 cannot be shown, written as JSON or pushed back.
 /// `*text_unusable` tells that error from an envelope the client cannot read at all.
 Result<RemoteTemplate> read_template(const json::Value& object, std::string_view body, const std::vector<BadByte>& bad,
-                                     bool* text_unusable) {
-  if (!object.is_object()) return Error::service("a template in the response is not an object");
+                                     std::string_view noun, bool* text_unusable) {
+  const std::string one = "a " + std::string(noun) + " in the response";
+  if (!object.is_object()) return Error::service(one + " is not an object");
   RemoteTemplate t;
   const json::Value* id = object.find("id");
-  if (id == nullptr) return Error::service("a template in the response has no id");
+  if (id == nullptr) return Error::service(one + " has no id");
   // Only a whole id is one: a prefix read as a number ("1/../../x" as 1) would name another
   // template, and the file pull writes would be another's.
   if (std::optional<std::int64_t> number = id->as_int64(); number && *number > 0) {
@@ -59,10 +60,10 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
   } else if (std::optional<std::int64_t> spelt = id->is_string() ? template_id(id->text()) : std::nullopt) {
     t.id = *spelt;
   } else if (id->is_string() || number) {
-    return Error::service("a template in the response has an id that is not a whole number from 1 to 2^63-1: " +
+    return Error::service(one + " has an id that is not a whole number from 1 to 2^63-1: " +
                           (number ? std::to_string(*number) : quoted_excerpt(id->text())));
   } else {
-    return Error::service("a template in the response has no usable id");
+    return Error::service(one + " has no usable id");
   }
   auto text = [&](std::string_view key) -> std::optional<std::string> {
     const json::Value* v = object.find(key);
@@ -90,7 +91,7 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
         break;
       }
     }
-    return Error::service("template " + std::to_string(t.id) + ": " + where + " is not UTF-8 text (byte " +
+    return Error::service(std::string(noun) + " " + std::to_string(t.id) + ": " + where + " is not UTF-8 text (byte " +
                           hex_byte(first->byte) + " at offset " + std::to_string(offset) + ")");
   }
   // Escapes can spell what is not UTF-8 too (a lone surrogate).
@@ -99,9 +100,9 @@ Result<RemoteTemplate> read_template(const json::Value& object, std::string_view
     if (v == nullptr || !v->is_string()) continue;
     if (auto at = json::invalid_utf8_offset(v->text())) {
       *text_unusable = true;
-      return Error::service("template " + std::to_string(t.id) + ": its " + key + " is not UTF-8 text (byte " +
-                            hex_byte(static_cast<unsigned char>(v->text()[*at])) + " at offset " + std::to_string(*at) +
-                            " of its decoded text)");
+      return Error::service(std::string(noun) + " " + std::to_string(t.id) + ": its " + key +
+                            " is not UTF-8 text (byte " + hex_byte(static_cast<unsigned char>(v->text()[*at])) +
+                            " at offset " + std::to_string(*at) + " of its decoded text)");
     }
   }
   t.title = text("title").value_or("");
@@ -158,7 +159,7 @@ std::string describe_errors(const std::string& body) {
 // The templates of an envelope, taken in the order of `results` (API reference, rule 2: the
 // map may hold other objects of the same type, and its order means nothing). Of duplicate
 // keys, the last is used, as everywhere.
-Result<TemplatePage> read_envelope(const std::string& raw_body) {
+Result<TemplatePage> read_envelope(const std::string& raw_body, Collection collection) {
   // Bytes that are not UTF-8 spoil only the templates holding them (read_template).
   std::vector<BadByte> bad;
   std::string marked;
@@ -173,7 +174,7 @@ Result<TemplatePage> read_envelope(const std::string& raw_body) {
     return Error::service("the response is nested deeper than " + std::to_string(json::kMaxDepthLimit) + " levels");
   if (!doc.ok() || !doc.root().is_object()) return Error::service("the response is not a JSON object");
   const json::Value* results = doc.root().find("results");
-  const json::Value* map = doc.root().find("project_templates");
+  const json::Value* map = doc.root().find(collection.key);
   if (results == nullptr || !results->is_array()) return Error::service("the response has no `results` array");
   TemplatePage page;
   if (const json::Value* count = doc.root().find("count"); count != nullptr && count->as_int64())
@@ -182,15 +183,18 @@ Result<TemplatePage> read_envelope(const std::string& raw_body) {
     const json::Value* key = entry.find("key");
     const json::Value* id = entry.find("id");
     if (key == nullptr || id == nullptr) continue;
-    if (!key->is_string() || key->text() != "project_templates") continue;
+    if (!key->is_string() || key->text() != collection.key) continue;
     std::string id_text = id->is_string()  ? std::string(id->text())
                           : id->as_int64() ? std::to_string(*id->as_int64())
                                            : std::string();
-    if (map == nullptr || !map->is_object()) return Error::service("the response has no `project_templates` map");
+    if (map == nullptr || !map->is_object())
+      return Error::service("the response has no `" + std::string(collection.key) + "` map");
     const json::Value* found = map->find(id_text);
-    if (found == nullptr) return Error::service("`results` names template " + id_text + ", which the map lacks");
+    if (found == nullptr)
+      return Error::service("`results` names " + std::string(collection.noun) + " " + id_text +
+                            ", which the map lacks");
     bool text_unusable = false;
-    auto t = read_template(*found, body, bad, &text_unusable);
+    auto t = read_template(*found, body, bad, collection.noun, &text_unusable);
     if (!t.ok() && !text_unusable) return t.error();
     if (!t.ok()) {
       page.skipped.emplace_back(template_id(id_text).value_or(0), t.error());
@@ -201,12 +205,12 @@ Result<TemplatePage> read_envelope(const std::string& raw_body) {
   return page;
 }
 
-Result<RemoteTemplate> single(const std::string& body) {
-  auto page = read_envelope(body);
+Result<RemoteTemplate> single(const std::string& body, Collection collection) {
+  auto page = read_envelope(body, collection);
   if (!page.ok()) return page.error();
   if (page.value().templates.empty() && page.value().skipped.size() == 1) return page.value().skipped.front().second;
   if (page.value().templates.size() != 1)
-    return Error::service("expected one template in the response, got " +
+    return Error::service("expected one " + std::string(collection.noun) + " in the response, got " +
                           std::to_string(page.value().templates.size()));
   return std::move(page.value().templates.front());
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sandbox/template_store.hpp"
+#include "sandbox/workspace_store.hpp"
 
 namespace ptmpl::sandbox {
 
@@ -31,15 +33,21 @@ struct RequestError {
   std::vector<FieldError> errors;
 };
 
-/// What `GET /project_templates.json` asks for.
-struct ListRequest {
-  TemplateQuery query;
+/// The page a list request asks for (API reference, "Common query parameters").
+struct Paging {
   std::int64_t page = 1;
   std::int64_t per_page = 20;
   /// With both `limit` and `offset` given, they choose the slice (page and per_page are then
   /// derived from them).
   std::optional<std::int64_t> limit;
   std::optional<std::int64_t> offset;
+  /// The index of the first match on the page, and how many the page holds at most.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> slice() const;
+};
+
+/// What `GET /project_templates.json` asks for.
+struct ListRequest : Paging {
+  TemplateQuery query;
   bool with_raw_json = false;
   bool include_users = false;
 };
@@ -56,6 +64,29 @@ struct ListRequest {
 /// Reads the filters, order and paging of a list request. Fails with status 400 and one error
 /// per bad parameter (`per_page must be an integer from 1 to 200`).
 [[nodiscard]] std::variant<ListRequest, RequestError> read_list_request(const Params& params);
+
+/// What `GET /workspaces.json` asks for.
+struct WorkspaceListRequest : Paging {
+  WorkspaceQuery query;
+};
+
+/// Whether the filter `include_archived` is given and true (a show route takes it too).
+[[nodiscard]] bool wants_archived(const Params& params);
+
+/// Reads the filters (include_archived, budgeted, matching, has_participant), only, order
+/// (`updated_at`, the one field) and paging of a workspace list request. Fails with status 400
+/// and one error per bad parameter.
+[[nodiscard]] std::variant<WorkspaceListRequest, RequestError> read_workspace_list_request(const Params& params);
+
+/// Reads the JSON body of a workspace create (`creating`) or update and applies its `workspace`
+/// fields onto `w` (API reference, "Workspace create fields" and "Workspace update fields"; others
+/// are ignored). `template_visible` says whether the caller may use a project template id. The
+/// failures of apply_template_body, with `workspace` for `project_template`; a title, a
+/// creator_role (create), a date that is not YYYY-MM-DD, a currency, price, access_level or
+/// project_tracker_template_id the reference does not allow are 422, one error per field.
+[[nodiscard]] std::optional<RequestError> apply_workspace_body(
+    std::string_view body, StoredWorkspace& w, bool creating,
+    const std::function<bool(std::int64_t template_id)>& template_visible);
 
 /// Reads the JSON body of a create (`creating`) or update and applies its `project_template`
 /// fields onto `t`. Fails with 422 when the body is not UTF-8 (the error names the field

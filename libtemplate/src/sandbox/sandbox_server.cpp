@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <random>
@@ -34,6 +35,7 @@
 #include "sandbox/certificate.hpp"
 #include "sandbox/request.hpp"
 #include "sandbox/template_store.hpp"
+#include "sandbox/workspace_store.hpp"
 
 namespace ptmpl {
 namespace {
@@ -43,11 +45,15 @@ using sandbox::ListRequest;
 using sandbox::parse_int;
 using sandbox::RequestError;
 using sandbox::StoredTemplate;
+using sandbox::StoredWorkspace;
 using sandbox::TemplateQuery;
 using sandbox::TemplateStore;
+using sandbox::WorkspaceStore;
 
 constexpr const char* kCollection = "/api/v1/project_templates.json";
 constexpr const char* kMember = R"(/api/v1/project_templates/(\d+)\.json)";
+constexpr const char* kWorkspaces = "/api/v1/workspaces.json";
+constexpr const char* kWorkspace = R"(/api/v1/workspaces/(\d+)\.json)";
 /// Requests served on one kept-alive connection before it is closed.
 constexpr std::size_t kKeepAliveRequests = 1000;
 
@@ -73,53 +79,79 @@ void send_error(httplib::Response& res, int status, std::string type, std::strin
   send_errors(res, status, {FieldError{std::move(type), std::move(message), std::move(field)}});
 }
 
-/// The envelope of the API reference: count, meta, results in order, the map keyed by id.
-std::string envelope(const std::vector<StoredTemplate>& page, std::size_t count, bool with_raw_json, int page_number,
-                     int page_size, bool include_users) {
+/// The envelope of the API reference: count, meta, results in order, the map `key` of the
+/// records of `page` keyed by id (each written by `write`), then what `more` adds.
+template <typename Record>
+std::string envelope(std::string_view key, const std::vector<Record>& page, std::size_t count, std::int64_t page_number,
+                     std::int64_t page_size, const std::function<void(const Record&, JsonEmitter&)>& write,
+                     const std::function<void(JsonEmitter&)>& more = {}) {
   JsonEmitter json(JsonLayout::Compact);
   json.begin_object();
   json.member("count", count);
   json.key("meta");
   json.begin_object();
   json.member("count", count);
-  json.member(
-      "page_count",
-      page_size > 0 ? (count + static_cast<std::size_t>(page_size) - 1) / static_cast<std::size_t>(page_size) : 1);
+  const auto size = static_cast<std::size_t>(page_size);
+  json.member("page_count", size > 0 ? (count + size - 1) / size : 1);
   json.member("page_number", page_number);
   json.member("page_size", page_size);
   json.end_object();
   json.key("results");
   json.begin_array();
-  for (const auto& t : page) {
+  for (const auto& r : page) {
     json.begin_object();
-    json.member("key", "project_templates");
-    json.member("id", std::to_string(t.id));
+    json.member("key", key);
+    json.member("id", std::to_string(r.id));
     json.end_object();
   }
   json.end_array();
-  json.key("project_templates");
+  json.key(key);
   json.begin_object();
-  for (const auto& t : page) {
-    json.key(std::to_string(t.id));
-    sandbox::write_template_json(t, with_raw_json, json);
+  for (const auto& r : page) {
+    json.key(std::to_string(r.id));
+    write(r, json);
   }
   json.end_object();
-  if (include_users) {
+  if (more) more(json);
+  json.end_object();
+  return json.finish();
+}
+
+/// The templates' envelope; `include_users` adds the `users` map of their owners.
+std::string template_envelope(const std::vector<StoredTemplate>& page, std::size_t count, bool with_raw_json,
+                              std::int64_t page_number, std::int64_t page_size, bool include_users) {
+  auto users = [&](JsonEmitter& json) {
     json.key("users");
     json.begin_object();
-    std::vector<std::int64_t> users;
+    std::vector<std::int64_t> ids;
     for (const auto& t : page)
-      if (std::find(users.begin(), users.end(), t.user_id) == users.end()) users.push_back(t.user_id);
-    for (auto id : users) {
+      if (std::find(ids.begin(), ids.end(), t.user_id) == ids.end()) ids.push_back(t.user_id);
+    for (auto id : ids) {
       json.key(std::to_string(id));
       json.begin_object();
       json.member("id", std::to_string(id));
       json.end_object();
     }
     json.end_object();
-  }
-  json.end_object();
-  return json.finish();
+  };
+  return envelope<StoredTemplate>(
+      "project_templates", page, count, page_number, page_size,
+      [&](const StoredTemplate& t, JsonEmitter& json) { sandbox::write_template_json(t, with_raw_json, json); },
+      include_users ? std::function<void(JsonEmitter&)>(users) : nullptr);
+}
+
+std::string workspace_envelope(const std::vector<StoredWorkspace>& page, std::size_t count, std::int64_t page_number,
+                               std::int64_t page_size) {
+  return envelope<StoredWorkspace>("workspaces", page, count, page_number, page_size, sandbox::write_workspace_json);
+}
+
+/// The matches on the page `paging` asks for.
+template <typename Record>
+std::vector<Record> page_of(const std::vector<Record>& matches, const sandbox::Paging& paging) {
+  auto [first, size] = paging.slice();
+  std::vector<Record> page;
+  for (std::size_t i = first; i < matches.size() && page.size() < size; ++i) page.push_back(matches[i]);
+  return page;
 }
 
 }  // namespace
@@ -246,6 +278,7 @@ struct Sandbox::Impl {
   std::atomic<bool> serving{false};
   std::atomic<bool> stopping{false};
   std::unique_ptr<TemplateStore> store;
+  std::unique_ptr<WorkspaceStore> workspaces;
   mutable std::mutex tokens_mutex;  // guards tokens: /oauth/token adds to them
   std::vector<SandboxToken> tokens;
   std::vector<OAuthClient> oauth_clients;
@@ -433,18 +466,8 @@ struct Sandbox::Impl {
       return send_errors(res, refused->status, refused->errors);
     const ListRequest& request = std::get<ListRequest>(read);
     auto matches = store->query(user, request.query);
-    std::size_t first = 0;
-    std::size_t size = static_cast<std::size_t>(request.per_page);
-    if (request.limit && request.offset) {
-      first = static_cast<std::size_t>(*request.offset);
-      size = static_cast<std::size_t>(*request.limit);
-    } else {
-      first = static_cast<std::size_t>(request.page - 1) * static_cast<std::size_t>(request.per_page);
-    }
-    std::vector<StoredTemplate> slice;
-    for (std::size_t i = first; i < matches.size() && slice.size() < size; ++i) slice.push_back(matches[i]);
-    res.set_content(envelope(slice, matches.size(), request.with_raw_json, static_cast<int>(request.page),
-                             static_cast<int>(request.per_page), request.include_users),
+    res.set_content(template_envelope(page_of(matches, request), matches.size(), request.with_raw_json, request.page,
+                                      request.per_page, request.include_users),
                     "application/json");
   }
 
@@ -461,12 +484,12 @@ struct Sandbox::Impl {
   void show(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
     auto t = visible(req, res, user);
     if (!t) return;
-    res.set_content(envelope({*t}, 1, sandbox::wants_raw_json(req.params), 1, 1, false), "application/json");
+    res.set_content(template_envelope({*t}, 1, sandbox::wants_raw_json(req.params), 1, 1, false), "application/json");
   }
 
   void respond_stored(httplib::Response& res, const Result<StoredTemplate>& stored) {
     if (!stored.ok()) return send_error(res, 503, "system", "cannot store the template: " + stored.error().message);
-    res.set_content(envelope({stored.value()}, 1, true, 1, 1, false), "application/json");
+    res.set_content(template_envelope({stored.value()}, 1, true, 1, 1, false), "application/json");
   }
 
   void create(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
@@ -485,6 +508,61 @@ struct Sandbox::Impl {
     if (auto refused = sandbox::apply_template_body(req.body, *t, false))
       return send_errors(res, refused->status, refused->errors);
     respond_stored(res, store->update(std::move(*t)));
+  }
+
+  void list_workspaces(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    auto read = sandbox::read_workspace_list_request(req.params);
+    if (const auto* refused = std::get_if<RequestError>(&read))
+      return send_errors(res, refused->status, refused->errors);
+    const auto& request = std::get<sandbox::WorkspaceListRequest>(read);
+    auto matches = workspaces->query(user, request.query);
+    res.set_content(workspace_envelope(page_of(matches, request), matches.size(), request.page, request.per_page),
+                    "application/json");
+  }
+
+  /// The workspace of the route's id when `user` participates in it (its creator, here) and it is
+  /// not archived, unless `include_archived`; else answers 404 (API reference: show routes).
+  std::optional<StoredWorkspace> participating(const httplib::Request& req, httplib::Response& res, std::int64_t user,
+                                               bool include_archived) {
+    auto id = parse_int(req.matches[1].str());
+    auto w = id ? workspaces->find(*id) : std::nullopt;
+    if (!w || w->creator_id != user || (w->archived && !include_archived)) {
+      send_error(res, 404, "system", "workspace " + req.matches[1].str() + " not found");
+      return std::nullopt;
+    }
+    return w;
+  }
+
+  void show_workspace(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    auto w = participating(req, res, user, sandbox::wants_archived(req.params));
+    if (!w) return;
+    res.set_content(workspace_envelope({*w}, 1, 1, 1), "application/json");
+  }
+
+  void respond_stored(httplib::Response& res, const Result<StoredWorkspace>& stored) {
+    if (!stored.ok()) return send_error(res, 503, "system", "cannot store the workspace: " + stored.error().message);
+    res.set_content(workspace_envelope({stored.value()}, 1, 1, 1), "application/json");
+  }
+
+  void create_workspace(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    StoredWorkspace w;
+    w.creator_id = user;
+    auto template_visible = [&](std::int64_t id) {
+      auto t = store->find(id);
+      return t && (t->user_id == user || t->shared);
+    };
+    if (auto refused = sandbox::apply_workspace_body(req.body, w, true, template_visible))
+      return send_errors(res, refused->status, refused->errors);
+    respond_stored(res, workspaces->create(std::move(w)));
+  }
+
+  void update_workspace(const httplib::Request& req, httplib::Response& res, std::int64_t user) {
+    // An archived workspace is updated too: setting archived to false brings it back.
+    auto w = participating(req, res, user, true);
+    if (!w) return;
+    if (auto refused = sandbox::apply_workspace_body(req.body, *w, false, [](std::int64_t) { return false; }))
+      return send_errors(res, refused->status, refused->errors);
+    respond_stored(res, workspaces->update(std::move(*w)));
   }
 };
 
@@ -518,6 +596,9 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   auto store = TemplateStore::open(options.data_dir);
   if (!store.ok()) return store.error();
   impl->store = std::move(store).value();
+  auto workspaces = WorkspaceStore::open(options.data_dir);
+  if (!workspaces.ok()) return workspaces.error();
+  impl->workspaces = std::move(workspaces).value();
   // Tokens issued through /oauth/token never expire (API reference), so they survive restarts.
   impl->issued_tokens_path = options.data_dir + "/oauth-tokens";
   std::error_code size_error;  // a file without a size (a FIFO) is read, and so refused by name
@@ -565,6 +646,10 @@ Result<std::unique_ptr<Sandbox>> Sandbox::start(const SandboxOptions& options) {
   server.Post(kCollection, self->route(&Impl::create));
   server.Get(kMember, self->route(&Impl::show));
   server.Put(kMember, self->route(&Impl::update));
+  server.Get(kWorkspaces, self->route(&Impl::list_workspaces));
+  server.Post(kWorkspaces, self->route(&Impl::create_workspace));
+  server.Get(kWorkspace, self->route(&Impl::show_workspace));
+  server.Put(kWorkspace, self->route(&Impl::update_workspace));
   if (!impl->oauth_clients.empty()) {
     server.Get("/oauth/authorize",
                [self](const httplib::Request& req, httplib::Response& res) { self->authorize(req, res); });

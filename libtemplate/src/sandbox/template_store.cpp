@@ -2,11 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <system_error>
 #include <vector>
 
 #include "libtemplate/core/diagnostic.hpp"
@@ -17,28 +13,6 @@ namespace ptmpl::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string iso8601(std::int64_t unix_millis) {
-  std::time_t seconds = static_cast<std::time_t>(unix_millis / 1000);
-  std::tm utc{};
-  ::gmtime_r(&seconds, &utc);
-  char text[96];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(unix_millis % 1000));
-  return text;
-}
-
-// Milliseconds since the epoch of a stamp written by iso8601(); 0 when it is not one.
-std::int64_t parse_stamp(const std::string& stamp) {
-  std::tm utc{};
-  int millis = 0;
-  if (std::sscanf(stamp.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
-                  &utc.tm_min, &utc.tm_sec, &millis) != 7)
-    return 0;
-  utc.tm_year -= 1900;
-  utc.tm_mon -= 1;
-  return static_cast<std::int64_t>(::timegm(&utc)) * 1000 + millis;
-}
 
 // Iterative: raw_json is the client's text, and may nest as deep as the bound lets it.
 std::int64_t count_in(const json::Value& stories) {
@@ -53,12 +27,6 @@ std::int64_t count_in(const json::Value& stories) {
     }
   }
   return n;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 }  // namespace
@@ -141,51 +109,38 @@ void write_template_json(const StoredTemplate& t, bool with_raw_json, JsonEmitte
 }
 
 Result<std::unique_ptr<TemplateStore>> TemplateStore::open(const std::string& dir) {
-  std::error_code ec;
-  fs::path templates = fs::path(dir) / "templates";
-  fs::create_directories(templates, ec);
-  if (ec) return Error::output_failed(templates.string() + ": cannot create the directory: " + ec.message());
-  std::unique_ptr<TemplateStore> store(new TemplateStore(templates.string()));
-  for (const auto& entry : fs::directory_iterator(templates, ec)) {
-    std::string name = entry.path().filename().string();
-    bool numbered = name.size() > 5 && name.ends_with(".json") &&
-                    std::all_of(name.begin(), name.end() - 5, [](char c) { return c >= '0' && c <= '9'; });
-    if (!numbered) {
-      // A temporary file of a write that was killed before its rename: the template it was
-      // replacing is intact, and the request was never acknowledged.
-      if (name.find(".ptmpl-") != std::string::npos) fs::remove(entry.path(), ec);
-      continue;
-    }
-    // Regular files alone: a FIFO here would block the start for ever.
-    auto text = FileText::read_regular(entry.path().string());
-    if (!text.ok()) return text.error();
-    auto t = parse_stored(entry.path().string(), text.value().text());
-    if (!t.ok()) return t.error();
-    store->next_id_ = std::max(store->next_id_, t.value().id + 1);
-    store->last_stamp_ = std::max(store->last_stamp_, parse_stamp(t.value().updated_at));
-    store->by_id_[t.value().id] = std::move(t).value();
-  }
-  if (ec) return Error::unreadable(templates.string() + ": cannot list the directory: " + ec.message());
+  std::unique_ptr<TemplateStore> store(new TemplateStore());
+  auto files = RecordFiles::open((fs::path(dir) / "templates").string(),
+                                 [&](const std::string& path, std::string_view text) -> Status {
+                                   auto t = parse_stored(path, text);
+                                   if (!t.ok()) return t.error();
+                                   store->next_id_ = std::max(store->next_id_, t.value().id + 1);
+                                   store->stamps_.observe(t.value().updated_at);
+                                   store->by_id_[t.value().id] = std::move(t).value();
+                                   return Done{};
+                                 });
+  if (!files.ok()) return files.error();
+  store->files_.emplace(std::move(files).value());
   return store;
 }
 
 std::vector<StoredTemplate> TemplateStore::query(std::int64_t caller, const TemplateQuery& q) const {
   std::vector<StoredTemplate> out;
-  std::string needle = lower(q.by_title);
+  std::string needle = ascii_lower(q.by_title);
   {
     std::lock_guard lock(mutex_);
     for (const auto& [id, t] : by_id_) {
       if (t.user_id != caller && !t.shared) continue;
       if (q.mine && t.user_id != caller) continue;
       if (q.only && std::find(q.only->begin(), q.only->end(), id) == q.only->end()) continue;
-      if (!needle.empty() && lower(t.title).find(needle) == std::string::npos) continue;
+      if (!needle.empty() && ascii_lower(t.title).find(needle) == std::string::npos) continue;
       out.push_back(t);
     }
   }
   auto less = [&](const StoredTemplate& a, const StoredTemplate& b) -> int {
     const std::string& f = q.order_field;
     auto cmp = [](const auto& x, const auto& y) { return x < y ? -1 : (y < x ? 1 : 0); };
-    if (f == "title") return cmp(lower(a.title), lower(b.title));
+    if (f == "title") return cmp(ascii_lower(a.title), ascii_lower(b.title));
     if (f == "duration") return cmp(a.duration.value_or(0), b.duration.value_or(0));
     if (f == "budget") return cmp(a.budget.value_or(0), b.budget.value_or(0));
     if (f == "description") return cmp(a.description, b.description);
@@ -207,27 +162,18 @@ std::optional<StoredTemplate> TemplateStore::find(std::int64_t id) const {
   return it->second;
 }
 
-std::string TemplateStore::next_stamp() {
-  // Strictly increasing across the store, so `updated_at` orders every change, even two in one
-  // millisecond or after the clock stepped back.
-  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-                 .count();
-  last_stamp_ = std::max<std::int64_t>(now, last_stamp_ + 1);
-  return iso8601(last_stamp_);
-}
-
 Status TemplateStore::persist(const StoredTemplate& t) const {
   JsonEmitter json(JsonLayout::Compact);
   write_template_json(t, true, json);
   std::string text = json.finish();
   text += '\n';  // a text file
-  return write_file_atomic((fs::path(dir_) / (std::to_string(t.id) + ".json")).string(), text);
+  return files_->write(t.id, text);
 }
 
 Result<StoredTemplate> TemplateStore::create(StoredTemplate t) {
   std::lock_guard lock(mutex_);
   t.id = next_id_;
-  t.created_at = t.updated_at = next_stamp();
+  t.created_at = t.updated_at = stamps_.next();
   t.item_count = count_stories(t.raw_json);
   if (auto s = persist(t); !s.ok()) return s.error();
   ++next_id_;
@@ -239,7 +185,7 @@ Result<StoredTemplate> TemplateStore::update(StoredTemplate t) {
   std::lock_guard lock(mutex_);
   auto it = by_id_.find(t.id);
   if (it == by_id_.end()) return Error::not_found("template " + std::to_string(t.id) + " not found");
-  t.updated_at = next_stamp();
+  t.updated_at = stamps_.next();
   t.item_count = count_stories(t.raw_json);
   if (auto s = persist(t); !s.ok()) return s.error();
   it->second = t;

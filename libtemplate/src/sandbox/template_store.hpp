@@ -11,6 +11,7 @@
 
 #include "libtemplate/core/json_emitter.hpp"
 #include "libtemplate/core/result.hpp"
+#include "sandbox/record_files.hpp"
 
 namespace ptmpl::sandbox {
 
@@ -51,8 +52,7 @@ Result<StoredTemplate> parse_stored(const std::string& path, std::string_view te
 std::int64_t count_stories(const std::string& raw_json);
 
 /// Durable store: every create and update replaces `<dir>/templates/<id>.json` atomically
-/// (temporary file, fsync, rename, fsync of the directory) before it is acknowledged, so a
-/// kill at any moment leaves each template either as before or as after. Thread-safe.
+/// (RecordFiles) before it is acknowledged. Thread-safe.
 class TemplateStore {
  public:
   /// Reads every `<id>.json` under `<dir>/templates` (created if missing) and removes temporary
@@ -68,15 +68,14 @@ class TemplateStore {
   Result<StoredTemplate> update(StoredTemplate t);
 
  private:
-  explicit TemplateStore(std::string dir) : dir_(std::move(dir)) {}
+  TemplateStore() = default;
   Status persist(const StoredTemplate& t) const;
-  std::string next_stamp();
 
-  std::string dir_;
+  std::optional<RecordFiles> files_;  // set by open()
   mutable std::mutex mutex_;
   std::map<std::int64_t, StoredTemplate> by_id_;
   std::int64_t next_id_ = 1;
-  std::int64_t last_stamp_ = 0;  // milliseconds of the latest updated_at given out
+  Stamps stamps_;  // updated_at, strictly increasing across the store
 };
 
 }  // namespace ptmpl::sandbox

@@ -224,6 +224,26 @@ struct TemplatePage {
   std::vector<std::pair<std::int64_t, Error>> skipped;
 };
 
+/// A workspace (project) as the service returned it.
+struct RemoteWorkspace {
+  std::int64_t id = 0;
+  std::string title;
+  std::string json;  // the whole workspace object, as JSON text
+};
+
+/// Filters and page of `GET /workspaces.json` (API reference, "Workspace filters").
+struct WorkspaceListQuery {
+  bool include_archived = false;
+  std::string matching;  // title match; "": no filter
+  int page = 1;
+  int per_page = 20;  // at most 200
+};
+
+struct WorkspacePage {
+  std::int64_t count = 0;                   // matches of the whole query
+  std::vector<RemoteWorkspace> workspaces;  // in the order of `results`
+};
+
 /// What list_all noticed besides the templates it returns.
 struct ListNotes {
   std::vector<Error> skipped;         // as TemplatePage::skipped, of every page
@@ -257,6 +277,19 @@ class Client {
   Result<RemoteTemplate> update(std::int64_t id, const std::string& body, const std::string& title);
   /// The caller's templates whose title is exactly `title`, oldest id first.
   Result<std::vector<RemoteTemplate>> find_by_title(const std::string& title);
+
+  /// One page of the caller's workspaces, in the order of the envelope's `results`.
+  Result<WorkspacePage> list_workspaces(const WorkspaceListQuery& query);
+  /// Workspace `id`; an archived one is kNotFound unless `include_archived` (API reference).
+  Result<RemoteWorkspace> get_workspace(std::int64_t id, bool include_archived = false);
+  /// POST `body` (a JSON object with key `workspace`), sent once: when no answer arrives its
+  /// outcome is unknown, and the error (kNetwork) says so and names `title` to look for. Unlike a
+  /// template's, a workspace's title is no key (one template applied twice makes two workspaces
+  /// of its title), so it cannot be looked up to tell whether the POST was applied.
+  Result<RemoteWorkspace> create_workspace(const std::string& body, const std::string& title);
+  /// PUT `body` (`{"workspace": {…}}`, e.g. `archived`) to workspace `id` (idempotent, so
+  /// retried as is).
+  Result<RemoteWorkspace> update_workspace(std::int64_t id, const std::string& body);
 
   /// The API root requests go to (no trailing slash).
   [[nodiscard]] const std::string& base_url() const { return options_.base_url; }
