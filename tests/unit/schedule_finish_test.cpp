@@ -60,16 +60,14 @@ TEST(ScheduleFinish, LatestStartAgreesWithTryingEveryStart) {
       if (own_block) calendars.resize(1);  // the block's week, holidays and working dates
       for (CalendarFlags flags : calendars) {
         for (std::string_view deadline : {"2027-06-30", "2027-06-26", "2027-06-25", "2027-06-27"}) {
-          SCOPED_TRACE(std::string(sample) + (own_block ? " with a block" : "") + ", finish " +
-                       std::string(deadline));
+          SCOPED_TRACE(std::string(sample) + (own_block ? " with a block" : "") + ", finish " + std::string(deadline));
           flags.finish = date(deadline);
           auto placed = resolve_calendar(file, source, flags, &planned.schedule());
           ASSERT_TRUE(placed.ok()) << placed.error().message;
           ASSERT_TRUE(placed.value().has_value());
-          const std::optional<Date> searched = latest_start_by_search(file, source, planned.schedule(), rollup,
-                                                                      CalendarFlags{.week = flags.week,
-                                                                                    .holidays = flags.holidays},
-                                                                      *flags.finish);
+          const std::optional<Date> searched =
+              latest_start_by_search(file, source, planned.schedule(), rollup,
+                                     CalendarFlags{.week = flags.week, .holidays = flags.holidays}, *flags.finish);
           ASSERT_TRUE(searched.has_value());
           EXPECT_EQ(format_date(placed.value()->day_zero()), format_date(*searched));
           ++checked;
@@ -110,17 +108,18 @@ TEST(ScheduleFinish, StartAndFinishTogetherAreAUsageError) {
   const TemplateFile file = TemplateFile::parse("t.json", FileText(std::string(R"([{"title": "A"}])")));
   const TemplateSource& source = file.templates().at(0);
   const ScheduledTemplate planned(source.model.stories);
-  auto both = resolve_calendar(file, source, {.start = date("2027-01-04"), .finish = date("2027-06-30")},
-                               &planned.schedule());
+  auto both =
+      resolve_calendar(file, source, {.start = date("2027-01-04"), .finish = date("2027-06-30")}, &planned.schedule());
   ASSERT_FALSE(both.ok());
   EXPECT_EQ(both.error().code, ErrorCode::kUsage);
   // A latest start before year 1 is refused, not wrapped.
   auto early = resolve_calendar(file, source, {.finish = date("0001-01-01")}, &planned.schedule());
   EXPECT_TRUE(early.ok());  // one day, day 0, on Monday 1 January of year 1
-  const TemplateFile longer = TemplateFile::parse("t.json", FileText(std::string(R"([{"title": "A", "duration": 5}])")));
+  const TemplateFile longer =
+      TemplateFile::parse("t.json", FileText(std::string(R"([{"title": "A", "duration": 5}])")));
   const ScheduledTemplate long_plan(longer.templates().at(0).model.stories);
-  auto before = resolve_calendar(longer, longer.templates().at(0), {.finish = date("0001-01-02")},
-                                 &long_plan.schedule());
+  auto before =
+      resolve_calendar(longer, longer.templates().at(0), {.finish = date("0001-01-02")}, &long_plan.schedule());
   ASSERT_FALSE(before.ok());
   EXPECT_EQ(before.error().message, "finish 0001-01-02: the latest start would be before year 1");
 }

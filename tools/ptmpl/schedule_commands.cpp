@@ -84,9 +84,8 @@ struct CalendarOptions {
 };
 
 void add_calendar_options(CLI::App& app, CalendarOptions& options) {
-  CLI::Option* start =
-      app.add_option("--start", options.start,
-                     "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
+  CLI::Option* start = app.add_option(
+      "--start", options.start, "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
   app.add_option("--finish", options.finish,
                  "a deadline (YYYY-MM-DD): day 0 is the latest start for which the project ends on it")
       ->excludes(start);
@@ -100,8 +99,8 @@ void add_calendar_options(CLI::App& app, CalendarOptions& options) {
 // The flags as values, or nothing after saying what is wrong (a bad date, an unreadable file).
 std::optional<CalendarFlags> calendar_flags(const std::string& command, const CalendarOptions& options) {
   CalendarFlags flags;
-  for (auto [name, text, date] : {std::tuple{"--start", &options.start, &flags.start},
-                                  std::tuple{"--finish", &options.finish, &flags.finish}}) {
+  for (auto [name, text, date] :
+       {std::tuple{"--start", &options.start, &flags.start}, std::tuple{"--finish", &options.finish, &flags.finish}}) {
     if (text->empty()) continue;
     *date = parse_date(*text);
     if (!*date) {
@@ -192,7 +191,8 @@ std::optional<std::vector<Capacity>> capacities(const std::string& command, cons
       return std::nullopt;
     }
     const auto& roles = loaded.source->model.assignments;
-    if (std::none_of(roles.begin(), roles.end(), [&](const TemplateAssignment& a) { return a.name == parsed.value().role; }))
+    if (std::none_of(roles.begin(), roles.end(),
+                     [&](const TemplateAssignment& a) { return a.name == parsed.value().role; }))
       report_note(command, "warning: --capacity " + parsed.value().role +
                                ": no entry of project_template_assignments has that name");
     set(std::move(parsed).value());
@@ -272,11 +272,16 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.footer(
       "Dates follow the file's calendar block (docs/semantics.md §4) when it has one; each calendar option overrides "
       "its field.\n"
+      "--finish DATE: day 0 is the latest start for which the project ends on DATE (the last working day\n"
+      "before it when it does not work); standard error says which start that is.\n"
+      "--hours: each story's time estimate spread over its working days and its assignments, by ISO week\n"
+      "and month; --capacity marks the weeks a role exceeds (docs/semantics.md §14).\n"
       "A duration or date a story holds that the scheduler cannot take (\"5\", -3, 1.5) is a warning naming\n"
       "the story and the value; --strict makes it an error.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
       "a value the scheduler cannot take with --strict.\n\n"
-      "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
+      "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html\n"
+      "  ptmpl schedule samples/website-launch.json --finish 2027-06-30 --hours --capacity \"UX Designer=32h/week\"");
   return [o] {
     const std::string command = "schedule";
     if (o->output.empty()) o->output = "-";
@@ -360,7 +365,8 @@ std::function<int()> setup_stats(CLI::App& app) {
   app.add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
-      "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date.\n"
+      "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date;\n"
+      "with --finish DATE (or the block's finish), finish and latest_start: day 0 placed back from DATE.\n"
       "A duration or date the scheduler cannot take is a warning (an error with --strict), as in schedule.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
       "an estimate that is no amount (a string, a negative number), a value the scheduler cannot take\n"

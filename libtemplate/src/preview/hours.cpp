@@ -66,8 +66,7 @@ std::string month_label(Date first) {
 // The periods from the one holding `first` to the one holding `last`, each with a slot per row.
 std::vector<HoursPeriod> periods(Date first, Date last, bool weeks, std::size_t rows) {
   std::vector<HoursPeriod> out;
-  for (Date at = weeks ? monday_of(first) : month_of(first); at <= last;
-       at = weeks ? at + days{7} : next_month(at))
+  for (Date at = weeks ? monday_of(first) : month_of(first); at <= last; at = weeks ? at + days{7} : next_month(at))
     out.push_back({at, weeks ? iso_week_label(at) : month_label(at), std::vector<std::int64_t>(rows, 0)});
   return out;
 }
@@ -124,8 +123,8 @@ void add_share(const Share& s, const Calendar& calendar, std::vector<HoursPeriod
     const Date period = weeks ? monday_of(date) : month_of(date);
     const Date next = weeks ? period + days{7} : next_month(period);
     const std::int64_t end = std::min(calendar.offset_of(next), s.first + s.count);
-    auto it = std::lower_bound(out.begin(), out.end(), period,
-                               [](const HoursPeriod& p, Date d) { return p.first < d; });
+    auto it =
+        std::lower_bound(out.begin(), out.end(), period, [](const HoursPeriod& p, Date d) { return p.first < d; });
     it->minutes[s.row] += spread_sum(s.minutes, s.count, day - s.first, end - s.first);
     day = end;
   }
@@ -145,11 +144,12 @@ Result<Capacity> parse_capacity(std::string role, std::string_view per_week) {
   std::int64_t hours = 0;
   std::int64_t hundredths = 0;
   auto digits = [](std::string_view text, std::int64_t& value) {
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size();
+    if (text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    return std::from_chars(text.data(), text.data() + text.size(), value).ec == std::errc();
   };
-  const bool fine = !whole.empty() && whole.size() <= 4 && digits(whole, hours) &&
-                    (dot == std::string_view::npos || (!places.empty() && places.size() <= 2 && digits(places, hundredths)));
+  const bool fine =
+      !whole.empty() && whole.size() <= 4 && digits(whole, hours) &&
+      (dot == std::string_view::npos || (!places.empty() && places.size() <= 2 && digits(places, hundredths)));
   if (!fine) return Error::usage(shown + ": expected hours a week, such as 40h/week or 37.5h/week");
   if (places.size() == 1) hundredths *= 10;
   const std::int64_t minutes = hours * 60 + hundredths * 60 / 100;
@@ -169,8 +169,7 @@ bool Hours::over(const HoursPeriod& week, std::size_t row) const {
 }
 
 Result<Hours> hours_by_assignment(const ScheduledTemplate& planned, const Rollup& rollup, const Calendar& calendar,
-                                  std::span<const TemplateAssignment> assignments,
-                                  std::span<const Capacity> capacity) {
+                                  std::span<const TemplateAssignment> assignments, std::span<const Capacity> capacity) {
   if (rollup.total(Estimate::TimeInMinutes).overflow())
     return Error::invalid("the time estimates add up beyond 64-bit integers: no hours can be shown");
   const Schedule& schedule = planned.schedule();
@@ -225,7 +224,8 @@ std::string hours_text(std::int64_t minutes) {
   const std::int64_t hundredths = (minutes * 100 + 30) / 60;  // rounded to the nearest hundredth
   std::string out = std::to_string(hundredths / 100);
   const std::int64_t places = hundredths % 100;
-  if (places != 0) out += "." + (places % 10 == 0 ? std::to_string(places / 10) : two_digits(static_cast<unsigned>(places)));
+  if (places != 0)
+    out += "." + (places % 10 == 0 ? std::to_string(places / 10) : two_digits(static_cast<unsigned>(places)));
   return out;
 }
 
@@ -236,7 +236,8 @@ std::string render_hours_table(const Hours& hours) {
     std::vector<std::vector<std::string>> lines;
     std::vector<std::string> heading{weeks ? "week" : "month", "from"};
     for (const HoursRow& row : hours.rows)
-      heading.push_back(row.capacity_minutes ? row.name + " (" + hours_text(*row.capacity_minutes) + ")" : row.name);
+      heading.push_back(weeks && row.capacity_minutes ? row.name + " (" + hours_text(*row.capacity_minutes) + ")"
+                                                      : row.name);
     heading.emplace_back("total");
     lines.push_back(std::move(heading));
     for (const HoursPeriod& period : list) {
@@ -256,7 +257,8 @@ std::string render_hours_table(const Hours& hours) {
     for (const auto& line : lines) {
       std::string text;
       for (std::size_t c = 0; c < line.size(); ++c)
-        text += (c < 2 ? pad_right(line[c], width[c]) : pad_left(line[c], width[c])) + (c + 1 < line.size() ? "  " : "");
+        text +=
+            (c < 2 ? pad_right(line[c], width[c]) : pad_left(line[c], width[c])) + (c + 1 < line.size() ? "  " : "");
       while (!text.empty() && text.back() == ' ') text.pop_back();
       out += text + '\n';
     }
@@ -383,8 +385,7 @@ std::string render_hours_svg(const Hours& hours) {
     out += "<rect x=\"0\" y=\"" + svg_number(y - 10) + "\" width=\"12\" height=\"12\" fill=\"" +
            std::string(kColours[r % kColours.size()]) + "\"/><text x=\"18\" y=\"" + svg_number(y) + "\">" +
            preview::markup_escape(row.name) +
-           (row.capacity_minutes ? " (capacity " + hours_text(*row.capacity_minutes) + " h a week)" : "") +
-           "</text>\n";
+           (row.capacity_minutes ? " (capacity " + hours_text(*row.capacity_minutes) + " h a week)" : "") + "</text>\n";
     if (row.capacity_minutes) {
       const double cy = kTop + kHeight - static_cast<double>(*row.capacity_minutes) * scale;
       out += "<line class=\"capacity\" x1=\"" + svg_number(kLeft) + "\" y1=\"" + svg_number(cy) + "\" x2=\"" +

@@ -117,9 +117,9 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 /// The calendar options of `schedule` and `stats`: each one given overrides the same field of
 /// the document's calendar block (docs/semantics.md §4).
 struct CalendarFlags {
-  std::optional<Date> start{};                ///< `--start`
-  std::optional<Date> finish{};               ///< `--finish`: replaces the block's start and finish
-  std::optional<WorkWeek> week{};             ///< `--calendar workweek|7day`
+  std::optional<Date> start{};                  ///< `--start`
+  std::optional<Date> finish{};                 ///< `--finish`: replaces the block's start and finish
+  std::optional<WorkWeek> week{};               ///< `--calendar workweek|7day`
   std::optional<std::vector<Date>> holidays{};  ///< `--holidays FILE`
 };
 
