@@ -137,9 +137,10 @@ TEST_F(CliCalendar, WithoutABlockOrFlagsOffsetsAreShownAsBefore) {
   expect_lacks(r.out, "start_date");
   CliRun week = ptmpl("schedule samples/software-release.json --calendar 7day");
   EXPECT_EQ(week.exit, 2);
-  EXPECT_EQ(week.err,
-            "ptmpl schedule: --calendar and --holidays need a start date: --start, or \"start\" in the file's "
-            "calendar block\n");
+  EXPECT_EQ(
+      week.err,
+      "ptmpl schedule: --calendar and --holidays need a start date: --start, --finish, or \"start\" in the file's "
+      "calendar block\n");
 }
 
 TEST_F(CliCalendar, ABadBlockIsRefusedWithItsPlace) {

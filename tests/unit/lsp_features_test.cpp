@@ -223,6 +223,17 @@ TEST(LspHover, UsesTheDocumentsCalendarBlockAndCurrency) {
   EXPECT_NE(slack.find("Total float: 0 working days"), std::string::npos) << slack;
 }
 
+TEST(LspHover, ABlocksFinishShowsTheLatestStartAndItsDates) {
+  const std::string doc =
+      "{\"project_template\": {\"title\": \"T\", \"raw_json\": [{\"title\": \"A\", \"duration\": 3}]},\n"
+      " \"calendar\": {\"finish\": \"2027-06-30\"}}\n";
+  const std::string md = answer(hover(document_of(doc), at(doc, "\"A\"")))->string("/contents/value");
+  // Three working days end on Wednesday 30 June 2027: Monday 28 June is day 0.
+  EXPECT_NE(md.find("| scheduled | 2027-06-28 | 2027-06-30 | 3 days |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Latest start: 2027-06-28 (day 0), for the calendar block's finish 2027-06-30"), std::string::npos)
+      << md;
+}
+
 TEST(LspHover, ACalendarBlockWithAProblemIsNamedAndDaysAreShown) {
   const std::string doc =
       "{\"project_template\": {\"title\": \"T\", \"raw_json\": [{\"title\": \"A\", \"duration\": 2}]},\n"

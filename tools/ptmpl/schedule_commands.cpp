@@ -9,10 +9,13 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "commands.hpp"
 #include "libtemplate/convert/convert.hpp"
+#include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/hours.hpp"
 #include "libtemplate/core/preview.hpp"
 #include "libtemplate/core/template_file.hpp"
 #include "pager.hpp"
@@ -75,13 +78,17 @@ std::unique_ptr<Loaded> load(const std::string& command, const ReadSettings& set
 // calendar block.
 struct CalendarOptions {
   std::string start;
+  std::string finish;
   std::string week;  // "workweek" or "7day"; empty when not given
   std::string holidays;
 };
 
 void add_calendar_options(CLI::App& app, CalendarOptions& options) {
-  app.add_option("--start", options.start,
-                 "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
+  CLI::Option* start = app.add_option(
+      "--start", options.start, "date of day 0 (YYYY-MM-DD): show calendar dates (default: the file's calendar block)");
+  app.add_option("--finish", options.finish,
+                 "a deadline (YYYY-MM-DD): day 0 is the latest start for which the project ends on it")
+      ->excludes(start);
   app.add_option("--calendar", options.week,
                  "working week: workweek (Mon-Fri) or 7day (default: the calendar block's week, else workweek)")
       ->check(one_of({"workweek", "7day"}));
@@ -92,10 +99,12 @@ void add_calendar_options(CLI::App& app, CalendarOptions& options) {
 // The flags as values, or nothing after saying what is wrong (a bad date, an unreadable file).
 std::optional<CalendarFlags> calendar_flags(const std::string& command, const CalendarOptions& options) {
   CalendarFlags flags;
-  if (!options.start.empty()) {
-    flags.start = parse_date(options.start);
-    if (!flags.start) {
-      report_note(command, "--start: \"" + options.start + "\" is not a date (expected YYYY-MM-DD)");
+  for (auto [name, text, date] :
+       {std::tuple{"--start", &options.start, &flags.start}, std::tuple{"--finish", &options.finish, &flags.finish}}) {
+    if (text->empty()) continue;
+    *date = parse_date(*text);
+    if (!*date) {
+      report_note(command, std::string(name) + ": \"" + *text + "\" is not a date (expected YYYY-MM-DD)");
       return std::nullopt;
     }
   }
@@ -150,6 +159,76 @@ std::string title_of(const Loaded& loaded) {
   return std::filesystem::path(loaded.file.path()).filename().string();
 }
 
+// The capacities --hours marks weeks with: `.ptmpl.json`'s nearest the file, then each
+// --capacity, which replaces a role's. Nothing after saying what is wrong.
+std::optional<std::vector<Capacity>> capacities(const std::string& command, const Loaded& loaded,
+                                                const std::vector<std::string>& flags) {
+  std::vector<Capacity> out;
+  auto set = [&](Capacity capacity) {
+    std::erase_if(out, [&](const Capacity& c) { return c.role == capacity.role; });
+    out.push_back(std::move(capacity));
+  };
+  if (loaded.file.path() != "-")
+    if (std::optional<std::string> path = find_config(loaded.file.path())) {
+      auto config = LintConfig::load(*path);
+      if (!config.ok()) {
+        report_error(command, config.error());
+        return std::nullopt;
+      }
+      for (const CapacitySetting& setting : config.value().capacity()) {
+        auto parsed = parse_capacity(setting.role, setting.per_week);
+        if (!parsed.ok()) {
+          report_note(command, setting.place + ": " + parsed.error().message);
+          return std::nullopt;
+        }
+        set(std::move(parsed).value());
+      }
+    }
+  for (const std::string& flag : flags) {
+    auto parsed = parse_capacity(flag);
+    if (!parsed.ok()) {
+      report_error(command, parsed.error());
+      return std::nullopt;
+    }
+    const auto& roles = loaded.source->model.assignments;
+    if (std::none_of(roles.begin(), roles.end(),
+                     [&](const TemplateAssignment& a) { return a.name == parsed.value().role; }))
+      report_note(command, "warning: --capacity " + parsed.value().role +
+                               ": no entry of project_template_assignments has that name");
+    set(std::move(parsed).value());
+  }
+  return out;
+}
+
+// `schedule --hours`: the hours of the template, or nothing after saying why there are none.
+std::optional<Hours> hours_of(const std::string& command, const Loaded& loaded, const ScheduledTemplate& planned,
+                              const std::optional<Calendar>& calendar, PreviewFormat format,
+                              const std::vector<std::string>& capacity_flags) {
+  if (format != PreviewFormat::Table && format != PreviewFormat::Csv && format != PreviewFormat::Json &&
+      format != PreviewFormat::Html) {
+    report_note(command, "--hours is shown as table, csv, json or html, not " + std::string(to_string(format)));
+    return std::nullopt;
+  }
+  if (!calendar) {
+    report_note(command,
+                "--hours needs dates, to put hours in weeks and months: --start, --finish, or a start or finish in "
+                "the file's calendar block");
+    return std::nullopt;
+  }
+  const Rollup rollup(planned.index());
+  const std::vector<std::string> errors = stats_errors(loaded.file, *loaded.source, rollup);
+  for (const std::string& error : errors) report_note(command, error);
+  if (!errors.empty()) return std::nullopt;
+  auto capacity = capacities(command, loaded, capacity_flags);
+  if (!capacity) return std::nullopt;
+  auto hours = hours_by_assignment(planned, rollup, *calendar, loaded.source->model.assignments, *capacity);
+  if (!hours.ok()) {
+    report_error(command, hours.error());
+    return std::nullopt;
+  }
+  return std::move(hours).value();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +244,8 @@ std::function<int()> setup_schedule(CLI::App& app) {
     std::size_t width = 0;
     std::string output;
     bool no_pager = false;
+    bool hours = false;
+    std::vector<std::string> capacity;
   };
   auto o = std::make_shared<Options>();
   add_read_options(app, o->read);
@@ -178,6 +259,12 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.add_flag("--critical-only", o->critical_only, "show critical stories only (and the parents that hold them)");
   app.add_option("--width", o->width, "width of the Gantt chart in columns (default: the terminal's, else 80)")
       ->check(CLI::Range(kMinWidth, std::size_t{100000}));
+  app.add_flag("--hours", o->hours,
+               "hours by assignment per week and month (table, csv, json; html adds their chart to the page)");
+  app.add_option("--capacity", o->capacity,
+                 "a role's hours a week, ROLE=HOURSh/week (repeatable; also .ptmpl.json's \"capacity\"): --hours "
+                 "marks the weeks above it")
+      ->needs("--hours");
   app.add_option("-o,--output", o->output, "write to this file (atomically) instead of standard output");
   app.add_flag("--no-pager", o->no_pager,
                "print a Gantt chart taller than the terminal directly rather than through $PTMPL_PAGER, $PAGER "
@@ -185,11 +272,16 @@ std::function<int()> setup_schedule(CLI::App& app) {
   app.footer(
       "Dates follow the file's calendar block (docs/semantics.md §4) when it has one; each calendar option overrides "
       "its field.\n"
+      "--finish DATE: day 0 is the latest start for which the project ends on DATE (the last working day\n"
+      "before it when it does not work); standard error says which start that is.\n"
+      "--hours: each story's time estimate spread over its working days and its assignments, by ISO week\n"
+      "and month; --capacity marks the weeks a role exceeds (docs/semantics.md §14).\n"
       "A duration or date a story holds that the scheduler cannot take (\"5\", -3, 1.5) is a warning naming\n"
       "the story and the value; --strict makes it an error.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
       "a value the scheduler cannot take with --strict.\n\n"
-      "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html");
+      "Example:\n  ptmpl schedule samples/software-release.json --start 2027-01-04 --format html -o plan.html\n"
+      "  ptmpl schedule samples/website-launch.json --finish 2027-06-30 --hours --capacity \"UX Designer=32h/week\"");
   return [o] {
     const std::string command = "schedule";
     if (o->output.empty()) o->output = "-";
@@ -201,16 +293,33 @@ std::function<int()> setup_schedule(CLI::App& app) {
     PreviewOptions preview;
     auto loaded = load(command, o->read);
     if (!loaded) return int{kUsage};
-    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags);
-    if (!calendar.ok()) return report_error(command, calendar.error());
-    preview.calendar = std::move(calendar).value();
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
     const Schedule& schedule = planned.schedule();
+    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags, &schedule);
+    if (!calendar.ok()) return report_error(command, calendar.error());
+    preview.calendar = std::move(calendar).value();
     if (!report_schedule(command, *loaded, schedule, o->read.strict)) return int{kUsage};
+    preview.finish = deadline_of(*loaded->source, *flags);
+    if (preview.finish) report_note(command, deadline_note(*preview.finish, *preview.calendar, schedule));
 
     const bool terminal = o->output == "-" && ::isatty(STDOUT_FILENO) != 0;
-    PreviewFormat format = terminal ? PreviewFormat::Gantt : PreviewFormat::Table;
+    PreviewFormat format = terminal && !o->hours ? PreviewFormat::Gantt : PreviewFormat::Table;
     if (!o->format.empty()) format = parse_preview_format(o->format).value_or(format);
+    std::optional<Hours> hours;
+    if (o->hours) {
+      auto computed = hours_of(command, *loaded, planned, preview.calendar, format, o->capacity);
+      if (!computed) return int{kUsage};
+      hours = std::move(*computed);
+      preview.hours = &*hours;
+      if (format != PreviewFormat::Html) {
+        const std::string text = format == PreviewFormat::Json  ? render_hours_json(*hours)
+                                 : format == PreviewFormat::Csv ? render_hours_csv(*hours)
+                                                                : render_hours_table(*hours);
+        const Status shown =
+            format == PreviewFormat::Table && o->output == "-" ? write_for_person(text) : write_result(o->output, text);
+        return shown.ok() ? int{kOk} : report_error(command, shown.error());
+      }
+    }
     if (o->depth > 0) preview.depth = o->depth;
     preview.critical_only = o->critical_only;
     preview.width = o->width > 0 ? o->width : (terminal ? terminal_width() : kDefaultWidth);
@@ -256,7 +365,8 @@ std::function<int()> setup_stats(CLI::App& app) {
   app.add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   app.footer(
       "Prints item_count, duration (working days), budget_in_cents, time_estimate_in_minutes and\n"
-      "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date.\n"
+      "critical_count; with a start date (--start, or the file's calendar block), start_date and due_date;\n"
+      "with --finish DATE (or the block's finish), finish and latest_start: day 0 placed back from DATE.\n"
       "A duration or date the scheduler cannot take is a warning (an error with --strict), as in schedule.\n"
       "Exit codes: 0 ok, 2 usage error, unreadable or invalid file or calendar block, dependency cycle,\n"
       "an estimate that is no amount (a string, a negative number), a value the scheduler cannot take\n"
@@ -267,15 +377,16 @@ std::function<int()> setup_stats(CLI::App& app) {
     if (!flags) return int{kUsage};
     auto loaded = load("stats", o->read);
     if (!loaded) return int{kUsage};
-    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags);
-    if (!calendar.ok()) return report_error("stats", calendar.error());
     const ScheduledTemplate planned(loaded->source->model.stories, {.asap = o->read.asap});
+    auto calendar = resolve_calendar(loaded->file, *loaded->source, *flags, &planned.schedule());
+    if (!calendar.ok()) return report_error("stats", calendar.error());
     if (!report_schedule("stats", *loaded, planned.schedule(), o->read.strict)) return int{kUsage};
+    const std::optional<Date> finish = deadline_of(*loaded->source, *flags);
     const Rollup rollup(planned.index());
     const std::vector<std::string> errors = stats_errors(loaded->file, *loaded->source, rollup);
     for (const std::string& error : errors) report_note("stats", error);
     if (!errors.empty()) return int{kUsage};
-    Stats stats = compute_stats(planned.schedule(), rollup, calendar.value());
+    Stats stats = compute_stats(planned.schedule(), rollup, calendar.value(), finish);
     Status shown =
         o->format == "json" ? write_result("-", render_stats_json(stats)) : write_for_person(render_stats_text(stats));
     if (!shown.ok()) return report_error("stats", shown.error());

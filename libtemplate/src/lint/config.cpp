@@ -151,6 +151,12 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
         config.convert_.allow.push_back({std::string(id.text()), format_place(path, p.line, p.column)});
       }
   }
+  if (const json::Value* capacity = root.find("capacity"))
+    for (const json::Member& role : capacity->members()) {
+      const json::Position p = doc.position(role.value.offset());
+      config.capacity_.push_back(
+          {std::string(role.key.text()), std::string(role.value.text()), format_place(path, p.line, p.column)});
+    }
   return config;
 }
 

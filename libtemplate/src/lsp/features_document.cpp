@@ -157,10 +157,11 @@ const TemplatePlan& Analysis::plan(std::size_t templ) const {
       plan->problem = "the dependencies form a cycle";
     else if (schedule.out_of_range())
       plan->problem = "the dates leave the range the scheduler computes in";
-    auto calendar = resolve_calendar(*file_, source, CalendarFlags{});
-    if (calendar.ok())
+    auto calendar = resolve_calendar(*file_, source, CalendarFlags{}, &schedule);
+    if (calendar.ok()) {
       plan->calendar = std::move(calendar).value();
-    else
+      if (plan->calendar) plan->finish = deadline_of(source, CalendarFlags{});
+    } else
       plan->calendar_problem = calendar.error().message;
     plan->rollup = std::make_unique<Rollup>(plan->planned->index());
   } else {

@@ -58,6 +58,7 @@ struct TemplatePlan {
   std::unique_ptr<ScheduledTemplate> planned;  ///< null when the file cannot be scheduled
   std::unique_ptr<Rollup> rollup;
   std::optional<Calendar> calendar;  ///< the document's calendar block, as `ptmpl schedule` reads it
+  std::optional<Date> finish;        ///< the block's deadline, when it placed day 0 (docs/semantics.md §14)
   std::string problem;               ///< why there are no scheduled dates (empty when there are)
   std::string calendar_problem;      ///< why the calendar block is not used (empty when it is, or absent)
 };

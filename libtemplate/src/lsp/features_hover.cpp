@@ -91,6 +91,9 @@ std::string story_markdown(const Analysis& analysis, std::size_t s) {
   const std::string_view currency = analysis.templates()[entry.templ].model.currency.value_or("");
   md += "Budget: " + amount_text(*plan.rollup, entry.index, Estimate::BudgetInCents, currency) + "\n\n";
   md += "Time estimate: " + amount_text(*plan.rollup, entry.index, Estimate::TimeInMinutes, currency);
+  if (plan.finish && scheduled)
+    md += "\n\nLatest start: " + format_date(plan.calendar->day_zero()) + " (day 0), for the calendar block's finish " +
+          format_date(*plan.finish);
   if (!plan.calendar_problem.empty())
     md += "\n\nThe calendar block is not used: " + markdown_escaped(plan.calendar_problem);
   else if (scheduled && !plan.calendar)

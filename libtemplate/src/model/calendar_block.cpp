@@ -11,7 +11,7 @@ namespace ptmpl {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kCalendarKeys = {"start", "week", "holidays", "working"};
+constexpr std::array<std::string_view, 5> kCalendarKeys = {"start", "finish", "week", "holidays", "working"};
 
 std::optional<Date> date_in(const json::Value& v) {
   if (!v.is_string()) return std::nullopt;
@@ -54,6 +54,7 @@ CalendarBlock calendar_block_from_json(const json::Value& block, json::Arena& ar
   out.node = block;
   if (!block.is_object()) return out;
   if (const json::Value* start = block.find("start")) out.start = date_in(*start);
+  if (const json::Value* finish = block.find("finish")) out.finish = date_in(*finish);
   if (const json::Value* week = block.find("week"); week != nullptr && week->is_array()) {
     WorkWeek days;
     for (const json::Value& item : week->items())
@@ -82,8 +83,9 @@ std::vector<CalendarProblem> calendar_block_problems(const json::Value& block) {
       return std::string(what) + " " + json::quoted(v.text()) + " is not a date of the form YYYY-MM-DD that exists";
     return std::nullopt;
   };
-  if (const json::Value* start = block.find("start"))
-    if (auto problem = date_problem(*start, "start")) problems.push_back({*start, "/start", *problem});
+  for (std::string_view key : {std::string_view("start"), std::string_view("finish")})
+    if (const json::Value* date = block.find(key))
+      if (auto problem = date_problem(*date, key)) problems.push_back({*date, "/" + std::string(key), *problem});
 
   if (const json::Value* week = block.find("week")) {
     if (!week->is_array()) {

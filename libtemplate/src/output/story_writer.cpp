@@ -156,6 +156,7 @@ void StoryWriter::end_template(const Template& tail) {
 void write_calendar_block(JsonEmitter& out, const CalendarBlock& block) {
   out.begin_object();
   if (block.start) out.member("start", format_date(*block.start));
+  if (block.finish) out.member("finish", format_date(*block.finish));
   if (block.week) {
     out.key("week");
     out.begin_array();

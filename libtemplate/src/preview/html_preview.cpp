@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "libtemplate/core/hours.hpp"
 #include "libtemplate/core/story_fields.hpp"
 #include "preview/day_columns.hpp"
 #include "preview/markup_text.hpp"
@@ -258,7 +259,10 @@ std::string render_html(const Schedule& schedule, std::span<const PreviewRow> ro
          "<th class=\"days\">Days</th><th class=\"assigned\">Assigned</th>" + time_scale(*project, *columns, options) +
          "</tr></thead>\n<tbody>\n";
   for (std::size_t r = 0; r < rows.size(); ++r) out += story_row(schedule, rows, r, *columns, options);
-  out += "</tbody>\n</table>\n<script>" + std::string(kScript) + "</script>\n";
+  out += "</tbody>\n</table>\n";
+  if (options.hours != nullptr && !options.hours->weeks.empty())
+    out += "<h2>Hours per week</h2>\n" + render_hours_svg(*options.hours);
+  out += "<script>" + std::string(kScript) + "</script>\n";
   return out + "</body>\n</html>\n";
 }
 

@@ -46,6 +46,10 @@ void write_project(JsonEmitter& json, const Schedule& schedule, const PreviewOpt
     write_day(json, "start_date", start, &*options.calendar);
     write_day(json, "due_date", due, &*options.calendar);
     json.member("calendar", week_name(options.calendar->week()));
+    if (options.finish) {
+      json.member("finish", format_date(*options.finish));
+      json.member("latest_start", format_date(options.calendar->day_zero()));
+    }
   }
   json.end_object();
 }

@@ -186,8 +186,15 @@ std::vector<std::string> schedule_value_warnings(const TemplateFile& file, const
   return warnings;
 }
 
+std::optional<Date> deadline_of(const TemplateSource& source, const CalendarFlags& flags) {
+  if (flags.finish) return flags.finish;
+  if (flags.start || !source.model.calendar || source.model.calendar->start) return std::nullopt;
+  return source.model.calendar->finish;
+}
+
 Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,
-                                                 const CalendarFlags& flags) {
+                                                 const CalendarFlags& flags, const Schedule* schedule) {
+  if (flags.start && flags.finish) return Error::usage("--start and --finish exclude each other: give one");
   CalendarBlock block;
   if (file.shape() == Shape::TemplateDocument)
     if (const json::Value* written = file.document().root().find("calendar")) {
@@ -200,14 +207,31 @@ Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const
   if (flags.start) block.start = flags.start;
   if (flags.week) block.week = flags.week;
   if (flags.holidays) block.holidays = *flags.holidays;
+  const std::optional<Date> deadline = deadline_of(source, flags);
+  if (deadline && schedule != nullptr && schedule->ok()) {
+    const std::int64_t due = schedule->project() ? schedule->project()->due : 0;
+    std::optional<Calendar> placed = calendar_of(block, *deadline).ending_on(due, *deadline);
+    if (!placed)
+      return Error::invalid("finish " + format_date(*deadline) + ": the latest start would be before year 1");
+    return std::optional<Calendar>(std::move(placed));
+  }
   if (!block.start) {
-    if (flags.week || flags.holidays)
+    if ((flags.week || flags.holidays) && !deadline)
       return Error::usage(
-          "--calendar and --holidays need a start date: --start, or \"start\" in the file's calendar "
+          "--calendar and --holidays need a start date: --start, --finish, or \"start\" in the file's calendar "
           "block");
     return std::optional<Calendar>();
   }
   return std::optional<Calendar>(calendar_of(block, *block.start));
+}
+
+std::string deadline_note(Date finish, const Calendar& calendar, const Schedule& schedule) {
+  const std::int64_t due = schedule.project() ? schedule.project()->due : 0;
+  // The calendar ends the project on or before `finish`, after day 0: its due has a date.
+  std::string note = "finish " + format_date(finish) + ": latest start " + format_date(calendar.day_zero()) +
+                     " (day 0), the project ends on " + format_date(calendar.date_of(due).value_or(finish));
+  if (!calendar.is_working_day(finish)) note += ", the last working day before " + format_date(finish);
+  return note;
 }
 
 }  // namespace ptmpl

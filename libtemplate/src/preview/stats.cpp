@@ -24,15 +24,17 @@ std::vector<std::pair<std::string_view, std::string>> fields(const Stats& stats,
       {"budget_in_cents", amount_text(stats.budget_in_cents, overflow)},
       {"time_estimate_in_minutes", amount_text(stats.time_estimate_in_minutes, overflow)},
       {"critical_count", std::to_string(stats.critical_count)}};
-  for (const auto& [name, date] : {std::pair<std::string_view, std::optional<Date>>{"start_date", stats.start_date},
-                                   std::pair<std::string_view, std::optional<Date>>{"due_date", stats.due_date}})
+  using Named = std::pair<std::string_view, std::optional<Date>>;
+  for (const auto& [name, date] : {Named{"start_date", stats.start_date}, Named{"due_date", stats.due_date},
+                                   Named{"finish", stats.finish}, Named{"latest_start", stats.latest_start}})
     if (date) out.emplace_back(name, quote_dates ? json::quoted(format_date(*date)) : format_date(*date));
   return out;
 }
 
 }  // namespace
 
-Stats compute_stats(const Schedule& schedule, const Rollup& rollup, const std::optional<Calendar>& calendar) {
+Stats compute_stats(const Schedule& schedule, const Rollup& rollup, const std::optional<Calendar>& calendar,
+                    std::optional<Date> finish) {
   Stats stats;
   stats.item_count = rollup.item_count();
   stats.duration = schedule.project_duration();
@@ -42,6 +44,10 @@ Stats compute_stats(const Schedule& schedule, const Rollup& rollup, const std::o
   if (calendar && schedule.project()) {
     stats.start_date = calendar->date_of(schedule.project()->first_day());
     stats.due_date = calendar->date_of(schedule.project()->due);
+  }
+  if (calendar && finish) {
+    stats.finish = finish;
+    stats.latest_start = calendar->day_zero();
   }
   return stats;
 }

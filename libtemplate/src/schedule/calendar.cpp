@@ -112,6 +112,16 @@ std::int64_t Calendar::offset_of(Date date) const {
   return working_days_before(date) - day_zero_index_;
 }
 
+std::optional<Calendar> Calendar::ending_on(std::int64_t due, Date finish) const {
+  const Calendar at_finish(week_, finish, holidays_, working_);
+  // Day 0 of at_finish is the first working day on or after `finish`; day -1 the last before it.
+  const std::int64_t last = at_finish.day_zero() == finish ? 0 : -1;
+  if (due > kMaxOffset || due < -kMaxOffset) return std::nullopt;
+  const std::optional<Date> start = at_finish.date_of(last - due);
+  if (!start) return std::nullopt;
+  return Calendar(week_, *start, holidays_, working_);
+}
+
 Calendar calendar_of(const CalendarBlock& block, Date fallback_start) {
   WorkWeek week = block.week.value_or(WorkWeek::monday_to_friday());
   if (week.empty()) week = WorkWeek::monday_to_friday();

@@ -33,10 +33,10 @@ std::vector<Finding> findings_of(const std::vector<Diagnostic>& diagnostics) {
 }
 
 // The date `start` names (YYYY-MM-DD); kUsage, naming it, when it names none.
-Result<std::optional<Date>> date_option(const std::optional<std::string>& text) {
+Result<std::optional<Date>> date_option(const std::optional<std::string>& text, std::string_view name = "start") {
   if (!text) return std::optional<Date>();
   if (auto date = parse_date(*text)) return std::optional<Date>(*date);
-  return Error::usage("start: \"" + *text + "\" is not a date (expected YYYY-MM-DD)");
+  return Error::usage(std::string(name) + ": \"" + *text + "\" is not a date (expected YYYY-MM-DD)");
 }
 
 // The template file of `input`, as `schedule` and `stats` read it: a plan file converted first
@@ -69,6 +69,7 @@ struct Scheduled {
   TemplateFile file;
   const TemplateSource* source = nullptr;
   std::optional<Calendar> calendar;
+  std::optional<Date> finish;  // the deadline day 0 was placed back from
   std::unique_ptr<ScheduledTemplate> planned;
   std::vector<std::string> warnings;
 };
@@ -78,6 +79,9 @@ Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const Sche
   auto start = date_option(request.start);
   if (!start.ok()) return start.error();
   flags.start = start.value();
+  auto finish = date_option(request.finish, "finish");
+  if (!finish.ok()) return finish.error();
+  flags.finish = finish.value();
   std::vector<std::string> notes;
   auto read = read_template(input, notes);
   if (!read.ok()) return read.error();
@@ -85,11 +89,12 @@ Result<std::unique_ptr<Scheduled>> schedule_input(const Input& input, const Sche
   auto source = schedulable_template(out->file, request.template_number);
   if (!source.ok()) return source.error();
   out->source = source.value();
-  auto calendar = resolve_calendar(out->file, *out->source, flags);
-  if (!calendar.ok()) return calendar.error();
-  out->calendar = std::move(calendar).value();
   out->planned = std::make_unique<ScheduledTemplate>(out->source->model.stories, ScheduleOptions{.asap = request.asap});
   const Schedule& schedule = out->planned->schedule();
+  auto calendar = resolve_calendar(out->file, *out->source, flags, &schedule);
+  if (!calendar.ok()) return calendar.error();
+  out->calendar = std::move(calendar).value();
+  out->finish = deadline_of(*out->source, flags);
   if (auto errors = schedule_errors(out->file, *out->source, schedule); !errors.empty()) return invalid_lines(errors);
   // The command's own order: the values read as absent, then the links that do not constrain.
   out->warnings = schedule_value_warnings(out->file, *out->source, request.strict ? "error" : "warning");
@@ -191,6 +196,7 @@ Result<JsonOutput> schedule(const Input& input, const ScheduleRequest& request) 
   const Scheduled& s = *scheduled.value();
   PreviewOptions preview;
   preview.calendar = s.calendar;
+  preview.finish = s.finish;
   return JsonOutput{render_preview(s.planned->schedule(), PreviewFormat::Json, preview), s.warnings};
 }
 
@@ -200,7 +206,7 @@ Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request) {
   const Scheduled& s = *scheduled.value();
   const Rollup rollup(s.planned->index());
   if (auto errors = stats_errors(s.file, *s.source, rollup); !errors.empty()) return invalid_lines(errors);
-  return JsonOutput{render_stats_json(compute_stats(s.planned->schedule(), rollup, s.calendar)), s.warnings};
+  return JsonOutput{render_stats_json(compute_stats(s.planned->schedule(), rollup, s.calendar, s.finish)), s.warnings};
 }
 
 Result<std::string> schema(std::string_view name) {

@@ -52,6 +52,11 @@ class Calendar {
   /// day after it (so a story starting on a Saturday starts on Monday's offset).
   [[nodiscard]] std::int64_t offset_of(Date date) const;
 
+  /// The same working days with day 0 moved to the latest start for which working day `due`
+  /// falls on `finish`, or on the last working day before `finish` when that date does not work
+  /// (docs/semantics.md §14). Absent when that day 0 lies outside years 1–9999.
+  [[nodiscard]] std::optional<Calendar> ending_on(std::int64_t due, Date finish) const;
+
  private:
   /// Working days of the week (ignoring holidays and working dates) in [epoch, date), negative
   /// before the epoch.

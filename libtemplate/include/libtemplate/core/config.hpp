@@ -40,6 +40,14 @@ struct ConvertSettings {
   std::vector<Allowed> allow;
 };
 
+/// A role's weekly capacity for `schedule --hours` (the `capacity` object): the value as
+/// written (`40h/week`, its form checked by the schema) and its place (`.ptmpl.json:3:17`).
+struct CapacitySetting {
+  std::string role;
+  std::string per_week;
+  std::string place;
+};
+
 class LintConfig {
  public:
   LintConfig();
@@ -63,6 +71,7 @@ class LintConfig {
   [[nodiscard]] const std::vector<std::string>& exclude() const { return exclude_; }
   [[nodiscard]] const std::vector<std::string>& extend_exclude() const { return extend_exclude_; }
   [[nodiscard]] const ConvertSettings& convert() const { return convert_; }
+  [[nodiscard]] const std::vector<CapacitySetting>& capacity() const { return capacity_; }
 
   /// True when an `ignore` entry with `files` and nothing else matches `path`: the file is
   /// skipped whole.
@@ -89,6 +98,7 @@ class LintConfig {
   std::vector<std::string> exclude_;
   std::vector<std::string> extend_exclude_;
   ConvertSettings convert_;
+  std::vector<CapacitySetting> capacity_;
 };
 
 /// The nearest `.ptmpl.json` in the directory of `file` or any directory above it.

@@ -209,6 +209,7 @@ struct TemplateAssignment {
 /// (calendar_block_problems() lists them; lint's calendar-invalid reports them).
 struct CalendarBlock {
   std::optional<Date> start;            ///< the date of day 0
+  std::optional<Date> finish;           ///< a deadline: day 0 placed back from it when there is no start
   std::optional<WorkWeek> week;         ///< the working weekdays
   std::vector<Date> holidays;           ///< non-working dates
   std::vector<Date> working;            ///< extra working dates (on days the week does not work)
@@ -223,7 +224,8 @@ struct CalendarProblem {
   std::string message;
 };
 
-/// The documented keys of the calendar block, in canonical order: start, week, holidays, working.
+/// The documented keys of the calendar block, in canonical order: start, finish, week, holidays,
+/// working.
 [[nodiscard]] std::span<const std::string_view> calendar_block_keys();
 
 /// Reads a calendar block (an object); unknown keys are kept in `arena`.

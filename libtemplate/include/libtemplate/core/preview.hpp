@@ -19,6 +19,8 @@
 
 namespace ptmpl {
 
+struct Hours;
+
 enum class PreviewFormat : std::uint8_t { Gantt, Table, Json, Csv, Mermaid, Svg, Html };
 
 /// "gantt", "table", "json", "csv", "mermaid", "svg", "html".
@@ -41,6 +43,12 @@ struct PreviewOptions {
   /// The template's project_template_assignments, for the assignees' names on the HTML page.
   /// Views the caller's template, which must outlive the rendering.
   std::span<const TemplateAssignment> assignments;
+  /// The deadline `calendar`'s day 0 was placed back from (deadline_of()): the JSON project
+  /// adds `finish` and `latest_start`.
+  std::optional<Date> finish;
+  /// Hours by assignment (`--hours`, hours.hpp): the HTML page draws their chart under the Gantt.
+  /// Must outlive the rendering.
+  const Hours* hours = nullptr;
 };
 
 /// One row of a preview: a story shown, in tree order.
@@ -109,18 +117,33 @@ void render_preview_to(const Schedule& schedule, PreviewFormat format, const Pre
 /// The calendar options of `schedule` and `stats`: each one given overrides the same field of
 /// the document's calendar block (docs/semantics.md §4).
 struct CalendarFlags {
-  std::optional<Date> start;                  ///< `--start`
-  std::optional<WorkWeek> week;               ///< `--calendar workweek|7day`
-  std::optional<std::vector<Date>> holidays;  ///< `--holidays FILE`
+  std::optional<Date> start{};                  ///< `--start`
+  std::optional<Date> finish{};                 ///< `--finish`: replaces the block's start and finish
+  std::optional<WorkWeek> week{};               ///< `--calendar workweek|7day`
+  std::optional<std::vector<Date>> holidays{};  ///< `--holidays FILE`
 };
 
+/// The deadline that day 0 is placed back from (docs/semantics.md §14): `--finish`, else the
+/// calendar block's `finish` when neither the block nor `--start` gives a start. None otherwise.
+[[nodiscard]] std::optional<Date> deadline_of(const TemplateSource& source, const CalendarFlags& flags);
+
 /// The calendar that dates are shown in: template `source`'s calendar block (docs/semantics.md §4), each
-/// field overridden by the flag given for it; Monday to Friday when neither names a week. None
-/// when neither gives a start date (offsets are shown). Fails on a block that has a problem
-/// (calendar_block_problems(); the first, as `FILE:LINE:COL: calendar: …`), and when week or
-/// holidays are given without any start date.
+/// field overridden by the flag given for it; Monday to Friday when neither names a week. With a
+/// deadline (deadline_of()) and `schedule`, day 0 is the latest start for which the project's
+/// due falls on it (Calendar::ending_on()); a deadline is not used without `schedule` or when
+/// the schedule is not ok() (it has no due). None when nothing gives a start date (offsets are
+/// shown). Fails on a block that has a problem (calendar_block_problems(); the first, as
+/// `FILE:LINE:COL: calendar: …`), on `--start` with `--finish` (kUsage), on a latest start
+/// before year 1, and when week or holidays are given without any start date or deadline.
 [[nodiscard]] Result<std::optional<Calendar>> resolve_calendar(const TemplateFile& file, const TemplateSource& source,
-                                                               const CalendarFlags& flags);
+                                                               const CalendarFlags& flags,
+                                                               const Schedule* schedule = nullptr);
+
+/// What `schedule` and `stats` say when a deadline placed day 0 (`calendar` from
+/// resolve_calendar()): `finish 2027-06-30: latest start 2027-03-01 (day 0), the project's 84
+/// working days end on 2027-06-30`, and when the deadline is not a working day, which day the
+/// project ends on instead.
+[[nodiscard]] std::string deadline_note(Date finish, const Calendar& calendar, const Schedule& schedule);
 
 /// The template's totals (docs/semantics.md §9, `ptmpl stats`).
 struct Stats {
@@ -132,15 +155,20 @@ struct Stats {
   /// With a calendar: the dates of the project's first and last working days (`YYYY-MM-DD`).
   std::optional<Date> start_date;
   std::optional<Date> due_date;
+  /// With a deadline (`--finish`, docs/semantics.md §14): the deadline and day 0's date.
+  std::optional<Date> finish;
+  std::optional<Date> latest_start;
 };
 
-/// `calendar` (resolve_calendar()) adds the project's start and due dates.
+/// `calendar` (resolve_calendar()) adds the project's start and due dates; `finish`, the
+/// deadline that calendar's day 0 was placed back from (deadline_of()), adds it and day 0.
 [[nodiscard]] Stats compute_stats(const Schedule& schedule, const Rollup& rollup,
-                                  const std::optional<Calendar>& calendar = std::nullopt);
+                                  const std::optional<Calendar>& calendar = std::nullopt,
+                                  std::optional<Date> finish = std::nullopt);
 
 /// `{"item_count", "duration", "budget_in_cents", "time_estimate_in_minutes", "critical_count"}`
-/// (docs/semantics.md §9), then `start_date` and `due_date` when the stats have them; an amount that nothing
-/// states is 0, one that overflows is null.
+/// (docs/semantics.md §9), then `start_date`, `due_date`, `finish` and `latest_start` when the
+/// stats have them; an amount that nothing states is 0, one that overflows is null.
 [[nodiscard]] std::string render_stats_json(const Stats& stats);
 /// The same as aligned `name  value` lines for a terminal.
 [[nodiscard]] std::string render_stats_text(const Stats& stats);

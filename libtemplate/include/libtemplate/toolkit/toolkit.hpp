@@ -107,6 +107,10 @@ struct ScheduleRequest {
   /// Day 0, YYYY-MM-DD (`--start`): dates are shown. Otherwise the calendar block's start,
   /// else working-day offsets.
   std::optional<std::string> start{};
+  /// A deadline, YYYY-MM-DD (`--finish`): day 0 is the latest start for which the project ends
+  /// on it (docs/semantics.md §14); the project gains `finish` and `latest_start`. Not with `start`
+  /// (kUsage).
+  std::optional<std::string> finish{};
   /// Ignore declared start dates (`--asap`).
   bool asap = false;
   /// Which template of a file holding several (an API response), from 1 (`--template`); 0 for
