@@ -127,6 +127,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     std::string stdin_filename;
     std::optional<std::size_t> max_warnings;
     bool verbose = false;
+    std::vector<std::string> select;
     SelectionOptions selection;
   };
   auto o = std::make_shared<Options>();
@@ -161,6 +162,10 @@ std::function<int()> setup_lint(CLI::App& app) {
                  "with '-': the name standard input stands for (in findings; its .ptmpl.json is used)");
   app.add_option("--max-warnings", o->max_warnings, "exit 1 when there are more than this many warnings");
   app.add_flag("-v,--verbose", o->verbose, "list the JSON files below a directory that are not templates");
+  app.add_option("--select", o->select,
+                 "only these rules: ids or groups, comma-separated or repeated; names the group schedule-health "
+                 "to turn its rules on")
+      ->delimiter(',');
   add_selection_options(app, o->selection);
   app.footer(
       "Formats: text (default), json, sarif, github, junit, gitlab.\n"
@@ -171,6 +176,9 @@ std::function<int()> setup_lint(CLI::App& app) {
       "XML, GanttProject) or invalid configuration.\n\n"
       "Example:\n  ptmpl lint samples/ --format sarif > lint.sarif");
   return [o] {
+    for (const std::string& name : o->select)
+      if (find_rule(name) == nullptr && !is_rule_group(name))
+        return report_error("lint", Error::usage("--select: " + unknown_rule_message(name)));
     const bool from_stdin = !o->stdin_filename.empty();
     if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
       return report_error("lint", Error::usage("--stdin-filename names standard input: give '-' as the only path"));
@@ -197,6 +205,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
     settings.discover_config = !o->no_config;
+    settings.select = o->select;
     if (o->max_depth > 0) settings.max_depth = o->max_depth;
     if (!o->fail_on.empty()) settings.fail_on = parse_severity(o->fail_on);
     settings.jobs = o->jobs;

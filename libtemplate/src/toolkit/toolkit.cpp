@@ -13,6 +13,7 @@
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/format_files.hpp"
+#include "libtemplate/core/health_report.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/preview.hpp"
@@ -120,7 +121,7 @@ Result<Conversion> run_conversion(std::string_view text, const std::string& path
 Result<LintResult> lint(const Input& input, const LintRequest& request) {
   if (request.config_path && request.config_text) return Error::usage("a configuration by path or as text, not both");
   for (const std::string& id : request.select)
-    if (find_rule(id) == nullptr) return Error::usage(unknown_rule_message(id));
+    if (find_rule(id) == nullptr && !is_rule_group(id)) return Error::usage(unknown_rule_message(id));
   std::optional<LintConfig> config;
   if (request.config_text) {
     auto parsed = LintConfig::parse(".ptmpl.json", *request.config_text);
@@ -131,14 +132,11 @@ Result<LintResult> lint(const Input& input, const LintRequest& request) {
   settings.config_path = request.config_path;
   settings.config = config ? &*config : nullptr;
   settings.discover_config = request.discover_config;
+  settings.select = request.select;
   const std::vector<std::string> paths{input.path};
   LintRun run = input.bytes ? lint_texts(paths, std::span(&*input.bytes, 1), settings) : lint_files(paths, settings);
   for (const LintedFile& file : run.files)
     if (file.error) return *file.error;
-  if (!request.select.empty())
-    std::erase_if(run.diagnostics, [&](const Diagnostic& d) {
-      return std::find(request.select.begin(), request.select.end(), d.rule) == request.select.end();
-    });
   return LintResult{findings_of(run.diagnostics), format_report(ReportFormat::Json, run)};
 }
 
@@ -193,6 +191,16 @@ Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request) {
   const Rollup rollup(s.planned->index());
   if (auto errors = stats_errors(s.file, *s.source, rollup); !errors.empty()) return invalid_lines(errors);
   return JsonOutput{render_stats_json(compute_stats(s.planned->schedule(), rollup, s.calendar)), s.warnings};
+}
+
+Result<JsonOutput> health(const Input& input, const HealthRequest& request) {
+  auto thresholds = health_thresholds_for(input.path, request.config_path, request.discover_config);
+  if (!thresholds.ok()) return thresholds.error();
+  auto scheduled = schedule_input(input, ScheduleRequest{.template_number = request.template_number});
+  if (!scheduled.ok()) return scheduled.error();
+  const Scheduled& s = *scheduled.value();
+  const HealthReport report{input.path, assess_health(s.planned->schedule(), thresholds.value())};
+  return JsonOutput{format_health_report(ReportFormat::Json, std::span(&report, 1)), s.warnings};
 }
 
 Result<std::string> schema(std::string_view name) {
