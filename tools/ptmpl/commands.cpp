@@ -165,7 +165,8 @@ std::function<int()> setup_lint(CLI::App& app) {
   app.add_option("--select", o->select,
                  "only these rules: ids or groups, comma-separated or repeated; names the group schedule-health "
                  "to turn its rules on")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   add_selection_options(app, o->selection);
   app.footer(
       "Formats: text (default), json, sarif, github, junit, gitlab.\n"

@@ -17,8 +17,9 @@ constexpr std::array<HealthMetricInfo, kHealthMetrics> kMetrics = {{
     {"hard-constraints", "Hard constraints", "health-hard-constraints", HealthKind::AtMost,
      "stories held later than their links by a declared start"},
     {"high-float", "High float", "health-high-float", HealthKind::AtMost, "stories with high total float"},
-    {"negative-float", "Negative float", "health-negative-float", HealthKind::AtMost,
-     "stories with negative total float"},
+    // No rule: a template's schedule has no deadline, so its float is never negative (the
+    // backward pass starts from the latest early finish); counted all the same.
+    {"negative-float", "Negative float", "", HealthKind::AtMost, "stories with negative total float"},
     {"high-duration", "High duration", "health-high-duration", HealthKind::AtMost, "stories with a high duration"},
     {"invalid-dates", "Invalid dates", "", HealthKind::NotApplicable,
      "needs actual dates and a status date; a template has no progress"},

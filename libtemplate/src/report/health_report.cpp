@@ -99,7 +99,7 @@ void append_json(JsonEmitter& json, const HealthReport& report) {
       json.end_object();
       continue;
     }
-    json.member("rule", info.rule);
+    if (!info.rule.empty()) json.member("rule", info.rule);
     json.member("counted", info.counted);
     json.member("count", metric.count);
     json.member("total", metric.total);

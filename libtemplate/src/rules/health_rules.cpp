@@ -1,7 +1,7 @@
 // The schedule-health rules (docs/semantics.md §14), one per check of the DCMA 14-point
 // assessment that a template answers: health-logic, health-leads, health-lags,
-// health-relationship-types, health-hard-constraints, health-high-float, health-negative-float,
-// health-high-duration, health-unassigned-work, health-critical-path-test. Off unless enabled.
+// health-relationship-types, health-hard-constraints, health-high-float, health-high-duration,
+// health-unassigned-work, health-critical-path-test. Off unless enabled.
 //
 // Each reports the offending stories or links where they are written and, when the share of a
 // file's stories or links they make passes the rule's threshold, one finding that sums up the
@@ -49,8 +49,6 @@ std::string story_message(HealthMetricId metric, const Schedule& schedule, std::
              " holds the story later than its links would start it";
     case HealthMetricId::HighFloat:
       return "total float of " + std::to_string(s.total_float) + " working days";
-    case HealthMetricId::NegativeFloat:
-      return "negative total float: " + std::to_string(s.total_float) + " working days";
     case HealthMetricId::HighDuration:
       return "lasts " + std::to_string(s.early.length()) + " working days";
     case HealthMetricId::Resources:
@@ -147,9 +145,6 @@ void check_health_leads(Context& context) {
 }
 void check_health_logic(Context& context) {
   check_metric(context, "health-logic", HealthMetricId::Logic);
-}
-void check_health_negative_float(Context& context) {
-  check_metric(context, "health-negative-float", HealthMetricId::NegativeFloat);
 }
 void check_health_relationship_types(Context& context) {
   check_metric(context, "health-relationship-types", HealthMetricId::RelationshipTypes);

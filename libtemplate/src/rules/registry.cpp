@@ -39,7 +39,6 @@ constexpr std::array kHardConstraintsOptions{max_percent(HealthMetricId::HardCon
 constexpr std::array kHighFloatOptions{
     max_percent(HealthMetricId::HighFloat),
     RuleOption{"days", static_cast<double>(kDcma.high_float_days), 0, 100000, true}};
-constexpr std::array kNegativeFloatOptions{max_percent(HealthMetricId::NegativeFloat)};
 constexpr std::array kHighDurationOptions{
     max_percent(HealthMetricId::HighDuration),
     RuleOption{"days", static_cast<double>(kDcma.high_duration_days), 0, 100000, true}};
@@ -141,8 +140,6 @@ constexpr std::array kRules = {
                 rules::check_health_leads),
     health_rule("health-logic", "a story has no predecessor or no successor, other than the first and last (DCMA 1)",
                 kLogicOptions, rules::check_health_logic),
-    health_rule("health-negative-float", "a story has negative total float (DCMA 7)", kNegativeFloatOptions,
-                rules::check_health_negative_float),
     health_rule("health-relationship-types", "a link is not finish-to-start (DCMA 4: at least 90 % should be)",
                 kRelationshipTypesOptions, rules::check_health_relationship_types),
     health_rule("health-unassigned-work", "a story has a time estimate and no assignment (DCMA 10)",

@@ -290,7 +290,6 @@ void check_health_high_float(Context& context);
 void check_health_lags(Context& context);
 void check_health_leads(Context& context);
 void check_health_logic(Context& context);
-void check_health_negative_float(Context& context);
 void check_health_relationship_types(Context& context);
 void check_health_unassigned_work(Context& context);
 std::unique_ptr<StoryCheck> dependency_duplicate_check();

@@ -46,7 +46,8 @@ inline constexpr std::size_t kHealthMetrics = 14;
 struct HealthMetricInfo {
   std::string_view id;    ///< "logic", "high-float", … (the JSON's `id`)
   std::string_view name;  ///< "Logic", "High float", … (the table's)
-  std::string_view rule;  ///< "health-logic", …; "" for a metric that is not applicable
+  std::string_view rule;  ///< "health-logic", …; "" for a metric that is not applicable, and for
+                          ///< negative float, which a template's schedule never has
   HealthKind kind = HealthKind::AtMost;
   /// What `count` counts ("stories without a predecessor or a successor"), or, for a metric
   /// that is not applicable, why it is not.
