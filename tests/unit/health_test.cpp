@@ -53,8 +53,8 @@ TEST(Health, SoundChainPassesEveryApplicableMetric) {
   const HealthMetric& types = a.health[HealthMetricId::RelationshipTypes];
   EXPECT_EQ(types.count, 2U);  // finish-to-start links
   EXPECT_EQ(types.share(), 100.0);
-  for (HealthMetricId id : {HealthMetricId::InvalidDates, HealthMetricId::MissedTasks, HealthMetricId::Cpli,
-                            HealthMetricId::Bei}) {
+  for (HealthMetricId id :
+       {HealthMetricId::InvalidDates, HealthMetricId::MissedTasks, HealthMetricId::Cpli, HealthMetricId::Bei}) {
     EXPECT_EQ(a.health[id].info().kind, HealthKind::NotApplicable);
     EXPECT_TRUE(a.health[id].passed) << "a metric that is not applicable never fails";
     EXPECT_FALSE(a.health[id].info().counted.empty()) << "it says why";

@@ -24,8 +24,8 @@ struct HealthOptions {
 // One file assessed, or why it cannot be (read as the schedule commands read: a plan converted
 // first, a schedule with no dates refused).
 Result<HealthReport> assess(const HealthOptions& o, const std::string& path) {
-  auto thresholds = health_thresholds_for(path, o.config.empty() ? std::nullopt : std::optional(o.config),
-                                          !o.no_config);
+  auto thresholds =
+      health_thresholds_for(path, o.config.empty() ? std::nullopt : std::optional(o.config), !o.no_config);
   if (!thresholds.ok()) return thresholds.error();
   ReadOptions options;
   options.release_text = true;
@@ -88,8 +88,8 @@ std::function<int()> setup_health(CLI::App& app) {
     const std::string text = format_health_report(format, reports);
     Status shown = format == ReportFormat::Text ? write_for_person(text) : write_result("-", text);
     if (!shown.ok()) return std::max(status, report_error("health", shown.error()));
-    const bool failed = std::any_of(reports.begin(), reports.end(),
-                                    [](const HealthReport& r) { return !r.assessment.passed(); });
+    const bool failed =
+        std::any_of(reports.begin(), reports.end(), [](const HealthReport& r) { return !r.assessment.passed(); });
     return std::max(status, failed ? int{kFindings} : int{kOk});
   };
 }

@@ -140,8 +140,10 @@ void assess_critical_path(const Schedule& schedule, const HealthThresholds& thre
   }
   if (out.tested == Schedule::npos || !schedule.project()) return;
   out.tested_reference = story_reference(index.story(out.tested));
-  const Schedule delayed(schedule.graph(), ScheduleOptions{.delay = ScheduleOptions::Delay{out.tested, thresholds.delay_days}});
-  const std::int64_t moved = delayed.ok() && delayed.project() ? delayed.project()->finish - schedule.project()->finish : 0;
+  const Schedule delayed(schedule.graph(),
+                         ScheduleOptions{.delay = ScheduleOptions::Delay{out.tested, thresholds.delay_days}});
+  const std::int64_t moved =
+      delayed.ok() && delayed.project() ? delayed.project()->finish - schedule.project()->finish : 0;
   out.count = static_cast<std::size_t>(std::max<std::int64_t>(moved, 0));
   out.passed = moved == thresholds.delay_days;
   if (!out.passed) out.stories.push_back(out.tested);
@@ -209,8 +211,8 @@ std::optional<std::string> health_summary(const HealthMetric& metric) {
   const HealthMetricInfo& info = metric.info();
   if (info.kind == HealthKind::Test)
     return "delaying critical story " + metric.tested_reference + " by " + std::to_string(metric.total) +
-           " working days moves the finish by " +
-           std::to_string(metric.count) + "; DCMA's test wants it moved by as much";
+           " working days moves the finish by " + std::to_string(metric.count) +
+           "; DCMA's test wants it moved by as much";
   std::string counted(info.counted);
   if (metric.days) counted += " (over " + std::to_string(*metric.days) + " working days)";
   return counted + ": " + std::to_string(metric.count) + " of " + std::to_string(metric.total) + " (" +

@@ -73,9 +73,8 @@ std::optional<std::string> option_problem(const RuleInfo& rule, const json::Memb
     return std::string(text);
   };
   return "option " + json::quoted(option.key.text()) + " of " + std::string(rule.id) + " is " +
-         rules::describe(option.value) +
-         ", not " + (known->integer ? "a whole number" : "a number") + " from " + number(known->min) + " to " +
-         number(known->max);
+         rules::describe(option.value) + ", not " + (known->integer ? "a whole number" : "a number") + " from " +
+         number(known->min) + " to " + number(known->max);
 }
 
 // Every problem of a configuration that is valid JSON, one line each ("FILE:LINE:COL: what"),
@@ -255,8 +254,8 @@ bool LintConfig::skips_file(const std::string& path) const {
   return false;
 }
 
-Result<HealthThresholds> health_thresholds_for(const std::string& path,
-                                               const std::optional<std::string>& config_path, bool discover) {
+Result<HealthThresholds> health_thresholds_for(const std::string& path, const std::optional<std::string>& config_path,
+                                               bool discover) {
   std::optional<std::string> config = config_path;
   if (!config && discover && path != "-") config = find_config(path);
   if (!config) return HealthThresholds{};

@@ -59,8 +59,8 @@ void append_table(std::string& out, const HealthReport& report) {
     const HealthMetricInfo& info = metric.info();
     out += pad_left(std::to_string(static_cast<int>(metric.id) + 1), 2) + "  " + pad_right(std::string(info.name), 18);
     if (info.kind == HealthKind::NotApplicable) {
-      out += pad_left("-", 7) + pad_left("-", 7) + pad_left("-", 8) + "  " + pad_right("-", 13) + "  n/a: " +
-             std::string(info.counted) + "\n";
+      out += pad_left("-", 7) + pad_left("-", 7) + pad_left("-", 8) + "  " + pad_right("-", 13) +
+             "  n/a: " + std::string(info.counted) + "\n";
       continue;
     }
     const bool untested = info.kind == HealthKind::Test && metric.tested == Schedule::npos;

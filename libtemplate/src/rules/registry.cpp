@@ -36,9 +36,8 @@ constexpr std::array kLagsOptions{max_percent(HealthMetricId::Lags)};
 constexpr std::array kRelationshipTypesOptions{
     RuleOption{"min_percent", kDcma.percent[static_cast<std::size_t>(HealthMetricId::RelationshipTypes)], 0, 100}};
 constexpr std::array kHardConstraintsOptions{max_percent(HealthMetricId::HardConstraints)};
-constexpr std::array kHighFloatOptions{
-    max_percent(HealthMetricId::HighFloat),
-    RuleOption{"days", static_cast<double>(kDcma.high_float_days), 0, 100000, true}};
+constexpr std::array kHighFloatOptions{max_percent(HealthMetricId::HighFloat),
+                                       RuleOption{"days", static_cast<double>(kDcma.high_float_days), 0, 100000, true}};
 constexpr std::array kHighDurationOptions{
     max_percent(HealthMetricId::HighDuration),
     RuleOption{"days", static_cast<double>(kDcma.high_duration_days), 0, 100000, true}};
@@ -126,18 +125,16 @@ constexpr std::array kRules = {
           "duration differs from the span of the story's dates, or is not 0 on a milestone", FixKind::Safe},
          nullptr,
          rules::each_story<rules::check_duration_mismatch_story>},
-    health_rule("health-critical-path-test",
-                "delaying a critical story does not delay the finish by as much (DCMA 12)", kCriticalPathTestOptions,
-                rules::check_health_critical_path_test),
+    health_rule("health-critical-path-test", "delaying a critical story does not delay the finish by as much (DCMA 12)",
+                kCriticalPathTestOptions, rules::check_health_critical_path_test),
     health_rule("health-hard-constraints", "a declared start holds a story later than its links (DCMA 5)",
                 kHardConstraintsOptions, rules::check_health_hard_constraints),
     health_rule("health-high-duration", "a story lasts more than 44 working days (DCMA 8)", kHighDurationOptions,
                 rules::check_health_high_duration),
-    health_rule("health-high-float", "a story has more than 44 working days of total float (DCMA 6)",
-                kHighFloatOptions, rules::check_health_high_float),
+    health_rule("health-high-float", "a story has more than 44 working days of total float (DCMA 6)", kHighFloatOptions,
+                rules::check_health_high_float),
     health_rule("health-lags", "a link has a positive lag (DCMA 3)", kLagsOptions, rules::check_health_lags),
-    health_rule("health-leads", "a link has a negative lag, a lead (DCMA 2)", kLeadsOptions,
-                rules::check_health_leads),
+    health_rule("health-leads", "a link has a negative lag, a lead (DCMA 2)", kLeadsOptions, rules::check_health_leads),
     health_rule("health-logic", "a story has no predecessor or no successor, other than the first and last (DCMA 1)",
                 kLogicOptions, rules::check_health_logic),
     health_rule("health-relationship-types", "a link is not finish-to-start (DCMA 4: at least 90 % should be)",

@@ -74,11 +74,11 @@ struct HealthThresholds {
 /// One metric of a template.
 struct HealthMetric {
   HealthMetricId id = HealthMetricId::Logic;
-  std::size_t count = 0;    ///< offending stories or links; Test: the days the finish moved
-  std::size_t total = 0;    ///< stories or links judged; Test: the delay
-  double threshold = 0;     ///< percent (AtMost, AtLeast)
+  std::size_t count = 0;             ///< offending stories or links; Test: the days the finish moved
+  std::size_t total = 0;             ///< stories or links judged; Test: the delay
+  double threshold = 0;              ///< percent (AtMost, AtLeast)
   std::optional<std::int64_t> days;  ///< HighFloat, HighDuration: the working days above which they count
-  bool passed = true;       ///< false only for a metric that fails (never for NotApplicable)
+  bool passed = true;                ///< false only for a metric that fails (never for NotApplicable)
   /// The offending stories (pre-order indices; Test: the story delayed, when it failed) and
   /// links (indices in the graph's links()), in order.
   std::vector<std::size_t> stories;
