@@ -356,7 +356,8 @@ std::function<int()> setup_fmt(CLI::App& app) {
 std::function<int()> setup_rules(CLI::App& app) {
   app.footer(
       "Output: one rule a line: rule id, default severity, the kind of fix lint --fix offers (safe:\n"
-      "applied by --fix; unsafe: only with --unsafe-fixes; '-': none), summary.\nExit codes: 0 ok, 2 usage error.\n\n"
+      "applied by --fix; unsafe: only with --unsafe-fixes; '-': none), summary; a rule of a group off by\n"
+      "default says so (lint --select GROUP turns it on).\nExit codes: 0 ok, 2 usage error.\n\n"
       "Example:\n  ptmpl rules");
   return [] {
     std::size_t width = 0;
@@ -367,7 +368,9 @@ std::function<int()> setup_rules(CLI::App& app) {
       std::string severity(to_string(rule.severity));
       std::string fix(rule.fix == FixKind::None ? "-" : to_string(rule.fix));
       out += id + std::string(width + 2 - id.size(), ' ') + severity + std::string(9 - severity.size(), ' ') + fix +
-             std::string(8 - fix.size(), ' ') + std::string(rule.summary) + "\n";
+             std::string(8 - fix.size(), ' ') + std::string(rule.summary);
+      if (!rule.group.empty()) out += " [off by default: " + std::string(rule.group) + "]";
+      out += '\n';
     }
     if (Status written = write_stdout(out); !written.ok()) return report_error("rules", written.error());
     return int{kOk};

@@ -211,7 +211,7 @@ Result<std::string> schema(std::string_view name) {
 std::vector<Rule> rules() {
   std::vector<Rule> out;
   for (const RuleInfo& rule : rule_catalogue())
-    out.push_back({std::string(rule.id), rule.severity, rule.fix, std::string(rule.summary)});
+    out.push_back({std::string(rule.id), rule.severity, rule.fix, std::string(rule.summary), std::string(rule.group)});
   return out;
 }
 

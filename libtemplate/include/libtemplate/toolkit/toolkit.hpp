@@ -159,6 +159,7 @@ struct Rule {
   Severity severity = Severity::Error;  ///< its default
   FixKind fix = FixKind::None;          ///< what `lint --fix` can do about its findings
   std::string summary;
+  std::string group;  ///< "" or the group that is off by default (`schedule-health`)
 };
 
 /// Every lint rule, sorted by id.
