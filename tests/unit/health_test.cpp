@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "libtemplate/core/config.hpp"
+#include "libtemplate/core/health_report.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/template_file.hpp"
 
@@ -153,6 +155,19 @@ TEST(Health, LeadsLagsAndTypesCountLinksThatConstrain) {
   EXPECT_EQ(a.health[HealthMetricId::RelationshipTypes].count, 1U);
   EXPECT_EQ(health_summary(a.health[HealthMetricId::RelationshipTypes]),
             "finish-to-start links: 1 of 2 (50 %); DCMA's threshold is at least 90 %");
+}
+
+TEST(Health, AnEmptyTemplateHasNothingToJudgeAndPasses) {
+  const Assessed a("[]");
+  EXPECT_TRUE(a.health.passed());
+  EXPECT_EQ(a.health[HealthMetricId::CriticalPathTest].tested, Schedule::npos) << "no critical story to delay";
+  EXPECT_EQ(a.health[HealthMetricId::Logic].total, 0U);
+  const HealthReport report{"-", a.health};
+  const std::string table = format_health_report(ReportFormat::Text, std::span(&report, 1));
+  EXPECT_NE(
+      table.find("12  Critical path test      -    600       -  100 %          pass: no critical story to delay\n"),
+      std::string::npos)
+      << table;
 }
 
 TEST(Health, FormatPercent) {

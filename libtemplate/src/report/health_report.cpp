@@ -64,8 +64,8 @@ void append_table(std::string& out, const HealthReport& report) {
       continue;
     }
     const bool untested = info.kind == HealthKind::Test && metric.tested == Schedule::npos;
-    out += pad_left(std::to_string(metric.count), 7) + pad_left(std::to_string(metric.total), 7) +
-           pad_left(metric.total == 0 ? "-" : format_percent(metric.share()), 8) + "  " +
+    out += pad_left(untested ? "-" : std::to_string(metric.count), 7) + pad_left(std::to_string(metric.total), 7) +
+           pad_left(metric.total == 0 || untested ? "-" : format_percent(metric.share()), 8) + "  " +
            pad_right(threshold_text(metric), 13) + "  " + (metric.passed ? "pass" : "fail");
     if (info.kind == HealthKind::Test)
       out += untested ? ": no critical story to delay"
