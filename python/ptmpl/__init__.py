@@ -234,12 +234,12 @@ def _source(value: Source, what: str, name: Optional[str]) -> "tuple[str, Option
     return (os.fspath(name) if name is not None else "-"), data
 
 
-def _date(value: Union[str, datetime.date, None]) -> Optional[str]:
+def _date(value: Union[str, datetime.date, None], what: str = "start") -> Optional[str]:
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, datetime.date):
         return value.strftime("%Y-%m-%d")
-    raise TypeError(f"start: a date or YYYY-MM-DD, not {type(value).__name__}")
+    raise TypeError(f"{what}: a date or YYYY-MM-DD, not {type(value).__name__}")
 
 
 def _names(value: Union[str, Iterable[str], None]) -> "list[str]":
@@ -313,31 +313,34 @@ def convert(path_or_bytes: Source, to: Optional[str] = None, strict: bool = Fals
     return Conversion(_report(report), document, failed)
 
 
-def schedule(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False, *,
-             name: Optional[str] = None) -> Scheduled:
+def schedule(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False,
+             finish: Union[str, datetime.date, None] = None, *, name: Optional[str] = None) -> Scheduled:
     """The schedule of a template, as ``ptmpl schedule FILE --format json`` prints it.
 
     ``start``: day 0 (dates are shown), else the calendar block's, else working-day offsets.
-    ``asap``: ignore declared start dates. A plan file (not bytes) is converted first.
+    ``asap``: ignore declared start dates. ``finish`` (not with ``start``): a deadline; day 0
+    is the latest start for which the project ends on it, and the project gains ``finish``
+    and ``latest_start`` (``--finish``). A plan file (not bytes) is converted first.
 
     Returns ``{"project": {...}, "stories": [...]}`` with ``.warnings``. Raises InputInvalid
     for no template, a calendar block with a problem or a dependency cycle (a line each),
     NotFound or Unreadable for a file that cannot be read, UsageError for a bad ``start``.
     """
     path, data = _source(template, "schedule", name)
-    document, warnings = _call(_ptmpl.schedule, path, data, _date(start), asap)
+    document, warnings = _call(_ptmpl.schedule, path, data, _date(start), asap, _date(finish, "finish"))
     return Scheduled(json.loads(document), warnings)
 
 
-def stats(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False, *,
-          name: Optional[str] = None) -> Scheduled:
+def stats(template: Source, start: Union[str, datetime.date, None] = None, asap: bool = False,
+          finish: Union[str, datetime.date, None] = None, *, name: Optional[str] = None) -> Scheduled:
     """The totals of a template, as ``ptmpl stats FILE --format json`` prints them
-    (``item_count``, ``duration``, ``budget_in_cents``, ...), with ``.warnings``.
+    (``item_count``, ``duration``, ``budget_in_cents``, ...), with ``.warnings``; ``finish``
+    as for ``schedule``.
 
     Fails as ``schedule`` does, and (InputInvalid) on an estimate whose total is no amount.
     """
     path, data = _source(template, "stats", name)
-    document, warnings = _call(_ptmpl.stats, path, data, _date(start), asap)
+    document, warnings = _call(_ptmpl.stats, path, data, _date(start), asap, _date(finish, "finish"))
     return Scheduled(json.loads(document), warnings)
 
 

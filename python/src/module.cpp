@@ -138,8 +138,11 @@ PYBIND11_MODULE(_ptmpl, m) {
     m.def(
         name,
         [call](const std::string& path, const std::optional<py::bytes>& data, std::optional<std::string> start,
-               bool asap) { return python::scheduled(call, path, data, {.start = std::move(start), .asap = asap}); },
-        py::arg("path"), py::arg("data"), py::arg("start"), py::arg("asap"));
+               bool asap, std::optional<std::string> finish) {
+          return python::scheduled(call, path, data,
+                                   {.start = std::move(start), .finish = std::move(finish), .asap = asap});
+        },
+        py::arg("path"), py::arg("data"), py::arg("start"), py::arg("asap"), py::arg("finish"));
   m.def(
       "schema", [](const std::string& name) { return python::value_or_raise(toolkit::schema(name)); }, py::arg("name"));
   m.def("rules", &python::rules);

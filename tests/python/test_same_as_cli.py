@@ -1,5 +1,6 @@
 # Every function gives what the command prints with --format json for the same input (parsed),
 # or fails with the command's message and exit code.
+import datetime
 import json
 
 import pytest
@@ -107,6 +108,10 @@ def test_schedule_and_stats(command, path):
     assert "".join(f"ptmpl {command}: {w}\n" for w in result.warnings) == cli.err
     asap = Cli(command, path, "--format", "json", "--asap")
     assert call(path, asap=True) == asap.json()
+    backward = Cli(command, path, "--format", "json", "--finish", "2027-06-30")
+    result = call(path, finish=datetime.date(2027, 6, 30))
+    assert result == backward.json()
+    assert "".join(f"ptmpl {command}: {w}\n" for w in result.warnings) == backward.err
 
 
 @pytest.mark.parametrize("name", ["raw_json", "template", "config"])

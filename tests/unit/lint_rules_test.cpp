@@ -45,8 +45,20 @@ std::string read_bytes(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// Lints a file of the repository, named relative to its root (as a user would type it).
-std::vector<ptmpl::Diagnostic> lint_file(const std::string& relative, const ptmpl::LintOptions& options = {}) {
+/// Every rule's id: selected, the rules that are off by default (a group's) run too.
+const std::vector<std::string>& every_rule() {
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> out;
+    for (const ptmpl::RuleInfo& rule : ptmpl::rule_catalogue()) out.emplace_back(rule.id);
+    return out;
+  }();
+  return ids;
+}
+
+/// Lints a file of the repository, named relative to its root (as a user would type it), with
+/// every rule on.
+std::vector<ptmpl::Diagnostic> lint_file(const std::string& relative, ptmpl::LintOptions options = {}) {
+  if (options.select.empty()) options.select = every_rule();
   return ptmpl::lint_text(relative, read_bytes(kRoot / relative), options);
 }
 

@@ -101,6 +101,24 @@ TEST(Toolkit, LintTakesAConfigurationAndASelection) {
   EXPECT_LT(selected.value().findings.size(), all.value().findings.size());
 }
 
+TEST(Toolkit, HealthGivesWhatHealthPrintsAsJson) {
+  for (const std::string& path : {std::string("samples/office-move.json"), kPlans.front()}) {
+    const testing::CliRun cli = run_ptmpl("health '" + path + "' --format json");
+    auto by_path = toolkit::health(Input::file(path));
+    ASSERT_TRUE(by_path.ok()) << by_path.error().message;
+    EXPECT_EQ(by_path.value().json, cli.out) << path;
+  }
+  const std::string text = read_source("samples/office-move.json");
+  auto by_bytes = toolkit::health(Input::text(text, "samples/office-move.json"));
+  ASSERT_TRUE(by_bytes.ok());
+  EXPECT_EQ(by_bytes.value().json, read_source("tests/golden/health/office-move.json"));
+  // The group's name selects its rules, which are off otherwise.
+  auto linted = toolkit::lint(Input::file("samples/office-move.json"), {.select = {"schedule-health"}});
+  ASSERT_TRUE(linted.ok());
+  ASSERT_FALSE(linted.value().findings.empty());
+  for (const toolkit::Finding& f : linted.value().findings) EXPECT_TRUE(f.rule.starts_with("health-")) << f.rule;
+}
+
 TEST(Toolkit, FormatGivesWhatFmtPrints) {
   for (const std::string& path : kTemplates) {
     const testing::CliRun cli = run_ptmpl("fmt '" + path + "'");
@@ -246,7 +264,8 @@ TEST(Toolkit, SchemasAndRulesAreTheCommandsOwn) {
   std::string ids;
   for (const toolkit::Rule& rule : rules) {
     EXPECT_NE(listed.out.find(rule.id + " "), std::string::npos) << rule.id;
-    EXPECT_NE(listed.out.find(rule.summary + "\n"), std::string::npos) << rule.id;
+    const std::string off = rule.group.empty() ? "" : " [off by default: " + rule.group + "]";
+    EXPECT_NE(listed.out.find(rule.summary + off + "\n"), std::string::npos) << rule.id;
   }
   EXPECT_EQ(static_cast<std::size_t>(std::count(listed.out.begin(), listed.out.end(), '\n')), rules.size());
 }

@@ -127,6 +127,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     std::string stdin_filename;
     std::optional<std::size_t> max_warnings;
     bool verbose = false;
+    std::vector<std::string> select;
     SelectionOptions selection;
   };
   auto o = std::make_shared<Options>();
@@ -161,6 +162,11 @@ std::function<int()> setup_lint(CLI::App& app) {
                  "with '-': the name standard input stands for (in findings; its .ptmpl.json is used)");
   app.add_option("--max-warnings", o->max_warnings, "exit 1 when there are more than this many warnings");
   app.add_flag("-v,--verbose", o->verbose, "list the JSON files below a directory that are not templates");
+  app.add_option("--select", o->select,
+                 "only these rules: ids or groups, comma-separated or repeated; names the group schedule-health "
+                 "to turn its rules on")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   add_selection_options(app, o->selection);
   app.footer(
       "Formats: text (default), json, sarif, github, junit, gitlab.\n"
@@ -171,6 +177,9 @@ std::function<int()> setup_lint(CLI::App& app) {
       "XML, GanttProject) or invalid configuration.\n\n"
       "Example:\n  ptmpl lint samples/ --format sarif > lint.sarif");
   return [o] {
+    for (const std::string& name : o->select)
+      if (find_rule(name) == nullptr && !is_rule_group(name))
+        return report_error("lint", Error::usage("--select: " + unknown_rule_message(name)));
     const bool from_stdin = !o->stdin_filename.empty();
     if (from_stdin && (o->paths.size() != 1 || o->paths.front() != "-"))
       return report_error("lint", Error::usage("--stdin-filename names standard input: give '-' as the only path"));
@@ -197,6 +206,7 @@ std::function<int()> setup_lint(CLI::App& app) {
     LintSettings settings;
     if (!o->config.empty()) settings.config_path = o->config;
     settings.discover_config = !o->no_config;
+    settings.select = o->select;
     if (o->max_depth > 0) settings.max_depth = o->max_depth;
     if (!o->fail_on.empty()) settings.fail_on = parse_severity(o->fail_on);
     settings.jobs = o->jobs;
@@ -346,7 +356,8 @@ std::function<int()> setup_fmt(CLI::App& app) {
 std::function<int()> setup_rules(CLI::App& app) {
   app.footer(
       "Output: one rule a line: rule id, default severity, the kind of fix lint --fix offers (safe:\n"
-      "applied by --fix; unsafe: only with --unsafe-fixes; '-': none), summary.\nExit codes: 0 ok, 2 usage error.\n\n"
+      "applied by --fix; unsafe: only with --unsafe-fixes; '-': none), summary; a rule of a group off by\n"
+      "default says so (lint --select GROUP turns it on).\nExit codes: 0 ok, 2 usage error.\n\n"
       "Example:\n  ptmpl rules");
   return [] {
     std::size_t width = 0;
@@ -357,7 +368,9 @@ std::function<int()> setup_rules(CLI::App& app) {
       std::string severity(to_string(rule.severity));
       std::string fix(rule.fix == FixKind::None ? "-" : to_string(rule.fix));
       out += id + std::string(width + 2 - id.size(), ' ') + severity + std::string(9 - severity.size(), ' ') + fix +
-             std::string(8 - fix.size(), ' ') + std::string(rule.summary) + "\n";
+             std::string(8 - fix.size(), ' ') + std::string(rule.summary);
+      if (!rule.group.empty()) out += " [off by default: " + std::string(rule.group) + "]";
+      out += '\n';
     }
     if (Status written = write_stdout(out); !written.ok()) return report_error("rules", written.error());
     return int{kOk};

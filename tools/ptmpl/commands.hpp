@@ -65,6 +65,7 @@ std::function<int()> setup_diff(CLI::App& app);
 std::function<int()> setup_explain(CLI::App& app);
 std::function<int()> setup_fmt(CLI::App& app);
 std::function<int()> setup_gen(CLI::App& app);
+std::function<int()> setup_health(CLI::App& app);
 std::function<int()> setup_lint(CLI::App& app);
 std::function<int()> setup_list(CLI::App& app);
 std::function<int()> setup_lsp(CLI::App& app);

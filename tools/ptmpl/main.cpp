@@ -25,6 +25,7 @@ constexpr std::array kCommands = {
     Command{"schedule", "preview a template's schedule: Gantt chart, table, JSON, CSV, Mermaid, SVG, HTML",
             setup_schedule},
     Command{"stats", "print a template's totals: stories, duration, budget, time, critical stories", setup_stats},
+    Command{"health", "assess a template's or plan's schedule: the DCMA 14-point metrics, pass or fail", setup_health},
     Command{"convert",
             "convert plans: MS Project .mpp and XML, GanttProject, CSV, Excel, Primavera P6 into templates; "
             "templates into MSPDI, CSV, Excel",

@@ -34,7 +34,7 @@ class Random {
   std::uint64_t state_;
 };
 
-struct Link {
+struct PlannedLink {
   std::size_t target;  // story index
   std::int64_t type;
   std::int64_t lag;
@@ -50,7 +50,7 @@ struct Plan {
   std::int64_t due = 0;     // inclusive last day
   std::int64_t budget = 0;
   std::int64_t minutes = 0;
-  std::vector<Link> links;
+  std::vector<PlannedLink> links;
 };
 
 constexpr std::array<std::string_view, 12> kVerbs = {"Plan",    "Review", "Draft",   "Build",  "Test",  "Approve",
@@ -129,7 +129,7 @@ void plan_dates(std::vector<Plan>& plan, const std::vector<std::size_t>& leaves)
     p.start = std::max<std::int64_t>(earliest[leaf], 0);
     p.due = p.type == StoryType::Milestone ? p.start : p.start + p.length - 1;
     std::int64_t finish = p.start + p.length;
-    for (const Link& link : p.links) {
+    for (const PlannedLink& link : p.links) {
       std::int64_t target_length = plan[link.target].length;
       std::int64_t need = 0;
       switch (static_cast<DependencyType>(link.type)) {
@@ -212,7 +212,7 @@ class Emitter {
       s.assignments = std::span<const std::int64_t>(&assignee, 1);
     }
     std::vector<Dependency> dependencies;
-    for (const Link& link : p.links) {
+    for (const PlannedLink& link : p.links) {
       Dependency& dependency = dependencies.emplace_back();
       dependency.source_id = id;
       dependency.target_id = static_cast<std::int64_t>(link.target + 1);

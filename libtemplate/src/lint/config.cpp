@@ -2,6 +2,7 @@
 #include "libtemplate/core/diagnostic.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -51,6 +52,31 @@ bool matches_relative(std::string_view pattern, const std::string& path, const s
 // a million misspelt keys would take a minute to check whole, for a list nobody reads.)
 constexpr std::size_t kMaxConfigProblems = 100;
 
+// What is wrong with `option` of `rule`'s options: a name the rule does not have, or a value
+// that is not a number in its range; nullopt when nothing is.
+std::optional<std::string> option_problem(const RuleInfo& rule, const json::Member& option) {
+  const RuleOption* known = find_rule_option(rule, option.key.text());
+  if (known == nullptr) {
+    std::vector<std::string_view> names;
+    for (const RuleOption& o : rule.options) names.push_back(o.name);
+    std::string message = std::string(rule.id) + " has no option " + json::quoted(option.key.text());
+    if (auto suggestion = closest(option.key.text(), names))
+      message += " (did you mean " + json::quoted(*suggestion) + "?)";
+    return message + (names.empty() ? "; it takes none" : "; docs/rules/" + std::string(rule.id) + ".md lists them");
+  }
+  const std::optional<double> value = option.value.is_number() ? option.value.as_double() : std::nullopt;
+  if (value && *value >= known->min && *value <= known->max && (!known->integer || option.value.as_int64()))
+    return std::nullopt;
+  auto number = [](double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return std::string(text);
+  };
+  return "option " + json::quoted(option.key.text()) + " of " + std::string(rule.id) + " is " +
+         rules::describe(option.value) + ", not " + (known->integer ? "a whole number" : "a number") + " from " +
+         number(known->min) + " to " + number(known->max);
+}
+
 // Every problem of a configuration that is valid JSON, one line each ("FILE:LINE:COL: what"),
 // in the order of the file: violations of its schema and rule ids the catalogue does not hold
 // (one problem per place: an ignore entry's `rule` that breaks the schema is not also unknown).
@@ -69,8 +95,20 @@ std::optional<std::string> config_problems(const TemplateFile& file) {
     problems.emplace_back(violation.at->offset(), place(file, *violation.at) + violation.message);
   if (!root.is_object()) return problems.empty() ? std::nullopt : std::optional(problems.front().second);
   if (const json::Value* rules = root.find("rules"); rules != nullptr && rules->is_object())
-    for (const json::Member& m : rules->members())
-      if (find_rule(m.key.text()) == nullptr) add_unknown_rule(m.key, m.key.text());
+    for (const json::Member& m : rules->members()) {
+      const json::Value* options = m.value.is_object() ? m.value.find("options") : nullptr;
+      if (is_rule_group(m.key.text())) {
+        if (options != nullptr)
+          problems.emplace_back(options->offset(), place(file, *options) + "the group " + json::quoted(m.key.text()) +
+                                                       " takes a severity, not options: set them on its rules");
+      } else if (const RuleInfo* rule = find_rule(m.key.text()); rule == nullptr) {
+        add_unknown_rule(m.key, m.key.text());
+      } else if (options != nullptr && options->is_object()) {
+        for (const json::Member& option : options->members())
+          if (auto problem = option_problem(*rule, option))
+            problems.emplace_back(option.key.offset(), place(file, option.key) + *problem);
+      }
+    }
   if (const json::Value* ignore = root.find("ignore"); ignore != nullptr && ignore->is_array())
     for (const json::Value& entry : ignore->items())
       if (const json::Value* rule = entry.is_object() ? entry.find("rule") : nullptr;
@@ -112,7 +150,20 @@ Result<LintConfig> LintConfig::parse(const std::string& path, std::string_view t
   const json::Value& root = doc.root();
   if (std::optional<std::string> problems = config_problems(file)) return Error::invalid(std::move(*problems));
   if (const json::Value* rules = root.find("rules")) {
+    // A group's setting first, then its rules' own, which win over it.
     for (const json::Member& m : rules->members()) {
+      if (!is_rule_group(m.key.text())) continue;
+      RuleSetting setting;
+      const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
+      if (severity != nullptr) {
+        setting.off = severity->text() == "off";
+        setting.severity = parse_severity(severity->text());
+      }
+      for (const RuleInfo& rule : rule_catalogue())
+        if (rule.group == m.key.text()) config.rules_[std::string(rule.id)] = setting;
+    }
+    for (const json::Member& m : rules->members()) {
+      if (is_rule_group(m.key.text())) continue;
       RuleSetting setting;
       const json::Value* severity = m.value.is_string() ? &m.value : m.value.find("severity");
       if (severity != nullptr) {
@@ -207,6 +258,16 @@ bool LintConfig::skips_file(const std::string& path) const {
         matches_relative(*entry.files, path, directory_))
       return true;
   return false;
+}
+
+Result<HealthThresholds> health_thresholds_for(const std::string& path, const std::optional<std::string>& config_path,
+                                               bool discover) {
+  std::optional<std::string> config = config_path;
+  if (!config && discover && path != "-") config = find_config(path);
+  if (!config) return HealthThresholds{};
+  auto loaded = LintConfig::load(*config);
+  if (!loaded.ok()) return loaded.error();
+  return health_thresholds(&loaded.value().rules());
 }
 
 bool exclude_matches(std::string_view pattern, const std::string& path, bool directory, const std::string& base) {

@@ -28,9 +28,9 @@ std::vector<Diagnostic> lint(const TemplateFile& file, const LintOptions& option
   rules::IgnoreFinding ignores;
   if (options.config != nullptr && !options.config->ignore().empty())
     ignores = [&](const Diagnostic& d) { return options.config->ignores(d, file); };
-  rules::Context context(file, settings, shared, ignores);
+  rules::Context context(file, settings, shared, ignores, options.select);
   if (options.threads > 1 && stories >= kSplitFrom) {
-    rules::Context helper(file, settings, shared, ignores);
+    rules::Context helper(file, settings, shared, ignores, options.select);
     rules::run_all_rules(context, &helper);
     context.merge(std::move(helper));
   } else {
@@ -99,6 +99,7 @@ LintRun lint_many(const std::vector<std::string>& paths, std::span<const std::st
         LintOptions options;
         options.config = config_of[i];
         options.threads = threads_per_file;
+        options.select = settings.select;
         options.max_depth =
             settings.max_depth.value_or(options.config != nullptr ? options.config->max_depth().value_or(256) : 256);
         ReadOptions read;

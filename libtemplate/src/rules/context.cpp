@@ -40,6 +40,19 @@ const Rollup& Context::rollup(const TemplateSource& source) {
   return shared_.get(shared_.rollups, source, [&] { return std::make_unique<Rollup>(index(source)); });
 }
 
+const ScheduleHealth& Context::health(const TemplateSource& source) {
+  return shared_.get(shared_.health, source,
+                     [&] { return std::make_unique<ScheduleHealth>(graph(source), health_thresholds(settings_)); });
+}
+
+bool Context::enabled(const RuleInfo& rule) const {
+  if (!select_.empty() && !selects(select_, rule)) return false;
+  const RuleSetting* configured = setting(rule.id);
+  if (configured != nullptr && configured->off) return false;
+  // A rule of a group is off unless something names it.
+  return rule.group.empty() || configured != nullptr || !select_.empty();
+}
+
 const RuleSetting* Context::setting(std::string_view rule) const {
   if (settings_ == nullptr) return nullptr;
   auto it = settings_->find(rule);
@@ -54,13 +67,12 @@ const json::Value* Context::rule_options(std::string_view rule) const {
 void Context::add(std::string_view rule, Severity severity, std::uint64_t offset, std::string pointer,
                   std::string message, std::optional<Fix> fix) {
   last_ = nullptr;
-  if (const RuleSetting* configured = setting(rule)) {
-    if (configured->off) return;
-    if (configured->severity) severity = *configured->severity;
-  }
+  const RuleInfo* info = find_rule(rule);
+  if (info != nullptr && !enabled(*info)) return;
+  if (const RuleSetting* configured = setting(rule); configured != nullptr && configured->severity)
+    severity = *configured->severity;
   // The rule, not each finding, decides whether its fix is safe (docs/semantics.md §6): one place.
   if (fix) {
-    const RuleInfo* info = find_rule(rule);
     fix->unsafe = info == nullptr || info->fix != FixKind::Safe;
   }
   Diagnostic finding;

@@ -23,6 +23,34 @@ struct Rule {
 
 constexpr bool kReadsGraph = true;
 
+constexpr std::string_view kScheduleHealth = "schedule-health";
+
+// The options of the schedule-health rules, their defaults DCMA's (HealthThresholds).
+constexpr HealthThresholds kDcma{};
+constexpr RuleOption max_percent(HealthMetricId metric) {
+  return {"max_percent", kDcma.percent[static_cast<std::size_t>(metric)], 0, 100};
+}
+constexpr std::array kLogicOptions{max_percent(HealthMetricId::Logic)};
+constexpr std::array kLeadsOptions{max_percent(HealthMetricId::Leads)};
+constexpr std::array kLagsOptions{max_percent(HealthMetricId::Lags)};
+constexpr std::array kRelationshipTypesOptions{
+    RuleOption{"min_percent", kDcma.percent[static_cast<std::size_t>(HealthMetricId::RelationshipTypes)], 0, 100}};
+constexpr std::array kHardConstraintsOptions{max_percent(HealthMetricId::HardConstraints)};
+constexpr std::array kHighFloatOptions{max_percent(HealthMetricId::HighFloat),
+                                       RuleOption{"days", static_cast<double>(kDcma.high_float_days), 0, 100000, true}};
+constexpr std::array kHighDurationOptions{
+    max_percent(HealthMetricId::HighDuration),
+    RuleOption{"days", static_cast<double>(kDcma.high_duration_days), 0, 100000, true}};
+constexpr std::array kUnassignedWorkOptions{max_percent(HealthMetricId::Resources)};
+constexpr std::array kCriticalPathTestOptions{
+    RuleOption{"delay_days", static_cast<double>(kDcma.delay_days), 1, 100000, true}};
+
+// A rule of the schedule-health group: off unless enabled, a warning, reading the schedule.
+constexpr Rule health_rule(std::string_view id, std::string_view summary, std::span<const RuleOption> options,
+                           rules::Check check) {
+  return Rule{{id, Severity::Warning, summary, FixKind::None, options, kScheduleHealth}, check, nullptr, kReadsGraph};
+}
+
 constexpr std::array kRules = {
     Rule{{"amount-negative", Severity::Error, "a budget or time estimate is negative"},
          rules::check_amount_negative,
@@ -97,6 +125,22 @@ constexpr std::array kRules = {
           "duration differs from the span of the story's dates, or is not 0 on a milestone", FixKind::Safe},
          nullptr,
          rules::each_story<rules::check_duration_mismatch_story>},
+    health_rule("health-critical-path-test", "delaying a critical story does not delay the finish by as much (DCMA 12)",
+                kCriticalPathTestOptions, rules::check_health_critical_path_test),
+    health_rule("health-hard-constraints", "a declared start holds a story later than its links (DCMA 5)",
+                kHardConstraintsOptions, rules::check_health_hard_constraints),
+    health_rule("health-high-duration", "a story lasts more than 44 working days (DCMA 8)", kHighDurationOptions,
+                rules::check_health_high_duration),
+    health_rule("health-high-float", "a story has more than 44 working days of total float (DCMA 6)", kHighFloatOptions,
+                rules::check_health_high_float),
+    health_rule("health-lags", "a link has a positive lag (DCMA 3)", kLagsOptions, rules::check_health_lags),
+    health_rule("health-leads", "a link has a negative lag, a lead (DCMA 2)", kLeadsOptions, rules::check_health_leads),
+    health_rule("health-logic", "a story has no predecessor or no successor, other than the first and last (DCMA 1)",
+                kLogicOptions, rules::check_health_logic),
+    health_rule("health-relationship-types", "a link is not finish-to-start (DCMA 4: at least 90 % should be)",
+                kRelationshipTypesOptions, rules::check_health_relationship_types),
+    health_rule("health-unassigned-work", "a story has a time estimate and no assignment (DCMA 10)",
+                kUnassignedWorkOptions, rules::check_health_unassigned_work),
     Rule{{"json-syntax", Severity::Error, "the file is not valid JSON (or not valid UTF-8)"}, rules::check_json_syntax},
     // Reported by unknown-field's walk of every object, which decides between the two.
     Rule{{"key-misspelt", Severity::Error,
@@ -197,8 +241,24 @@ const RuleInfo* find_rule(std::string_view id) {
   return it != kCatalogue.end() && it->id == id ? &*it : nullptr;
 }
 
+const RuleOption* find_rule_option(const RuleInfo& rule, std::string_view name) {
+  for (const RuleOption& option : rule.options)
+    if (option.name == name) return &option;
+  return nullptr;
+}
+
+bool is_rule_group(std::string_view name) {
+  return name == kScheduleHealth;
+}
+
+bool selects(std::span<const std::string> selection, const RuleInfo& rule) {
+  return std::any_of(selection.begin(), selection.end(), [&](const std::string& name) {
+    return name == rule.id || (!rule.group.empty() && name == rule.group);
+  });
+}
+
 std::string unknown_rule_message(std::string_view id) {
-  std::vector<std::string_view> ids;
+  std::vector<std::string_view> ids{kScheduleHealth};
   for (const RuleInfo& rule : kCatalogue) ids.push_back(rule.id);
   std::string message = "unknown rule " + json::quoted(id);
   if (auto suggestion = closest(id, ids)) message += " (did you mean " + json::quoted(*suggestion) + "?)";
@@ -210,9 +270,15 @@ namespace rules {
 void run_all_rules(Context& context, Context* helper) {
   // In the order of the table: the checks of the whole file, then one walk of the stories for
   // every story check.
-  auto run_checks = [](Context& on, bool reads_graph) {
+  // A rule of a group that is off is not run: its checks may cost (the critical path test
+  // schedules the template again). Other rules run, their findings dropped as reported, since
+  // one check may report for two rules (unknown-field for key-misspelt).
+  auto runs = [](const Context& on, const Rule& rule) {
+    return rule.check != nullptr && (rule.info.group.empty() || on.enabled(rule.info));
+  };
+  auto run_checks = [&](Context& on, bool reads_graph) {
     for (const Rule& rule : kRules)
-      if (rule.check != nullptr && rule.reads_graph == reads_graph) rule.check(on);
+      if (runs(on, rule) && rule.reads_graph == reads_graph) rule.check(on);
   };
   auto run_story_checks = [](Context& on) {
     std::vector<std::unique_ptr<StoryCheck>> story_checks;
@@ -228,7 +294,7 @@ void run_all_rules(Context& context, Context* helper) {
   };
   if (helper == nullptr) {
     for (const Rule& rule : kRules)
-      if (rule.check != nullptr) rule.check(context);
+      if (runs(context, rule)) rule.check(context);
     run_story_checks(context);
     return;
   }
@@ -239,7 +305,7 @@ void run_all_rules(Context& context, Context* helper) {
   // thread has not begun yet, one at a time, so that neither thread waits for the other long.
   std::vector<Check> graph_checks;
   for (const Rule& rule : kRules)
-    if (rule.check != nullptr && rule.reads_graph) graph_checks.push_back(rule.check);
+    if (runs(context, rule) && rule.reads_graph) graph_checks.push_back(rule.check);
   std::atomic<std::size_t> next_graph_check{0};
   auto run_graph_checks = [&](Context& on) {
     for (std::size_t i; (i = next_graph_check.fetch_add(1)) < graph_checks.size();) graph_checks[i](on);

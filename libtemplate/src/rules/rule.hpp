@@ -7,11 +7,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "libtemplate/core/dependency_graph.hpp"
+#include "libtemplate/core/health.hpp"
 #include "libtemplate/core/intervals.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "libtemplate/core/rules.hpp"
@@ -52,9 +54,20 @@ class SharedStructures {
   Cache<DependencyGraph> graphs;
   Cache<DeclaredIntervals> intervals;
   Cache<Rollup> rollups;
+  Cache<struct ScheduleHealth> health;
 
  private:
   std::mutex mutex_;
+};
+
+/// A template's schedule and its health, which every `health-…` rule reads: the schedule is
+/// computed once for all of them.
+struct ScheduleHealth {
+  ScheduleHealth(const DependencyGraph& graph, const HealthThresholds& thresholds) : schedule(graph) {
+    if (schedule.ok()) assessment = assess_health(schedule, thresholds);
+  }
+  Schedule schedule;
+  HealthAssessment assessment;  ///< meaningless unless schedule.ok()
 };
 
 /// The findings of a file as lint lists them: of each rule, the first kFindingsPerRule in the
@@ -109,9 +122,11 @@ using IgnoreFinding = std::function<bool(const Diagnostic&)>;
 class Context {
  public:
   /// `settings`: how the configuration sets each rule (none when null); `ignores`: the findings
-  /// it drops (none when empty), dropped before they are listed or counted.
-  Context(const TemplateFile& file, const RuleSettings* settings, SharedStructures& shared, IgnoreFinding ignores = {})
-      : file_(file), settings_(settings), ignores_(std::move(ignores)), shared_(shared) {}
+  /// it drops (none when empty), dropped before they are listed or counted; `select`: the rule
+  /// ids and group names whose findings are kept (`lint --select`; every rule's when empty).
+  Context(const TemplateFile& file, const RuleSettings* settings, SharedStructures& shared, IgnoreFinding ignores = {},
+          std::span<const std::string> select = {})
+      : file_(file), settings_(settings), ignores_(std::move(ignores)), select_(select), shared_(shared) {}
 
   [[nodiscard]] const TemplateFile& file() const { return file_; }
 
@@ -136,6 +151,14 @@ class Context {
   [[nodiscard]] const DependencyGraph& graph(const TemplateSource& source);
   [[nodiscard]] const DeclaredIntervals& intervals(const TemplateSource& source);
   [[nodiscard]] const Rollup& rollup(const TemplateSource& source);
+
+  /// The schedule of `source` and its health with the thresholds the configuration sets: built
+  /// on first use and shared.
+  [[nodiscard]] const ScheduleHealth& health(const TemplateSource& source);
+
+  /// Whether findings of `rule` are kept: the configuration does not turn it off, `select` (when
+  /// given) names it or its group, and a rule of a group is turned on (docs/semantics.md §6).
+  [[nodiscard]] bool enabled(const RuleInfo& rule) const;
 
   /// Adds a related place (a value of `source`'s tree) to the finding reported last, unless the
   /// configuration dropped it.
@@ -165,6 +188,7 @@ class Context {
   const TemplateFile& file_;
   const RuleSettings* settings_;
   IgnoreFinding ignores_;
+  std::span<const std::string> select_;
   ListedFindings listed_;
   Diagnostic* last_ = nullptr;  // the finding the last report listed (relate() adds to it)
   SharedStructures& shared_;
@@ -259,6 +283,15 @@ void check_calendar_invalid(Context& context);
 std::unique_ptr<StoryCheck> date_missing_check();
 void check_date_order_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_cycle(Context& context);
+void check_health_critical_path_test(Context& context);
+void check_health_hard_constraints(Context& context);
+void check_health_high_duration(Context& context);
+void check_health_high_float(Context& context);
+void check_health_lags(Context& context);
+void check_health_leads(Context& context);
+void check_health_logic(Context& context);
+void check_health_relationship_types(Context& context);
+void check_health_unassigned_work(Context& context);
 std::unique_ptr<StoryCheck> dependency_duplicate_check();
 void check_dependency_lag_invalid_story(Context& context, const TemplateSource& source, const Story& story);
 void check_dependency_parent_child(Context& context);

@@ -161,6 +161,8 @@ Network read_network(const DependencyGraph& graph, std::vector<std::uint32_t> or
     // A span beyond 64 bits is far beyond the range the passes compute in.
     if (!length) math.overflow = true;
     network.length[i] = length.value_or(kLimit);
+    if (options.delay && options.delay->story == i)
+      network.length[i] = math.add(network.length[i], options.delay->days);
     if (!options.asap && story.relative_start_date) {
       // A start beyond the range is refused, not moved to its edge (lint's schedule-out-of-range).
       if (*story.relative_start_date > kLimit || *story.relative_start_date < -kLimit) math.overflow = true;

@@ -13,6 +13,7 @@
 #include "libtemplate/core/config.hpp"
 #include "libtemplate/core/file_io.hpp"
 #include "libtemplate/core/format_files.hpp"
+#include "libtemplate/core/health_report.hpp"
 #include "libtemplate/core/json.hpp"
 #include "libtemplate/core/lint.hpp"
 #include "libtemplate/core/preview.hpp"
@@ -126,7 +127,7 @@ Result<Conversion> run_conversion(std::string_view text, const std::string& path
 Result<LintResult> lint(const Input& input, const LintRequest& request) {
   if (request.config_path && request.config_text) return Error::usage("a configuration by path or as text, not both");
   for (const std::string& id : request.select)
-    if (find_rule(id) == nullptr) return Error::usage(unknown_rule_message(id));
+    if (find_rule(id) == nullptr && !is_rule_group(id)) return Error::usage(unknown_rule_message(id));
   std::optional<LintConfig> config;
   if (request.config_text) {
     auto parsed = LintConfig::parse(".ptmpl.json", *request.config_text);
@@ -137,6 +138,7 @@ Result<LintResult> lint(const Input& input, const LintRequest& request) {
   settings.config_path = request.config_path;
   settings.config = config ? &*config : nullptr;
   settings.discover_config = request.discover_config;
+  settings.select = request.select;
   LintRun run;
   if (input.bytes) {
     run = lint_texts({input.path}, std::span(&*input.bytes, 1), settings);
@@ -148,10 +150,6 @@ Result<LintResult> lint(const Input& input, const LintRequest& request) {
   }
   for (const LintedFile& file : run.files)
     if (file.error) return *file.error;
-  if (!request.select.empty())
-    std::erase_if(run.diagnostics, [&](const Diagnostic& d) {
-      return std::find(request.select.begin(), request.select.end(), d.rule) == request.select.end();
-    });
   return LintResult{findings_of(run.diagnostics), format_report(ReportFormat::Json, run)};
 }
 
@@ -209,6 +207,16 @@ Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request) {
   return JsonOutput{render_stats_json(compute_stats(s.planned->schedule(), rollup, s.calendar, s.finish)), s.warnings};
 }
 
+Result<JsonOutput> health(const Input& input, const HealthRequest& request) {
+  auto thresholds = health_thresholds_for(input.path, request.config_path, request.discover_config);
+  if (!thresholds.ok()) return thresholds.error();
+  auto scheduled = schedule_input(input, ScheduleRequest{.template_number = request.template_number});
+  if (!scheduled.ok()) return scheduled.error();
+  const Scheduled& s = *scheduled.value();
+  const HealthReport report{input.path, assess_health(s.planned->schedule(), thresholds.value())};
+  return JsonOutput{format_health_report(ReportFormat::Json, std::span(&report, 1)), s.warnings};
+}
+
 Result<std::string> schema(std::string_view name) {
   if (auto text = bundled_schema(name)) return std::string(*text);
   return Error::usage("no schema " + json::quoted(name) + "; the schemas are raw_json, template and config");
@@ -217,7 +225,7 @@ Result<std::string> schema(std::string_view name) {
 std::vector<Rule> rules() {
   std::vector<Rule> out;
   for (const RuleInfo& rule : rule_catalogue())
-    out.push_back({std::string(rule.id), rule.severity, rule.fix, std::string(rule.summary)});
+    out.push_back({std::string(rule.id), rule.severity, rule.fix, std::string(rule.summary), std::string(rule.group)});
   return out;
 }
 

@@ -104,6 +104,13 @@ class LintConfig {
 /// The nearest `.ptmpl.json` in the directory of `file` or any directory above it.
 [[nodiscard]] std::optional<std::string> find_config(const std::string& file);
 
+/// The thresholds of schedule health for the file `path` (`ptmpl health`): the options of the
+/// `health-…` rules in the configuration `config_path`, else in the nearest `.ptmpl.json` when
+/// `discover` (not for "-"); DCMA's without one. Fails as LintConfig::load().
+[[nodiscard]] Result<HealthThresholds> health_thresholds_for(const std::string& path,
+                                                             const std::optional<std::string>& config_path,
+                                                             bool discover);
+
 /// True when the glob `pattern` matches `path` (docs/commands/lint.md, "Selecting files"): a
 /// pattern without '/' matches the name of the file or directory (`node_modules`, `*.tmp.json`);
 /// one with '/' matches the path relative to `base` ('*' crosses '/'; `legacy/*`). A trailing

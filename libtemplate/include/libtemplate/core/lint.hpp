@@ -25,6 +25,10 @@ struct LintOptions {
   /// Threads the rules of a large file may take (at most two are used: the rules are split in
   /// two halves); 1 runs them all on the calling thread. The findings are the same either way.
   unsigned threads = 1;
+  /// Rule ids and group names (`lint --select`): only their findings are kept, and the rules
+  /// of a group named run though off by default; every rule's findings when empty. The caller
+  /// checks the names (find_rule(), is_rule_group()) and keeps them alive.
+  std::span<const std::string> select{};
 };
 
 /// Runs every rule on a parsed file. Findings are sorted (see Diagnostic's operator<).
@@ -41,6 +45,7 @@ struct LintSettings {
   bool discover_config = true;
   std::optional<std::uint32_t> max_depth;  ///< overrides the configuration's (default 256)
   std::optional<Severity> fail_on;         ///< overrides the configuration's (default error)
+  std::vector<std::string> select;         ///< LintOptions::select, for every file
   unsigned jobs = 0;                       ///< threads; 0 = one per core
   /// Record the content_hash (hash.hpp) of the bytes each file was linted in
   /// (`LintedFile::fingerprint`), so that fixes are applied only to those bytes (`lint --fix`).

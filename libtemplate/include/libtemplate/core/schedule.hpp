@@ -32,6 +32,13 @@ struct LinkEnds {
 struct ScheduleOptions {
   /// Drop declared starts: every story starts as soon as its links allow (day 0 without one).
   bool asap = false;
+  /// A leaf made longer by some working days: what the critical path test of schedule health
+  /// asks (health.hpp). Ignored for a parent.
+  struct Delay {
+    std::size_t story = 0;  ///< pre-order index
+    std::int64_t days = 0;
+  };
+  std::optional<Delay> delay;
 };
 
 /// One story in the schedule. Intervals are half-open [S, F) with `due` the last day occupied

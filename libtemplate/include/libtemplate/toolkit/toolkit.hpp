@@ -52,7 +52,8 @@ struct LintRequest {
   /// Without either: the nearest `.ptmpl.json` at or above the input's directory, unless false
   /// (`--no-config`). Text named "-" has no directory and finds none.
   bool discover_config = true;
-  /// Only the findings of these rules (ids as `rules()` gives them); every rule's when empty.
+  /// Only the findings of these rules (ids as `rules()` gives them, or a group's name:
+  /// `schedule-health`, whose rules are off unless named); every rule's when empty (`--select`).
   std::vector<std::string> select{};
 };
 
@@ -139,6 +140,21 @@ struct JsonOutput {
 /// does, and (kInvalid) on an estimate whose total is no amount.
 [[nodiscard]] Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request = {});
 
+struct HealthRequest {
+  /// Which template of a file holding several, from 1 (`--template`); 0 for a file holding one.
+  std::size_t template_number = 0;
+  /// The configuration whose `health-…` rule options set the thresholds (`--config`), by path;
+  /// without it, the nearest `.ptmpl.json` at or above the input's directory, unless
+  /// `discover_config` is false (`--no-config`: DCMA's thresholds).
+  std::optional<std::string> config_path{};
+  bool discover_config = true;
+};
+
+/// The schedule-health assessment (DCMA 14-point) of a template or plan, as `ptmpl health
+/// --format json` prints it (docs/commands/health.md), with the warnings the command gives.
+/// Fails as schedule() does, and when the configuration cannot be read or is invalid.
+[[nodiscard]] Result<JsonOutput> health(const Input& input, const HealthRequest& request = {});
+
 /// The JSON Schema `raw_json`, `template` or `config`, as `ptmpl schema NAME` prints it;
 /// kUsage for another name.
 [[nodiscard]] Result<std::string> schema(std::string_view name);
@@ -149,6 +165,7 @@ struct Rule {
   Severity severity = Severity::Error;  ///< its default
   FixKind fix = FixKind::None;          ///< what `lint --fix` can do about its findings
   std::string summary;
+  std::string group;  ///< "" or the group that is off by default (`schedule-health`)
 };
 
 /// Every lint rule, sorted by id.
