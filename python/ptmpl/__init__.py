@@ -31,7 +31,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from . import _ptmpl
 
 __all__ = [
-    "lint", "format", "convert", "schedule", "stats", "schema", "rules",
+    "lint", "format", "convert", "schedule", "stats", "health", "schema", "rules",
     "Finding", "Conversion", "Scheduled",
     "Error", "UsageError", "Unreadable", "InputInvalid", "OutputFailed", "NotFound", "Conflict",
     "NetworkError", "Insecure", "ServiceError", "InternalError",
@@ -344,6 +344,22 @@ def stats(template: Source, start: Union[str, datetime.date, None] = None, asap:
     return Scheduled(json.loads(document), warnings)
 
 
+def health(template: Source, config: Union[str, "os.PathLike[str]", bool, None] = None, *,
+           name: Optional[str] = None) -> Scheduled:
+    """The schedule-health assessment (the DCMA 14-point checks a plan without progress can
+    answer), as ``ptmpl health FILE --format json`` prints it, with ``.warnings``.
+
+    ``config``: ``None`` takes the thresholds of the ``.ptmpl.json`` nearest the file (text
+    has none), a path those of that configuration (``--config``), ``False`` DCMA's
+    (``--no-config``). A plan file (not bytes) is converted first. Fails as ``schedule``
+    does, and (InputInvalid) on a configuration that cannot be read or is invalid.
+    """
+    path, data = _source(template, "health", name)
+    config_path = None if config is None or config is False else os.fspath(config)
+    document, warnings = _call(_ptmpl.health, path, data, config_path, config is not False)
+    return Scheduled(json.loads(document), warnings)
+
+
 def schema(name: str) -> dict:
     """The JSON Schema ``raw_json``, ``template`` or ``config`` (``ptmpl schema NAME``), parsed.
 
@@ -354,6 +370,7 @@ def schema(name: str) -> dict:
 
 def rules() -> "list[dict]":
     """Every lint rule, sorted by id, as ``ptmpl rules`` lists them: dicts with ``id``,
-    ``severity`` (its default), ``fix`` (``"safe"``, ``"unsafe"`` or ``"none"``) and
-    ``summary``."""
+    ``severity`` (its default), ``fix`` (``"safe"``, ``"unsafe"`` or ``"none"``), ``summary``
+    and ``group`` (``""``, or the group of rules that are off until selected:
+    ``"schedule-health"``)."""
     return _ptmpl.rules()

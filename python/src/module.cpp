@@ -69,13 +69,15 @@ py::tuple convert(const std::string& path, const std::optional<py::bytes>& data,
   return py::make_tuple(py::bytes(out.document), out.json, out.failed);
 }
 
-// schedule or stats
-using JsonCall = Result<toolkit::JsonOutput> (*)(const toolkit::Input&, const toolkit::ScheduleRequest&);
+// schedule, stats or health, and what each is asked
+template <class Request>
+using JsonCall = Result<toolkit::JsonOutput> (*)(const toolkit::Input&, const Request&);
 
 // (the JSON, the warnings)
-std::pair<std::string, std::vector<std::string>> scheduled(JsonCall call, const std::string& path,
-                                                           const std::optional<py::bytes>& data,
-                                                           toolkit::ScheduleRequest request) {
+template <class Request>
+std::pair<std::string, std::vector<std::string>> json_output(JsonCall<Request> call, const std::string& path,
+                                                             const std::optional<py::bytes>& data,
+                                                             const Request& request) {
   const toolkit::Input input = input_of(path, data);
   Result<toolkit::JsonOutput> output = [&] {
     py::gil_scoped_release unlocked;
@@ -93,6 +95,7 @@ py::list rules() {
     entry["severity"] = std::string(to_string(rule.severity));
     entry["fix"] = std::string(to_string(rule.fix));
     entry["summary"] = rule.summary;
+    entry["group"] = rule.group;
     out.append(std::move(entry));
   }
   return out;
@@ -133,16 +136,25 @@ PYBIND11_MODULE(_ptmpl, m) {
             path, data, {.to = std::move(to), .strict = strict, .allow = std::move(allow), .start = std::move(start)});
       },
       py::arg("path"), py::arg("data"), py::arg("to"), py::arg("strict"), py::arg("allow"), py::arg("start"));
-  for (auto [name, call] : {std::pair<const char*, python::JsonCall>{"schedule", &toolkit::schedule},
-                            std::pair<const char*, python::JsonCall>{"stats", &toolkit::stats}})
+  using ScheduleCall = python::JsonCall<toolkit::ScheduleRequest>;
+  for (auto [name, call] : {std::pair<const char*, ScheduleCall>{"schedule", &toolkit::schedule},
+                            std::pair<const char*, ScheduleCall>{"stats", &toolkit::stats}})
     m.def(
         name,
         [call](const std::string& path, const std::optional<py::bytes>& data, std::optional<std::string> start,
                bool asap, std::optional<std::string> finish) {
-          return python::scheduled(call, path, data,
-                                   {.start = std::move(start), .finish = std::move(finish), .asap = asap});
+          return python::json_output(call, path, data,
+                                     {.start = std::move(start), .finish = std::move(finish), .asap = asap});
         },
         py::arg("path"), py::arg("data"), py::arg("start"), py::arg("asap"), py::arg("finish"));
+  m.def(
+      "health",
+      [](const std::string& path, const std::optional<py::bytes>& data, std::optional<std::string> config_path,
+         bool discover_config) {
+        return python::json_output(&toolkit::health, path, data,
+                                   {.config_path = std::move(config_path), .discover_config = discover_config});
+      },
+      py::arg("path"), py::arg("data"), py::arg("config_path"), py::arg("discover_config"));
   m.def(
       "schema", [](const std::string& name) { return python::value_or_raise(toolkit::schema(name)); }, py::arg("name"));
   m.def("rules", &python::rules);

@@ -114,6 +114,18 @@ def test_schedule_and_stats(command, path):
     assert "".join(f"ptmpl {command}: {w}\n" for w in result.warnings) == backward.err
 
 
+@pytest.mark.parametrize("path", SCHEDULED)
+def test_health(path):
+    cli = Cli("health", path, "--format", "json")
+    if cli.exit == 2:
+        same_failure(cli, lambda: ptmpl.health(path))
+        return
+    result = ptmpl.health(path)
+    assert result == cli.json()
+    assert "".join(f"ptmpl health: {w}\n" for w in result.warnings) == cli.err
+    assert ptmpl.health(path, config=False) == Cli("health", path, "--format", "json", "--no-config").json()
+
+
 @pytest.mark.parametrize("name", ["raw_json", "template", "config"])
 def test_schema(name):
     assert ptmpl.schema(name) == Cli("schema", name).json()
@@ -121,5 +133,7 @@ def test_schema(name):
 
 def test_rules():
     listed = [line.split(None, 3) for line in Cli("rules").out.decode().splitlines()]
-    assert [[r["id"], r["severity"], r["fix"] if r["fix"] != "none" else "-", r["summary"]]
+    assert [[r["id"], r["severity"], r["fix"] if r["fix"] != "none" else "-",
+             r["summary"] + (f" [off by default: {r['group']}]" if r["group"] else "")]
             for r in ptmpl.rules()] == listed
+    assert {r["group"] for r in ptmpl.rules()} == {"", "schedule-health"}

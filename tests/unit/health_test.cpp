@@ -214,8 +214,11 @@ TEST(HealthRules, TheConfigurationTurnsTheGroupOnAndARuleOffAndSetsOptions) {
   ASSERT_TRUE(config.ok()) << config.error().message;
   const std::vector<Diagnostic> all = lint_text("t.json", kLoose, {.config = &config.value()});
   EXPECT_EQ(health_findings(all), 2U) << "no summary: 100 % is at most 100 %";
-  for (const Diagnostic& d : all)
-    if (d.rule == "health-logic") EXPECT_EQ(d.severity, Severity::Info) << "the rule's own setting wins";
+  for (const Diagnostic& d : all) {
+    if (d.rule == "health-logic") {
+      EXPECT_EQ(d.severity, Severity::Info) << "the rule's own setting wins";
+    }
+  }
   EXPECT_EQ(health_thresholds(&config.value().rules())[HealthMetricId::Logic], 100.0);
 }
 

@@ -38,7 +38,7 @@ struct ScheduleOptions {
     std::size_t story = 0;  ///< pre-order index
     std::int64_t days = 0;
   };
-  std::optional<Delay> delay;
+  std::optional<Delay> delay{};
 };
 
 /// One story in the schedule. Intervals are half-open [S, F) with `due` the last day occupied
