@@ -195,7 +195,10 @@ Result<JsonOutput> schedule(const Input& input, const ScheduleRequest& request) 
   PreviewOptions preview;
   preview.calendar = s.calendar;
   preview.finish = s.finish;
-  return JsonOutput{render_preview(s.planned->schedule(), PreviewFormat::Json, preview), s.warnings};
+  std::vector<std::string> warnings = s.warnings;
+  // The command's note of where a deadline put day 0, after its warnings.
+  if (s.finish && s.calendar) warnings.push_back(deadline_note(*s.finish, *s.calendar, s.planned->schedule()));
+  return JsonOutput{render_preview(s.planned->schedule(), PreviewFormat::Json, preview), std::move(warnings)};
 }
 
 Result<JsonOutput> stats(const Input& input, const ScheduleRequest& request) {
