@@ -349,13 +349,13 @@ def health(template: Source, config: Union[str, "os.PathLike[str]", bool, None] 
     """The schedule-health assessment (the DCMA 14-point checks a plan without progress can
     answer), as ``ptmpl health FILE --format json`` prints it, with ``.warnings``.
 
-    ``config``: ``None`` takes the thresholds of the ``.ptmpl.json`` nearest the file (text
-    has none), a path those of that configuration (``--config``), ``False`` DCMA's
+    ``config``: ``None`` (or ``True``) takes the thresholds of the ``.ptmpl.json`` nearest the
+    file (text has none), a path those of that configuration (``--config``), ``False`` DCMA's
     (``--no-config``). A plan file (not bytes) is converted first. Fails as ``schedule``
     does, and (InputInvalid) on a configuration that cannot be read or is invalid.
     """
     path, data = _source(template, "health", name)
-    config_path = None if config is None or config is False else os.fspath(config)
+    config_path = None if config is None or isinstance(config, bool) else os.fspath(config)
     document, warnings = _call(_ptmpl.health, path, data, config_path, config is not False)
     return Scheduled(json.loads(document), warnings)
 

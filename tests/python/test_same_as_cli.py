@@ -124,6 +124,7 @@ def test_health(path):
     assert result == cli.json()
     assert "".join(f"ptmpl health: {w}\n" for w in result.warnings) == cli.err
     assert ptmpl.health(path, config=False) == Cli("health", path, "--format", "json", "--no-config").json()
+    assert ptmpl.health(path, config=True) == result
 
 
 @pytest.mark.parametrize("name", ["raw_json", "template", "config"])

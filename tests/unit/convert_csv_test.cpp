@@ -175,6 +175,9 @@ TEST(ConvertCsv, CyclesAreFoundBetweenTreesAndWithinOne) {
   EXPECT_EQ(cycles(h + "1,1,P,\n2,2,A,3\n2,3,B,2\n").size(), 1u);
   EXPECT_EQ(cycles(h + "1,1,P,3\n2,2,B,\n1,3,C,2\n").size(), 1u);
   EXPECT_TRUE(cycles(h + "1,1,P,\n2,2,A,\n2,3,B,2\n1,4,C,3\n1,5,D,\"4,2\"\n").empty());
+  // A temp_id written twice: the template's links go to its first story (a cycle there), not
+  // to the row the link was read for (none between the rows).
+  EXPECT_EQ(cycles(h + "1,A,one,\n1,B,two,A\n1,A,three,B\n").size(), 1u);
 }
 
 TEST(ConvertCsv, EveryBadCellIsAClearError) {

@@ -73,6 +73,7 @@ TEST(XmlPull, EachWayOfNotBeingWellFormedAtItsPlace) {
   EXPECT_EQ(tokens("<a v=\"<\"/>"), "! 6: a \"<\" in the value of the attribute v\n");
   EXPECT_EQ(tokens("<a v=\"1"), "! 5: the value of the attribute v does not end\n");
   EXPECT_EQ(tokens("<a"), "! 0: the tag <a does not end\n");
+  EXPECT_EQ(tokens("<c r=\"A1\"t=\"s\"/>"), "! 9: no white space after the value of the attribute r\n");
   EXPECT_EQ(tokens("< a/>"), "! 0: a \"<\" that begins no element name\n");
   EXPECT_EQ(tokens("<a></a"), "<a>\n! 3: the closing tag </a does not end\n");
   EXPECT_EQ(tokens("<a><!-- x</a>"), "<a>\n! 3: a comment that does not end (no \"-->\")\n");
@@ -108,6 +109,14 @@ TEST(XmlPull, OtherEncodingsBecomeUtf8) {
       detail::as_utf8_xml("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a v=\"\xE9\">caf\xE9</a>", "s.xml");
   ASSERT_TRUE(latin1.ok()) << latin1.error().message;
   EXPECT_EQ(tokens(latin1.value()), tokens(utf8));
+  std::string utf16_without_mark;  // little-endian, told by its NULs (XML 1.0, appendix F)
+  for (char c : std::string("<a v=\"\xE9\">caf\xE9</a>")) {
+    utf16_without_mark += c;
+    utf16_without_mark += '\0';
+  }
+  const auto unmarked = detail::as_utf8_xml(utf16_without_mark, "s.xml");
+  ASSERT_TRUE(unmarked.ok()) << unmarked.error().message;
+  EXPECT_EQ(tokens(unmarked.value()), tokens(utf8));
   EXPECT_EQ(detail::as_utf8_xml(utf8, "s.xml").value(), utf8);  // UTF-8 as it is
   EXPECT_EQ(detail::as_utf8_xml("\n " + utf8, "s.xml").value(), "\n " + utf8);
   const auto broken = detail::as_utf8_xml(std::string("\xFF\xFE<\0a\0", 6), "s.xml");

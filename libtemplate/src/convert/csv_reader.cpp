@@ -434,8 +434,12 @@ Status CsvReader::link() {
 // as much as the rest of the reading; it is done only when the links could close one. A cycle
 // of links and parent–child steps, seen between top-level trees, is a cycle of the links
 // between the trees they join, or a link within one tree: when neither is there (Kahn's
-// algorithm over the trees), there is no cycle.
+// algorithm over the trees), and every temp_id is one row's, there is no cycle.
 bool CsvReader::links_may_close_a_cycle() const {
+  // A temp_id written twice: the template's links go to its first story, which may not be the
+  // row a link was read for here; only reading the template back tells.
+  const auto with_id = std::count_if(rows_.begin(), rows_.end(), [](const Row& row) { return row.temp_id; });
+  if (static_cast<std::size_t>(with_id) != by_temp_id_.size()) return true;
   std::vector<std::pair<std::size_t, std::size_t>> between;  // top-level row → top-level row
   for (std::size_t i = 0; i < rows_.size(); ++i)
     for (const RowLink& link : rows_[i].links) {

@@ -222,6 +222,8 @@ XmlPull::Token XmlPull::open_element() {
     }
     attributes_.emplace_back(local(attribute), value);
     i = end + 1;
+    if (i < input_.size() && !is_space(input_[i]) && input_[i] != '>' && input_[i] != '/')
+      return fail(i, "no white space after the value of the attribute " + std::string(attribute));
   }
   open_.push_back(name);
   root_seen_ = true;
@@ -261,7 +263,8 @@ Result<std::string> as_utf8_xml(std::string bytes, const std::string& path) {
       std::string_view(bytes).substr(std::min(bytes.find_first_not_of(" \t\r\n"), bytes.size()));
   auto utf8 = [&] {
     if (text.starts_with("\xEF\xBB\xBF")) return true;
-    if (!text.starts_with("<")) return false;  // UTF-16 or UTF-32 (a byte order mark or a NUL), or not XML
+    // UTF-16 or UTF-32, with a byte order mark or without (a NUL beside the `<`), or not XML
+    if (!text.starts_with("<") || text.substr(0, 4).find('\0') != std::string_view::npos) return false;
     if (!text.starts_with("<?xml")) return true;
     const std::string_view declaration = text.substr(0, text.find("?>"));
     const std::size_t encoding = declaration.find("encoding");
