@@ -281,14 +281,20 @@ struct CellElement {
   std::string text;  // its inline string's
 };
 
+// The part `name` of `zip` as UTF-8 XML for XmlPull; its messages name `part`, the workbook
+// and the part.
+Result<std::string> utf8_part(const ZipArchive& zip, const std::string& name, const std::string& part) {
+  Result<std::string> bytes = zip.read(name);
+  if (!bytes.ok()) return bytes.error();
+  return as_utf8_xml(std::move(bytes.value()), part);
+}
+
 }  // namespace
 
 // The shared strings part, a token at a time: a workbook may hold millions of them.
 Status Workbook::read_shared_strings(const std::string& name) {
-  Result<std::string> bytes = zip_.read(name);
-  if (!bytes.ok()) return bytes.error();
   const std::string part = path_ + " (" + name + ")";
-  Result<std::string> text = as_utf8_xml(std::move(bytes.value()), part);
+  Result<std::string> text = utf8_part(zip_, name, part);
   if (!text.ok()) return text.error();
   XmlPull xml(text.value());
   std::vector<In> open;
@@ -372,10 +378,8 @@ std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t
 Result<Sheet> Workbook::sheet(std::size_t index) const {
   Sheet out;
   out.name = names_.at(index);
-  Result<std::string> bytes = zip_.read(parts_[index]);
-  if (!bytes.ok()) return bytes.error();
   const std::string part = path_ + " (" + parts_[index] + ")";
-  Result<std::string> text = as_utf8_xml(std::move(bytes.value()), part);
+  Result<std::string> text = utf8_part(zip_, parts_[index], part);
   if (!text.ok()) return text.error();
   XmlPull xml(text.value());
   std::vector<In> open;
