@@ -513,5 +513,73 @@ TEST(ConvertXlsxRead, SharedStringsOfRunsEscapesAndPrefixes) {
             "element");
 }
 
+// A sheet's rows are handed out one at a time, into one Row whose cells are reused: a shorter
+// row after a longer one has only its own cells, and the problems are those of the rows read.
+TEST(ConvertXlsxRead, RowsComeOneAtATimeIntoOneRow) {
+  const std::string bytes =
+      workbook_of(R"(<row r="2"><c r="A2" t="inlineStr"><is><t>first</t></is></c><c r="B2"><v>7</v></c>)"
+                  R"(<c r="C2" t="inlineStr"><is><t>third</t></is></c></row>)"
+                  R"(<row r="3"/><row r="5"><c r="B5" t="e"><v>#N/A</v></c><c r="C5" t="b"><v>1</v></c></row>)");
+  auto workbook = detail::xlsx::Workbook::open(bytes, "w.xlsx");
+  ASSERT_TRUE(workbook.ok()) << workbook.error().message;
+  auto rows = workbook.value().rows(0);
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  detail::xlsx::Row row;
+  ASSERT_TRUE(rows.value().next(row).value());
+  EXPECT_EQ(row.number, 2U);
+  ASSERT_EQ(row.cells.size(), 3U);
+  EXPECT_EQ(row.cells[0].text, "first");
+  EXPECT_EQ(row.cells[1].kind, detail::xlsx::Cell::Kind::Number);
+  EXPECT_EQ(row.cells[1].number, 7);
+  EXPECT_TRUE(rows.value().take_problems().empty());
+  ASSERT_TRUE(rows.value().next(row).value());  // row 3 is empty and not grouped: left out
+  EXPECT_EQ(row.number, 5U);
+  ASSERT_EQ(row.cells.size(), 1U);
+  EXPECT_EQ(row.cells[0].column, 2U);
+  EXPECT_EQ(row.cells[0].kind, detail::xlsx::Cell::Kind::Boolean);
+  EXPECT_TRUE(row.cells[0].text.empty());
+  const auto problems = rows.value().take_problems();
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_EQ(problems[0].row, 5U);
+  EXPECT_EQ(problems[0].message, "holds the error #N/A");
+  EXPECT_FALSE(rows.value().next(row).value());
+}
+
+// ptmpl's own layout is read as the rows come, past the rows read to find its header: a cell
+// that cannot be read far below it is still a finding at its cell, and markup broken there is
+// still an error at its place.
+TEST(ConvertXlsxRead, OwnLayoutReadAsItsRowsComeKeepsFindingsAndErrors) {
+  auto cell = [](const std::string& ref, const std::string& text) {
+    return R"(<c r=")" + ref + R"(" t="inlineStr"><is><t>)" + text + "</t></is></c>";
+  };
+  std::string rows = R"(<row r="1">)" + cell("A1", "temp_id") + cell("B1", "title") + cell("C1", "duration") + "</row>";
+  for (int r = 2; r <= 40; ++r) {
+    const std::string n = std::to_string(r);
+    rows += R"(<row r=")" + n + R"(">)" + cell("A" + n, "t" + n) + cell("B" + n, "Story " + n) +
+            (r == 33 ? R"(<c r="C33" t="e"><v>#DIV/0!</v></c>)" : R"(<c r="C)" + n + R"("><v>2</v></c>)") + "</row>";
+  }
+  const auto converted = convert_plan(workbook_of(rows), "w.xlsx");
+  ASSERT_TRUE(converted.ok()) << converted.error().message;
+  const TemplateFile file = TemplateFile::parse("w.json", FileText(converted.value().document));
+  ASSERT_EQ(file.templates().size(), 1U);
+  EXPECT_EQ(file.templates()[0].model.stories.size(), 39U);
+  std::vector<std::string> findings;
+  for (const Diagnostic& d : converted.value().diagnostics) findings.push_back(d.rule + ": " + d.message);
+  ASSERT_EQ(findings.size(), 1U) << all(findings);
+  EXPECT_NE(findings[0].find("xlsx-cell-invalid"), std::string::npos) << findings[0];
+  EXPECT_NE(findings[0].find("C33"), std::string::npos) << findings[0];
+  EXPECT_NE(findings[0].find("holds the error #DIV/0!"), std::string::npos) << findings[0];
+
+  std::string broken = rows;
+  broken.replace(broken.find("<row r=\"35\">"), 12, "<row r=\"35\"><c r=\"Z35\">");
+  const auto failed = convert_plan(workbook_of(broken), "w.xlsx");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().code, ErrorCode::kInvalid);
+  EXPECT_NE(failed.error().message.find("w.xlsx (xl/worksheets/sheet1.xml):1:"), std::string::npos)
+      << failed.error().message;
+  EXPECT_NE(failed.error().message.find("a closing tag </row> where </c> closes the open element"), std::string::npos)
+      << failed.error().message;
+}
+
 }  // namespace
 }  // namespace ptmpl::convert_xlsx_read_test

@@ -73,7 +73,7 @@ XmlPull::Token XmlPull::fail(std::size_t at, std::string what) {
 
 std::optional<std::string_view> XmlPull::attribute(std::string_view local_name) const {
   for (const auto& [name, value] : attributes_)
-    if (name == local_name) return value;
+    if (same_name(name, local_name)) return value;
   return std::nullopt;
 }
 
@@ -239,7 +239,7 @@ XmlPull::Token XmlPull::close_element() {
   while (i < input_.size() && is_space(input_[i])) ++i;
   if (i >= input_.size() || input_[i] != '>')
     return fail(at, "the closing tag </" + std::string(name) + " does not end");
-  if (open_.empty() || open_.back() != name)
+  if (open_.empty() || !same_name(open_.back(), name))
     return fail(at, "a closing tag </" + std::string(name) + "> where " +
                         (open_.empty() ? std::string("no element is open")
                                        : "</" + std::string(open_.back()) + "> closes the open element"));

@@ -21,6 +21,15 @@
 
 namespace ptmpl::detail {
 
+/// Whether two names are the same. Names are a few bytes long: a loop over them is several
+/// times faster than string_view's ==, which calls memcmp (a sixth of a sheet's reading).
+[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 class XmlPull {
  public:
   enum class Token : std::uint8_t {

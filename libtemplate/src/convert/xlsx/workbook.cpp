@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include <pugixml.hpp>
 
@@ -242,7 +243,8 @@ Result<std::vector<std::pair<std::string, Relationship>>> relationships(const Zi
 
 }  // namespace
 
-namespace {
+// Named, not anonymous: SheetRows::State, declared in the header, holds them.
+namespace sheet_xml {
 
 // Where an element of a sheet or of the shared strings is, as far as cells and strings go: a
 // sheet's root (`Sheet`), its sheetData, a row, a cell, the cell's value, formula or inline
@@ -253,19 +255,19 @@ enum class In : std::uint8_t { Other, Sheet, SheetData, Row, Cell, Value, Formul
 In inside(In parent, std::string_view name) {
   switch (parent) {
     case In::Sheet:
-      return name == "sheetData" ? In::SheetData : In::Other;
+      return same_name(name, "sheetData") ? In::SheetData : In::Other;
     case In::SheetData:
-      return name == "row" ? In::Row : In::Other;
+      return same_name(name, "row") ? In::Row : In::Other;
     case In::Row:
-      return name == "c" ? In::Cell : In::Other;
+      return same_name(name, "c") ? In::Cell : In::Other;
     case In::Cell:
-      return name == "v" ? In::Value : name == "f" ? In::Formula : name == "is" ? In::String : In::Other;
+      return same_name(name, "v") ? In::Value : same_name(name, "f") ? In::Formula : same_name(name, "is") ? In::String : In::Other;
     case In::Strings:
-      return name == "si" ? In::String : In::Other;
+      return same_name(name, "si") ? In::String : In::Other;
     case In::String:
-      return name == "t" ? In::Text : name == "r" ? In::Run : In::Other;
+      return same_name(name, "t") ? In::Text : same_name(name, "r") ? In::Run : In::Other;
     case In::Run:
-      return name == "t" ? In::Text : In::Other;
+      return same_name(name, "t") ? In::Text : In::Other;
     default:
       return In::Other;
   }
@@ -289,20 +291,22 @@ Result<std::string> utf8_part(const ZipArchive& zip, const std::string& name, co
   return as_utf8_xml(std::move(bytes.value()), part);
 }
 
-}  // namespace
+}  // namespace sheet_xml
+
 
 // The shared strings part, a token at a time: a workbook may hold millions of them.
 Status Workbook::read_shared_strings(const std::string& name) {
   const std::string part = path_ + " (" + name + ")";
-  Result<std::string> text = utf8_part(zip_, name, part);
+  Result<std::string> text = sheet_xml::utf8_part(zip_, name, part);
   if (!text.ok()) return text.error();
   XmlPull xml(text.value());
+  using sheet_xml::In;
   std::vector<In> open;
   std::string item;
   for (;;) {
     switch (xml.next()) {
       case XmlPull::Token::Open:
-        open.push_back(open.empty() ? In::Strings : inside(open.back(), xml.name()));
+        open.push_back(open.empty() ? In::Strings : sheet_xml::inside(open.back(), xml.name()));
         if (open.back() == In::String) item.clear();
         break;
       case XmlPull::Token::Close:
@@ -374,135 +378,214 @@ std::string Workbook::place(std::string_view sheet, std::size_t row, std::size_t
   return path_ + " (sheet " + std::string(sheet) + ", cell " + plan::cell_reference(row, column) + ")";
 }
 
-// The sheet part is read a token at a time (XmlPull): its tree would take ten times its size.
-Result<Sheet> Workbook::sheet(std::size_t index) const {
-  Sheet out;
-  out.name = names_.at(index);
-  const std::string part = path_ + " (" + parts_[index] + ")";
-  Result<std::string> text = utf8_part(zip_, parts_[index], part);
-  if (!text.ok()) return text.error();
-  XmlPull xml(text.value());
+// The sheet part is read a token at a time (XmlPull): its tree would take ten times its size,
+// and its rows are handed out one at a time.
+struct SheetRows::State {
+  using In = sheet_xml::In;
+  using CellElement = sheet_xml::CellElement;
+
+  State(const Workbook& book, std::string sheet_name, std::string part_name, std::string part_text)
+      : workbook(book), name(std::move(sheet_name)), part(std::move(part_name)), text(std::move(part_text)), xml(text) {}
+
+  Result<bool> next(Row& row);
+  Status open_row(Row& row);
+  void close_row(Row& row);
+  Status open_cell();
+  void close_cell(Row& row);
+  [[nodiscard]] std::string where() const {
+    return workbook.path_ + " (sheet " + name + ", row " + std::to_string(row_number) + ")";
+  }
+
+  const Workbook& workbook;
+  std::string name;
+  std::string part;  // `book.xlsx (xl/worksheets/sheet1.xml)`, for messages
+  std::string text;  // the part, read by xml (it holds a view of it: the State does not move)
+  XmlPull xml;
   std::vector<In> open;
   std::size_t row_number = 0;
-  Row row;
+  std::size_t used = 0;  // cells of the row read so far; those past them are buffers to reuse
   bool first_cell = true;
   bool sorted = true;
   CellElement cell;
-  auto where = [&] { return path_ + " (sheet " + out.name + ", row " + std::to_string(row_number) + ")"; };
+  std::vector<CellProblem> problems;
+};
 
-  auto open_row = [&]() -> Status {
-    // `r` may be left out, on rows and on cells: then it is the next one.
-    const std::optional<std::string_view> r = xml.attribute("r");
-    const std::optional<std::int64_t> number = r ? to_integer(*r) : std::int64_t(row_number + 1);
-    if (!number || *number < 1 || static_cast<std::size_t>(*number) > kMaxRows)
-      return Error::invalid(path_ + " (sheet " + out.name + "): the row number \"" +
-                            (r ? std::string(*r) : std::to_string(row_number + 1)) +
-                            "\" is not one of a sheet's rows (1 to 1,048,576)");
-    row_number = static_cast<std::size_t>(*number);
-    row = Row{};
-    row.number = row_number;
-    row.outline = std::clamp<std::int64_t>(to_integer(xml.attribute("outlineLevel").value_or("0")).value_or(0), 0, 7);
-    const std::string_view hidden = xml.attribute("hidden").value_or("");
-    row.hidden = hidden == "1" || hidden == "true";
-    first_cell = true;
-    sorted = true;
-    return Done{};
-  };
-  auto close_row = [&] {
-    if (!sorted) {  // out of order or repeated: put in column order, the later one winning
-      std::stable_sort(row.cells.begin(), row.cells.end(),
-                       [](const Cell& a, const Cell& b) { return a.column < b.column; });
-      const auto last = std::unique(row.cells.rbegin(), row.cells.rend(),
-                                    [](const Cell& a, const Cell& b) { return a.column == b.column; });
-      row.cells.erase(row.cells.begin(), last.base());
-    }
-    if (!row.cells.empty() || row.outline > 0) out.rows.push_back(std::move(row));
-  };
-  auto open_cell = [&]() -> Status {
-    const std::optional<std::string_view> ref = xml.attribute("r");
-    const std::optional<std::size_t> at = ref ? column_of(*ref) : std::optional(first_cell ? 0 : cell.column + 1);
-    if (!at || *at >= kMaxColumns)  // a cell without `r` past XFD: none of a sheet's
-      return Error::invalid(where() + ": the cell " +
-                            (ref ? "reference \"" + std::string(*ref) + "\""
-                                 : std::string("after column XFD (a cell without a reference)")) +
-                            " is not one of a sheet's cells");
-    first_cell = false;
-    cell.column = *at;
-    cell.type = xml.attribute("t").value_or("");
-    cell.style = to_integer(xml.attribute("s").value_or("0")).value_or(0);
-    cell.value.clear();
-    cell.formula = false;
-    cell.text.clear();
-    return Done{};
-  };
-  auto close_cell = [&] {
-    auto problem = [&](std::string message) { out.problems.push_back({row_number, cell.column, std::move(message)}); };
-    const std::string_view type = cell.type;
-    const std::string_view v = cell.value;
-    Cell read;
-    read.column = cell.column;
-    if (type == "inlineStr") {
-      read.text = cell.text.find("_x") == std::string::npos ? std::move(cell.text) : unescape(cell.text);
-    } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
-      if (cell.formula) problem("holds a formula without a value (its writer did not calculate it)");
-      return;  // an empty cell with a style
-    } else if (type == "s") {
-      const std::optional<std::int64_t> i = to_integer(v);
-      if (!i || *i < 0 || static_cast<std::size_t>(*i) >= strings_.size())
-        return problem("names the shared string " + std::string(v) + ", but the workbook has " +
-                       std::to_string(strings_.size()));
-      read.text = strings_[static_cast<std::size_t>(*i)];
-    } else if (type == "str") {
-      read.text = v.find("_x") == std::string_view::npos ? std::string(v) : unescape(v);
-    } else if (type == "e") {
-      return problem("holds the error " + std::string(v));
-    } else if (type == "b") {
-      read.kind = Cell::Kind::Boolean;
-      read.number = v == "1" || v == "true" ? 1 : 0;
-    } else if (type == "d") {  // an ISO 8601 date, written as text by a few programs
-      const std::optional<plan::DateTime> date = plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
-      if (!date) return problem("holds the date \"" + std::string(v) + "\", which is not one");
-      read.text = format_date(date->date);
+Status SheetRows::State::open_row(Row& row) {
+  // `r` may be left out, on rows and on cells: then it is the next one.
+  const std::optional<std::string_view> r = xml.attribute("r");
+  const std::optional<std::int64_t> number = r ? to_integer(*r) : std::int64_t(row_number + 1);
+  if (!number || *number < 1 || static_cast<std::size_t>(*number) > kMaxRows)
+    return Error::invalid(workbook.path_ + " (sheet " + name + "): the row number \"" +
+                          (r ? std::string(*r) : std::to_string(row_number + 1)) +
+                          "\" is not one of a sheet's rows (1 to 1,048,576)");
+  row_number = static_cast<std::size_t>(*number);
+  row.number = row_number;
+  row.outline = std::clamp<std::int64_t>(to_integer(xml.attribute("outlineLevel").value_or("0")).value_or(0), 0, 7);
+  const std::string_view hidden = xml.attribute("hidden").value_or("");
+  row.hidden = hidden == "1" || hidden == "true";
+  used = 0;
+  first_cell = true;
+  sorted = true;
+  return Done{};
+}
+
+void SheetRows::State::close_row(Row& row) {
+  row.cells.resize(used);
+  if (sorted) return;
+  // Out of order or repeated: put in column order, the later one winning.
+  std::stable_sort(row.cells.begin(), row.cells.end(), [](const Cell& a, const Cell& b) { return a.column < b.column; });
+  const auto last = std::unique(row.cells.rbegin(), row.cells.rend(),
+                                [](const Cell& a, const Cell& b) { return a.column == b.column; });
+  row.cells.erase(row.cells.begin(), last.base());
+}
+
+Status SheetRows::State::open_cell() {
+  const std::optional<std::string_view> ref = xml.attribute("r");
+  const std::optional<std::size_t> at = ref ? column_of(*ref) : std::optional(first_cell ? 0 : cell.column + 1);
+  if (!at || *at >= kMaxColumns)  // a cell without `r` past XFD: none of a sheet's
+    return Error::invalid(where() + ": the cell " +
+                          (ref ? "reference \"" + std::string(*ref) + "\""
+                               : std::string("after column XFD (a cell without a reference)")) +
+                          " is not one of a sheet's cells");
+  first_cell = false;
+  cell.column = *at;
+  cell.type = xml.attribute("t").value_or("");
+  cell.style = to_integer(xml.attribute("s").value_or("0")).value_or(0);
+  cell.value.clear();
+  cell.formula = false;
+  cell.text.clear();
+  return Done{};
+}
+
+void SheetRows::State::close_cell(Row& row) {
+  auto problem = [&](std::string message) { problems.push_back({row_number, cell.column, std::move(message)}); };
+  const std::string_view type = cell.type;
+  const std::string_view v = cell.value;
+  if (used == row.cells.size()) row.cells.emplace_back();
+  Cell& read = row.cells[used];  // taken only when the cell has a value
+  read.column = cell.column;
+  read.kind = Cell::Kind::Text;
+  read.number = 0;
+  read.date = false;
+  if (same_name(type, "inlineStr")) {
+    if (cell.text.find("_x") == std::string::npos) {
+      read.text.swap(cell.text);
     } else {
-      const std::optional<double> n = to_number(v);
-      if (!n) return problem("holds the number \"" + std::string(v) + "\", which is not one");
-      read.kind = Cell::Kind::Number;
-      read.number = *n;
-      read.date = cell.style >= 0 && static_cast<std::size_t>(cell.style) < date_styles_.size() &&
-                  date_styles_[static_cast<std::size_t>(cell.style)];
+      read.text = unescape(cell.text);
     }
-    if (read.kind == Cell::Kind::Text && read.text.empty()) return;
-    sorted = sorted && (row.cells.empty() || row.cells.back().column < read.column);
-    row.cells.push_back(std::move(read));
-  };
+  } else if (v.empty()) {  // openpyxl writes a formula's value as `<v></v>`, or none
+    if (cell.formula) problem("holds a formula without a value (its writer did not calculate it)");
+    return;  // an empty cell with a style
+  } else if (same_name(type, "s")) {
+    const std::vector<std::string>& strings = workbook.strings_;
+    const std::optional<std::int64_t> i = to_integer(v);
+    if (!i || *i < 0 || static_cast<std::size_t>(*i) >= strings.size())
+      return problem("names the shared string " + std::string(v) + ", but the workbook has " +
+                     std::to_string(strings.size()));
+    read.text = strings[static_cast<std::size_t>(*i)];
+  } else if (same_name(type, "str")) {
+    if (v.find("_x") == std::string_view::npos) {
+      read.text.assign(v);
+    } else {
+      read.text = unescape(v);
+    }
+  } else if (same_name(type, "e")) {
+    return problem("holds the error " + std::string(v));
+  } else if (same_name(type, "b")) {
+    read.kind = Cell::Kind::Boolean;
+    read.number = v == "1" || v == "true" ? 1 : 0;
+  } else if (same_name(type, "d")) {  // an ISO 8601 date, written as text by a few programs
+    const std::optional<plan::DateTime> date = plan::parse_datetime(v.substr(0, std::min<std::size_t>(v.size(), 16)));
+    if (!date) return problem("holds the date \"" + std::string(v) + "\", which is not one");
+    read.text = format_date(date->date);
+  } else {
+    const std::optional<double> n = to_number(v);
+    if (!n) return problem("holds the number \"" + std::string(v) + "\", which is not one");
+    const std::vector<bool>& dates = workbook.date_styles_;
+    read.kind = Cell::Kind::Number;
+    read.number = *n;
+    read.date = cell.style >= 0 && static_cast<std::size_t>(cell.style) < dates.size() &&
+                dates[static_cast<std::size_t>(cell.style)];
+  }
+  if (read.kind == Cell::Kind::Text && read.text.empty()) return;
+  if (read.kind != Cell::Kind::Text) read.text.clear();
+  sorted = sorted && (used == 0 || row.cells[used - 1].column < read.column);
+  ++used;
+}
 
+Result<bool> SheetRows::State::next(Row& row) {
   for (;;) {
     switch (xml.next()) {
       case XmlPull::Token::Open: {
-        const In in = open.empty() ? In::Sheet : inside(open.back(), xml.name());
+        const In in = open.empty() ? In::Sheet : sheet_xml::inside(open.back(), xml.name());
         open.push_back(in);
-        Status s = in == In::Row ? open_row() : in == In::Cell ? open_cell() : Status(Done{});
+        Status s = in == In::Row ? open_row(row) : in == In::Cell ? open_cell() : Status(Done{});
         if (!s.ok()) return s.error();
         if (in == In::Formula) cell.formula = true;
         break;
       }
-      case XmlPull::Token::Close:
-        if (open.back() == In::Cell) close_cell();
-        if (open.back() == In::Row) close_row();
+      case XmlPull::Token::Close: {
+        const In in = open.back();
         open.pop_back();
+        if (in == In::Cell) close_cell(row);
+        if (in != In::Row) break;
+        close_row(row);
+        if (!row.cells.empty() || row.outline > 0) return true;  // an empty row only when grouped
         break;
+      }
       case XmlPull::Token::Text:
         if (open.back() == In::Value) cell.value += xml.text();
         if (open.back() == In::Text) cell.text += xml.text();
         break;
       case XmlPull::Token::Error: {
         const auto [at, what] = xml.error();
-        return xml_error(text.value(), at, part, "not well-formed XML: " + what);
+        return xml_error(text, at, part, "not well-formed XML: " + what);
       }
       case XmlPull::Token::End:
-        return out;
+        return false;
     }
   }
+}
+
+SheetRows::SheetRows(std::unique_ptr<State> state) : state_(std::move(state)) {}
+SheetRows::SheetRows(SheetRows&&) noexcept = default;
+SheetRows& SheetRows::operator=(SheetRows&&) noexcept = default;
+SheetRows::~SheetRows() = default;
+
+Result<bool> SheetRows::next(Row& row) {
+  return state_->next(row);
+}
+
+std::vector<CellProblem> SheetRows::take_problems() {
+  return std::exchange(state_->problems, {});
+}
+
+const std::string& SheetRows::name() const {
+  return state_->name;
+}
+
+Result<SheetRows> Workbook::rows(std::size_t index) const {
+  std::string part = path_ + " (" + parts_.at(index) + ")";
+  Result<std::string> text = sheet_xml::utf8_part(zip_, parts_[index], part);
+  if (!text.ok()) return text.error();
+  return SheetRows(std::make_unique<SheetRows::State>(*this, names_[index], std::move(part),
+                                                          std::move(text.value())));
+}
+
+Result<Sheet> Workbook::sheet(std::size_t index) const {
+  Result<SheetRows> reader = rows(index);
+  if (!reader.ok()) return reader.error();
+  Sheet out;
+  out.name = names_[index];
+  for (;;) {
+    Row row;
+    Result<bool> more = reader.value().next(row);
+    if (!more.ok()) return more.error();
+    if (!more.value()) break;
+    out.rows.push_back(std::move(row));
+  }
+  out.problems = reader.value().take_problems();
+  return out;
 }
 
 }  // namespace ptmpl::detail::xlsx

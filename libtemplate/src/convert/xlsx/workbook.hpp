@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,6 +66,32 @@ struct Sheet {
   std::vector<CellProblem> problems;
 };
 
+class Workbook;
+
+/// A sheet's rows read one at a time from its part, which it holds as text: nothing else of
+/// the sheet is kept, so a sheet of a million rows takes its part's size. Reads from the
+/// workbook that made it, which must outlive it.
+class SheetRows {
+ public:
+  SheetRows(SheetRows&&) noexcept;
+  SheetRows& operator=(SheetRows&&) noexcept;
+  ~SheetRows();
+
+  /// The next row, not empty or grouped, into `row` (the buffers of its cells are reused);
+  /// false after the last. Fails (kInvalid) where the part is not well-formed XML, or a row or
+  /// cell reference is beyond a sheet's 1,048,576 rows and 16,384 columns.
+  [[nodiscard]] Result<bool> next(Row& row);
+  /// The cells that could not be read in the rows read since the last call.
+  [[nodiscard]] std::vector<CellProblem> take_problems();
+  [[nodiscard]] const std::string& name() const;
+
+ private:
+  friend class Workbook;
+  struct State;
+  explicit SheetRows(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
 class Workbook {
  public:
   /// The workbook in `bytes` (which must outlive it), named `path` in messages. Fails (kInvalid)
@@ -76,9 +103,10 @@ class Workbook {
   [[nodiscard]] const std::vector<std::string>& sheet_names() const { return names_; }
   [[nodiscard]] bool date1904() const { return date1904_; }
 
-  /// The sheet `index` (of sheet_names()). Fails (kInvalid) when its part is missing, too large
-  /// or not well-formed XML, or a row or cell reference is beyond a sheet's 1,048,576 rows and
-  /// 16,384 columns.
+  /// The rows of the sheet `index` (of sheet_names()), one at a time. Fails (kInvalid) when its
+  /// part is missing, too large, or not in an encoding XML allows.
+  [[nodiscard]] Result<SheetRows> rows(std::size_t index) const;
+  /// The sheet `index` whole: its rows, and its problems. Fails as rows() and SheetRows::next.
   [[nodiscard]] Result<Sheet> sheet(std::size_t index) const;
 
   /// `path (sheet NAME, cell B17)`.
@@ -86,6 +114,7 @@ class Workbook {
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
+  friend class SheetRows;
   Workbook(ZipArchive zip, std::string path) : zip_(std::move(zip)), path_(std::move(path)) {}
   Status read_parts();
   Status read_shared_strings(const std::string& part);

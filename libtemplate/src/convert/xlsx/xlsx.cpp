@@ -1,6 +1,8 @@
 #include "convert/xlsx/xlsx.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 #include "convert/csv_columns.hpp"
 #include "convert/csv_records.hpp"
@@ -35,24 +37,37 @@ std::optional<std::size_t> export_header(const Sheet& sheet) {
 }
 
 // The rows of a sheet in ptmpl's own layout as the CSV reader's records: from the header on,
-// each cell as text (cell_text), empty cells included up to the row's last.
+// each cell as text (cell_text), empty cells included up to the row's last. The rows read to
+// find the header come first, then the rest as the sheet's reader reads them; the cells that
+// cannot be read are reported as each row is handed out.
 class SheetRecords : public csv::RecordSource {
  public:
-  SheetRecords(const Sheet& sheet, std::size_t header, const xlsx::Workbook& workbook)
-      : sheet_(sheet), at_(header), workbook_(workbook) {}
+  SheetRecords(Sheet head, std::size_t header, xlsx::SheetRows rows, const xlsx::Workbook& workbook,
+               FindingSink& findings)
+      : head_(std::move(head)), at_(header), rows_(std::move(rows)), workbook_(workbook), findings_(findings) {
+    report(head_.problems);
+  }
 
   Result<bool> next(csv::Record& out, const std::vector<std::string>&) override {
-    if (at_ >= sheet_.rows.size()) return false;
-    const xlsx::Row& row = sheet_.rows[at_++];
-    out.row = row.number;
+    const xlsx::Row* row = nullptr;
+    if (at_ < head_.rows.size()) {
+      row = &head_.rows[at_++];
+    } else {
+      Result<bool> more = rows_.next(row_);
+      if (!more.ok()) return more.error();
+      report(rows_.take_problems());
+      if (!more.value()) return false;
+      row = &row_;
+    }
+    out.row = row->number;
     // The record's cells are assigned, not made anew: their strings keep their buffers.
     std::size_t n = 0;
     auto put = [&](std::string_view text, std::size_t column) {
       if (n == out.cells.size()) out.cells.emplace_back();
       out.cells[n].text.assign(text);
-      out.cells[n++].place = plan::Place::cell(row.number, column);
+      out.cells[n++].place = plan::Place::cell(row->number, column);
     };
-    for (const xlsx::Cell& cell : row.cells) {
+    for (const xlsx::Cell& cell : row->cells) {
       while (n < cell.column) put("", n);
       if (cell.kind == xlsx::Cell::Kind::Text) {
         put(cell.text, cell.column);
@@ -65,15 +80,24 @@ class SheetRecords : public csv::RecordSource {
   }
   [[nodiscard]] std::string where(std::size_t row, std::optional<std::size_t> cell,
                                   std::string_view column) const override {
-    if (!cell) return workbook_.path() + " (sheet " + sheet_.name + ", row " + std::to_string(row) + ")";
-    return workbook_.path() + " (sheet " + sheet_.name + ", cell " + plan::cell_reference(row, *cell) +
+    if (!cell) return workbook_.path() + " (sheet " + head_.name + ", row " + std::to_string(row) + ")";
+    return workbook_.path() + " (sheet " + head_.name + ", cell " + plan::cell_reference(row, *cell) +
            (column.empty() ? "" : ", column \"" + std::string(column) + "\"") + ")";
   }
 
  private:
-  const Sheet& sheet_;
+  void report(const std::vector<xlsx::CellProblem>& problems) {
+    for (const xlsx::CellProblem& problem : problems)
+      findings_.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
+                       "the cell " + problem.message + "; it is read as empty");
+  }
+
+  Sheet head_;
   std::size_t at_;
+  xlsx::SheetRows rows_;
+  xlsx::Row row_;  // the row read last, its buffers reused
   const xlsx::Workbook& workbook_;
+  FindingSink& findings_;
 };
 
 std::string sheet_list(const xlsx::Workbook& workbook) {
@@ -83,11 +107,28 @@ std::string sheet_list(const xlsx::Workbook& workbook) {
 }
 
 // A sheet and where its plan is: ptmpl's own layout (`export_row`) or a plan sheet (`header`).
+// `sheet` holds the rows read to find it, and the reader the rest; a plan sheet is read whole.
 struct Chosen {
   Sheet sheet;
+  std::optional<xlsx::SheetRows> rows;
   std::optional<std::size_t> export_row;
   std::optional<xlsx::PlanHeader> header;
 };
+
+// The rows of `rows` into `sheet` up to the first past the header rows (all with `whole`).
+Status read_rows(xlsx::SheetRows& rows, Sheet& sheet, bool whole) {
+  while (whole || sheet.rows.empty() || sheet.rows.back().number <= kHeaderRows) {
+    xlsx::Row row;
+    Result<bool> more = rows.next(row);
+    if (!more.ok()) return more.error();
+    if (!more.value()) break;
+    sheet.rows.push_back(std::move(row));
+  }
+  std::vector<xlsx::CellProblem> problems = rows.take_problems();
+  sheet.problems.insert(sheet.problems.end(), std::make_move_iterator(problems.begin()),
+                        std::make_move_iterator(problems.end()));
+  return Done{};
+}
 
 Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& path, const ConvertOptions& options) {
   const std::vector<std::string>& names = workbook.sheet_names();
@@ -97,12 +138,17 @@ Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& p
                         "\"; the workbook's sheets: " + sheet_list(workbook));
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!options.sheet.empty() && names[i] != options.sheet) continue;
-    Result<Sheet> sheet = workbook.sheet(i);
-    if (!sheet.ok()) return sheet.error();
-    Chosen out{std::move(sheet.value()), std::nullopt, std::nullopt};
+    Result<xlsx::SheetRows> rows = workbook.rows(i);
+    if (!rows.ok()) return rows.error();
+    Chosen out{Sheet{names[i], {}, {}}, std::move(rows.value()), std::nullopt, std::nullopt};
+    if (Status read = read_rows(*out.rows, out.sheet, false); !read.ok()) return read.error();
     out.export_row = export_header(out.sheet);
-    if (!out.export_row) out.header = xlsx::find_plan_header(out.sheet);
-    if (out.export_row || out.header) return out;
+    if (out.export_row) return out;
+    out.header = xlsx::find_plan_header(out.sheet);
+    if (!out.header) continue;
+    if (Status read = read_rows(*out.rows, out.sheet, true); !read.ok()) return read.error();
+    out.rows.reset();
+    return out;
   }
   const std::string what = options.sheet.empty() ? "no sheet holds a plan (sheets: " + sheet_list(workbook) + ")"
                                                  : "the sheet \"" + options.sheet + "\" holds no plan";
@@ -119,19 +165,20 @@ Result<Conversion> convert_xlsx(std::string_view bytes, const std::string& path,
   if (!workbook.ok()) return workbook.error();
   Result<Chosen> chosen = choose_sheet(workbook.value(), path, options);
   if (!chosen.ok()) return chosen.error();
-  const Sheet& sheet = chosen.value().sheet;
+  Chosen& found = chosen.value();
   FindingSink findings({}, path, options);
-  findings.set_sheet(sheet.name);
-  for (const xlsx::CellProblem& problem : sheet.problems)
-    findings.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
-                    "the cell " + problem.message + "; it is read as empty");
-  if (chosen.value().export_row) {  // the CSV reader returns the findings with its template
-    SheetRecords records(sheet, *chosen.value().export_row, workbook.value());
+  findings.set_sheet(found.sheet.name);
+  if (found.export_row) {  // the CSV reader returns the findings with its template
+    SheetRecords records(std::move(found.sheet), *found.export_row, *std::move(found.rows), workbook.value(),
+                         findings);
     return csv::read_records(records, path, findings,
                              {"xlsx-column-unmapped", "xlsx-date-column", "xlsx-dependency-cycle"});
   }
+  for (const xlsx::CellProblem& problem : found.sheet.problems)
+    findings.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
+                    "the cell " + problem.message + "; it is read as empty");
   plan::Plan plan;
-  xlsx::read_plan_sheet(sheet, *chosen.value().header, workbook.value().date1904(), plan, findings);
+  xlsx::read_plan_sheet(found.sheet, *found.header, workbook.value().date1904(), plan, findings);
   Result<Conversion> out = plan::build_template(plan, path, findings, plan.tasks.size() * 512);
   if (!out.ok()) return out.error();
   out.value().diagnostics = findings.take();
