@@ -261,7 +261,10 @@ In inside(In parent, std::string_view name) {
     case In::Row:
       return same_name(name, "c") ? In::Cell : In::Other;
     case In::Cell:
-      return same_name(name, "v") ? In::Value : same_name(name, "f") ? In::Formula : same_name(name, "is") ? In::String : In::Other;
+      return same_name(name, "v")    ? In::Value
+             : same_name(name, "f")  ? In::Formula
+             : same_name(name, "is") ? In::String
+                                     : In::Other;
     case In::Strings:
       return same_name(name, "si") ? In::String : In::Other;
     case In::String:
@@ -292,7 +295,6 @@ Result<std::string> utf8_part(const ZipArchive& zip, const std::string& name, co
 }
 
 }  // namespace sheet_xml
-
 
 // The shared strings part, a token at a time: a workbook may hold millions of them.
 Status Workbook::read_shared_strings(const std::string& name) {
@@ -385,7 +387,11 @@ struct SheetRows::State {
   using CellElement = sheet_xml::CellElement;
 
   State(const Workbook& book, std::string sheet_name, std::string part_name, std::string part_text)
-      : workbook(book), name(std::move(sheet_name)), part(std::move(part_name)), text(std::move(part_text)), xml(text) {}
+      : workbook(book),
+        name(std::move(sheet_name)),
+        part(std::move(part_name)),
+        text(std::move(part_text)),
+        xml(text) {}
 
   Result<bool> next(Row& row);
   Status open_row(Row& row);
@@ -433,7 +439,8 @@ void SheetRows::State::close_row(Row& row) {
   row.cells.resize(used);
   if (sorted) return;
   // Out of order or repeated: put in column order, the later one winning.
-  std::stable_sort(row.cells.begin(), row.cells.end(), [](const Cell& a, const Cell& b) { return a.column < b.column; });
+  std::stable_sort(row.cells.begin(), row.cells.end(),
+                   [](const Cell& a, const Cell& b) { return a.column < b.column; });
   const auto last = std::unique(row.cells.rbegin(), row.cells.rend(),
                                 [](const Cell& a, const Cell& b) { return a.column == b.column; });
   row.cells.erase(row.cells.begin(), last.base());
@@ -568,8 +575,7 @@ Result<SheetRows> Workbook::rows(std::size_t index) const {
   std::string part = path_ + " (" + parts_.at(index) + ")";
   Result<std::string> text = sheet_xml::utf8_part(zip_, parts_[index], part);
   if (!text.ok()) return text.error();
-  return SheetRows(std::make_unique<SheetRows::State>(*this, names_[index], std::move(part),
-                                                          std::move(text.value())));
+  return SheetRows(std::make_unique<SheetRows::State>(*this, names_[index], std::move(part), std::move(text.value())));
 }
 
 Result<Sheet> Workbook::sheet(std::size_t index) const {

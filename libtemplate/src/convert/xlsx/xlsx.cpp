@@ -169,8 +169,7 @@ Result<Conversion> convert_xlsx(std::string_view bytes, const std::string& path,
   FindingSink findings({}, path, options);
   findings.set_sheet(found.sheet.name);
   if (found.export_row) {  // the CSV reader returns the findings with its template
-    SheetRecords records(std::move(found.sheet), *found.export_row, *std::move(found.rows), workbook.value(),
-                         findings);
+    SheetRecords records(std::move(found.sheet), *found.export_row, *std::move(found.rows), workbook.value(), findings);
     return csv::read_records(records, path, findings,
                              {"xlsx-column-unmapped", "xlsx-date-column", "xlsx-dependency-cycle"});
   }
