@@ -49,6 +49,21 @@ TEST(CliHealth, PassingTemplateExitsZero) {
   EXPECT_NE(r.out.find("1 file assessed: every applicable metric passes\n"), std::string::npos) << r.out;
 }
 
+// The calendar block's start and finish are the deadline negative float counts to; the
+// command reads them as lint does.
+TEST(CliHealth, NegativeFloatToTheCalendarsFinish) {
+  const CliRun late = run_ptmpl("health tests/data/rules/health-negative-float/fail.json --no-config");
+  EXPECT_EQ(late.exit, 1) << late.out << late.err;
+  EXPECT_NE(late.out.find(" 7  Negative float          3      4    75 %  at most 0 %    fail\n"), std::string::npos)
+      << late.out;
+  const CliRun met = run_ptmpl("health tests/data/rules/health-negative-float/pass.json --no-config --format json");
+  EXPECT_NE(met.out.find(R"x("id": "negative-float", "name": "Negative float", "applicable": true, )x"
+                         R"x("rule": "health-negative-float", "counted": "stories with negative total float (to the )x"
+                         R"x(calendar's finish)", "count": 0, "total": 4)x"),
+            std::string::npos)
+      << met.out;
+}
+
 TEST(CliHealth, UnreadableAndCyclicFilesExitTwoAndTheOthersAreAssessed) {
   const CliRun r =
       run_ptmpl("health no-such-file.json tests/data/rules/dependency-cycle/fail.json samples/office-move.json");

@@ -27,7 +27,7 @@ struct Assessed {
   explicit Assessed(std::string text, const HealthThresholds& thresholds = {})
       : file(TemplateFile::parse("test.json", FileText(std::move(text)))),
         planned(file.templates().at(0).model.stories),
-        health(assess_health(planned.schedule(), thresholds)) {}
+        health(assess_health(planned.schedule(), thresholds, health_deadline(file.templates().at(0).model))) {}
 
   /// The temp_ids of the offending stories of `id`: "3 4".
   [[nodiscard]] std::string stories(HealthMetricId id) const {
@@ -141,6 +141,56 @@ TEST(Health, FloatDurationAndUnassignedWorkAgainstTheirThresholds) {
   EXPECT_EQ(relaxed.stories(HealthMetricId::HighFloat), "");
   EXPECT_EQ(relaxed.stories(HealthMetricId::HighDuration), "");
   EXPECT_TRUE(relaxed.health[HealthMetricId::Resources].passed) << "25 % is at most 25 %";
+}
+
+// A template document around kChain (A [0, 5), B [5, 10), C [10, 15)) and a side story D
+// [0, 2) that C waits for, with the calendar block `calendar`.
+std::string chain_with_calendar(const std::string& calendar) {
+  return R"({"project_template": {"title": "T", "raw_json": [
+  {"temp_id": 1, "title": "A", "duration": 5, "dependencies": [{"source_id": 1, "target_id": 2, "type": 2}]},
+  {"temp_id": 2, "title": "B", "duration": 5, "dependencies": [{"source_id": 2, "target_id": 3, "type": 2}]},
+  {"temp_id": 3, "title": "C", "duration": 5},
+  {"temp_id": 4, "title": "D", "duration": 2, "dependencies": [{"source_id": 4, "target_id": 3, "type": 2}]}
+]}, "calendar": )" +
+         calendar + "}";
+}
+
+// Day 0 is Monday 2027-03-01, so the project's last day, 14, is Friday 2027-03-19, and D has 8
+// days of float. A deadline n working days earlier takes n days from every float.
+TEST(Health, NegativeFloatCountsFromTheCalendarsFinish) {
+  const Assessed late(chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-03-16"})"));
+  EXPECT_EQ(late.health.deadline_slack, -3);  // Tuesday the 16th is day 11
+  EXPECT_EQ(late.stories(HealthMetricId::NegativeFloat), "1 2 3");
+  EXPECT_FALSE(late.health[HealthMetricId::NegativeFloat].passed);
+  EXPECT_EQ(float_to_deadline(late.health, late.planned.schedule()[3]), 5);  // D: 8 - 3
+
+  // Ten working days late: D's 8 days are not enough either.
+  const Assessed later(chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-03-05"})"));
+  EXPECT_EQ(later.health.deadline_slack, -10);
+  EXPECT_EQ(later.stories(HealthMetricId::NegativeFloat), "1 2 3 4");
+
+  // A Sunday stands for the Friday before: the 21st is the 19th, the project's last day. A
+  // holiday on the 19th makes the deadline Thursday the 18th (day 13) and day 14 Monday the
+  // 22nd: one day late.
+  const Assessed sunday(chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-03-21"})"));
+  EXPECT_EQ(sunday.health.deadline_slack, 0);
+  EXPECT_EQ(sunday.stories(HealthMetricId::NegativeFloat), "");
+  EXPECT_TRUE(sunday.health[HealthMetricId::NegativeFloat].passed);
+  const Assessed holiday(
+      chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-03-19", "holidays": ["2027-03-19"]})"));
+  EXPECT_EQ(holiday.health.deadline_slack, -1);
+  EXPECT_EQ(holiday.stories(HealthMetricId::NegativeFloat), "1 2 3");
+
+  // A later deadline leaves every float positive; without a start (day 0 placed back from the
+  // finish) or without a finish there is no deadline.
+  const Assessed early(chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-06-30"})"));
+  EXPECT_GT(*early.health.deadline_slack, 0);
+  EXPECT_EQ(early.stories(HealthMetricId::NegativeFloat), "");
+  for (const char* calendar : {R"({"finish": "2027-03-05"})", R"({"start": "2027-03-01"})", "{}"}) {
+    const Assessed none(chain_with_calendar(calendar));
+    EXPECT_FALSE(none.health.deadline_slack) << calendar;
+    EXPECT_EQ(none.stories(HealthMetricId::NegativeFloat), "") << calendar;
+  }
 }
 
 TEST(Health, LeadsLagsAndTypesCountLinksThatConstrain) {

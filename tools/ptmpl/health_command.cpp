@@ -45,7 +45,8 @@ Result<HealthReport> assess(const HealthOptions& o, const std::string& path) {
   for (const std::string& warning : schedule_value_warnings(file, *source.value(), "warning"))
     report_note("health", warning);
   if (auto warning = schedule_warning(file, planned.schedule())) report_note("health", *warning);
-  return HealthReport{path, assess_health(planned.schedule(), thresholds.value())};
+  return HealthReport{path,
+                      assess_health(planned.schedule(), thresholds.value(), health_deadline(source.value()->model))};
 }
 
 }  // namespace

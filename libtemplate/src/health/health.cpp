@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "libtemplate/core/calendar.hpp"
+
 namespace ptmpl {
 
 namespace {
@@ -17,9 +19,10 @@ constexpr std::array<HealthMetricInfo, kHealthMetrics> kMetrics = {{
     {"hard-constraints", "Hard constraints", "health-hard-constraints", HealthKind::AtMost,
      "stories held later than their links by a declared start"},
     {"high-float", "High float", "health-high-float", HealthKind::AtMost, "stories with high total float"},
-    // No rule: a template's schedule has no deadline, so its float is never negative (the
-    // backward pass starts from the latest early finish); counted all the same.
-    {"negative-float", "Negative float", "", HealthKind::AtMost, "stories with negative total float"},
+    // Only with a deadline (the calendar block's start and finish): the backward pass starts
+    // from the project's own finish, so without one no float is negative.
+    {"negative-float", "Negative float", "health-negative-float", HealthKind::AtMost,
+     "stories with negative total float (to the calendar's finish)"},
     {"high-duration", "High duration", "health-high-duration", HealthKind::AtMost, "stories with a high duration"},
     {"invalid-dates", "Invalid dates", "", HealthKind::NotApplicable,
      "needs actual dates and a status date; a template has no progress"},
@@ -94,7 +97,7 @@ void assess_stories(const Schedule& schedule, const HealthThresholds& thresholds
         s.early.start == *story.relative_start_date)
       at(out, HealthMetricId::HardConstraints).stories.push_back(i);
     if (s.total_float > thresholds.high_float_days) at(out, HealthMetricId::HighFloat).stories.push_back(i);
-    if (s.total_float < 0) at(out, HealthMetricId::NegativeFloat).stories.push_back(i);
+    if (float_to_deadline(out, s) < 0) at(out, HealthMetricId::NegativeFloat).stories.push_back(i);
     if (s.early.length() > thresholds.high_duration_days) at(out, HealthMetricId::HighDuration).stories.push_back(i);
     const bool assigned = story.assignments && !story.assignments->empty();
     if (story.time_estimate_in_minutes.value_or(0) > 0 && !assigned)
@@ -163,8 +166,18 @@ bool HealthAssessment::passed() const {
   return std::all_of(metrics.begin(), metrics.end(), [](const HealthMetric& m) { return m.passed; });
 }
 
-HealthAssessment assess_health(const Schedule& schedule, const HealthThresholds& thresholds) {
+std::optional<std::int64_t> health_deadline(const Template& model) {
+  return model.calendar ? deadline_offset(*model.calendar) : std::nullopt;
+}
+
+std::int64_t float_to_deadline(const HealthAssessment& assessment, const ScheduledStory& story) {
+  return story.total_float + assessment.deadline_slack.value_or(0);
+}
+
+HealthAssessment assess_health(const Schedule& schedule, const HealthThresholds& thresholds,
+                               std::optional<std::int64_t> deadline) {
   HealthAssessment out;
+  if (deadline && schedule.project()) out.deadline_slack = *deadline - schedule.project()->due;
   for (std::size_t i = 0; i < kHealthMetrics; ++i) {
     out.metrics[i].id = static_cast<HealthMetricId>(i);
     out.metrics[i].threshold = thresholds.percent[i];

@@ -41,8 +41,9 @@ const Rollup& Context::rollup(const TemplateSource& source) {
 }
 
 const ScheduleHealth& Context::health(const TemplateSource& source) {
-  return shared_.get(shared_.health, source,
-                     [&] { return std::make_unique<ScheduleHealth>(graph(source), health_thresholds(settings_)); });
+  return shared_.get(shared_.health, source, [&] {
+    return std::make_unique<ScheduleHealth>(graph(source), health_thresholds(settings_), health_deadline(source.model));
+  });
 }
 
 bool Context::enabled(const RuleInfo& rule) const {

@@ -1,7 +1,7 @@
 // The schedule-health rules (docs/semantics.md §14), one per check of the DCMA 14-point
 // assessment that a template answers: health-logic, health-leads, health-lags,
-// health-relationship-types, health-hard-constraints, health-high-float, health-high-duration,
-// health-unassigned-work, health-critical-path-test. Off unless enabled.
+// health-relationship-types, health-hard-constraints, health-high-float, health-negative-float,
+// health-high-duration, health-unassigned-work, health-critical-path-test. Off unless enabled.
 //
 // Each reports the offending stories or links where they are written and, when the share of a
 // file's stories or links they make passes the rule's threshold, one finding that sums up the
@@ -40,15 +40,19 @@ namespace rules {
 namespace {
 
 // What a finding on one offending story or link of `metric` says.
-std::string story_message(HealthMetricId metric, const Schedule& schedule, std::size_t i) {
-  const Story& story = schedule.graph().story(i);
-  const ScheduledStory& s = schedule[i];
+std::string story_message(HealthMetricId metric, const ScheduleHealth& health, std::size_t i) {
+  const Story& story = health.schedule.graph().story(i);
+  const ScheduledStory& s = health.schedule[i];
   switch (metric) {
     case HealthMetricId::HardConstraints:
       return "relative_start_date " + std::to_string(*story.relative_start_date) +
              " holds the story later than its links would start it";
     case HealthMetricId::HighFloat:
       return "total float of " + std::to_string(s.total_float) + " working days";
+    case HealthMetricId::NegativeFloat:
+      return "total float of " + std::to_string(float_to_deadline(health.assessment, s)) +
+             " working days to the calendar's finish: the project ends " +
+             std::to_string(-health.assessment.deadline_slack.value_or(0)) + " working days after it";
     case HealthMetricId::HighDuration:
       return "lasts " + std::to_string(s.early.length()) + " working days";
     case HealthMetricId::Resources:
@@ -101,7 +105,7 @@ void check_metric(Context& context, std::string_view rule, HealthMetricId metric
                                 ? "delaying this critical story by " + std::to_string(m.total) +
                                       " working days moves the finish by " + std::to_string(m.count) +
                                       ": the links after it do not carry its delay to the finish"
-                                : story_message(metric, health.schedule, story);
+                                : story_message(metric, health, story);
       context.report(rule, info.severity, source, s.origin.node, s.pointer(), std::move(message));
     }
     for (std::size_t l : m.links) {
@@ -145,6 +149,9 @@ void check_health_leads(Context& context) {
 }
 void check_health_logic(Context& context) {
   check_metric(context, "health-logic", HealthMetricId::Logic);
+}
+void check_health_negative_float(Context& context) {
+  check_metric(context, "health-negative-float", HealthMetricId::NegativeFloat);
 }
 void check_health_relationship_types(Context& context) {
   check_metric(context, "health-relationship-types", HealthMetricId::RelationshipTypes);

@@ -41,6 +41,7 @@ constexpr std::array kHighFloatOptions{max_percent(HealthMetricId::HighFloat),
 constexpr std::array kHighDurationOptions{
     max_percent(HealthMetricId::HighDuration),
     RuleOption{"days", static_cast<double>(kDcma.high_duration_days), 0, 100000, true}};
+constexpr std::array kNegativeFloatOptions{max_percent(HealthMetricId::NegativeFloat)};
 constexpr std::array kUnassignedWorkOptions{max_percent(HealthMetricId::Resources)};
 constexpr std::array kCriticalPathTestOptions{
     RuleOption{"delay_days", static_cast<double>(kDcma.delay_days), 1, 100000, true}};
@@ -137,6 +138,9 @@ constexpr std::array kRules = {
     health_rule("health-leads", "a link has a negative lag, a lead (DCMA 2)", kLeadsOptions, rules::check_health_leads),
     health_rule("health-logic", "a story has no predecessor or no successor, other than the first and last (DCMA 1)",
                 kLogicOptions, rules::check_health_logic),
+    health_rule("health-negative-float",
+                "a story's total float to the calendar block's finish is negative: the deadline is missed (DCMA 7)",
+                kNegativeFloatOptions, rules::check_health_negative_float),
     health_rule("health-relationship-types", "a link is not finish-to-start (DCMA 4: at least 90 % should be)",
                 kRelationshipTypesOptions, rules::check_health_relationship_types),
     health_rule("health-unassigned-work", "a story has a time estimate and no assignment (DCMA 10)",

@@ -63,8 +63,10 @@ class SharedStructures {
 /// A template's schedule and its health, which every `health-…` rule reads: the schedule is
 /// computed once for all of them.
 struct ScheduleHealth {
-  ScheduleHealth(const DependencyGraph& graph, const HealthThresholds& thresholds) : schedule(graph) {
-    if (schedule.ok()) assessment = assess_health(schedule, thresholds);
+  /// `deadline`: the calendar block's (deadline_offset()), for negative float.
+  ScheduleHealth(const DependencyGraph& graph, const HealthThresholds& thresholds, std::optional<std::int64_t> deadline)
+      : schedule(graph) {
+    if (schedule.ok()) assessment = assess_health(schedule, thresholds, deadline);
   }
   Schedule schedule;
   HealthAssessment assessment;  ///< meaningless unless schedule.ok()
@@ -288,6 +290,7 @@ void check_health_hard_constraints(Context& context);
 void check_health_high_duration(Context& context);
 void check_health_high_float(Context& context);
 void check_health_lags(Context& context);
+void check_health_negative_float(Context& context);
 void check_health_leads(Context& context);
 void check_health_logic(Context& context);
 void check_health_relationship_types(Context& context);

@@ -128,6 +128,13 @@ Calendar calendar_of(const CalendarBlock& block, Date fallback_start) {
   return Calendar(week, block.start.value_or(fallback_start), block.holidays, block.working);
 }
 
+std::optional<std::int64_t> deadline_offset(const CalendarBlock& block) {
+  if (!block.start || !block.finish) return std::nullopt;
+  const Calendar calendar = calendar_of(block, *block.start);
+  const std::int64_t next = calendar.offset_of(*block.finish);  // the next working day when it does not work
+  return calendar.is_working_day(*block.finish) ? next : next - 1;
+}
+
 Result<std::vector<Date>> parse_holidays(std::string_view text, std::string_view path) {
   std::vector<Date> holidays;
   std::size_t line_number = 0;

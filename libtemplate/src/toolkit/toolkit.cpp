@@ -216,7 +216,8 @@ Result<JsonOutput> health(const Input& input, const HealthRequest& request) {
   auto scheduled = schedule_input(input, ScheduleRequest{.template_number = request.template_number});
   if (!scheduled.ok()) return scheduled.error();
   const Scheduled& s = *scheduled.value();
-  const HealthReport report{input.path, assess_health(s.planned->schedule(), thresholds.value())};
+  const HealthReport report{input.path,
+                            assess_health(s.planned->schedule(), thresholds.value(), health_deadline(s.source->model))};
   return JsonOutput{format_health_report(ReportFormat::Json, std::span(&report, 1)), s.warnings};
 }
 

@@ -84,4 +84,10 @@ class Calendar {
 /// start and Monday to Friday when it has no week.
 [[nodiscard]] Calendar calendar_of(const CalendarBlock& block, Date fallback_start);
 
+/// The deadline of a calendar block that has both a `start` and a `finish` (docs/semantics.md
+/// §14): the offset, in working days of the block's calendar from its day 0, of the last day the
+/// project may work, the finish itself when it works, else the last working day before it. None
+/// unless the block has both (a finish alone places day 0 back from it: the project meets it).
+[[nodiscard]] std::optional<std::int64_t> deadline_offset(const CalendarBlock& block);
+
 }  // namespace ptmpl

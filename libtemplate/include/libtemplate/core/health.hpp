@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libtemplate/core/model.hpp"
 #include "libtemplate/core/schedule.hpp"
 
 namespace ptmpl {
@@ -46,8 +47,7 @@ inline constexpr std::size_t kHealthMetrics = 14;
 struct HealthMetricInfo {
   std::string_view id;    ///< "logic", "high-float", … (the JSON's `id`)
   std::string_view name;  ///< "Logic", "High float", … (the table's)
-  std::string_view rule;  ///< "health-logic", …; "" for a metric that is not applicable, and for
-                          ///< negative float, which a template's schedule never has
+  std::string_view rule;  ///< "health-logic", …; "" for a metric that is not applicable
   HealthKind kind = HealthKind::AtMost;
   /// What `count` counts ("stories without a predecessor or a successor"), or, for a metric
   /// that is not applicable, why it is not.
@@ -101,6 +101,9 @@ struct HealthAssessment {
   std::array<HealthMetric, kHealthMetrics> metrics{};
   std::size_t stories = 0;  ///< leaves: tasks, deliverables and milestones (parents are roll-ups)
   std::size_t links = 0;    ///< links that constrain the schedule (Link::schedulable())
+  /// With a deadline: working days from the project's last working day to the deadline's
+  /// (negative when the project ends after it). Negative float is the total float plus this.
+  std::optional<std::int64_t> deadline_slack;
 
   [[nodiscard]] const HealthMetric& operator[](HealthMetricId id) const {
     return metrics[static_cast<std::size_t>(id)];
@@ -111,7 +114,19 @@ struct HealthAssessment {
 
 /// Assesses `schedule` (which must be ok()) with `thresholds`. The critical path test schedules
 /// the template again with the first leaf of its first critical chain made `delay_days` longer.
-[[nodiscard]] HealthAssessment assess_health(const Schedule& schedule, const HealthThresholds& thresholds = {});
+/// `deadline` (deadline_offset(): the working day the project must end by, as an offset) makes
+/// the float of negative float count from it rather than from the project's own finish, which
+/// the backward pass starts from: without one, no float is negative.
+[[nodiscard]] HealthAssessment assess_health(const Schedule& schedule, const HealthThresholds& thresholds = {},
+                                             std::optional<std::int64_t> deadline = std::nullopt);
+
+/// The deadline negative float counts to: the offset deadline_offset() gives for the calendar
+/// block of `model`, when it has a start and a finish.
+[[nodiscard]] std::optional<std::int64_t> health_deadline(const Template& model);
+
+/// A story's total float counted back from the deadline of `assessment` (its own total float
+/// without one).
+[[nodiscard]] std::int64_t float_to_deadline(const HealthAssessment& assessment, const ScheduledStory& story);
 
 /// Whether the share of `metric` (AtMost, AtLeast) keeps to its threshold: at most or at least
 /// it. A metric with nothing to judge (`total` 0) does; so does one of another kind.
