@@ -57,11 +57,34 @@ TEST(CliHealth, NegativeFloatToTheCalendarsFinish) {
   EXPECT_NE(late.out.find(" 7  Negative float          3      4    75 %  at most 0 %    fail\n"), std::string::npos)
       << late.out;
   const CliRun met = run_ptmpl("health tests/data/rules/health-negative-float/pass.json --no-config --format json");
+  EXPECT_EQ(met.exit, 0) << met.out << met.err;
   EXPECT_NE(met.out.find(R"x("id": "negative-float", "name": "Negative float", "applicable": true, )x"
                          R"x("rule": "health-negative-float", "counted": "stories with negative total float (to the )x"
                          R"x(calendar's finish)", "count": 0, "total": 4)x"),
             std::string::npos)
       << met.out;
+}
+
+// A calendar block with a problem is refused, as schedule refuses it: its deadline is not
+// guessed from what could be read.
+TEST(CliHealth, ACalendarBlockWithAProblemIsRefused) {
+  const CliRun r = run_ptmpl("health tests/data/rules/calendar-invalid/fail.json --no-config");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.err.find("ptmpl health: tests/data/rules/calendar-invalid/fail.json:9:14: calendar: start "),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(CliHealth, JunitNamesItsSuiteHealth) {
+  const CliRun r = run_ptmpl("health tests/data/rules/health-negative-float/fail.json --no-config --format junit");
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_NE(r.out.find(R"(<testsuites name="ptmpl health" tests="1" failures="1">)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"(classname="ptmpl.health">)"
+                       "\n"
+                       R"(      <failure type="health" message="1 finding">)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("lint"), std::string::npos) << r.out;
 }
 
 TEST(CliHealth, UnreadableAndCyclicFilesExitTwoAndTheOthersAreAssessed) {

@@ -184,13 +184,33 @@ TEST(Health, NegativeFloatCountsFromTheCalendarsFinish) {
   // A later deadline leaves every float positive; without a start (day 0 placed back from the
   // finish) or without a finish there is no deadline.
   const Assessed early(chain_with_calendar(R"({"start": "2027-03-01", "finish": "2027-06-30"})"));
+  ASSERT_TRUE(early.health.deadline_slack);
   EXPECT_GT(*early.health.deadline_slack, 0);
   EXPECT_EQ(early.stories(HealthMetricId::NegativeFloat), "");
-  for (const char* calendar : {R"({"finish": "2027-03-05"})", R"({"start": "2027-03-01"})", "{}"}) {
+  // A block with a problem (here a date that does not exist) gives no deadline either: lint's
+  // calendar-invalid reports it, and the commands refuse it.
+  for (const char* calendar : {R"({"finish": "2027-03-05"})", R"({"start": "2027-03-01"})", "{}",
+                               R"({"start": "2027-03-01", "finish": "2027-02-30"})",
+                               R"({"start": "2027-03-01", "finish": "2027-03-05", "week": ["mon", "tue", "moon"]})"}) {
     const Assessed none(chain_with_calendar(calendar));
     EXPECT_FALSE(none.health.deadline_slack) << calendar;
     EXPECT_EQ(none.stories(HealthMetricId::NegativeFloat), "") << calendar;
   }
+}
+
+// A start-side milestone that ends the project shows on the day after the boundary the backward
+// pass starts from: with the deadline on the day before, the milestone misses it, and the task
+// before it, which ends on the deadline, does not (finishing it earlier would move nothing).
+TEST(Health, AStartSideMilestoneAtTheEndIsTheOneThatMissesTheDeadline) {
+  const Assessed a(R"({"project_template": {"title": "T", "raw_json": [
+  {"temp_id": 1, "title": "A", "duration": 15},
+  {"temp_id": 2, "title": "M", "story_type": "milestone", "relative_start_date": 15, "relative_due_date": 15}
+]}, "calendar": {"start": "2027-03-01", "finish": "2027-03-19"}})");
+  EXPECT_EQ(a.planned.schedule().project()->due, 15);  // M on Monday the 22nd
+  EXPECT_EQ(a.health.deadline_slack, -1);
+  EXPECT_EQ(a.stories(HealthMetricId::NegativeFloat), "2");
+  EXPECT_EQ(float_to_deadline(a.health, a.planned.schedule()[0]), 0);
+  EXPECT_EQ(float_to_deadline(a.health, a.planned.schedule()[1]), -1);
 }
 
 TEST(Health, LeadsLagsAndTypesCountLinksThatConstrain) {

@@ -42,6 +42,9 @@ Result<HealthReport> assess(const HealthOptions& o, const std::string& path) {
     for (const std::string& error : errors) lines += (lines.empty() ? "" : "\n") + error;
     return Error::invalid(std::move(lines));
   }
+  // The calendar block is read as schedule reads it: one with a problem is refused.
+  if (auto calendar = resolve_calendar(file, *source.value(), CalendarFlags{}, &planned.schedule()); !calendar.ok())
+    return calendar.error();
   for (const std::string& warning : schedule_value_warnings(file, *source.value(), "warning"))
     report_note("health", warning);
   if (auto warning = schedule_warning(file, planned.schedule())) report_note("health", *warning);

@@ -167,17 +167,30 @@ bool HealthAssessment::passed() const {
 }
 
 std::optional<std::int64_t> health_deadline(const Template& model) {
-  return model.calendar ? deadline_offset(*model.calendar) : std::nullopt;
+  // A block with a problem is refused by the commands and reported by lint's calendar-invalid:
+  // its deadline is not guessed from what could be read of it.
+  if (!model.calendar) return std::nullopt;
+  const json::Value& node = model.calendar->node;  // null for a block built, not read
+  if (!node.is_null() && !calendar_block_problems(node).empty()) return std::nullopt;
+  return deadline_offset(*model.calendar);
 }
 
 std::int64_t float_to_deadline(const HealthAssessment& assessment, const ScheduledStory& story) {
-  return story.total_float + assessment.deadline_slack.value_or(0);
+  if (!assessment.deadline) return story.total_float;
+  const std::int64_t to_boundary = story.total_float + (*assessment.deadline + 1 - assessment.project_finish);
+  const Interval& early = story.early;
+  if (early.length() == 0 && !early.end_side) return std::min(to_boundary, *assessment.deadline - early.start);
+  return to_boundary;
 }
 
 HealthAssessment assess_health(const Schedule& schedule, const HealthThresholds& thresholds,
                                std::optional<std::int64_t> deadline) {
   HealthAssessment out;
-  if (deadline && schedule.project()) out.deadline_slack = *deadline - schedule.project()->due;
+  if (deadline && schedule.project()) {
+    out.deadline = deadline;
+    out.deadline_slack = *deadline - schedule.project()->due;
+    out.project_finish = schedule.project()->finish;
+  }
   for (std::size_t i = 0; i < kHealthMetrics; ++i) {
     out.metrics[i].id = static_cast<HealthMetricId>(i);
     out.metrics[i].threshold = thresholds.percent[i];

@@ -96,19 +96,22 @@ std::string junit(const LintRun& run, const ReportOptions& options) {
         other += finding_line(*d) + "\n";
       }
     }
-    cases += "    <testcase name=\"" + xml_escape(path) + "\" classname=\"ptmpl.lint\">";
+    cases +=
+        "    <testcase name=\"" + xml_escape(path) + "\" classname=\"ptmpl." + std::string(options.command) + "\">";
     if (failing_count > 0) {
       ++failures;
-      cases += "\n      <failure type=\"lint\" message=\"" + std::to_string(failing_count) +
-               (failing_count == 1 ? " finding" : " findings") + "\">" + xml_escape(failing) + "</failure>";
+      cases += "\n      <failure type=\"" + std::string(options.command) + "\" message=\"" +
+               std::to_string(failing_count) + (failing_count == 1 ? " finding" : " findings") + "\">" +
+               xml_escape(failing) + "</failure>";
     }
     if (!other.empty()) cases += "\n      <system-out>" + xml_escape(other) + "</system-out>";
     cases += failing_count > 0 || !other.empty() ? "\n    </testcase>\n" : "</testcase>\n";
   }
   std::string counts =
       "tests=\"" + std::to_string(run.linted_count()) + "\" failures=\"" + std::to_string(failures) + "\"";
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ptmpl lint\" " + counts +
-         ">\n  <testsuite name=\"ptmpl lint\" " + counts + " errors=\"0\" skipped=\"0\">\n" + cases +
+  const std::string suite = "ptmpl " + std::string(options.command);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + suite + "\" " + counts +
+         ">\n  <testsuite name=\"" + suite + "\" " + counts + " errors=\"0\" skipped=\"0\">\n" + cases +
          "  </testsuite>\n</testsuites>\n";
 }
 

@@ -179,7 +179,9 @@ std::string format_health_report(ReportFormat format, std::span<const HealthRepo
     run.diagnostics.insert(run.diagnostics.end(), findings.begin(), findings.end());
   }
   run.failed = failed > 0;
-  return format_report(format, run);
+  ReportOptions options;
+  options.command = "health";  // junit: the suite is "ptmpl health"
+  return format_report(format, run, options);
 }
 
 }  // namespace ptmpl

@@ -49,10 +49,12 @@ std::string story_message(HealthMetricId metric, const ScheduleHealth& health, s
              " holds the story later than its links would start it";
     case HealthMetricId::HighFloat:
       return "total float of " + std::to_string(s.total_float) + " working days";
-    case HealthMetricId::NegativeFloat:
+    case HealthMetricId::NegativeFloat: {
+      const std::int64_t late = -health.assessment.deadline_slack.value_or(0);
       return "total float of " + std::to_string(float_to_deadline(health.assessment, s)) +
-             " working days to the calendar's finish: the project ends " +
-             std::to_string(-health.assessment.deadline_slack.value_or(0)) + " working days after it";
+             " working days to the calendar's finish: the project ends " + std::to_string(late) +
+             (late == 1 ? " working day" : " working days") + " after it";
+    }
     case HealthMetricId::HighDuration:
       return "lasts " + std::to_string(s.early.length()) + " working days";
     case HealthMetricId::Resources:

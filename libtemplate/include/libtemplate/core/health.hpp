@@ -101,9 +101,13 @@ struct HealthAssessment {
   std::array<HealthMetric, kHealthMetrics> metrics{};
   std::size_t stories = 0;  ///< leaves: tasks, deliverables and milestones (parents are roll-ups)
   std::size_t links = 0;    ///< links that constrain the schedule (Link::schedulable())
-  /// With a deadline: working days from the project's last working day to the deadline's
-  /// (negative when the project ends after it). Negative float is the total float plus this.
+  /// With a deadline: working days from the project's due (its last day, §4) to the
+  /// deadline's (negative when the project ends after it).
   std::optional<std::int64_t> deadline_slack;
+  /// The deadline's offset, and the boundary the backward pass started from (one past the
+  /// project's last working day, or at a start-side milestone that ends it).
+  std::optional<std::int64_t> deadline;
+  std::int64_t project_finish = 0;
 
   [[nodiscard]] const HealthMetric& operator[](HealthMetricId id) const {
     return metrics[static_cast<std::size_t>(id)];
@@ -121,11 +125,14 @@ struct HealthAssessment {
                                              std::optional<std::int64_t> deadline = std::nullopt);
 
 /// The deadline negative float counts to: the offset deadline_offset() gives for the calendar
-/// block of `model`, when it has a start and a finish.
+/// block of `model`, when it has a start and a finish and no problem (calendar_block_problems()).
 [[nodiscard]] std::optional<std::int64_t> health_deadline(const Template& model);
 
 /// A story's total float counted back from the deadline of `assessment` (its own total float
-/// without one).
+/// without one): the working days it may slip and still show no day after the deadline's. A
+/// story's float counts from the boundary after the deadline's day, as the backward pass's
+/// from the project's finish; a start-side milestone (or leaf of length 0) shows on the day
+/// after its boundary, so it may also be no later than the deadline's day itself.
 [[nodiscard]] std::int64_t float_to_deadline(const HealthAssessment& assessment, const ScheduledStory& story);
 
 /// Whether the share of `metric` (AtMost, AtLeast) keeps to its threshold: at most or at least

@@ -21,6 +21,9 @@ struct ReportOptions {
   bool statistics = false;  ///< text, json: counts per rule
   /// junit: a file's testcase fails when it has a finding at or above this severity.
   Severity fail_on = Severity::Error;
+  /// junit: the command the report is of: the suites' name (`ptmpl lint`) and the testcases'
+  /// class (`ptmpl.lint`).
+  std::string_view command = "lint";
   /// sarif: prefix of each rule's helpUri (the page is `<base>docs/rules/<id>.md`).
   std::string help_uri_base;
   /// text: list each file of LintRun::not_templates, not only their count, and every finding
