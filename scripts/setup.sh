@@ -7,7 +7,8 @@
 # (scripts/check-format.sh, Format.ClangFormat); LibreOffice and openpyxl make and read the
 # workbooks of the Excel tests; pybind11 builds the Python module and pytest runs its tests
 # (tests/python/). Extra package names given as
-# arguments are installed too (`make fuzz` adds clang and libFuzzer's runtime this way).
+# arguments are installed too (`make asan` and `make fuzz` add clang and its sanitizer and
+# libFuzzer runtimes this way).
 set -eu
 
 packages="

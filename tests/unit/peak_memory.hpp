@@ -5,6 +5,19 @@
 #include <optional>
 #include <string>
 
+// GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 only answers
+// __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define PTMPL_TESTING_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTMPL_TESTING_UNDER_ASAN 1
+#endif
+#endif
+#ifndef PTMPL_TESTING_UNDER_ASAN
+#define PTMPL_TESTING_UNDER_ASAN 0
+#endif
+
 namespace ptmpl::testing {
 
 namespace detail {
@@ -26,7 +39,7 @@ inline std::optional<long> status_kib(const std::string& name) {
 /// The peak is reset first, so what earlier tests used does not hide what `run` uses.
 template <class Run>
 std::optional<long> peak_rise_kib(Run&& run) {
-#if defined(__SANITIZE_ADDRESS__)
+#if PTMPL_TESTING_UNDER_ASAN
   run();
   return std::nullopt;
 #else
