@@ -15,6 +15,7 @@
 
 #include "cli_run.hpp"
 #include "convert/xlsx/workbook.hpp"
+#include "convert/xlsx/zip_archive.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/json.hpp"
 #include "test_files.hpp"
@@ -410,17 +411,25 @@ TEST(XlsxWrite, RefusesWhatIsNoTemplate) {
 class CliConvertXlsx : public testing::CliScratchTest {};
 
 // -o NAME.xlsx chooses the format; standard output takes the bytes when it is a pipe, and a
-// terminal is refused.
+// terminal is refused. With SOURCE_DATE_EPOCH both are the same bytes (the creation time in
+// the document's properties is the only part that changes from one run to the next).
 TEST_F(CliConvertXlsx, WritesAWorkbookToAFileOrAPipeButNotATerminal) {
   const std::string out = (dir_ / "software-release.xlsx").string();
-  const auto r = ptmpl("convert samples/software-release.json -o '" + out + "'");
+  const std::string epoch = "SOURCE_DATE_EPOCH=1700000000";
+  const auto r = ptmpl("convert samples/software-release.json -o '" + out + "'", epoch);
   EXPECT_EQ(r.exit, 0) << r.err;
   const std::string written = read_file(out);
   ASSERT_GT(written.size(), 4U);
   EXPECT_EQ(written.substr(0, 4), std::string("PK\x03\x04", 4));
-  const auto piped = ptmpl("convert --to xlsx samples/software-release.json");
+  const auto piped = ptmpl("convert --to xlsx samples/software-release.json", epoch);
   EXPECT_EQ(piped.exit, 0) << piped.err;
-  EXPECT_EQ(piped.out.size(), written.size());
+  EXPECT_EQ(piped.out, written);
+  const auto zip = detail::xlsx::ZipArchive::open(written, out);
+  ASSERT_TRUE(zip.ok()) << zip.error().message;
+  const auto core = zip.value().read("docProps/core.xml");
+  ASSERT_TRUE(core.ok()) << core.error().message;
+  EXPECT_NE(core.value().find("<dcterms:created xsi:type=\"dcterms:W3CDTF\">2023-11-14T22:13:20Z<"), std::string::npos)
+      << core.value();
   EXPECT_EQ(piped.out.substr(0, 4), std::string("PK\x03\x04", 4));
   const std::string terminal =
       testing::run_ptmpl_on_terminal("convert --to xlsx samples/software-release.json; echo exit=\\$?", "NO_COLOR=1");

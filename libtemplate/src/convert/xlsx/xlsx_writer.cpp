@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <system_error>
@@ -18,12 +19,21 @@
 #include "convert/story_table.hpp"
 #include "libtemplate/convert/convert.hpp"
 #include "libtemplate/core/file_io.hpp"
+#include "libtemplate/core/json.hpp"
 #include "libtemplate/core/rollup.hpp"
 #include "libtemplate/core/template_file.hpp"
 
 namespace ptmpl {
 
 namespace {
+
+// SOURCE_DATE_EPOCH, when it holds a whole number of seconds from 1970 on.
+std::optional<std::int64_t> source_date_epoch() {
+  const char* text = std::getenv("SOURCE_DATE_EPOCH");
+  if (text == nullptr) return std::nullopt;
+  const std::optional<std::int64_t> seconds = json::parse_int64(text);
+  return seconds && *seconds >= 0 ? seconds : std::nullopt;
+}
 
 using namespace detail::csv;
 using Kind = detail::TableCell::Kind;
@@ -342,6 +352,14 @@ Result<Conversion> WorkbookWriter::run() {
       .constant_memory = LXW_TRUE, .tmpdir = const_cast<char*>(folder_.path().c_str()), .use_zip64 = LXW_TRUE};
   workbook_ = workbook_new_opt(file.c_str(), &options);
   if (workbook_ == nullptr) return Error::output_failed("cannot start a workbook (out of memory)");
+  // The creation time in the document's properties is the only part that changes from one run
+  // to the next: SOURCE_DATE_EPOCH (reproducible-builds.org) fixes it, so the same template
+  // gives the same bytes.
+  if (const std::optional<std::int64_t> epoch = source_date_epoch()) {
+    lxw_doc_properties properties{};
+    properties.created = static_cast<time_t>(*epoch);
+    workbook_set_properties(workbook_, &properties);
+  }
   bold_ = workbook_add_format(workbook_);
   format_set_bold(bold_);
   date_ = workbook_add_format(workbook_);
