@@ -36,6 +36,13 @@ std::optional<std::size_t> export_header(const Sheet& sheet) {
   return std::nullopt;
 }
 
+// The cells that could not be read, as findings.
+void report_problems(FindingSink& findings, const std::vector<xlsx::CellProblem>& problems) {
+  for (const xlsx::CellProblem& problem : problems)
+    findings.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
+                    "the cell " + problem.message + "; it is read as empty");
+}
+
 // The rows of a sheet in ptmpl's own layout as the CSV reader's records: from the header on,
 // each cell as text (cell_text), empty cells included up to the row's last. The rows read to
 // find the header come first, then the rest as the sheet's reader reads them; the cells that
@@ -45,7 +52,7 @@ class SheetRecords : public csv::RecordSource {
   SheetRecords(Sheet head, std::size_t header, xlsx::SheetRows rows, const xlsx::Workbook& workbook,
                FindingSink& findings)
       : head_(std::move(head)), at_(header), rows_(std::move(rows)), workbook_(workbook), findings_(findings) {
-    report(head_.problems);
+    report_problems(findings_, head_.problems);
   }
 
   Result<bool> next(csv::Record& out, const std::vector<std::string>&) override {
@@ -55,7 +62,7 @@ class SheetRecords : public csv::RecordSource {
     } else {
       Result<bool> more = rows_.next(row_);
       if (!more.ok()) return more.error();
-      report(rows_.take_problems());
+      report_problems(findings_, rows_.take_problems());
       if (!more.value()) return false;
       row = &row_;
     }
@@ -86,12 +93,6 @@ class SheetRecords : public csv::RecordSource {
   }
 
  private:
-  void report(const std::vector<xlsx::CellProblem>& problems) {
-    for (const xlsx::CellProblem& problem : problems)
-      findings_.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
-                       "the cell " + problem.message + "; it is read as empty");
-  }
-
   Sheet head_;
   std::size_t at_;
   xlsx::SheetRows rows_;
@@ -173,9 +174,7 @@ Result<Conversion> convert_xlsx(std::string_view bytes, const std::string& path,
     return csv::read_records(records, path, findings,
                              {"xlsx-column-unmapped", "xlsx-date-column", "xlsx-dependency-cycle"});
   }
-  for (const xlsx::CellProblem& problem : found.sheet.problems)
-    findings.report("xlsx-cell-invalid", plan::Place::cell(problem.row, problem.column),
-                    "the cell " + problem.message + "; it is read as empty");
+  report_problems(findings, found.sheet.problems);
   plan::Plan plan;
   xlsx::read_plan_sheet(found.sheet, *found.header, workbook.value().date1904(), plan, findings);
   Result<Conversion> out = plan::build_template(plan, path, findings, plan.tasks.size() * 512);
