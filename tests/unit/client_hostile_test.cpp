@@ -123,6 +123,10 @@ TEST(ClientHostileService, APostWhoseConnectionDropsIsNeverSentAgainByTheTranspo
 // ---------------------------------------------------------------------------------------------
 // Time.
 
+// The drip would keep a client that waits for the whole answer for 100,000 × 20 ms, half an
+// hour; the command must give up at its deadline of 1 s. The bound on the whole run leaves room
+// for a sanitized process starting on a loaded machine (it once took 3 s at load 7 against a
+// bound of 2.5 s) and is still a hundred times shorter than the drip.
 TEST(ClientHostileService, AServerThatDripsIsLeftAtTheDeadline) {
   RawHttpServer server([](const RawHttpServer::Request&, RawHttpServer::Peer& peer) {
     if (peer.send("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n"))
@@ -139,7 +143,7 @@ TEST(ClientHostileService, AServerThatDripsIsLeftAtTheDeadline) {
                           0),
             0u)
       << run.err;
-  EXPECT_LT(took, std::chrono::milliseconds(2500));
+  EXPECT_LT(took, std::chrono::seconds(15));
 }
 
 /// A transport whose every exchange takes 50 s of the test's clock (or the time it is given)
