@@ -43,6 +43,15 @@ def same_failure(cli, call):
     assert raised.value.exit_code == cli.exit
 
 
+def same_result(cli, call):
+    """`call()`'s result when the command succeeded; None when it failed (exit 2) and `call`
+    failed as it did (same_failure)."""
+    if cli.exit == 2:
+        same_failure(cli, call)
+        return None
+    return call()
+
+
 @pytest.fixture
 def cli():
     return Cli

@@ -97,23 +97,18 @@ TEST(XmlPull, DeepNestingNeedsNoStack) {
 TEST(XmlPull, OtherEncodingsBecomeUtf8) {
   // UTF-16 with a byte order mark, and ISO-8859-1 as declared: converted by pugixml first.
   const std::string utf8 = "<a v=\"\xC3\xA9\">caf\xC3\xA9</a>";
-  std::string utf16 = "\xFF\xFE";
+  std::string utf16_without_mark;  // little-endian, told by its NULs (XML 1.0, appendix F)
   for (char c : std::string("<a v=\"\xE9\">caf\xE9</a>")) {
-    utf16 += c;
-    utf16 += '\0';
+    utf16_without_mark += c;
+    utf16_without_mark += '\0';
   }
-  const auto converted = detail::as_utf8_xml(utf16, "s.xml");
+  const auto converted = detail::as_utf8_xml("\xFF\xFE" + utf16_without_mark, "s.xml");
   ASSERT_TRUE(converted.ok()) << converted.error().message;
   EXPECT_EQ(tokens(converted.value()), tokens(utf8));
   const auto latin1 =
       detail::as_utf8_xml("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a v=\"\xE9\">caf\xE9</a>", "s.xml");
   ASSERT_TRUE(latin1.ok()) << latin1.error().message;
   EXPECT_EQ(tokens(latin1.value()), tokens(utf8));
-  std::string utf16_without_mark;  // little-endian, told by its NULs (XML 1.0, appendix F)
-  for (char c : std::string("<a v=\"\xE9\">caf\xE9</a>")) {
-    utf16_without_mark += c;
-    utf16_without_mark += '\0';
-  }
   const auto unmarked = detail::as_utf8_xml(utf16_without_mark, "s.xml");
   ASSERT_TRUE(unmarked.ok()) << unmarked.error().message;
   EXPECT_EQ(tokens(unmarked.value()), tokens(utf8));

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 #include <pugixml.hpp>
@@ -567,8 +568,18 @@ std::vector<CellProblem> SheetRows::take_problems() {
   return std::exchange(state_->problems, {});
 }
 
-const std::string& SheetRows::name() const {
-  return state_->name;
+Status SheetRows::read_into(Sheet& sheet, std::size_t last) {
+  while (sheet.rows.empty() || sheet.rows.back().number <= last) {
+    Row row;
+    Result<bool> more = next(row);
+    if (!more.ok()) return more.error();
+    if (!more.value()) break;
+    sheet.rows.push_back(std::move(row));
+  }
+  std::vector<CellProblem> problems = take_problems();
+  sheet.problems.insert(sheet.problems.end(), std::make_move_iterator(problems.begin()),
+                        std::make_move_iterator(problems.end()));
+  return Done{};
 }
 
 Result<SheetRows> Workbook::rows(std::size_t index) const {
@@ -579,18 +590,11 @@ Result<SheetRows> Workbook::rows(std::size_t index) const {
 }
 
 Result<Sheet> Workbook::sheet(std::size_t index) const {
-  Result<SheetRows> reader = rows(index);
-  if (!reader.ok()) return reader.error();
+  Result<SheetRows> rows = this->rows(index);
+  if (!rows.ok()) return rows.error();
   Sheet out;
   out.name = names_[index];
-  for (;;) {
-    Row row;
-    Result<bool> more = reader.value().next(row);
-    if (!more.ok()) return more.error();
-    if (!more.value()) break;
-    out.rows.push_back(std::move(row));
-  }
-  out.problems = reader.value().take_problems();
+  if (Status read = rows.value().read_into(out); !read.ok()) return read.error();
   return out;
 }
 

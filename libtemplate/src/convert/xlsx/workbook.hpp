@@ -77,13 +77,15 @@ class SheetRows {
   SheetRows& operator=(SheetRows&&) noexcept;
   ~SheetRows();
 
-  /// The next row, not empty or grouped, into `row` (the buffers of its cells are reused);
+  /// The next row that has a cell or is grouped, into `row` (its cells' buffers are reused);
   /// false after the last. Fails (kInvalid) where the part is not well-formed XML, or a row or
   /// cell reference is beyond a sheet's 1,048,576 rows and 16,384 columns.
   [[nodiscard]] Result<bool> next(Row& row);
   /// The cells that could not be read in the rows read since the last call.
   [[nodiscard]] std::vector<CellProblem> take_problems();
-  [[nodiscard]] const std::string& name() const;
+  /// Appends the next rows, and their problems, to `sheet`: up to and including the first
+  /// numbered past `last` (every row by default). Fails as next() does.
+  [[nodiscard]] Status read_into(Sheet& sheet, std::size_t last = SIZE_MAX);
 
  private:
   friend class Workbook;

@@ -1,7 +1,6 @@
 #include "convert/xlsx/xlsx.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <utility>
 
 #include "convert/csv_columns.hpp"
@@ -116,21 +115,6 @@ struct Chosen {
   std::optional<xlsx::PlanHeader> header;
 };
 
-// The rows of `rows` into `sheet` up to the first past the header rows (all with `whole`).
-Status read_rows(xlsx::SheetRows& rows, Sheet& sheet, bool whole) {
-  while (whole || sheet.rows.empty() || sheet.rows.back().number <= kHeaderRows) {
-    xlsx::Row row;
-    Result<bool> more = rows.next(row);
-    if (!more.ok()) return more.error();
-    if (!more.value()) break;
-    sheet.rows.push_back(std::move(row));
-  }
-  std::vector<xlsx::CellProblem> problems = rows.take_problems();
-  sheet.problems.insert(sheet.problems.end(), std::make_move_iterator(problems.begin()),
-                        std::make_move_iterator(problems.end()));
-  return Done{};
-}
-
 Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& path, const ConvertOptions& options) {
   const std::vector<std::string>& names = workbook.sheet_names();
   const auto named = std::find(names.begin(), names.end(), options.sheet);
@@ -142,12 +126,12 @@ Result<Chosen> choose_sheet(const xlsx::Workbook& workbook, const std::string& p
     Result<xlsx::SheetRows> rows = workbook.rows(i);
     if (!rows.ok()) return rows.error();
     Chosen out{Sheet{names[i], {}, {}}, std::move(rows.value()), std::nullopt, std::nullopt};
-    if (Status read = read_rows(*out.rows, out.sheet, false); !read.ok()) return read.error();
+    if (Status read = out.rows->read_into(out.sheet, kHeaderRows); !read.ok()) return read.error();
     out.export_row = export_header(out.sheet);
     if (out.export_row) return out;
     out.header = xlsx::find_plan_header(out.sheet);
     if (!out.header) continue;
-    if (Status read = read_rows(*out.rows, out.sheet, true); !read.ok()) return read.error();
+    if (Status read = out.rows->read_into(out.sheet); !read.ok()) return read.error();
     out.rows.reset();
     return out;
   }
